@@ -1,0 +1,400 @@
+#include "cli/bench_args.h"
+
+#include <cctype>
+#include <functional>
+#include <limits>
+
+#include "cli/size_list.h"
+#include "registry.h"
+
+namespace tilescope {
+namespace {
+
+const std::vector<std::int64_t> kDefaultSizes = {1024, 2048};
+
+std::string trim(const std::string& s) {
+  std::size_t b = 0, e = s.size();
+  while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
+  while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
+  return s.substr(b, e - b);
+}
+
+std::vector<std::string> split_commas(const std::string& s) {
+  std::vector<std::string> parts;
+  std::size_t start = 0;
+  for (;;) {
+    const std::size_t pos = s.find(',', start);
+    parts.push_back(trim(s.substr(start, pos == std::string::npos ? std::string::npos : pos - start)));
+    if (pos == std::string::npos) return parts;
+    start = pos + 1;
+  }
+}
+
+std::string join(const std::vector<std::string>& items) {
+  std::string out;
+  for (const std::string& s : items) out += (out.empty() ? "" : ", ") + s;
+  return out;
+}
+
+std::string variant_ids() {
+  std::vector<std::string> ids;
+  for (const VariantDescriptor* v : variant_registry()) ids.push_back(v->id);
+  return join(ids);
+}
+
+std::string config_names(const VariantDescriptor& v) {
+  std::vector<std::string> names;
+  for (const TileConfig& c : v.configs) names.push_back(c.name + (c.opt_in ? " (opt-in)" : ""));
+  return join(names);
+}
+
+// Digits only (no sign, no spaces), within [lo, hi].
+bool parse_unsigned(const std::string& text, std::uint64_t lo, std::uint64_t hi, std::uint64_t* out) {
+  if (text.empty()) return false;
+  std::uint64_t value = 0;
+  for (char ch : text) {
+    if (!std::isdigit(static_cast<unsigned char>(ch))) return false;
+    const std::uint64_t digit = static_cast<std::uint64_t>(ch - '0');
+    if (value > (std::numeric_limits<std::uint64_t>::max() - digit) / 10) return false;
+    value = value * 10 + digit;
+  }
+  if (value < lo || value > hi) return false;
+  *out = value;
+  return true;
+}
+
+bool parse_int_option(const std::string& option, const std::string& text, int lo, int hi, int* out,
+                      std::string* error) {
+  std::uint64_t v = 0;
+  if (!parse_unsigned(text, static_cast<std::uint64_t>(lo), static_cast<std::uint64_t>(hi), &v)) {
+    *error = option + " needs a whole number from " + std::to_string(lo) + " to " + std::to_string(hi) + ", got '" +
+             text + "'";
+    return false;
+  }
+  *out = static_cast<int>(v);
+  return true;
+}
+
+void add_selection(std::vector<VariantSelection>* out, const VariantDescriptor* v, int config_index, bool baseline,
+                   bool named = false) {
+  for (VariantSelection& s : *out) {
+    if (s.variant == v && s.config_index == config_index) {
+      s.named = s.named || named;
+      return;
+    }
+  }
+  out->push_back({v, config_index, baseline, named});
+}
+
+// Adds the non-opt-in configurations of `v`; false when it has none.
+bool add_default_configs(std::vector<VariantSelection>* out, const VariantDescriptor* v, bool baseline) {
+  bool any = false;
+  for (std::size_t i = 0; i < v->configs.size(); ++i) {
+    if (v->configs[i].opt_in) continue;
+    add_selection(out, v, static_cast<int>(i), baseline);
+    any = true;
+  }
+  return any;
+}
+
+bool parse_variants(const std::string& text, std::vector<VariantSelection>* out, std::string* error) {
+  out->clear();
+  for (const std::string& item : split_commas(text)) {
+    if (item.empty()) {
+      *error = "--variants: empty item in '" + text + "'; the variants are: " + variant_ids() + ", or all";
+      return false;
+    }
+    if (item == "all") {
+      for (const VariantDescriptor* v : variant_registry()) add_default_configs(out, v, false);
+      continue;
+    }
+    const std::size_t colon = item.find(':');
+    const std::string id = trim(item.substr(0, colon));
+    const VariantDescriptor* v = find_variant(id);
+    if (!v) {
+      *error = "--variants: unknown variant '" + id + "'; the variants are: " + variant_ids() + ", or all (see --list)";
+      return false;
+    }
+    if (colon == std::string::npos) {
+      if (!add_default_configs(out, v, false)) {
+        *error = "--variants: every configuration of '" + id + "' is opt-in; name one as " + id +
+                 ":CONFIG (its configurations are: " + config_names(*v) + ")";
+        return false;
+      }
+      continue;
+    }
+    const std::string config = trim(item.substr(colon + 1));
+    const int index = find_config(*v, config);
+    if (index < 0) {
+      *error = "--variants: variant '" + id + "' has no configuration '" + config +
+               "'; its configurations are: " + config_names(*v);
+      return false;
+    }
+    add_selection(out, v, index, false, true);
+  }
+  return true;
+}
+
+template <typename T>
+bool parse_enum_list(const std::string& option, const std::string& text,
+                     const std::function<bool(const std::string&, T*)>& parse_one, const char* choices,
+                     std::vector<T>* out, std::string* error) {
+  out->clear();
+  for (const std::string& item : split_commas(text)) {
+    T value{};
+    if (!parse_one(item, &value)) {
+      *error = option + ": unknown value '" + item + "'; choose " + choices;
+      return false;
+    }
+    bool seen = false;
+    for (const T& v : *out) seen = seen || v == value;
+    if (!seen) out->push_back(value);
+  }
+  return true;
+}
+
+bool parse_sizes_option(const std::string& option, const std::string& text, std::vector<std::int64_t>* out,
+                        std::string* error) {
+  std::string why;
+  if (parse_size_list(text, out, &why)) return true;
+  *error = option + ": " + why;
+  return false;
+}
+
+bool contains(const std::vector<Problem>& problems, Problem p) {
+  for (Problem q : problems)
+    if (q == p) return true;
+  return false;
+}
+
+// The shapes of one problem from the size options (empty lists = option not given).
+bool expand_shapes(Problem problem, const std::vector<std::int64_t>& sizes, const std::vector<std::int64_t>& m,
+                   const std::vector<std::int64_t>& n, const std::vector<std::int64_t>& k, std::vector<Shape>* out,
+                   std::string* error) {
+  out->clear();
+  const bool gemm = problem == Problem::Gemm;
+  const bool separate = (gemm && !m.empty()) || !n.empty() || !k.empty();
+  if (!separate) {
+    for (std::int64_t s : sizes) out->push_back(normalised(problem, Shape{s, s, s}));
+    return true;
+  }
+  const std::vector<std::int64_t>& ms = gemm ? (m.empty() ? sizes : m) : std::vector<std::int64_t>{0};
+  const std::vector<std::int64_t>& ns = n.empty() ? sizes : n;
+  const std::vector<std::int64_t>& ks = k.empty() ? sizes : k;
+  // Each list holds at most 10000 entries, so the product fits in 64 bits.
+  const std::uint64_t count = static_cast<std::uint64_t>(ms.size()) * ns.size() * ks.size();
+  if (count > kMaxShapesPerProblem) {
+    *error = "the sizes expand to " + std::to_string(count) + " " + to_string(problem) + " shapes; at most " +
+             std::to_string(kMaxShapesPerProblem) + " are allowed";
+    return false;
+  }
+  for (std::int64_t mv : ms)
+    for (std::int64_t nv : ns)
+      for (std::int64_t kv : ks) out->push_back(normalised(problem, Shape{mv, nv, kv}));
+  return true;
+}
+
+struct OptionSpec {
+  const char* name;
+  bool takes_value;
+};
+
+const OptionSpec kOptions[] = {
+    {"--variants", true}, {"--problem", true}, {"--precision", true},  {"--sizes", true},        {"--m", true},
+    {"--n", true},        {"--k", true},       {"--reps", true},       {"--warmup", true},       {"--seed", true},
+    {"--csv", true},      {"--json", true},    {"--no-verify", false}, {"--no-baseline", false}, {"--list", false},
+};
+
+const OptionSpec* find_option(const std::string& name) {
+  for (const OptionSpec& o : kOptions)
+    if (name == o.name) return &o;
+  return nullptr;
+}
+
+}  // namespace
+
+BenchOptions parse_bench_args(const std::vector<std::string>& args) {
+  BenchOptions opt;
+  // Help wins over everything else, so that `bench --sizes oops --help` still helps.
+  for (const std::string& a : args) {
+    if (a == "-h" || a == "--help") {
+      opt.help = true;
+      return opt;
+    }
+  }
+
+  std::string variants_text = "all", problems_text = "gemm", precisions_text = "f32";
+  std::vector<std::int64_t> sizes = kDefaultSizes, m, n, k;
+  bool m_given = false;
+
+  auto fail = [](const std::string& message) {
+    BenchOptions failed;
+    failed.error = message;
+    return failed;
+  };
+
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& arg = args[i];
+    std::string name = arg, value;
+    bool has_inline_value = false;
+    const std::size_t eq = arg.find('=');
+    if (arg.rfind("--", 0) == 0 && eq != std::string::npos) {
+      name = arg.substr(0, eq);
+      value = arg.substr(eq + 1);
+      has_inline_value = true;
+    }
+    const OptionSpec* spec = find_option(name);
+    if (!spec) {
+      if (arg.empty() || arg[0] != '-') return fail("unexpected argument '" + arg + "'");
+      return fail("unknown option '" + name + "'");
+    }
+    if (!spec->takes_value && has_inline_value) return fail(name + " takes no value");
+    if (spec->takes_value && !has_inline_value) {
+      // A following option is a forgotten value, not a file or list starting with "--".
+      if (i + 1 >= args.size() || args[i + 1].rfind("--", 0) == 0) return fail(name + " needs a value");
+      value = args[++i];
+    }
+    std::string error;
+    if (name == "--sizes" || name == "--m" || name == "--n" || name == "--k") opt.sizes_given = true;
+    if (name == "--variants") {
+      variants_text = value;
+    } else if (name == "--problem") {
+      problems_text = value;
+    } else if (name == "--precision") {
+      precisions_text = value;
+    } else if (name == "--sizes") {
+      if (!parse_sizes_option(name, value, &sizes, &error)) return fail(error);
+    } else if (name == "--m") {
+      if (!parse_sizes_option(name, value, &m, &error)) return fail(error);
+      m_given = true;
+    } else if (name == "--n") {
+      if (!parse_sizes_option(name, value, &n, &error)) return fail(error);
+    } else if (name == "--k") {
+      if (!parse_sizes_option(name, value, &k, &error)) return fail(error);
+    } else if (name == "--reps") {
+      if (!parse_int_option(name, value, 1, kMaxRepetitions, &opt.repetitions, &error)) return fail(error);
+    } else if (name == "--warmup") {
+      if (!parse_int_option(name, value, 0, kMaxWarmup, &opt.warmup, &error)) return fail(error);
+    } else if (name == "--seed") {
+      if (!parse_unsigned(value, 0, std::numeric_limits<std::uint64_t>::max(), &opt.seed))
+        return fail("--seed needs a whole number from 0 to 2^64-1, got '" + value + "'");
+    } else if (name == "--csv" || name == "--json") {
+      if (trim(value).empty()) return fail(name + " needs a file name");
+      (name == "--csv" ? opt.csv_path : opt.json_path) = value;
+    } else if (name == "--no-verify") {
+      opt.verify = false;
+    } else if (name == "--no-baseline") {
+      opt.baseline = false;
+    } else if (name == "--list") {
+      opt.list = true;
+    }
+  }
+
+  std::string error;
+  std::vector<VariantSelection> chosen;
+  if (!parse_variants(variants_text, &chosen, &error)) return fail(error);
+  if (!parse_enum_list<Problem>("--problem", problems_text, parse_problem, "gemm or ata (or gemm,ata)", &opt.problems,
+                                &error))
+    return fail(error);
+  if (!parse_enum_list<Precision>("--precision", precisions_text, parse_precision, "f32 or f64 (or f32,f64)",
+                                  &opt.precisions, &error))
+    return fail(error);
+
+  if (m_given && !contains(opt.problems, Problem::Gemm))
+    return fail("--m does not apply to the ata problem: C = A^T A is N x N (A is K x N); use --n and --k");
+  for (Problem p : opt.problems) {
+    std::vector<Shape>& shapes = p == Problem::Gemm ? opt.gemm_shapes : opt.ata_shapes;
+    if (!expand_shapes(p, sizes, m, n, k, &shapes, &error)) return fail(error);
+  }
+
+  // The baseline goes first: cuBLAS then runs (and pays its one-time start-up) before the
+  // kernels it is compared with, and % of cuBLAS is defined for every shape.
+  if (opt.baseline) {
+    for (const VariantDescriptor* v : variant_registry()) {
+      if (v->backend != Backend::Cublas) continue;
+      for (std::size_t i = 0; i < v->configs.size(); ++i) {
+        if (v->configs[i].opt_in) continue;
+        bool chosen_already = false;
+        for (const VariantSelection& s : chosen)
+          chosen_already = chosen_already || (s.variant == v && s.config_index == static_cast<int>(i));
+        if (!chosen_already) add_selection(&opt.selections, v, static_cast<int>(i), true);
+      }
+    }
+  }
+  for (const VariantSelection& s : chosen) add_selection(&opt.selections, s.variant, s.config_index, false, s.named);
+  return opt;
+}
+
+BenchOptions parse_bench_args(int argc, const char* const* argv) {
+  std::vector<std::string> args;
+  for (int i = 1; i < argc; ++i) args.emplace_back(argv[i] ? argv[i] : "");
+  return parse_bench_args(args);
+}
+
+std::string bench_synopsis() {
+  return R"(usage: tilescope bench [--variants LIST] [--problem gemm|ata] [--precision f32|f64]
+                       [--sizes LIST | --m LIST --n LIST --k LIST] [--reps N] [--warmup N]
+                       [--no-verify] [--no-baseline] [--seed N] [--csv FILE] [--json FILE]
+                       [--list] [-h | --help]
+)";
+}
+
+std::string bench_usage() {
+  return bench_synopsis() + R"(
+Times GEMM variants on the GPU, checks their results against a reference, and prints a
+table (median time, GFLOP/s, % of cuBLAS, % of peak, error, registers, shared memory,
+occupancy).
+
+What to run:
+  --variants LIST    variants to run, comma separated: an id runs all its configurations
+                     except opt-in ones; id:config runs one configuration (opt-in ones too,
+                     e.g. smem_tiled:16, cublas:gemm_tf32); all = every variant.
+                     Default: all. See --list.
+  --problem LIST     gemm (C = A B) and/or ata (C = A^T A, the seed problem). Default: gemm
+  --precision LIST   f32 and/or f64. Default: f32
+  --sizes LIST       square sizes, M = N = K (ata: N = K). Default: 1024,2048
+  --m LIST, --n LIST, --k LIST
+                     separate sizes: gemm runs every combination of M, N and K, a list not
+                     given takes --sizes; ata uses --n and --k only (M is N).
+How to run:
+  --reps N           timed repetitions per run (median, min, max). Default: 10
+  --warmup N         untimed runs after the first (cold) one. Default: 2
+  --no-verify        do not check results against the reference
+  --no-baseline      do not add the cuBLAS configurations (then no % of cuBLAS)
+  --seed N           seed of the random inputs. Default: 1
+Output:
+  --csv FILE         write every result, with the device on every row, as CSV
+  --json FILE        write the device and the results as JSON
+  --list             print the variants and their configurations, then exit
+  -h, --help         print this help, then exit
+
+Size lists: 1024 | 512,1024,2048 | 1024:8192:x2 (geometric: 1024 2048 4096 8192) |
+  1000:5000:+1000 (arithmetic) | 1024:8192 (a range without a step doubles) |
+  mixtures such as 7,33,1024:4096:x2. Sizes are 1 to 1048576.
+The first run of every configuration is timed on its own ("first" column; * = the first
+use of that kernel in the process, with its start-up costs); median, min and max are
+warm figures.
+
+Without a usable GPU, bench says why in one line, times the CPU double-precision reference
+instead (the requested sizes up to 512; without size options 128, 256 and 512), and exits
+with 3.
+
+Exit codes:
+  0  every run succeeded (and passed verification)
+  1  a run failed, a result failed verification, or every configuration asked
+     for was refused (the reasons are listed as "refused: ...")
+  2  bad arguments
+  3  no usable GPU
+  4  an output file (--csv, --json) could not be written
+  130  interrupted (Ctrl-C): no further run was started, and the run under way stopped
+       between repetitions; the table and the --csv/--json files hold the runs that
+       finished. A second Ctrl-C stops at once.
+  When several apply, the largest is returned.
+
+Examples:
+  tilescope bench --variants naive,smem_tiled:16 --sizes 512:4096:x2
+  tilescope bench --problem ata --precision f32,f64 --n 4096 --k 1024 --csv ata.csv
+)";
+}
+
+}  // namespace tilescope

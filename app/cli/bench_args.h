@@ -1,0 +1,72 @@
+// The options of `tilescope bench`, parsed into plain data. Parsing is pure (no printing, no
+// GPU): every mistake becomes one sentence in BenchOptions::error, so the tests can check the
+// messages and the command decides how to show them.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "gemm_types.h"
+#include "variant.h"
+
+namespace tilescope {
+
+// One configuration of one variant to run.
+struct VariantSelection {
+  const VariantDescriptor* variant = nullptr;
+  int config_index = 0;
+  // Added by the bench itself as the cuBLAS baseline (not named by the user): its refusals
+  // (syrk on gemm, ...) are not worth reporting.
+  bool baseline = false;
+  // Named as id:config. A configuration that came from `id` or `all` and does not apply to a
+  // problem or precision (syrk on gemm, TF32 on f64) is skipped quietly; a named one is reported.
+  bool named = false;
+};
+
+struct BenchOptions {
+  std::string error;  // non-empty: the arguments were rejected, nothing else is meaningful
+  bool ok() const { return error.empty(); }
+
+  bool help = false;  // -h / --help: print the usage, run nothing
+  bool list = false;  // --list: print the registry, run nothing
+
+  // Resolved, in the order given, without duplicates. Includes the cuBLAS baseline unless
+  // --no-baseline (the baseline comes first, so % of cuBLAS can be computed for every shape).
+  std::vector<VariantSelection> selections;
+  std::vector<Problem> problems;
+  std::vector<Precision> precisions;
+  // The shapes each problem runs (empty for a problem not requested). Ata shapes have M == N.
+  std::vector<Shape> gemm_shapes;
+  std::vector<Shape> ata_shapes;
+  // Whether any of --sizes, --m, --n, --k was given (without a GPU, the defaults are replaced
+  // by sizes the CPU reference can do quickly).
+  bool sizes_given = false;
+
+  int repetitions = 10;
+  int warmup = 2;
+  bool verify = true;
+  bool baseline = true;
+  std::uint64_t seed = 1;
+  std::string csv_path;   // empty: no CSV
+  std::string json_path;  // empty: no JSON
+
+  const std::vector<Shape>& shapes_for(Problem p) const { return p == Problem::Gemm ? gemm_shapes : ata_shapes; }
+};
+
+// Limits that keep a typo from asking for a sweep that would run for days.
+constexpr int kMaxRepetitions = 100000;
+constexpr int kMaxWarmup = 10000;
+constexpr std::size_t kMaxShapesPerProblem = 10000;
+
+// `args` are the options after the word `bench`.
+BenchOptions parse_bench_args(const std::vector<std::string>& args);
+// argv[0] is the command name (`bench`) and is skipped, as in main().
+BenchOptions parse_bench_args(int argc, const char* const* argv);
+
+// The usage lines (shown after the message for bad arguments).
+std::string bench_synopsis();
+// The whole --help text: the synopsis, every option, size lists, exit codes, examples.
+std::string bench_usage();
+
+}  // namespace tilescope

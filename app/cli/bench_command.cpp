@@ -1,0 +1,445 @@
+#include "cli/bench_command.h"
+
+#include <signal.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <ctime>
+#include <exception>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cli/bench_args.h"
+#include "cli/results_table.h"
+#include "device_info.h"
+#include "export/atomic_file.h"
+#include "export/results_csv.h"
+#include "export/results_json.h"
+#include "measure.h"
+#include "reference.h"
+#include "registry.h"
+
+namespace tilescope {
+namespace {
+
+std::string shape_text(const Shape& s) {
+  return std::to_string(s.M) + "x" + std::to_string(s.N) + "x" + std::to_string(s.K);
+}
+
+std::string ms_text(double ms) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, ms >= 100 ? "%.1f" : ms >= 1 ? "%.3f" : "%.4f", ms);
+  return buffer;
+}
+
+std::string bytes_text(double bytes) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, "%.2f GiB (%.0f bytes)", bytes / (1024.0 * 1024.0 * 1024.0), bytes);
+  return buffer;
+}
+
+// "naive 16x16 gemm f32 1024x1024x1024" (run_sweep puts "[3/40] " before it and " ... " after).
+std::string run_description(const std::string& variant, const std::string& config, Problem p, Precision prec,
+                            const Shape& s) {
+  return variant + " " + config + " " + to_string(p) + " " + to_string(prec) + " " + shape_text(s);
+}
+
+std::string progress_outcome(const RunResult& r) {
+  if (!r.ok()) return "error: " + r.error;
+  std::string text = ms_text(r.median_ms) + " ms";
+  if (r.verified && !r.passed) text += "  FAIL";
+  return text;
+}
+
+bool failed(const RunResult& r) {
+  return !r.ok() || (r.verified && !r.passed);
+}
+
+// ---- outputs ---------------------------------------------------------------------------------
+
+// The last line of an interrupted sweep, after its table and files. Returns the exit code.
+int report_interrupt(std::size_t done, std::size_t total, std::ostream& err) {
+  err << "tilescope: interrupted; " << done << " of " << total << " runs done\n";
+  return kExitInterrupted;
+}
+
+// Writes the files asked for; returns kExitOutputFailed if any could not be written.
+int write_outputs(const BenchOptions& opt, const std::vector<RunResult>& rows, const DeviceInfo& device,
+                  std::ostream& err) {
+  int code = kExitOk;
+  auto write = [&](const std::string& path, const std::string& text) {
+    std::string error;
+    if (write_file_atomically(path, text, &error)) {
+      err << "wrote " << path << " (" << rows.size() << " results)\n";
+    } else {
+      err << "tilescope: " << error << "\n";
+      code = kExitOutputFailed;
+    }
+  };
+  if (!opt.csv_path.empty()) write(opt.csv_path, results_to_csv(rows));
+  if (!opt.json_path.empty()) write(opt.json_path, results_to_json(rows, device, tilescope_version()));
+  return code;
+}
+
+// ---- without a GPU: the CPU reference ----------------------------------------------------------
+
+// Stops between repetitions once `stop` is set (the result then carries an error and is dropped
+// by run_sweep), as the Measurer does on the GPU.
+RunResult time_cpu_reference(Problem problem, const Shape& shape, const BenchOptions& opt, bool first_in_process,
+                             const std::atomic<bool>& stop) {
+  RunResult r;
+  r.timestamp = utc_timestamp_now();
+  r.variant_id = "cpu_reference";
+  r.variant_label = "CPU reference (double)";
+  r.config_name = "fp64";
+  r.backend = "cpu";
+  r.math = "FP64 on the host: the reference that GPU results are checked against";
+  r.problem = problem;
+  r.precision = Precision::F64;
+  r.shape = shape;
+  r.repetitions = opt.repetitions;
+  r.warmup = opt.warmup;
+  r.seed = opt.seed;
+  r.device_name = "host CPU (no usable GPU)";
+  r.first_was_cold = first_in_process;
+  try {
+    std::vector<double> a(static_cast<std::size_t>(a_elements(problem, shape)));
+    std::vector<double> b(static_cast<std::size_t>(b_elements(problem, shape)));
+    std::vector<double> c(static_cast<std::size_t>(c_elements(problem, shape)));
+    fill_inputs_f64(opt.seed, 0, static_cast<std::int64_t>(a.size()), a.data());
+    fill_inputs_f64(opt.seed, 1, static_cast<std::int64_t>(b.size()), b.data());
+    const double* b_ptr = problem == Problem::Gemm ? b.data() : a.data();
+
+    using Clock = std::chrono::steady_clock;
+    auto timed = [&] {
+      const auto t0 = Clock::now();
+      reference_gemm_f64(problem, shape, a.data(), b_ptr, c.data());
+      return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+    };
+    r.first_ms = timed();
+    for (int i = 0; i < opt.warmup && !stop.load(); ++i) timed();
+    std::vector<double> times;
+    for (int i = 0; i < opt.repetitions && !stop.load(); ++i) times.push_back(timed());
+    if (stop.load()) {
+      r.error = "cancelled";
+      return r;
+    }
+    std::sort(times.begin(), times.end());
+    const std::size_t n = times.size();
+    r.median_ms = n % 2 ? times[n / 2] : 0.5 * (times[n / 2 - 1] + times[n / 2]);
+    r.min_ms = times.front();
+    r.max_ms = times.back();
+    r.gflops = r.median_ms > 0 ? flop_count(problem, shape) / (r.median_ms * 1e6) : 0;
+  } catch (const std::exception& e) {
+    r.error = std::string("CPU reference failed: ") + e.what();
+  }
+  return r;
+}
+
+int run_without_gpu(const BenchOptions& opt, const DeviceInfo& device, std::ostream& out, std::ostream& err) {
+  std::vector<std::pair<Problem, Shape>> todo;
+  std::vector<std::string> skipped;
+  for (Problem p : opt.problems) {
+    // Without size options the GPU defaults (1024, 2048) are all too large for the CPU: show
+    // something real instead, so that a plain `tilescope bench` still does what it can.
+    std::vector<Shape> shapes = opt.shapes_for(p);
+    if (!opt.sizes_given) {
+      shapes.clear();
+      for (long long n : kCpuFallbackDefaultSizes) shapes.push_back(normalised(p, Shape{n, n, n}));
+    }
+    for (const Shape& s : shapes) {
+      if (std::max({s.M, s.N, s.K}) <= kCpuFallbackMaxSize)
+        todo.emplace_back(p, s);
+      else
+        skipped.push_back(std::string(to_string(p)) + " " + shape_text(s));
+    }
+  }
+
+  out << "Without a GPU, tilescope times only the CPU reference (double precision, sizes up to " << kCpuFallbackMaxSize
+      << ").\n";
+  if (!skipped.empty()) {
+    out << "Skipped (above " << kCpuFallbackMaxSize << " for the CPU):";
+    for (const std::string& s : skipped) out << " " << s << ";";
+    out << " try --sizes 64:512:x2\n";
+  }
+
+  SweepOutcome sweep;
+  {
+    const SigintScope sigint;
+    sweep = run_sweep(
+        todo.size(),
+        [&](std::size_t i) {
+          return run_description("cpu_reference", "fp64", todo[i].first, Precision::F64, todo[i].second);
+        },
+        [&](std::size_t i) {
+          return time_cpu_reference(todo[i].first, todo[i].second, opt, i == 0, sigint.requested());
+        },
+        sigint.requested(), err);
+  }
+  const std::vector<RunResult>& rows = sweep.rows;
+  if (!rows.empty()) out << format_results_table(rows, device);
+
+  const int code = std::max<int>(kExitNoGpu, write_outputs(opt, rows, device, err));
+  return sweep.interrupted ? report_interrupt(rows.size(), todo.size(), err) : code;
+}
+
+// ---- with a GPU --------------------------------------------------------------------------------
+
+// The row for a run that never reached the Measurer (it would not fit in device memory).
+RunResult unrun_result(const PlannedRun& job, const DeviceInfo& device, const std::string& error) {
+  const VariantDescriptor& v = *job.selection->variant;
+  const TileConfig& cfg = v.configs[job.request.config_index];
+  RunResult r;
+  r.variant_id = v.id;
+  r.variant_label = v.label;
+  r.config_name = cfg.name;
+  r.backend = to_string(v.backend);
+  r.math = cfg.math ? cfg.math : "";
+  r.problem = job.request.problem;
+  r.precision = job.request.precision;
+  r.shape = job.request.shape;
+  r.repetitions = job.request.repetitions;
+  r.warmup = job.request.warmup;
+  r.seed = job.request.seed;
+  r.timestamp = utc_timestamp_now();
+  r.error = error;
+  r.device_name = device.name;
+  r.sm_clock_mhz = device.sm_clock_khz / 1000;
+  r.driver_version = version_string(device.driver_version);
+  r.runtime_version = version_string(device.runtime_version);
+  r.cublas_version = device.cublas_version;
+  return r;
+}
+
+int run_with_gpu(const BenchOptions& opt, const DeviceInfo& device, std::ostream& out, std::ostream& err) {
+  const BenchPlan plan = plan_bench(opt, device.limits);
+  for (const std::string& line : plan.refused) err << "refused: " << line << "\n";
+  if (!plan.has_user_runs()) {
+    err << "tilescope bench: nothing to run: every requested configuration was refused\n";
+    return kExitRunFailed;
+  }
+  const std::vector<PlannedRun>& jobs = plan.runs;
+
+  std::unique_ptr<Measurer> measurer;
+  try {
+    measurer = std::make_unique<Measurer>();
+  } catch (const std::exception& e) {
+    err << "tilescope: no usable GPU: cannot set up the GPU: " << e.what() << "\n";
+    return kExitNoGpu;
+  }
+
+  auto run_one = [&](std::size_t i) {
+    const PlannedRun& job = jobs[i];
+    const RunRequest& req = job.request;
+    // Say plainly how much memory a size needs instead of letting an allocation fail.
+    const double needed = static_cast<double>(device_bytes_needed(req, 1));
+    if (device.global_memory_bytes > 0 && needed > static_cast<double>(device.global_memory_bytes)) {
+      return unrun_result(job, device,
+                          "does not fit in device memory: needs " + bytes_text(needed) + ", the device has " +
+                              bytes_text(static_cast<double>(device.global_memory_bytes)));
+    }
+    try {
+      return measurer->run(req);
+    } catch (const std::exception& e) {
+      // Measurer::run promises not to throw; keep the sweep going if it ever does.
+      return unrun_result(job, device, e.what());
+    }
+  };
+  auto describe = [&](std::size_t i) {
+    const RunRequest& req = jobs[i].request;
+    return run_description(req.variant_id, jobs[i].selection->variant->configs[req.config_index].name, req.problem,
+                           req.precision, req.shape);
+  };
+
+  SweepOutcome sweep;
+  {
+    // Declared after the Measurer, so it restores the handler before the flag it sets goes.
+    const SigintScope sigint(&measurer->cancel_flag());
+    sweep = run_sweep(jobs.size(), describe, run_one, sigint.requested(), err);
+  }
+  std::vector<RunResult>& rows = sweep.rows;
+
+  fill_pct_of_cublas(rows);
+  if (!rows.empty()) out << format_results_table(rows, device);
+  const bool any_failed = std::any_of(rows.begin(), rows.end(), failed);
+  const int code = std::max<int>(any_failed ? kExitRunFailed : kExitOk, write_outputs(opt, rows, device, err));
+  return sweep.interrupted ? report_interrupt(rows.size(), jobs.size(), err) : code;
+}
+
+int run_bench_unguarded(int argc, char** argv, std::ostream& out, std::ostream& err) {
+  const BenchOptions opt = parse_bench_args(argc, argv);
+  if (opt.help) {
+    out << bench_usage();
+    return kExitOk;
+  }
+  if (!opt.ok()) {
+    err << "tilescope bench: " << opt.error << "\n"
+        << bench_synopsis() << "Run 'tilescope bench --help' for details.\n";
+    return kExitBadArguments;
+  }
+  if (opt.list) {
+    out << format_registry_listing();
+    return kExitOk;
+  }
+  const DeviceInfo& device = probe_device();
+  if (!device.ok()) {
+    err << "tilescope: no usable GPU: "
+        << (device.unavailable_reason.empty() ? "the CUDA device probe failed" : device.unavailable_reason) << "\n";
+    return run_without_gpu(opt, device, out, err);
+  }
+  return run_with_gpu(opt, device, out, err);
+}
+
+}  // namespace
+
+namespace {
+
+// A refusal not worth a line: the baseline's, or a configuration the user did not name that
+// does not apply to this problem or precision by the variant's own rule (cublas:syrk on gemm
+// under `--variants all`). Refusals for device limits are always reported.
+bool quietly_skipped(const VariantSelection& sel, Problem problem, Precision precision) {
+  if (sel.baseline) return true;
+  if (sel.named || !sel.variant->refuses) return false;
+  return !sel.variant->refuses(problem, precision, sel.variant->configs[sel.config_index]).empty();
+}
+
+}  // namespace
+
+// ---- Ctrl-C --------------------------------------------------------------------------------------
+
+namespace {
+
+// Only lock-free atomics may be touched from a signal handler.
+static_assert(std::atomic<bool>::is_always_lock_free, "the SIGINT handler needs a lock-free atomic<bool>");
+static_assert(std::atomic<std::atomic<bool>*>::is_always_lock_free,
+              "the SIGINT handler needs a lock-free atomic pointer");
+
+std::atomic<bool> g_sigint_requested{false};
+std::atomic<std::atomic<bool>*> g_sigint_cancel{nullptr};
+
+void on_sigint(int) {
+  g_sigint_requested.store(true);
+  if (std::atomic<bool>* cancel = g_sigint_cancel.load()) cancel->store(true);
+}
+
+}  // namespace
+
+SigintScope::SigintScope(std::atomic<bool>* cancel) {
+  g_sigint_requested.store(false);
+  g_sigint_cancel.store(cancel);
+  if (sigaction(SIGINT, nullptr, &previous_) != 0) return;
+  // Started with Ctrl-C ignored (nohup, `cmd &` in a script): the caller meant it that way.
+  if (!(previous_.sa_flags & SA_SIGINFO) && previous_.sa_handler == SIG_IGN) return;
+  struct sigaction action {};
+  action.sa_handler = on_sigint;
+  sigemptyset(&action.sa_mask);
+  // SA_RESTART: a write to the terminal or a wait that the signal interrupts carries on instead
+  // of failing with EINTR. SA_RESETHAND: the second Ctrl-C gets the default action (stop now).
+  action.sa_flags = SA_RESTART | SA_RESETHAND;
+  installed_ = sigaction(SIGINT, &action, nullptr) == 0;
+}
+
+SigintScope::~SigintScope() {
+  if (installed_) sigaction(SIGINT, &previous_, nullptr);
+  g_sigint_cancel.store(nullptr);
+}
+
+const std::atomic<bool>& SigintScope::requested() const {
+  return g_sigint_requested;
+}
+
+SweepOutcome run_sweep(std::size_t count, const std::function<std::string(std::size_t)>& describe,
+                       const std::function<RunResult(std::size_t)>& run_one, const std::atomic<bool>& stop,
+                       std::ostream& err) {
+  SweepOutcome outcome;
+  for (std::size_t i = 0; i < count; ++i) {
+    if (stop.load()) {
+      outcome.interrupted = true;
+      break;
+    }
+    err << "[" << i + 1 << "/" << count << "] " << describe(i) << " ... " << std::flush;
+    RunResult r = run_one(i);
+    if (stop.load() && !r.ok()) {
+      // Cut short ("cancelled"), or failed while being stopped: either way not a result.
+      err << "interrupted\n";
+      outcome.interrupted = true;
+      break;
+    }
+    err << progress_outcome(r) << "\n";
+    outcome.rows.push_back(std::move(r));
+  }
+  return outcome;
+}
+
+std::string utc_timestamp_now() {
+  const std::time_t now = std::time(nullptr);
+  std::tm utc{};
+  gmtime_r(&now, &utc);
+  char buffer[32];
+  std::strftime(buffer, sizeof buffer, "%Y-%m-%dT%H:%M:%SZ", &utc);
+  return buffer;
+}
+
+// ---- the plan ------------------------------------------------------------------------------------
+
+BenchPlan plan_bench(const BenchOptions& opt, const DeviceLimits& limits) {
+  BenchPlan plan;
+  for (Problem problem : opt.problems) {
+    for (Precision precision : opt.precisions) {
+      std::vector<const VariantSelection*> usable;
+      for (const VariantSelection& sel : opt.selections) {
+        const std::string why = unsupported_reason(*sel.variant, sel.config_index, problem, precision, limits);
+        if (why.empty()) {
+          usable.push_back(&sel);
+        } else if (!quietly_skipped(sel, problem, precision)) {
+          plan.refused.push_back(std::string(sel.variant->id) + ":" + sel.variant->configs[sel.config_index].name +
+                                 " " + to_string(problem) + " " + to_string(precision) + ": " + why);
+        }
+      }
+      for (const Shape& shape : opt.shapes_for(problem)) {
+        for (const VariantSelection* sel : usable) {
+          PlannedRun run;
+          run.selection = sel;
+          run.request.variant_id = sel->variant->id;
+          run.request.config_index = sel->config_index;
+          run.request.problem = problem;
+          run.request.precision = precision;
+          run.request.shape = shape;
+          run.request.repetitions = opt.repetitions;
+          run.request.warmup = opt.warmup;
+          run.request.verify = opt.verify;
+          run.request.seed = opt.seed;
+          plan.runs.push_back(run);
+        }
+      }
+    }
+  }
+  return plan;
+}
+
+bool BenchPlan::has_user_runs() const {
+  return std::any_of(runs.begin(), runs.end(), [](const PlannedRun& r) { return !r.selection->baseline; });
+}
+
+const char* tilescope_version() {
+#ifdef TILESCOPE_VERSION
+  return TILESCOPE_VERSION;
+#else
+  return "unknown";
+#endif
+}
+
+int run_bench(int argc, char** argv, std::ostream& out, std::ostream& err) {
+  try {
+    return run_bench_unguarded(argc, argv, out, err);
+  } catch (const std::exception& e) {
+    err << "tilescope bench: internal error: " << e.what() << "\n";
+  } catch (...) {
+    err << "tilescope bench: internal error\n";
+  }
+  return kExitRunFailed;
+}
+
+}  // namespace tilescope

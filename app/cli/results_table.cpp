@@ -1,0 +1,229 @@
+#include "cli/results_table.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "registry.h"
+
+namespace tilescope {
+namespace {
+
+std::string printf_string(const char* format, double value) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, format, value);
+  return buffer;
+}
+
+// Milliseconds with about four significant digits whatever the scale (0.0123 .. 12345.6).
+std::string format_ms(double ms) {
+  if (!std::isfinite(ms)) return "-";
+  if (ms >= 100) return printf_string("%.1f", ms);
+  if (ms >= 1) return printf_string("%.3f", ms);
+  return printf_string("%.4f", ms);
+}
+
+std::string format_pct(double pct) {
+  return pct < 0 || !std::isfinite(pct) ? "-" : printf_string("%.1f%%", pct);
+}
+
+std::string format_kib(int bytes) {
+  return printf_string("%.1fK", bytes / 1024.0);
+}
+
+std::string cublas_version_string(int v) {
+  // cublasGetVersion: major * 10000 + minor * 100 + patch.
+  if (v <= 0) return "";
+  return std::to_string(v / 10000) + "." + std::to_string(v / 100 % 100) + "." + std::to_string(v % 100);
+}
+
+// Columns aligned by width; a row may end in a free-text tail (an error message) that spans
+// the columns it replaces and does not widen them.
+class TextTable {
+ public:
+  // `right` holds one flag per column: right-aligned (numbers) or left-aligned (names).
+  explicit TextTable(std::vector<bool> right) : right_(std::move(right)), widths_(right_.size(), 0) {}
+
+  void add(std::vector<std::string> cells, std::string tail = "") {
+    for (std::size_t i = 0; i < cells.size() && i < widths_.size(); ++i)
+      widths_[i] = std::max(widths_[i], cells[i].size());
+    rows_.push_back({std::move(cells), std::move(tail)});
+  }
+
+  std::string str() const {
+    std::string out;
+    for (const Row& row : rows_) {
+      std::string line;
+      for (std::size_t i = 0; i < row.cells.size() && i < widths_.size(); ++i) {
+        const std::string& c = row.cells[i];
+        const std::string pad(widths_[i] - c.size(), ' ');
+        if (i > 0) line += "  ";
+        line += right_[i] ? pad + c : c + pad;
+      }
+      if (!row.tail.empty()) line += "  " + row.tail;
+      while (!line.empty() && line.back() == ' ') line.pop_back();
+      out += line + "\n";
+    }
+    return out;
+  }
+
+ private:
+  struct Row {
+    std::vector<std::string> cells;
+    std::string tail;
+  };
+  std::vector<bool> right_;
+  std::vector<std::size_t> widths_;
+  std::vector<Row> rows_;
+};
+
+std::string check_text(const RunResult& r) {
+  if (!r.verified) return "-";
+  return r.passed ? "pass" : "FAIL";
+}
+
+std::string shape_text(const Shape& s) {
+  return std::to_string(s.M) + "x" + std::to_string(s.N) + "x" + std::to_string(s.K);
+}
+
+// Words wrapped to `width` columns, each line starting with `indent`.
+std::string wrap(const std::string& text, std::size_t width, const std::string& indent) {
+  std::string out, line;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    std::size_t end = text.find(' ', start);
+    if (end == std::string::npos) end = text.size();
+    const std::string word = text.substr(start, end - start);
+    start = end + 1;
+    if (word.empty()) continue;
+    if (!line.empty() && indent.size() + line.size() + 1 + word.size() > width) {
+      out += indent + line + "\n";
+      line.clear();
+    }
+    line += (line.empty() ? "" : " ") + word;
+  }
+  if (!line.empty()) out += indent + line + "\n";
+  return out;
+}
+
+}  // namespace
+
+std::string format_device_line(const DeviceInfo& device, const std::vector<RunResult>& rows) {
+  if (device.ok()) {
+    std::string line = "device: " + device.name + " (cc " + std::to_string(device.cc_major) + "." +
+                       std::to_string(device.cc_minor) + ", " + std::to_string(device.sm_count) + " SMs)" +
+                       " | SM clock " + std::to_string(device.sm_clock_khz / 1000) + " MHz" + " | driver " +
+                       version_string(device.driver_version) + " | runtime " + version_string(device.runtime_version);
+    if (device.cublas_version > 0) line += " | cuBLAS " + cublas_version_string(device.cublas_version);
+    line += " | peak FP32 " + printf_string("%.1f", device.peak_fp32_gflops) + " GFLOP/s, FP64 " +
+            printf_string("%.1f", device.peak_fp64_gflops) + " GFLOP/s";
+    return line + "\n";
+  }
+  if (!rows.empty() && !rows.front().device_name.empty()) {
+    const RunResult& r = rows.front();
+    std::string line = "device: " + r.device_name;
+    if (r.sm_clock_mhz > 0) line += " | SM clock " + std::to_string(r.sm_clock_mhz) + " MHz";
+    if (!r.driver_version.empty()) line += " | driver " + r.driver_version;
+    if (!r.runtime_version.empty()) line += " | runtime " + r.runtime_version;
+    if (r.cublas_version > 0) line += " | cuBLAS " + cublas_version_string(r.cublas_version);
+    return line + "\n";
+  }
+  std::string line = "device: none";
+  if (!device.unavailable_reason.empty()) line += " (" + device.unavailable_reason + ")";
+  return line + "\n";
+}
+
+std::string format_results_table(const std::vector<RunResult>& rows, const DeviceInfo& device) {
+  std::string out = format_device_line(device, rows);
+  if (rows.empty()) return out + "(no results)\n";
+
+  TextTable table({false, false, false, false, true, true, true, true, true, true, true, true, true, true, true, false,
+                   true, true, true});
+  table.add({"variant", "config", "problem", "prec", "M", "N", "K", "first ms", "median ms", "min ms", "max ms",
+             "GFLOP/s", "%cuBLAS", "%peak", "rel err", "check", "regs", "smem", "occ"});
+  bool any_cold = false;
+  std::vector<const RunResult*> failures;
+  for (const RunResult& r : rows) {
+    std::vector<std::string> cells = {r.variant_id,
+                                      r.config_name,
+                                      to_string(r.problem),
+                                      to_string(r.precision),
+                                      std::to_string(r.shape.M),
+                                      std::to_string(r.shape.N),
+                                      std::to_string(r.shape.K)};
+    if (!r.ok()) {
+      table.add(std::move(cells), "error: " + r.error);
+      continue;
+    }
+    any_cold = any_cold || r.first_was_cold;
+    if (r.verified && !r.passed) failures.push_back(&r);
+    // cuBLAS is opaque: no registers, shared memory or occupancy to show.
+    const bool has_kernel = r.registers_per_thread > 0;
+    cells.push_back(format_ms(r.first_ms) + (r.first_was_cold ? "*" : ""));
+    cells.push_back(format_ms(r.median_ms));
+    cells.push_back(format_ms(r.min_ms));
+    cells.push_back(format_ms(r.max_ms));
+    cells.push_back(printf_string("%.1f", r.gflops));
+    cells.push_back(format_pct(r.pct_of_cublas));
+    cells.push_back(r.pct_of_peak > 0 ? format_pct(r.pct_of_peak) : "-");
+    cells.push_back(r.verified && r.rel_error >= 0 ? printf_string("%.1e", r.rel_error) : r.verified ? "nan" : "-");
+    cells.push_back(check_text(r));
+    cells.push_back(has_kernel ? std::to_string(r.registers_per_thread) : "-");
+    cells.push_back(has_kernel ? format_kib(r.static_shared_bytes + r.dynamic_shared_bytes) : "-");
+    cells.push_back(has_kernel && r.occupancy >= 0 ? printf_string("%.0f%%", 100.0 * r.occupancy) : "-");
+    table.add(std::move(cells));
+  }
+  out += table.str();
+
+  if (any_cold)
+    out +=
+        "* first use of this kernel in the process: includes one-time start-up costs (module loading, cuBLAS "
+        "initialisation, cold caches)\n";
+  const bool any_pct = std::any_of(rows.begin(), rows.end(), [](const RunResult& r) { return r.pct_of_cublas >= 0; });
+  if (any_pct)
+    out += "%cuBLAS: against the fastest non-opt-in cuBLAS configuration of the same problem, precision and shape\n";
+  for (const RunResult* r : failures) {
+    out += "FAIL " + r->variant_id + ":" + r->config_name + " " + to_string(r->problem) + " " +
+           to_string(r->precision) + " " + shape_text(r->shape) + ": relative error " +
+           printf_string("%.3e", r->rel_error) + " > tolerance " + printf_string("%.3e", r->tolerance);
+    if (r->unwritten > 0) out += ", " + std::to_string(r->unwritten) + " elements of C never written";
+    if (!r->reference.empty()) out += " (reference " + r->reference + ")";
+    out += "\n";
+  }
+  return out;
+}
+
+std::string format_registry_listing() {
+  std::string out;
+  for (const VariantDescriptor* v : variant_registry()) {
+    out += std::string(v->id) + " - " + v->label + " (" + to_string(v->backend) + ")\n";
+    out += wrap(v->summary, 92, "    ");
+    TextTable table({false, false, false, false, false});
+    table.add({"config", "tile BMxBNxBK TMxTN", "threads", "writes", "math"});
+    for (const TileConfig& c : v->configs) {
+      const bool tiled = c.threads() > 0;
+      // BK is 0 for a kernel without K slabs (naive): shown as "-".
+      std::string tile = tiled ? std::to_string(c.bm) + "x" + std::to_string(c.bn) + "x" +
+                                     (c.bk > 0 ? std::to_string(c.bk) : std::string("-")) + " " + std::to_string(c.tm) +
+                                     "x" + std::to_string(c.tn)
+                               : "-";
+      std::string math = c.math ? c.math : "";
+      if (c.opt_in) math += " [opt-in: run only when named, " + std::string(v->id) + ":" + c.name + "]";
+      table.add({c.name, tile, tiled ? std::to_string(c.threads_x) + "x" + std::to_string(c.threads_y) : "-",
+                 c.output == OutputPart::UpperTriangle ? "upper" : "full", math});
+    }
+    std::string rows = table.str();
+    // Indent the configuration table under its variant.
+    std::string indented;
+    std::size_t start = 0;
+    while (start < rows.size()) {
+      const std::size_t end = rows.find('\n', start);
+      indented += "    " + rows.substr(start, end - start + 1);
+      start = end + 1;
+    }
+    out += indented + "\n";
+  }
+  return out;
+}
+
+}  // namespace tilescope

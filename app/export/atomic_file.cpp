@@ -1,0 +1,86 @@
+#include "export/atomic_file.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+namespace tilescope {
+namespace {
+
+std::string errno_text(int err) {
+  return std::strerror(err);
+}
+
+std::string directory_of(const std::string& path) {
+  const std::size_t slash = path.rfind('/');
+  if (slash == std::string::npos) return ".";
+  if (slash == 0) return "/";
+  return path.substr(0, slash);
+}
+
+bool write_all(int fd, const std::string& contents) {
+  const char* p = contents.data();
+  std::size_t left = contents.size();
+  while (left > 0) {
+    const ssize_t n = ::write(fd, p, left);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return false;
+    }
+    p += n;
+    left -= static_cast<std::size_t>(n);
+  }
+  return true;
+}
+
+}  // namespace
+
+std::string atomic_temp_path(const std::string& path) {
+  return path + ".tmp." + std::to_string(static_cast<long>(::getpid()));
+}
+
+bool write_file_atomically(const std::string& path, const std::string& contents, std::string* error) {
+  if (path.empty()) {
+    *error = "cannot write a file with an empty name";
+    return false;
+  }
+  const std::string temp = atomic_temp_path(path);
+  // O_NOFOLLOW: never write through a symlink someone left at the temporary name.
+  const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0666);
+  if (fd < 0) {
+    *error = "cannot write " + path + ": " + errno_text(errno);
+    return false;
+  }
+  auto fail = [&](int err) {
+    ::unlink(temp.c_str());
+    *error = "cannot write " + path + ": " + errno_text(err);
+    return false;
+  };
+  if (!write_all(fd, contents)) {
+    const int err = errno;
+    ::close(fd);
+    return fail(err);
+  }
+  // fsync before rename: otherwise a crash can leave the new name pointing at an empty file.
+  if (::fsync(fd) != 0) {
+    const int err = errno;
+    ::close(fd);
+    return fail(err);
+  }
+  if (::close(fd) != 0) return fail(errno);
+  // rename() replaces a file atomically; onto a directory it fails (EISDIR) and the
+  // directory is left alone.
+  if (::rename(temp.c_str(), path.c_str()) != 0) return fail(errno);
+
+  // Make the rename itself durable; a failure here does not undo a completed write.
+  const int dir = ::open(directory_of(path).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dir >= 0) {
+    ::fsync(dir);
+    ::close(dir);
+  }
+  return true;
+}
+
+}  // namespace tilescope

@@ -1,0 +1,107 @@
+#include "export/results_json.h"
+
+#include <nlohmann/json.hpp>
+
+namespace tilescope {
+namespace {
+
+// Key order as written here, so that the file reads like the table.
+using Json = nlohmann::ordered_json;
+
+Json device_json(const DeviceInfo& d) {
+  Json limits = {
+      {"max_threads_per_block", d.limits.max_threads_per_block},
+      {"shared_per_block_default", d.limits.shared_per_block_default},
+      {"shared_per_block_optin", d.limits.shared_per_block_optin},
+      {"regs_per_block", d.limits.regs_per_block},
+      {"max_regs_per_thread", d.limits.max_regs_per_thread},
+  };
+  return Json{
+      {"availability", to_string(d.availability)},
+      {"unavailable_reason", d.unavailable_reason},
+      {"device", d.device},
+      {"name", d.name},
+      {"compute_capability", std::to_string(d.cc_major) + "." + std::to_string(d.cc_minor)},
+      {"cc_major", d.cc_major},
+      {"cc_minor", d.cc_minor},
+      {"sm_count", d.sm_count},
+      {"sm_clock_khz", d.sm_clock_khz},
+      {"memory_clock_khz", d.memory_clock_khz},
+      {"memory_bus_bits", d.memory_bus_bits},
+      {"global_memory_bytes", d.global_memory_bytes},
+      {"l2_bytes", d.l2_bytes},
+      {"max_threads_per_sm", d.max_threads_per_sm},
+      {"limits", limits},
+      {"driver_version", d.driver_version},
+      {"driver_version_string", d.driver_version > 0 ? version_string(d.driver_version) : ""},
+      {"runtime_version", d.runtime_version},
+      {"runtime_version_string", d.runtime_version > 0 ? version_string(d.runtime_version) : ""},
+      {"cublas_version", d.cublas_version},
+      {"peak_fp32_gflops", d.peak_fp32_gflops},
+      {"peak_fp64_gflops", d.peak_fp64_gflops},
+  };
+}
+
+Json result_json(const RunResult& r) {
+  return Json{
+      {"variant_id", r.variant_id},
+      {"variant_label", r.variant_label},
+      {"config_name", r.config_name},
+      {"backend", r.backend},
+      {"math", r.math},
+      {"problem", to_string(r.problem)},
+      {"precision", to_string(r.precision)},
+      {"M", r.shape.M},
+      {"N", r.shape.N},
+      {"K", r.shape.K},
+      {"repetitions", r.repetitions},
+      {"warmup", r.warmup},
+      {"seed", r.seed},
+      {"timestamp", r.timestamp},
+      {"error", r.error},
+      {"first_ms", r.first_ms},
+      {"first_was_cold", r.first_was_cold},
+      {"median_ms", r.median_ms},
+      {"min_ms", r.min_ms},
+      {"max_ms", r.max_ms},
+      {"gflops", r.gflops},
+      {"pct_of_peak", r.pct_of_peak},
+      {"pct_of_cublas", r.pct_of_cublas},
+      {"verified", r.verified},
+      {"passed", r.passed},
+      {"rel_error", r.rel_error},
+      {"tolerance", r.tolerance},
+      {"unwritten", r.unwritten},
+      {"reference", r.reference},
+      {"registers_per_thread", r.registers_per_thread},
+      {"static_shared_bytes", r.static_shared_bytes},
+      {"dynamic_shared_bytes", r.dynamic_shared_bytes},
+      {"threads_per_block", r.threads_per_block},
+      {"active_blocks_per_sm", r.active_blocks_per_sm},
+      {"occupancy", r.occupancy},
+      {"input_sets", r.input_sets},
+      {"device_name", r.device_name},
+      {"sm_clock_mhz", r.sm_clock_mhz},
+      {"driver_version", r.driver_version},
+      {"runtime_version", r.runtime_version},
+      {"cublas_version", r.cublas_version},
+  };
+}
+
+}  // namespace
+
+std::string results_to_json(const std::vector<RunResult>& rows, const DeviceInfo& device,
+                            const std::string& tool_version) {
+  Json results = Json::array();
+  for (const RunResult& r : rows) results.push_back(result_json(r));
+  const Json doc = {
+      {"tool", "tilescope"},
+      {"version", tool_version},
+      {"device", device_json(device)},
+      {"results", std::move(results)},
+  };
+  // Replace rather than throw on invalid UTF-8 (an error message from a driver, a device name).
+  return doc.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
+}
+
+}  // namespace tilescope

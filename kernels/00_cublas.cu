@@ -1,0 +1,107 @@
+// 00 cuBLAS — the reference and the bar to reach.
+//
+// Idea: NVIDIA's library GEMM. Opaque: we can time it but not look inside, so it has no mapping
+// picture. Every other variant is compared with the best of these baselines in the same run.
+//
+// Storage: tilescope keeps matrices row-major; cuBLAS is column-major. A row-major M x N matrix is
+// the column-major N x M matrix of its transpose, so
+//   gemm  C = A B      is computed as  C^T = B^T A^T : gemm(N, N, n=N, m=M, k=K, B, A)
+//   ata   C = A^T A    with A (K x N) row-major = X = A^T column-major (N x K):  C = X X^T
+//                      gemm(N, T) (the seed, storing A column-major, calls it gemm(T, N): the same
+//                      bytes and the same work), or syrk(uplo, N), which writes one triangle only.
+// Row-major upper triangle = column-major lower triangle, hence CUBLAS_FILL_MODE_LOWER below.
+//
+// Math modes, stated: "gemm" and "syrk" run in CUBLAS_DEFAULT_MATH — plain FP32 FMA for float
+// (TF32 is not used unless asked for; the NVIDIA_TF32_OVERRIDE environment variable must not be
+// set to 1), FP64 for double (on A100/H100 cuBLAS uses the FP64 tensor cores, which are IEEE FP64).
+// "gemm_tf32" (float only, opt-in) allows TF32 tensor cores: ~10 bits of mantissa, much faster,
+// a different arithmetic — never the baseline for "% of cuBLAS".
+//
+// What to look for: the first call costs ~100 ms (library load, heuristics): the "first" column.
+// On AᵀA, syrk does half the multiply-adds, yet is credited with 2·N²·K like every variant.
+#include <cublas_v2.h>
+
+#include "cuda_check.h"
+#include "variant.h"
+
+namespace tilescope {
+namespace {
+
+enum CublasConfig { kGemm = 0, kSyrk = 1, kGemmTf32 = 2 };
+
+std::string cublas_refuses(Problem problem, Precision precision, const TileConfig& cfg) {
+  if (cfg.name == "syrk" && problem != Problem::Ata) return "syrk computes A^T A only (choose the ata problem)";
+  if (cfg.name == "gemm_tf32" && precision != Precision::F32) return "TF32 applies to float only";
+  return "";
+}
+
+void cublas_launch(const GemmArgs& g, int config_index) {
+  cublasHandle_t h = g.cublas;
+  if (!h) throw GpuError("cuBLAS variant launched without a cuBLAS handle");
+  CUBLAS_CHECK(cublasSetStream(h, g.stream));
+  CUBLAS_CHECK(cublasSetMathMode(h, config_index == kGemmTf32 ? CUBLAS_TF32_TENSOR_OP_MATH : CUBLAS_DEFAULT_MATH));
+  const int M = static_cast<int>(g.shape.M), N = static_cast<int>(g.shape.N), K = static_cast<int>(g.shape.K);
+  const bool f32 = g.precision == Precision::F32;
+  const float one_f = 1.f, zero_f = 0.f;
+  const double one_d = 1.0, zero_d = 0.0;
+
+  if (g.problem == Problem::Gemm) {
+    if (f32)
+      CUBLAS_CHECK(cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, N, M, K, &one_f, static_cast<const float*>(g.b), N,
+                               static_cast<const float*>(g.a), K, &zero_f, static_cast<float*>(g.c), N));
+    else
+      CUBLAS_CHECK(cublasDgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, N, M, K, &one_d, static_cast<const double*>(g.b), N,
+                               static_cast<const double*>(g.a), K, &zero_d, static_cast<double*>(g.c), N));
+    return;
+  }
+  // Ata: X = A^T column-major, N x K, leading dimension N.
+  if (config_index == kSyrk) {
+    if (f32)
+      CUBLAS_CHECK(cublasSsyrk(h, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, N, K, &one_f,
+                               static_cast<const float*>(g.a), N, &zero_f, static_cast<float*>(g.c), N));
+    else
+      CUBLAS_CHECK(cublasDsyrk(h, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, N, K, &one_d,
+                               static_cast<const double*>(g.a), N, &zero_d, static_cast<double*>(g.c), N));
+    return;
+  }
+  if (f32)
+    CUBLAS_CHECK(cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_T, N, N, K, &one_f, static_cast<const float*>(g.a), N,
+                             static_cast<const float*>(g.a), N, &zero_f, static_cast<float*>(g.c), N));
+  else
+    CUBLAS_CHECK(cublasDgemm(h, CUBLAS_OP_N, CUBLAS_OP_T, N, N, K, &one_d, static_cast<const double*>(g.a), N,
+                             static_cast<const double*>(g.a), N, &zero_d, static_cast<double*>(g.c), N));
+}
+
+KernelLaunchShape cublas_kernel_for(const GemmArgs&, int) { return {}; }
+
+TileConfig cublas_config(const char* name, const char* math, bool tf32, OutputPart output) {
+  TileConfig c;
+  c.name = name;
+  c.math = math;
+  c.opt_in = tf32;  // TF32 is another arithmetic: only when asked for, never the baseline
+  c.tf32 = tf32;
+  c.output = output;
+  return c;
+}
+
+}  // namespace
+
+extern const VariantDescriptor kCublasVariant = {
+    "cublas",
+    "cuBLAS",
+    "NVIDIA's library GEMM: the reference every kernel here is measured against. It is tuned per "
+    "GPU and closed, so tilescope can time it but cannot show how it maps threads to C.",
+    Backend::Cublas,
+    {
+        cublas_config("gemm", "FP32 FMA, tensor cores off / FP64", false, OutputPart::Full),
+        cublas_config("syrk", "FP32 FMA, tensor cores off / FP64; writes the upper triangle only", false,
+                      OutputPart::UpperTriangle),
+        cublas_config("gemm_tf32", "TF32 tensor cores (10-bit mantissa inputs), float only", true, OutputPart::Full),
+    },
+    cublas_refuses,
+    cublas_launch,
+    cublas_kernel_for,
+    nullptr,
+};
+
+}  // namespace tilescope

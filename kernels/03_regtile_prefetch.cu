@@ -1,0 +1,406 @@
+// 03 regtile_prefetch — register tiles per thread, shared-memory slabs per block, and the next
+// slab prefetched from global memory into registers while the current one is computed.
+//
+// Idea (the seed project's design, grown to cuBLAS class): a block owns a BM x BN tile of C and
+// walks K in BK-deep slabs. A slab of A (BM x BK) and of B (BK x BN) sits in shared memory; each
+// thread keeps TM x TN accumulators in registers and, for every k of the slab, reads TM values
+// of A and TN values of B from shared memory to do TM * TN multiply-adds (an outer product).
+// While it computes slab s, its loads of slab s+1 are already in flight into prefetch registers
+// (ra, rb); after the compute they are written to the other shared-memory buffer, so one
+// __syncthreads per slab suffices (double buffering; the seed used one buffer and two barriers).
+// Deep slabs are prefetched in pieces: with BK = 32 in 4 pieces, the loads for rows 0-7 of the
+// next slab are issued at k = 0, parked in shared memory at k = 8 when rows 8-15 are issued, and
+// so on, so a deep slab (few barriers) costs no more prefetch registers than a shallow one.
+// Changed from smem_tiled: each thread computes TM x TN outputs instead of 1, so each value read
+// from shared memory feeds TN (or TM) FMAs instead of 1; global memory latency is hidden behind
+// compute by the prefetch; A is stored transposed in shared memory (As[k][m]) so the TM values a
+// thread needs are contiguous (16-byte vector reads), and rows are padded by 16 bytes so the
+// transposing stores do not collide in one bank.
+// Thread -> C: thread (tx, ty) of block (bx, by) owns, for i < TM and j < TN,
+//   C(by*BM + (i/W)*W*TY + ty*W + i%W,  bx*BN + (j/W)*W*TX + tx*W + j%W)
+//   with TX = BN/TN, TY = BM/TM threads, and W = 16 bytes / sizeof(T) when TM and TN are multiples
+//   of it (W consecutive rows/columns, then a jump of W*TY), else W = 1 (rows ty, ty+TY, ty+2TY..,
+//   the seed's 48 x 48 / 3 x 3 layout).
+// AᵀA (C = AᵀA, A is K x N): BM == BN; only blocks with by <= bx (the upper triangle) compute;
+//   each writes C(i, j) and its mirror C(j, i) for i <= j, as the seed does. The A-operand slab is
+//   a BK x BM slice of rows of A, contiguous along m, so it needs no transposing at all.
+// Ragged sizes: loads outside A or B give 0; stores outside C are skipped. 16-byte vector loads
+//   are used only when the leading dimensions are multiples of the vector (kVec), else scalars.
+// What to look for: reads of each element of A drop to ceil(N / BN), of B to ceil(M / BM); the
+//   prefetch registers in the tile animation; registers per thread and occupancy in the table.
+#include <algorithm>
+#include <cstdint>
+
+#include "kernel_common.cuh"
+#include "variant.h"
+
+namespace tilescope {
+
+extern const VariantDescriptor kRegtilePrefetchVariant;
+
+namespace {
+
+// Vector types for 16-byte shared/global accesses.
+template <typename T, int W> struct VecOf;
+template <> struct VecOf<float, 4> { using type = float4; };
+template <> struct VecOf<float, 2> { using type = float2; };
+template <> struct VecOf<double, 2> { using type = double2; };
+
+template <typename T, int W>
+__device__ __forceinline__ void load_vec(const T* p, T (&r)[W]) {
+  if constexpr (W == 1) {
+    r[0] = *p;
+  } else {
+    using V = typename VecOf<T, W>::type;
+    const V v = *reinterpret_cast<const V*>(p);
+    const T* e = reinterpret_cast<const T*>(&v);
+#pragma unroll
+    for (int w = 0; w < W; ++w) r[w] = e[w];
+  }
+}
+
+template <typename T, int W>
+__device__ __forceinline__ void store_vec(T* p, const T (&r)[W]) {
+  if constexpr (W == 1) {
+    *p = r[0];
+  } else {
+    using V = typename VecOf<T, W>::type;
+    V v;
+    T* e = reinterpret_cast<T*>(&v);
+#pragma unroll
+    for (int w = 0; w < W; ++w) e[w] = r[w];
+    *reinterpret_cast<V*>(p) = v;
+  }
+}
+
+constexpr int kVecBytes = 16;
+template <typename T> constexpr int vec_width() { return kVecBytes / static_cast<int>(sizeof(T)); }
+// The widest vector (<= 16 bytes) that divides `cols`.
+template <typename T> constexpr int widest_dividing(int cols) {
+  int w = vec_width<T>();
+  while (w > 1 && cols % w != 0) w /= 2;
+  return w;
+}
+
+// A ROWS x COLS piece of a row-major matrix (leading dimension ld, `rows` x `cols` valid
+// elements in all), starting at (r0, c0), moved global -> registers -> shared memory in
+// vectors of LW along a row. Thread `tid` of NT handles vectors tid, tid + NT, ...
+template <typename T, int ROWS, int COLS, int NT, int LW>
+struct TileMover {
+  static constexpr int kVecsPerRow = COLS / LW;
+  static constexpr int kVecs = ROWS * kVecsPerRow;
+  static constexpr int kPerThread = (kVecs + NT - 1) / NT;
+  static_assert(COLS % LW == 0, "vector width must divide the tile row");
+
+  T regs[kPerThread][LW];
+
+  __device__ __forceinline__ void load(const T* __restrict__ src, std::int64_t ld, int r0, int c0, int rows,
+                                       int cols, int tid) {
+#pragma unroll
+    for (int l = 0; l < kPerThread; ++l) {
+      const int v = tid + l * NT;
+      if (kVecs % NT != 0 && v >= kVecs) break;
+      const int r = v / kVecsPerRow, c = (v % kVecsPerRow) * LW;
+      const int gr = r0 + r, gc = c0 + c;
+      // With LW > 1 the caller guarantees cols % LW == 0, so a vector is all in or all out.
+      if (gr < rows && gc < cols) {
+        load_vec<T, LW>(src + gr * ld + gc, regs[l]);
+      } else {
+#pragma unroll
+        for (int w = 0; w < LW; ++w) regs[l][w] = T(0);
+      }
+    }
+  }
+
+  // Stores as dst[r][c] (row stride `stride`), or transposed as dst[c][r].
+  template <bool kTransposed>
+  __device__ __forceinline__ void store(T* dst, int stride, int tid) const {
+#pragma unroll
+    for (int l = 0; l < kPerThread; ++l) {
+      const int v = tid + l * NT;
+      if (kVecs % NT != 0 && v >= kVecs) break;
+      const int r = v / kVecsPerRow, c = (v % kVecsPerRow) * LW;
+      if constexpr (kTransposed) {
+#pragma unroll
+        for (int w = 0; w < LW; ++w) dst[(c + w) * stride + r] = regs[l][w];
+      } else {
+        store_vec<T, LW>(dst + r * stride + c, regs[l]);
+      }
+    }
+  }
+};
+
+template <typename T, int BM, int BN, int BK, int TM, int TN>
+struct RegtileShape {
+  static constexpr int TX = BN / TN;
+  static constexpr int TY = BM / TM;
+  static constexpr int NT = TX * TY;
+  // Compute-side vector: W consecutive rows/cols per chunk when both thread tiles allow it.
+  static constexpr int CW = (TM % vec_width<T>() == 0 && TN % vec_width<T>() == 0) ? vec_width<T>() : 1;
+  static constexpr int PAD = vec_width<T>();  // 16 bytes: keeps vectors aligned, spreads banks
+  static constexpr int LDA = BM + PAD;        // row length of As[k][m]
+  static constexpr int LDB = BN + PAD;        // row length of Bs[k][n]
+  static constexpr int kSharedElems = 2 * BK * (LDA + LDB);  // two buffers
+  static_assert(BM % TM == 0 && BN % TN == 0, "thread tile must divide block tile");
+  static_assert(NT <= 1024, "too many threads per block");
+
+  __host__ __device__ static constexpr int row_in_tile(int i, int ty) { return (i / CW) * (CW * TY) + ty * CW + i % CW; }
+  __host__ __device__ static constexpr int col_in_tile(int j, int tx) { return (j / CW) * (CW * TX) + tx * CW + j % CW; }
+};
+
+// kPieces: the next slab is fetched in kPieces pieces of BK / kPieces rows of k, each issued
+// while the current slab's computation is 1/kPieces further along and written to the other
+// buffer one piece later. Deep slabs (fewer barriers) then need no more prefetch registers than
+// shallow ones. kMinBlocks: blocks per multiprocessor the compiler must make room for
+// (__launch_bounds__), which caps the registers per thread.
+template <typename T, int BM, int BN, int BK, int TM, int TN, int kPieces, int kMinBlocks, bool kAta, bool kVec>
+__global__ void __launch_bounds__((BM / TM) * (BN / TN), kMinBlocks)
+regtile_prefetch_kernel(const T* __restrict__ A, const T* __restrict__ B, T* __restrict__ C, int M, int N, int K) {
+  using S = RegtileShape<T, BM, BN, BK, TM, TN>;
+  static_assert(BK % kPieces == 0, "pieces must split the slab evenly");
+  constexpr int BKP = BK / kPieces;  // rows of k per prefetch piece
+  if (kAta && blockIdx.y > blockIdx.x) return;  // lower-triangle block: its mirror computes it
+
+  extern __shared__ __align__(16) unsigned char shared_raw[];
+  T* As = reinterpret_cast<T*>(shared_raw);  // [2][BK][LDA]
+  T* Bs = As + 2 * BK * S::LDA;              // [2][BK][LDB]
+
+  const int tx = threadIdx.x, ty = threadIdx.y;
+  const int tid = ty * S::TX + tx;
+  const int m0 = blockIdx.y * BM, n0 = blockIdx.x * BN;
+
+  // A-operand piece: gemm reads BM x BKP of A (rows m, along k) and stores it transposed;
+  // ata reads BKP x BM of A (rows k, along m) and stores it as is.
+  constexpr int kACols = kAta ? BM : BKP;
+  constexpr int kARows = kAta ? BKP : BM;
+  using AMover = TileMover<T, kARows, kACols, S::NT, kVec ? widest_dividing<T>(kACols) : 1>;
+  using BMover = TileMover<T, BKP, BN, S::NT, kVec ? widest_dividing<T>(BN) : 1>;
+  AMover a_next;  // the prefetch registers (ra in the seed)
+  BMover b_next;  // (rb)
+
+  // Global -> registers for rows [k0, k0 + BKP) of k.
+  auto fetch = [&](int k0) {
+    if constexpr (kAta) a_next.load(A, N, k0, m0, K, N, tid);
+    else a_next.load(A, K, m0, k0, M, K, tid);
+    b_next.load(kAta ? A : B, N, k0, n0, K, N, tid);
+  };
+  // Registers -> shared buffer `buf`, at piece `piece` of the slab.
+  auto stash = [&](int buf, int piece) {
+    a_next.template store<!kAta>(As + (buf * BK + piece * BKP) * S::LDA, S::LDA, tid);
+    b_next.template store<false>(Bs + (buf * BK + piece * BKP) * S::LDB, S::LDB, tid);
+  };
+
+  T acc[TM][TN];
+#pragma unroll
+  for (int i = 0; i < TM; ++i)
+#pragma unroll
+    for (int j = 0; j < TN; ++j) acc[i][j] = T(0);
+
+  const int slabs = (K + BK - 1) / BK;
+#pragma unroll
+  for (int piece = 0; piece < kPieces; ++piece) {
+    fetch(piece * BKP);
+    stash(0, piece);
+  }
+  __syncthreads();
+
+  for (int s = 0; s < slabs; ++s) {
+    const int cur = s & 1;
+    const bool more = s + 1 < slabs;
+    const T* as = As + cur * BK * S::LDA;
+    const T* bs = Bs + cur * BK * S::LDB;
+#pragma unroll
+    for (int kk = 0; kk < BK; ++kk) {
+      if (kk % BKP == 0 && more) {
+        // The piece fetched one piece ago has arrived by now: park it in the other buffer
+        // (nobody reads that buffer during this slab), then issue the next piece's loads,
+        // which complete while the following BKP values of k are computed.
+        if (kk > 0) stash(cur ^ 1, kk / BKP - 1);
+        fetch((s + 1) * BK + kk);
+      }
+      T a[TM], b[TN];
+#pragma unroll
+      for (int i = 0; i < TM; i += S::CW) {
+        T v[S::CW];
+        load_vec<T, S::CW>(as + kk * S::LDA + S::row_in_tile(i, ty), v);
+#pragma unroll
+        for (int w = 0; w < S::CW; ++w) a[i + w] = v[w];
+      }
+#pragma unroll
+      for (int j = 0; j < TN; j += S::CW) {
+        T v[S::CW];
+        load_vec<T, S::CW>(bs + kk * S::LDB + S::col_in_tile(j, tx), v);
+#pragma unroll
+        for (int w = 0; w < S::CW; ++w) b[j + w] = v[w];
+      }
+      // The outer product: TM x TN multiply-adds from TM + TN values. (This loop order lets
+      // the compiler keep a[i] in the operand reuse cache; j-outer measured 15% slower.)
+#pragma unroll
+      for (int i = 0; i < TM; ++i)
+#pragma unroll
+        for (int j = 0; j < TN; ++j) acc[i][j] = fma(a[i], b[j], acc[i][j]);
+    }
+
+    // The last piece, then one barrier: the next slab is complete in the other buffer, and
+    // every thread is done reading this one before anyone overwrites it in the next iteration.
+    if (more) stash(cur ^ 1, kPieces - 1);
+    __syncthreads();
+  }
+
+  // Epilogue: registers -> C.
+#pragma unroll
+  for (int i = 0; i < TM; ++i) {
+    const int row = m0 + S::row_in_tile(i, ty);
+    if (row >= M) continue;
+    if constexpr (kAta) {
+#pragma unroll
+      for (int j = 0; j < TN; ++j) {
+        const int col = n0 + S::col_in_tile(j, tx);
+        // Only i <= j is written (with its mirror), so no element is stored twice.
+        if (col < N && row <= col) {
+          C[(std::int64_t)row * N + col] = acc[i][j];
+          if (row != col) C[(std::int64_t)col * N + row] = acc[i][j];
+        }
+      }
+    } else if constexpr (kVec && S::CW == vec_width<T>()) {
+      // N is a multiple of the vector and chunks start at multiples of it: all in or all out.
+#pragma unroll
+      for (int j = 0; j < TN; j += S::CW) {
+        const int col = n0 + S::col_in_tile(j, tx);
+        if (col < N) {
+          T v[S::CW];
+#pragma unroll
+          for (int w = 0; w < S::CW; ++w) v[w] = acc[i][j + w];
+          store_vec<T, S::CW>(C + (std::int64_t)row * N + col, v);
+        }
+      }
+    } else {
+#pragma unroll
+      for (int j = 0; j < TN; ++j) {
+        const int col = n0 + S::col_in_tile(j, tx);
+        if (col < N) C[(std::int64_t)row * N + col] = acc[i][j];
+      }
+    }
+  }
+}
+
+// ---- the compiled set ---------------------------------------------------------------------
+// One row per configuration; the descriptor's config list is built from the same rows.
+struct RegtileParams { int bm, bn, bk, tm, tn, pieces, min_blocks; };
+constexpr RegtileParams kParams[] = {
+    {48, 48, 16, 3, 3, 1, 1},     // the seed: 16 x 16 threads, 3 x 3 each
+    {64, 64, 8, 8, 8, 1, 1},      // 8 x 8 threads, 8 x 8 each
+    {128, 128, 8, 8, 8, 1, 1},    // 16 x 16 threads, 8 x 8 each
+    // Deep slabs (one barrier per 32 k) prefetched in 4 pieces of 8, and room for 2 blocks per
+    // multiprocessor (float: <= 128 registers). Measured on an H200 at N = 4096: 94% of
+    // cublasSgemm, where the same tile with BK = 16 in one piece and 1 block/SM reached 63%.
+    {128, 128, 32, 8, 8, 4, 2},
+};
+constexpr int kNumConfigs = sizeof(kParams) / sizeof(kParams[0]);
+
+template <typename T, int C>
+KernelLaunchShape kernel_for_config(bool ata, bool vec) {
+  constexpr RegtileParams p = kParams[C];
+  using S = RegtileShape<T, p.bm, p.bn, p.bk, p.tm, p.tn>;
+  KernelLaunchShape k;
+  // 64 double accumulators alone take 128 registers: double never asks for 2 blocks per SM.
+  constexpr int kMinBlocks = sizeof(T) == 4 ? p.min_blocks : 1;
+#define TILESCOPE_REGTILE(ATA, VEC) \
+  reinterpret_cast<const void*>(regtile_prefetch_kernel<T, p.bm, p.bn, p.bk, p.tm, p.tn, p.pieces, kMinBlocks, ATA, VEC>)
+  if (ata) k.kernel = vec ? TILESCOPE_REGTILE(true, true) : TILESCOPE_REGTILE(true, false);
+  else k.kernel = vec ? TILESCOPE_REGTILE(false, true) : TILESCOPE_REGTILE(false, false);
+#undef TILESCOPE_REGTILE
+  k.threads_per_block = S::NT;
+  k.dynamic_shared_bytes = S::kSharedElems * sizeof(T);
+  return k;
+}
+
+template <typename T>
+KernelLaunchShape kernel_for_typed(int config_index, bool ata, bool vec) {
+  switch (config_index) {
+    case 0: return kernel_for_config<T, 0>(ata, vec);
+    case 1: return kernel_for_config<T, 1>(ata, vec);
+    case 2: return kernel_for_config<T, 2>(ata, vec);
+    case 3: return kernel_for_config<T, 3>(ata, vec);
+    default: throw GpuError("regtile_prefetch has no configuration #" + std::to_string(config_index));
+  }
+}
+static_assert(kNumConfigs == 4, "add a case to kernel_for_typed for every row of kParams");
+
+// 16-byte loads need every row start aligned: leading dimensions multiples of the vector.
+bool can_vectorize(const GemmArgs& g) {
+  const std::int64_t w = kVecBytes / static_cast<std::int64_t>(element_bytes(g.precision));
+  auto aligned = [](const void* p) { return reinterpret_cast<std::uintptr_t>(p) % kVecBytes == 0; };
+  if (!aligned(g.a) || !aligned(g.c) || (g.problem == Problem::Gemm && !aligned(g.b))) return false;
+  if (g.problem == Problem::Ata) return g.shape.N % w == 0;
+  return g.shape.K % w == 0 && g.shape.N % w == 0;
+}
+
+KernelLaunchShape regtile_kernel_for(const GemmArgs& g, int config_index) {
+  const bool ata = g.problem == Problem::Ata, vec = can_vectorize(g);
+  return g.precision == Precision::F32 ? kernel_for_typed<float>(config_index, ata, vec)
+                                       : kernel_for_typed<double>(config_index, ata, vec);
+}
+
+void regtile_launch(const GemmArgs& g, int config_index) {
+  const RegtileParams& p = kParams[config_index];
+  const KernelLaunchShape k = regtile_kernel_for(g, config_index);
+  // Above 48 KB a block's dynamic shared memory must be allowed explicitly.
+  if (k.dynamic_shared_bytes > 48 * 1024)
+    CUDA_CHECK(cudaFuncSetAttribute(k.kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                    static_cast<int>(k.dynamic_shared_bytes)));
+  const dim3 block(p.bn / p.tn, p.bm / p.tm);
+  const dim3 grid = checked_grid(ceil_div(g.shape.N, p.bn), ceil_div(g.shape.M, p.bm));
+  int M = static_cast<int>(g.shape.M), N = static_cast<int>(g.shape.N), K = static_cast<int>(g.shape.K);
+  const void* a = g.a;
+  const void* b = g.problem == Problem::Ata ? g.a : g.b;
+  void* c = g.c;
+  void* params[] = {&a, &b, &c, &M, &N, &K};
+  CUDA_CHECK(cudaLaunchKernel(k.kernel, grid, block, params, k.dynamic_shared_bytes, g.stream));
+  CUDA_CHECK_LAUNCH("regtile_prefetch_kernel");
+}
+
+std::string regtile_refuses(Problem problem, Precision, const TileConfig& cfg) {
+  if (problem == Problem::Ata && cfg.bm != cfg.bn)
+    return "AᵀA mirrors square blocks across the diagonal: BM must equal BN";
+  return "";
+}
+
+std::size_t regtile_shared_bytes(const TileConfig& cfg, Precision p) {
+  const std::size_t pad = kVecBytes / element_bytes(p);
+  return 2u * cfg.bk * ((cfg.bm + pad) + (cfg.bn + pad)) * element_bytes(p);
+}
+
+std::vector<TileConfig> regtile_configs() {
+  std::vector<TileConfig> out;
+  for (const RegtileParams& p : kParams) {
+    TileConfig c;
+    c.name = std::to_string(p.bm) + "x" + std::to_string(p.bn) + "x" + std::to_string(p.bk) + "_" +
+             std::to_string(p.tm) + "x" + std::to_string(p.tn);
+    c.bm = p.bm; c.bn = p.bn; c.bk = p.bk; c.tm = p.tm; c.tn = p.tn;
+    c.threads_x = p.bn / p.tn;
+    c.threads_y = p.bm / p.tm;
+    c.math = "FP32 / FP64 FMA";
+    out.push_back(c);
+  }
+  return out;
+}
+
+}  // namespace
+
+extern const VariantDescriptor kRegtilePrefetchVariant = {
+    "regtile_prefetch",
+    "Register-tiled + prefetch",
+    "Each block owns a large tile of C and each thread a small TM x TN tile of it, kept in "
+    "registers. Slabs of A and B go through shared memory, and the next slab is already being "
+    "fetched from global memory while the current one is multiplied, hiding memory latency. "
+    "For AᵀA only the upper-triangle blocks are computed and mirrored.",
+    Backend::Cuda,
+    regtile_configs(),
+    regtile_refuses,
+    regtile_launch,
+    regtile_kernel_for,
+    regtile_shared_bytes,
+};
+
+}  // namespace tilescope

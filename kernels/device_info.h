@@ -1,0 +1,52 @@
+// What the program knows about the GPU (or its absence). Probed once at start-up: with no
+// driver the CUDA runtime's error is sticky, so every later call would fail the same way.
+#pragma once
+
+#include <string>
+
+#include "gemm_types.h"
+
+namespace tilescope {
+
+enum class GpuAvailability { Available, NoDriver, StubDriverOnly, NoDevice, OtherError };
+// "available" | "no_driver" | "stub_driver_only" | "no_device" | "other_error" (JSON, logs).
+const char* to_string(GpuAvailability a);
+
+struct DeviceInfo {
+  GpuAvailability availability = GpuAvailability::OtherError;
+  std::string unavailable_reason;  // one plain sentence when not Available
+
+  int device = 0;
+  std::string name;
+  int cc_major = 0, cc_minor = 0;
+  int sm_count = 0;
+  int sm_clock_khz = 0;       // cudaDevAttrClockRate (the maximum SM clock)
+  int memory_clock_khz = 0;
+  int memory_bus_bits = 0;
+  std::size_t global_memory_bytes = 0;
+  std::size_t l2_bytes = 0;
+  int max_threads_per_sm = 0;
+  DeviceLimits limits;
+  int driver_version = 0;     // cudaDriverGetVersion, e.g. 13000
+  int runtime_version = 0;    // cudaRuntimeGetVersion
+  int cublas_version = 0;     // cublasGetVersion, e.g. 130100
+  // Peaks of the plain FMA pipes (not tensor cores): SMs x lanes x 2 x clock.
+  double peak_fp32_gflops = 0;
+  double peak_fp64_gflops = 0;
+
+  bool ok() const { return availability == GpuAvailability::Available; }
+  double peak_gflops(Precision p) const { return p == Precision::F32 ? peak_fp32_gflops : peak_fp64_gflops; }
+};
+
+// FP32 and FP64 FMA lanes per SM by compute capability (0 when unknown).
+int fp32_lanes_per_sm(int cc_major, int cc_minor);
+int fp64_lanes_per_sm(int cc_major, int cc_minor);
+// "13.0" from 13000.
+std::string version_string(int cuda_version);
+// The sentence for a cudaGetDeviceCount result (see build-env.md: 35, 34, 100 mean "no GPU").
+GpuAvailability classify_device_count_error(int cuda_error, std::string* reason);
+
+// Probes device 0 once per process (later calls return the cached answer).
+const DeviceInfo& probe_device();
+
+}  // namespace tilescope

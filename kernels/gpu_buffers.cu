@@ -1,0 +1,157 @@
+#include "gpu_buffers.h"
+
+#include <cmath>
+#include <string>
+
+#include "cuda_check.h"
+#include "random_inputs.h"
+
+namespace tilescope {
+
+void throw_gpu_error(const char* expr, const char* file, int line, const std::string& what) {
+  throw GpuError(what + " in " + expr + " (" + file + ":" + std::to_string(line) + ")");
+}
+
+const char* cublas_status_name(cublasStatus_t s) {
+  switch (s) {
+    case CUBLAS_STATUS_SUCCESS: return "CUBLAS_STATUS_SUCCESS";
+    case CUBLAS_STATUS_NOT_INITIALIZED: return "CUBLAS_STATUS_NOT_INITIALIZED (no usable GPU or driver)";
+    case CUBLAS_STATUS_ALLOC_FAILED: return "CUBLAS_STATUS_ALLOC_FAILED";
+    case CUBLAS_STATUS_INVALID_VALUE: return "CUBLAS_STATUS_INVALID_VALUE";
+    case CUBLAS_STATUS_ARCH_MISMATCH: return "CUBLAS_STATUS_ARCH_MISMATCH";
+    case CUBLAS_STATUS_MAPPING_ERROR: return "CUBLAS_STATUS_MAPPING_ERROR";
+    case CUBLAS_STATUS_EXECUTION_FAILED: return "CUBLAS_STATUS_EXECUTION_FAILED";
+    case CUBLAS_STATUS_INTERNAL_ERROR: return "CUBLAS_STATUS_INTERNAL_ERROR";
+    case CUBLAS_STATUS_NOT_SUPPORTED: return "CUBLAS_STATUS_NOT_SUPPORTED";
+    case CUBLAS_STATUS_LICENSE_ERROR: return "CUBLAS_STATUS_LICENSE_ERROR";
+    default: return "unknown cuBLAS status";
+  }
+}
+
+void DeviceBuffer::resize(std::size_t bytes) {
+  if (bytes <= bytes_) return;
+  release();
+  CUDA_CHECK(cudaMalloc(&ptr_, bytes));
+  bytes_ = bytes;
+}
+
+void DeviceBuffer::release() {
+  if (ptr_) cudaFree(ptr_);  // nothing useful to do with an error while freeing
+  ptr_ = nullptr;
+  bytes_ = 0;
+}
+
+namespace {
+
+constexpr int kThreads = 256;
+
+unsigned blocks_for(std::int64_t count) {
+  const std::int64_t b = (count + kThreads - 1) / kThreads;
+  return static_cast<unsigned>(b < 65535 * 16 ? (b > 0 ? b : 1) : 65535 * 16);  // grid-stride beyond
+}
+
+template <typename T>
+__global__ void fill_random_kernel(T* dst, std::int64_t count, std::uint64_t seed, int stream) {
+  for (std::int64_t i = blockIdx.x * (std::int64_t)blockDim.x + threadIdx.x; i < count;
+       i += (std::int64_t)gridDim.x * blockDim.x)
+    dst[i] = static_cast<T>(input_value(seed, stream, static_cast<std::uint64_t>(i)));
+}
+
+template <typename T>
+__global__ void widen_kernel(double* dst, const T* src, std::int64_t count) {
+  for (std::int64_t i = blockIdx.x * (std::int64_t)blockDim.x + threadIdx.x; i < count;
+       i += (std::int64_t)gridDim.x * blockDim.x)
+    dst[i] = static_cast<double>(src[i]);
+}
+
+// Per-block partial sums of (c - ref)^2, ref^2 and the NaN count, reduced on the host.
+template <typename T>
+__global__ void compare_kernel(const T* c, const double* ref, std::int64_t m, std::int64_t n, bool upper_only,
+                               double* partial_diff2, double* partial_ref2, unsigned long long* nan_count) {
+  __shared__ double s_diff[kThreads];
+  __shared__ double s_ref[kThreads];
+  double d2 = 0, r2 = 0;
+  unsigned long long nans = 0;
+  const std::int64_t total = m * n;
+  for (std::int64_t idx = blockIdx.x * (std::int64_t)blockDim.x + threadIdx.x; idx < total;
+       idx += (std::int64_t)gridDim.x * blockDim.x) {
+    const std::int64_t i = idx / n, j = idx % n;
+    if (upper_only && j < i) continue;
+    const double v = static_cast<double>(c[idx]);
+    const double x = ref[idx];
+    if (isnan(v)) { ++nans; continue; }
+    d2 += (v - x) * (v - x);
+    r2 += x * x;
+  }
+  s_diff[threadIdx.x] = d2;
+  s_ref[threadIdx.x] = r2;
+  if (nans) atomicAdd(nan_count, nans);
+  __syncthreads();
+  for (int stride = kThreads / 2; stride > 0; stride /= 2) {
+    if (threadIdx.x < stride) {
+      s_diff[threadIdx.x] += s_diff[threadIdx.x + stride];
+      s_ref[threadIdx.x] += s_ref[threadIdx.x + stride];
+    }
+    __syncthreads();
+  }
+  if (threadIdx.x == 0) {
+    partial_diff2[blockIdx.x] = s_diff[0];
+    partial_ref2[blockIdx.x] = s_ref[0];
+  }
+}
+
+}  // namespace
+
+void fill_random(void* dst, Precision p, std::int64_t count, std::uint64_t seed, int stream, cudaStream_t s) {
+  if (count <= 0) return;
+  if (p == Precision::F32)
+    fill_random_kernel<<<blocks_for(count), kThreads, 0, s>>>(static_cast<float*>(dst), count, seed, stream);
+  else
+    fill_random_kernel<<<blocks_for(count), kThreads, 0, s>>>(static_cast<double*>(dst), count, seed, stream);
+  CUDA_CHECK_LAUNCH("fill_random");
+}
+
+void poison(void* dst, Precision p, std::int64_t count, cudaStream_t s) {
+  CUDA_CHECK(cudaMemsetAsync(dst, 0xFF, static_cast<std::size_t>(count) * element_bytes(p), s));
+}
+
+void widen_to_double(double* dst, const void* src, Precision p, std::int64_t count, cudaStream_t s) {
+  if (count <= 0) return;
+  if (p == Precision::F32)
+    widen_kernel<<<blocks_for(count), kThreads, 0, s>>>(dst, static_cast<const float*>(src), count);
+  else
+    widen_kernel<<<blocks_for(count), kThreads, 0, s>>>(dst, static_cast<const double*>(src), count);
+  CUDA_CHECK_LAUNCH("widen_to_double");
+}
+
+ErrorReport device_compare(const void* c, Precision p, const double* ref, std::int64_t m, std::int64_t n,
+                           OutputPart part, cudaStream_t s) {
+  constexpr int kBlocks = 1024;
+  DeviceBuffer scratch(2 * kBlocks * sizeof(double) + sizeof(unsigned long long));
+  double* d_diff = static_cast<double*>(scratch.get());
+  double* d_ref = d_diff + kBlocks;
+  auto* d_nan = reinterpret_cast<unsigned long long*>(d_ref + kBlocks);
+  CUDA_CHECK(cudaMemsetAsync(d_nan, 0, sizeof(unsigned long long), s));
+  const bool upper = part == OutputPart::UpperTriangle;
+  if (p == Precision::F32)
+    compare_kernel<<<kBlocks, kThreads, 0, s>>>(static_cast<const float*>(c), ref, m, n, upper, d_diff, d_ref, d_nan);
+  else
+    compare_kernel<<<kBlocks, kThreads, 0, s>>>(static_cast<const double*>(c), ref, m, n, upper, d_diff, d_ref, d_nan);
+  CUDA_CHECK_LAUNCH("compare");
+  double h_diff[kBlocks], h_ref[kBlocks];
+  unsigned long long h_nan = 0;
+  CUDA_CHECK(cudaMemcpyAsync(h_diff, d_diff, sizeof h_diff, cudaMemcpyDeviceToHost, s));
+  CUDA_CHECK(cudaMemcpyAsync(h_ref, d_ref, sizeof h_ref, cudaMemcpyDeviceToHost, s));
+  CUDA_CHECK(cudaMemcpyAsync(&h_nan, d_nan, sizeof h_nan, cudaMemcpyDeviceToHost, s));
+  CUDA_CHECK(cudaStreamSynchronize(s));
+  double diff2 = 0, ref2 = 0;
+  for (int b = 0; b < kBlocks; ++b) { diff2 += h_diff[b]; ref2 += h_ref[b]; }
+  ErrorReport r;
+  r.unwritten = static_cast<std::int64_t>(h_nan);
+  r.checked = upper ? m * (m + 1) / 2 : m * n;
+  r.reference_norm = std::sqrt(ref2);
+  r.rel_error = r.unwritten > 0 ? INFINITY : (ref2 > 0 ? std::sqrt(diff2 / ref2) : std::sqrt(diff2));
+  return r;
+}
+
+}  // namespace tilescope

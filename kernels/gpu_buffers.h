@@ -1,0 +1,46 @@
+// Device memory as RAII, and the small helper kernels a measured run needs: random fill,
+// poison, float<->double conversion and the relative Frobenius error against a reference.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+
+#include "gemm_types.h"
+#include "reference.h"
+
+namespace tilescope {
+
+class DeviceBuffer {
+ public:
+  DeviceBuffer() = default;
+  explicit DeviceBuffer(std::size_t bytes) { resize(bytes); }
+  ~DeviceBuffer() { release(); }
+  DeviceBuffer(const DeviceBuffer&) = delete;
+  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+  DeviceBuffer(DeviceBuffer&& o) noexcept : ptr_(o.ptr_), bytes_(o.bytes_) { o.ptr_ = nullptr; o.bytes_ = 0; }
+
+  // Grows (never shrinks) so a sweep reuses its allocations; contents are not preserved.
+  void resize(std::size_t bytes);
+  void release();
+  void* get() const { return ptr_; }
+  std::size_t bytes() const { return bytes_; }
+
+ private:
+  void* ptr_ = nullptr;
+  std::size_t bytes_ = 0;
+};
+
+// Writes input_value(seed, stream, i) for i in [0, count) as float or double.
+void fill_random(void* dst, Precision p, std::int64_t count, std::uint64_t seed, int stream, cudaStream_t s);
+// All bits set: a NaN in float and in double, which no correct GEMM of finite inputs produces.
+void poison(void* dst, Precision p, std::int64_t count, cudaStream_t s);
+// dst (double) = src (float or double), element-wise.
+void widen_to_double(double* dst, const void* src, Precision p, std::int64_t count, cudaStream_t s);
+// ||c - ref||_F / ||ref||_F over an M x N row-major C (upper triangle only for UpperTriangle);
+// NaN entries are counted as unwritten. Synchronises the stream.
+ErrorReport device_compare(const void* c, Precision p, const double* ref, std::int64_t m, std::int64_t n,
+                           OutputPart part, cudaStream_t s);
+
+}  // namespace tilescope

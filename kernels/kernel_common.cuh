@@ -1,0 +1,24 @@
+// Small helpers shared by the CUDA variants.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <string>
+
+#include "cuda_check.h"
+#include "gemm_types.h"
+
+namespace tilescope {
+
+constexpr std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
+
+// A launch grid, refused (not launched) when the matrix needs more blocks than CUDA allows.
+inline dim3 checked_grid(std::int64_t x, std::int64_t y) {
+  if (x > 2147483647 || y > 65535)
+    throw GpuError("the matrix needs a grid of " + std::to_string(x) + " x " + std::to_string(y) +
+                   " blocks; CUDA allows 2147483647 x 65535");
+  return dim3(static_cast<unsigned>(x), static_cast<unsigned>(y));
+}
+
+}  // namespace tilescope

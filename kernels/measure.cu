@@ -1,0 +1,366 @@
+#include "measure.h"
+
+#include <cublas_v2.h>
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <chrono>
+#include <climits>
+#include <cmath>
+#include <ctime>
+#include <mutex>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "cuda_check.h"
+#include "gpu_buffers.h"
+#include "reference.h"
+#include "registry.h"
+
+namespace tilescope {
+
+double unit_roundoff_for(Precision p, bool tf32) {
+  if (p == Precision::F32 && tf32) return std::ldexp(1.0, -11);
+  return p == Precision::F32 ? std::ldexp(1.0, -24) : std::ldexp(1.0, -53);
+}
+
+double relative_error_tolerance(double u, std::int64_t k, double reference_norm, std::int64_t elements) {
+  const double expected_norm = std::sqrt(static_cast<double>(elements) * static_cast<double>(k)) / 3.0;
+  const double cancellation = reference_norm > 0 ? std::max(1.0, expected_norm / reference_norm) : 1.0;
+  return 4.0 * u * std::sqrt(static_cast<double>(std::max<std::int64_t>(k, 1))) * cancellation;
+}
+
+namespace {
+
+bool uses_cpu_reference(const RunRequest& r, const Shape& s) {
+  if (r.reference == ReferenceSource::Cpu) return true;
+  if (r.reference == ReferenceSource::CublasDgemm) return false;
+  return flop_count(r.problem, s) / 2.0 <= kCpuReferenceMaxWork;
+}
+
+std::size_t input_set_bytes(const RunRequest& r) {
+  const Shape s = normalised(r.problem, r.shape);
+  return static_cast<std::size_t>(a_elements(r.problem, s) + b_elements(r.problem, s)) * element_bytes(r.precision);
+}
+
+// Kernels (or cuBLAS routines) already run in this process: their next run is not cold.
+std::mutex g_warm_mutex;
+std::set<std::string> g_warm_kernels;
+
+bool mark_warm(const std::string& key) {
+  std::lock_guard<std::mutex> lock(g_warm_mutex);
+  return g_warm_kernels.insert(key).second;  // true: first time
+}
+
+double median_of(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+}  // namespace
+
+std::size_t device_bytes_needed(const RunRequest& r, int input_sets) {
+  const Shape s = normalised(r.problem, r.shape);
+  const std::size_t c_bytes = static_cast<std::size_t>(c_elements(r.problem, s)) * element_bytes(r.precision);
+  std::size_t bytes = input_set_bytes(r) * static_cast<std::size_t>(std::max(1, input_sets)) + c_bytes;
+  if (r.verify) {
+    if (uses_cpu_reference(r, s))
+      bytes += 0;  // the reference lives on the host
+    else  // double copies of the inputs and a double C for cublasDgemm
+      bytes += static_cast<std::size_t>(a_elements(r.problem, s) + b_elements(r.problem, s) + c_elements(r.problem, s)) * 8;
+  }
+  return bytes;
+}
+
+struct Measurer::Impl {
+  cudaStream_t stream = nullptr;
+  cublasHandle_t cublas = nullptr;
+  cudaEvent_t start = nullptr, stop = nullptr;
+  DeviceBuffer inputs, c, ref_inputs, ref_c;
+  std::atomic<bool> cancel{false};
+  bool initialised = false;
+  // The last CPU reference, reused while problem, shape and seed stay the same (a test or a
+  // lesson runs many variants on one input).
+  std::string host_ref_key;
+  std::vector<double> host_ref;
+
+  void init() {
+    if (initialised) return;
+    CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+    CUDA_CHECK(cudaEventCreate(&start));
+    CUDA_CHECK(cudaEventCreate(&stop));
+    CUBLAS_CHECK(cublasCreate(&cublas));
+    initialised = true;
+  }
+
+  ~Impl() {
+    if (cublas) cublasDestroy(cublas);
+    if (start) cudaEventDestroy(start);
+    if (stop) cudaEventDestroy(stop);
+    if (stream) cudaStreamDestroy(stream);
+  }
+
+  void run_checked(const RunRequest& req, const VariantDescriptor& v, RunResult& res);
+};
+
+Measurer::Measurer() : impl_(std::make_unique<Impl>()) {}
+Measurer::~Measurer() = default;
+std::atomic<bool>& Measurer::cancel_flag() { return impl_->cancel; }
+
+RunResult Measurer::run(const RunRequest& req) {
+  RunResult res;
+  res.variant_id = req.variant_id;
+  res.problem = req.problem;
+  res.precision = req.precision;
+  res.shape = normalised(req.problem, req.shape);
+  res.repetitions = req.repetitions;
+  res.warmup = req.warmup;
+  res.seed = req.seed;
+  {
+    const std::time_t now = std::time(nullptr);
+    std::tm utc{};
+    gmtime_r(&now, &utc);
+    char buf[32];
+    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &utc);
+    res.timestamp = buf;
+  }
+
+  const VariantDescriptor* v = find_variant(req.variant_id);
+  if (!v) {
+    res.error = "unknown variant '" + req.variant_id + "'";
+    return res;
+  }
+  res.variant_label = v->label;
+  res.backend = to_string(v->backend);
+  if (req.config_index < 0 || req.config_index >= static_cast<int>(v->configs.size())) {
+    res.error = std::string(v->id) + " has no configuration #" + std::to_string(req.config_index);
+    return res;
+  }
+  const TileConfig& cfg = v->configs[req.config_index];
+  res.config_name = cfg.name;
+  res.math = cfg.math;
+
+  const DeviceInfo& dev = probe_device();
+  if (!dev.ok()) {
+    res.error = "no usable GPU: " + dev.unavailable_reason;
+    return res;
+  }
+  res.device_name = dev.name;
+  res.sm_clock_mhz = dev.sm_clock_khz / 1000;
+  res.driver_version = version_string(dev.driver_version);
+  res.runtime_version = version_string(dev.runtime_version);
+  res.cublas_version = dev.cublas_version;
+
+  const Shape& s = res.shape;
+  if (s.M < 1 || s.N < 1 || s.K < 1) {
+    res.error = "sizes must be at least 1 (got M=" + std::to_string(s.M) + " N=" + std::to_string(s.N) +
+                " K=" + std::to_string(s.K) + ")";
+    return res;
+  }
+  if (s.M > INT_MAX || s.N > INT_MAX || s.K > INT_MAX) {
+    res.error = "sizes above 2147483647 are not supported (cuBLAS takes 32-bit sizes)";
+    return res;
+  }
+  if (req.repetitions < 1 || req.warmup < 0) {
+    res.error = "repetitions must be >= 1 and warm-up >= 0";
+    return res;
+  }
+  const std::string refused = unsupported_reason(*v, req.config_index, req.problem, req.precision, dev.limits);
+  if (!refused.empty()) {
+    res.error = "refused: " + refused;
+    return res;
+  }
+  try {
+    impl_->cancel = false;
+    impl_->run_checked(req, *v, res);
+  } catch (const std::exception& e) {
+    res.error = e.what();
+    // A failed kernel can leave a sticky error; clear what can be cleared for the next run.
+    cudaGetLastError();
+  }
+  return res;
+}
+
+void Measurer::Impl::run_checked(const RunRequest& req, const VariantDescriptor& v, RunResult& res) {
+  init();
+  const DeviceInfo& dev = probe_device();
+  const Shape s = res.shape;
+  const TileConfig& cfg = v.configs[req.config_index];
+  const std::size_t eb = element_bytes(req.precision);
+  const std::int64_t a_n = a_elements(req.problem, s), b_n = b_elements(req.problem, s);
+  const std::int64_t c_n = c_elements(req.problem, s);
+
+  // How many input sets to rotate through: enough that they do not all fit in the L2 at once.
+  const std::size_t set_bytes = input_set_bytes(req);
+  int sets = static_cast<int>(std::clamp<std::size_t>((2 * dev.l2_bytes + set_bytes - 1) / std::max<std::size_t>(set_bytes, 1), 1, 8));
+  sets = std::min(sets, req.repetitions);
+  std::size_t free_bytes = 0, total_bytes = 0;
+  CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+  // What we hold already counts as available to this run.
+  const std::size_t held = inputs.bytes() + c.bytes() + ref_inputs.bytes() + ref_c.bytes();
+  const std::size_t usable = static_cast<std::size_t>(0.92 * static_cast<double>(free_bytes + held));
+  while (sets > 1 && device_bytes_needed(req, sets) > usable) --sets;
+  const std::size_t needed = device_bytes_needed(req, sets);
+  if (needed > usable)
+    throw GpuError("does not fit in device memory: needs " + std::to_string(needed) + " bytes (" +
+                   std::to_string(needed >> 20) + " MiB), " + std::to_string(usable >> 20) + " MiB usable of " +
+                   std::to_string(total_bytes >> 20) + " MiB");
+  res.input_sets = sets;
+
+  // Kernel resources, and the checks only a device can make (registers, occupancy).
+  GemmArgs args;
+  args.problem = req.problem;
+  args.precision = req.precision;
+  args.shape = s;
+  args.stream = stream;
+  args.cublas = cublas;
+  inputs.resize(set_bytes * sets);
+  c.resize(static_cast<std::size_t>(c_n) * eb);
+  auto set_a = [&](int i) { return static_cast<char*>(inputs.get()) + set_bytes * i; };
+  auto set_b = [&](int i) { return set_a(i) + static_cast<std::size_t>(a_n) * eb; };
+  args.a = set_a(0);
+  args.b = b_n ? set_b(0) : nullptr;
+  args.c = c.get();
+
+  std::string warm_key = std::string(v.id) + ":" + cfg.name + ":" + to_string(req.problem) + ":" + to_string(req.precision);
+  const KernelLaunchShape shape = v.kernel_for(args, req.config_index);
+  if (shape.kernel) {
+    cudaFuncAttributes attr{};
+    CUDA_CHECK(cudaFuncGetAttributes(&attr, shape.kernel));
+    res.registers_per_thread = attr.numRegs;
+    res.static_shared_bytes = static_cast<int>(attr.sharedSizeBytes);
+    res.dynamic_shared_bytes = static_cast<int>(shape.dynamic_shared_bytes);
+    res.threads_per_block = shape.threads_per_block;
+    if (static_cast<long long>(attr.numRegs) * shape.threads_per_block > dev.limits.regs_per_block)
+      throw GpuError("refused: " + std::to_string(attr.numRegs) + " registers x " +
+                     std::to_string(shape.threads_per_block) + " threads exceed the " +
+                     std::to_string(dev.limits.regs_per_block) + " registers of a block");
+    if (shape.threads_per_block > attr.maxThreadsPerBlock)
+      throw GpuError("refused: the kernel can run at most " + std::to_string(attr.maxThreadsPerBlock) +
+                     " threads per block, the configuration needs " + std::to_string(shape.threads_per_block));
+    if (shape.dynamic_shared_bytes > 48 * 1024)
+      CUDA_CHECK(cudaFuncSetAttribute(shape.kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                      static_cast<int>(shape.dynamic_shared_bytes)));
+    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&res.active_blocks_per_sm, shape.kernel,
+                                                             shape.threads_per_block, shape.dynamic_shared_bytes));
+    if (res.active_blocks_per_sm == 0)
+      throw GpuError("refused: not one block of this configuration fits on a multiprocessor");
+    const int warps_per_block = (shape.threads_per_block + 31) / 32;
+    res.occupancy = static_cast<double>(res.active_blocks_per_sm * warps_per_block) / (dev.max_threads_per_sm / 32);
+    warm_key += ":" + std::to_string(reinterpret_cast<std::uintptr_t>(shape.kernel));
+  }
+
+  // Fresh random inputs: set i uses seed + i, so no two sets are equal.
+  for (int i = 0; i < sets; ++i) {
+    fill_random(set_a(i), req.precision, a_n, req.seed + i, 0, stream);
+    if (b_n) fill_random(set_b(i), req.precision, b_n, req.seed + i, 1, stream);
+  }
+  poison(c.get(), req.precision, c_n, stream);
+  CUDA_CHECK(cudaStreamSynchronize(stream));
+
+  // The first run, cold if this kernel never ran in this process: host wall clock around
+  // launch + synchronize, so module loading and library start-up are included.
+  const bool cold = mark_warm(warm_key);
+  const auto t0 = std::chrono::steady_clock::now();
+  v.launch(args, req.config_index);
+  CUDA_CHECK(cudaStreamSynchronize(stream));
+  const auto t1 = std::chrono::steady_clock::now();
+  res.first_ms = std::chrono::duration<double, std::milli>(t1 - t0).count();
+  res.first_was_cold = cold;
+
+  if (req.verify) {
+    res.verified = true;
+    ErrorReport er;
+    if (uses_cpu_reference(req, s)) {
+      res.reference = "cpu_fp64";
+      const std::string key = std::string(to_string(req.problem)) + ":" + std::to_string(s.M) + "x" +
+                              std::to_string(s.N) + "x" + std::to_string(s.K) + ":" + std::to_string(req.seed);
+      if (key != host_ref_key) {
+        std::vector<double> ha(a_n), hb(b_n);
+        host_ref.assign(c_n, 0.0);
+        fill_inputs_f64(req.seed, 0, a_n, ha.data());
+        if (b_n) fill_inputs_f64(req.seed, 1, b_n, hb.data());
+        reference_gemm_f64(req.problem, s, ha.data(), hb.data(), host_ref.data());
+        host_ref_key = key;
+      }
+      const std::vector<double>& hc = host_ref;
+      std::vector<char> out(static_cast<std::size_t>(c_n) * eb);
+      CUDA_CHECK(cudaMemcpy(out.data(), c.get(), out.size(), cudaMemcpyDeviceToHost));
+      er = req.precision == Precision::F32
+               ? compare_to_reference(reinterpret_cast<const float*>(out.data()), hc.data(), s.M, s.N, cfg.output)
+               : compare_to_reference(reinterpret_cast<const double*>(out.data()), hc.data(), s.M, s.N, cfg.output);
+    } else {
+      // cublasDgemm on the same inputs widened to double: FP64 arithmetic, a reference far more
+      // precise than any float variant (and an independent one for the double variants).
+      res.reference = "cublas_dgemm";
+      ref_inputs.resize(static_cast<std::size_t>(a_n + b_n) * 8);
+      ref_c.resize(static_cast<std::size_t>(c_n) * 8);
+      double* ra = static_cast<double*>(ref_inputs.get());
+      double* rb = ra + a_n;
+      widen_to_double(ra, set_a(0), req.precision, a_n, stream);
+      if (b_n) widen_to_double(rb, set_b(0), req.precision, b_n, stream);
+      GemmArgs ref = args;
+      ref.precision = Precision::F64;
+      ref.a = ra;
+      ref.b = b_n ? rb : nullptr;
+      ref.c = ref_c.get();
+      const VariantDescriptor* cublas_variant = find_variant("cublas");
+      cublas_variant->launch(ref, find_config(*cublas_variant, "gemm"));
+      er = device_compare(c.get(), req.precision, static_cast<const double*>(ref_c.get()), s.M, s.N, cfg.output, stream);
+    }
+    res.rel_error = er.rel_error;
+    res.unwritten = er.unwritten;
+    res.tolerance = relative_error_tolerance(unit_roundoff_for(req.precision, cfg.tf32), s.K, er.reference_norm, er.checked);
+    res.passed = er.unwritten == 0 && std::isfinite(er.rel_error) && er.rel_error <= res.tolerance;
+  }
+
+  for (int i = 0; i < req.warmup; ++i) {
+    args.a = set_a(i % sets);
+    args.b = b_n ? set_b(i % sets) : nullptr;
+    v.launch(args, req.config_index);
+  }
+  CUDA_CHECK(cudaStreamSynchronize(stream));
+
+  // Timed runs, one event pair each, rotating input sets.
+  std::vector<double> times;
+  times.reserve(req.repetitions);
+  for (int i = 0; i < req.repetitions; ++i) {
+    if (cancel.load()) throw GpuError("cancelled");
+    args.a = set_a(i % sets);
+    args.b = b_n ? set_b(i % sets) : nullptr;
+    CUDA_CHECK(cudaEventRecord(start, stream));
+    v.launch(args, req.config_index);
+    CUDA_CHECK(cudaEventRecord(stop, stream));
+    CUDA_CHECK(cudaEventSynchronize(stop));
+    float ms = 0;
+    CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
+    times.push_back(ms);
+  }
+  res.median_ms = median_of(times);
+  res.min_ms = *std::min_element(times.begin(), times.end());
+  res.max_ms = *std::max_element(times.begin(), times.end());
+  res.gflops = flop_count(req.problem, s) / (res.median_ms * 1.0e6);
+  const double peak = dev.peak_gflops(req.precision);
+  res.pct_of_peak = peak > 0 ? 100.0 * res.gflops / peak : 0;
+}
+
+void fill_pct_of_cublas(std::vector<RunResult>& rows) {
+  for (RunResult& r : rows) {
+    if (!r.ok()) continue;
+    double best = 0;
+    for (const RunResult& b : rows) {
+      if (!b.ok() || b.variant_id != "cublas" || b.problem != r.problem || b.precision != r.precision ||
+          b.shape.M != r.shape.M || b.shape.N != r.shape.N || b.shape.K != r.shape.K)
+        continue;
+      const VariantDescriptor* v = find_variant(b.variant_id);
+      const int ci = v ? find_config(*v, b.config_name) : -1;
+      if (ci < 0 || v->configs[ci].opt_in) continue;  // TF32 is another arithmetic: never the bar
+      best = std::max(best, b.gflops);
+    }
+    r.pct_of_cublas = best > 0 ? 100.0 * r.gflops / best : -1;
+  }
+}
+
+}  // namespace tilescope

@@ -1,0 +1,123 @@
+// Runs one variant configuration on one problem size and measures it: random inputs (several
+// sets, rotated, so that repetitions do not just re-read the L2), a poisoned output, a cold first
+// run timed apart, warm-up, timed repetitions with CUDA events, verification against a
+// higher-precision reference. Results are plain data; nothing here prints.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "device_info.h"
+#include "gemm_types.h"
+
+namespace tilescope {
+
+// Where the reference for verification comes from. Auto: the CPU in double precision while
+// M*N*K <= kCpuReferenceMaxWork, cublasDgemm on the same (widened) inputs above that.
+enum class ReferenceSource { Auto, Cpu, CublasDgemm };
+constexpr double kCpuReferenceMaxWork = 300.0 * 300.0 * 300.0;
+
+struct RunRequest {
+  std::string variant_id;
+  int config_index = 0;
+  Problem problem = Problem::Gemm;
+  Precision precision = Precision::F32;
+  Shape shape;
+  int repetitions = 10;  // timed runs (median, min, max)
+  int warmup = 2;        // untimed runs after the cold one
+  bool verify = true;
+  ReferenceSource reference = ReferenceSource::Auto;
+  std::uint64_t seed = 1;
+};
+
+struct RunResult {
+  // What was asked (labels resolved from the registry).
+  std::string variant_id, variant_label, config_name, backend, math;
+  Problem problem = Problem::Gemm;
+  Precision precision = Precision::F32;
+  Shape shape;
+  int repetitions = 0;
+  int warmup = 0;
+  std::uint64_t seed = 0;
+  std::string timestamp;  // when the run started, UTC, ISO 8601 ("2026-11-21T23:40:05Z")
+
+  // Empty when the run happened; otherwise why it did not (refused configuration, not enough
+  // memory, failed CUDA call) and nothing below is meaningful.
+  std::string error;
+  bool ok() const { return error.empty(); }
+
+  // Timings in milliseconds. `first_ms` is the first run of this request without warm-up, host
+  // wall clock around launch + synchronize; `first_was_cold` says whether it was also the first
+  // use of that kernel in this process (module load, cuBLAS heuristics included).
+  double first_ms = 0;
+  bool first_was_cold = false;
+  double median_ms = 0, min_ms = 0, max_ms = 0;
+  double gflops = 0;             // flop_count / median
+  double pct_of_peak = 0;        // of the plain FMA peak of this precision
+  double pct_of_cublas = -1;     // filled by the caller that holds the cuBLAS rows (-1 = none)
+
+  // Verification. rel_error = ||C - C_ref||_F / ||C_ref||_F over the part the config writes.
+  bool verified = false;         // verification ran
+  bool passed = false;
+  double rel_error = -1;
+  double tolerance = 0;
+  std::int64_t unwritten = 0;    // elements still holding the poison (NaN) after the run
+  std::string reference;         // "cpu_fp64" | "cublas_dgemm"
+
+  // Kernel resources (0/-1 for cuBLAS, which is opaque).
+  int registers_per_thread = 0;
+  int static_shared_bytes = 0;
+  int dynamic_shared_bytes = 0;
+  int threads_per_block = 0;
+  int active_blocks_per_sm = 0;
+  double occupancy = -1;         // active warps / max warps per SM
+
+  int input_sets = 1;            // how many input sets the timed runs rotated through
+
+  // The machine, recorded with every row.
+  std::string device_name;
+  int sm_clock_mhz = 0;
+  std::string driver_version, runtime_version;
+  int cublas_version = 0;
+};
+
+// The tolerance scales with K: rounding errors of a length-K dot product of random data grow like
+// sqrt(K) (the sum's error is ~u*sqrt(K/2) times its size). `unit_roundoff` is that of the
+// arithmetic the variant uses. `reference_norm` guards tiny outputs against cancellation: when
+// ||C_ref||_F is below what uniform [-1, 1) inputs give on average (sqrt(elements * K) / 3), the
+// tolerance grows by that ratio.
+double relative_error_tolerance(double unit_roundoff, std::int64_t k, double reference_norm,
+                                std::int64_t elements);
+double unit_roundoff_for(Precision p, bool tf32);
+
+// Bytes of device memory a run needs (inputs, output, reference), for the "does it fit" check.
+std::size_t device_bytes_needed(const RunRequest& r, int input_sets);
+
+// Owns the CUDA stream, the cuBLAS handle and the scratch buffers; reuses allocations between
+// runs. One per thread that runs GEMMs (the CLI; later the app's worker).
+class Measurer {
+ public:
+  Measurer();
+  ~Measurer();
+  Measurer(const Measurer&) = delete;
+  Measurer& operator=(const Measurer&) = delete;
+
+  // Never throws; a failure is reported in RunResult::error.
+  RunResult run(const RunRequest& request);
+
+  // Set from another thread to stop between repetitions.
+  std::atomic<bool>& cancel_flag();
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// Fills pct_of_cublas of every row from the best non-opt-in cuBLAS row of the same problem,
+// precision and shape in `rows`.
+void fill_pct_of_cublas(std::vector<RunResult>& rows);
+
+}  // namespace tilescope

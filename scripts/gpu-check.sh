@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# On the GPU machine: the whole GPU verification of tilescope, writing everything into OUTDIR.
+#   1. the GPU test suite (every variant x configuration x precision x problem on ragged sizes);
+#   2. compute-sanitizer memcheck and racecheck on small ragged sizes for every variant;
+#   3. a bench sweep N = 1024 ... 8192 of every variant (gemm and AᵀA, f32 and f64) into CSV.
+# Usage: scripts/gpu-check.sh OUTDIR [--quick] [--skip-tests] [--skip-sanitizer] [--skip-bench]
+# Programs come from $TILESCOPE_BIN (default .gpu/bin, else build/).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+out=${1:?usage: scripts/gpu-check.sh OUTDIR [--quick] [--skip-tests] [--skip-sanitizer] [--skip-bench]}
+shift
+quick=0; do_tests=1; do_sanitizer=1; do_bench=1
+for a in "$@"; do
+  case "$a" in
+    --quick) quick=1 ;;
+    --skip-tests) do_tests=0 ;;
+    --skip-sanitizer) do_sanitizer=0 ;;
+    --skip-bench) do_bench=0 ;;
+    *) echo "unknown option $a" >&2; exit 2 ;;
+  esac
+done
+bin=${TILESCOPE_BIN:-}
+[ -z "$bin" ] && { [ -x .gpu/bin/tilescope ] && bin=.gpu/bin || bin=build; }
+[ -z "$bin" ] || [ -d "$bin" ] || { echo "no binaries in $bin" >&2; exit 2; }
+[ "$bin" = build ] && gpu_tests=build/tests/tilescope_gpu_tests || gpu_tests=$bin/tilescope_gpu_tests
+mkdir -p "$out"
+status=0
+step() { echo; echo "=== $* ($(date +%T))"; }
+
+step "device"
+{ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,power.limit,temperature.gpu --format=csv
+  "$bin/tilescope" --version; } 2>&1 | tee "$out/device.txt"
+
+if [ $do_tests = 1 ]; then
+  step "GPU test suite"
+  "$gpu_tests" --gtest_brief=1 > "$out/gpu-tests.log" 2>&1
+  rc=$?; tail -n 25 "$out/gpu-tests.log"
+  [ $rc -eq 0 ] || { echo "GPU TESTS FAILED ($rc)"; status=1; }
+fi
+
+if [ $do_sanitizer = 1 ]; then
+  step "compute-sanitizer memcheck + racecheck, every variant, small ragged sizes"
+  for tool in memcheck racecheck; do
+    for problem in gemm ata; do
+      compute-sanitizer --tool $tool --error-exitcode 9 --print-limit 20 \
+        "$bin/tilescope" bench --variants all --problem $problem --precision f32,f64 --sizes 37,130 \
+        --reps 1 --warmup 0 > "$out/sanitizer-$tool-$problem.log" 2>&1
+      rc=$?
+      echo "$tool $problem: exit $rc; $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$out/sanitizer-$tool-$problem.log" | tail -n 1)"
+      [ $rc -eq 0 ] || status=1
+    done
+  done
+  cat "$out"/sanitizer-*.log > "$out/sanitizer.log" && rm -f "$out"/sanitizer-*-*.log
+fi
+
+if [ $do_bench = 1 ]; then
+  sizes=1024,2048,4096,8192; reps=10
+  [ $quick = 1 ] && { sizes=1024,4096; reps=5; }
+  for problem in gemm ata; do
+    step "bench sweep $problem N=$sizes"
+    "$bin/tilescope" bench --variants all --problem $problem --precision f32,f64 --sizes $sizes --reps $reps \
+      --csv "$out/bench-$problem.csv" --json "$out/bench-$problem.json" 2> "$out/bench-$problem.progress" | tee -a "$out/bench.txt"
+    rc=${PIPESTATUS[0]}
+    [ $rc -eq 0 ] || { echo "bench $problem exit $rc"; tail -n 5 "$out/bench-$problem.progress"; status=1; }
+    rm -f "$out/bench-$problem.progress"
+  done
+fi
+echo; echo "gpu-check: $([ $status = 0 ] && echo PASSED || echo FAILED)"
+exit $status

@@ -1,0 +1,480 @@
+// The result writers: CSV that reads back exactly (the app's history depends on it), JSON
+// with every field, and atomic file writing that leaves nothing half-written behind.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "export/atomic_file.h"
+#include "export/results_csv.h"
+#include "export/results_json.h"
+#include "registry.h"
+
+namespace tilescope {
+namespace {
+
+namespace fs = std::filesystem;
+
+RunResult realistic_row() {
+  RunResult r;
+  r.variant_id = "regtile_prefetch";
+  r.variant_label = "Register-tiled + prefetch";
+  r.config_name = "128x128x8_8x8";
+  r.backend = "cuda";
+  r.math = "FP32 / FP64 FMA";
+  r.problem = Problem::Ata;
+  r.precision = Precision::F32;
+  r.shape = {4096, 4096, 1000};
+  r.repetitions = 10;
+  r.warmup = 2;
+  r.seed = 18446744073709551615ull;  // the largest --seed: must not pass through a double or int64
+  r.timestamp = "2026-11-21T23:40:05Z";
+  r.first_ms = 1.2345678901234567;
+  r.first_was_cold = true;
+  r.median_ms = 0.1;  // not exact in binary: must still round-trip
+  r.min_ms = 0.099;
+  r.max_ms = 0.13;
+  r.gflops = 33554.432;
+  r.pct_of_peak = 50.15;
+  r.pct_of_cublas = 94.5;
+  r.verified = true;
+  r.passed = true;
+  r.rel_error = 3.3306690738754696e-16;
+  r.tolerance = 1.5e-5;
+  r.unwritten = 0;
+  r.reference = "cublas_dgemm";
+  r.registers_per_thread = 127;
+  r.static_shared_bytes = 8448;
+  r.dynamic_shared_bytes = 0;
+  r.threads_per_block = 256;
+  r.active_blocks_per_sm = 2;
+  r.occupancy = 0.25;
+  r.input_sets = 3;
+  r.device_name = "NVIDIA H100 80GB HBM3";
+  r.sm_clock_mhz = 1980;
+  r.driver_version = "13.0";
+  r.runtime_version = "13.0";
+  r.cublas_version = 130100;
+  return r;
+}
+
+// The cuBLAS configuration's own math text (it contains a comma, which CSV must quote), taken
+// from the registry so that the test follows the descriptor when its wording changes.
+std::string cublas_math(const std::string& config) {
+  const VariantDescriptor* v = find_variant("cublas");
+  const int index = v ? find_config(*v, config) : -1;
+  return index >= 0 ? v->configs[index].math : "";
+}
+
+RunResult error_row() {
+  RunResult r;
+  r.variant_id = "cublas";
+  r.variant_label = "cuBLAS";
+  r.config_name = "gemm";
+  r.backend = "cublas";
+  r.math = cublas_math("gemm");
+  r.problem = Problem::Gemm;
+  r.precision = Precision::F64;
+  r.shape = {7, 33, 129};
+  r.repetitions = 5;
+  r.warmup = 0;
+  r.seed = 0;
+  // A row that never ran still says when it was attempted.
+  r.timestamp = "2026-01-02T03:04:05Z";
+  // Commas, quotes, a line break and a leading space: everything CSV quoting must survive.
+  r.error = " cudaMalloc(&p, bytes) failed: out of memory, needs \"12.00 GiB\"\nsecond line, too";
+  r.pct_of_cublas = -1;
+  r.rel_error = std::numeric_limits<double>::quiet_NaN();
+  r.device_name = "GPU, with \"quotes\"";
+  return r;
+}
+
+void expect_same(const RunResult& a, const RunResult& b) {
+  EXPECT_EQ(a.variant_id, b.variant_id);
+  EXPECT_EQ(a.variant_label, b.variant_label);
+  EXPECT_EQ(a.config_name, b.config_name);
+  EXPECT_EQ(a.backend, b.backend);
+  EXPECT_EQ(a.math, b.math);
+  EXPECT_EQ(a.problem, b.problem);
+  EXPECT_EQ(a.precision, b.precision);
+  EXPECT_EQ(a.shape.M, b.shape.M);
+  EXPECT_EQ(a.shape.N, b.shape.N);
+  EXPECT_EQ(a.shape.K, b.shape.K);
+  EXPECT_EQ(a.repetitions, b.repetitions);
+  EXPECT_EQ(a.warmup, b.warmup);
+  EXPECT_EQ(a.seed, b.seed);
+  EXPECT_EQ(a.timestamp, b.timestamp);
+  EXPECT_EQ(a.error, b.error);
+  EXPECT_EQ(a.first_ms, b.first_ms);
+  EXPECT_EQ(a.first_was_cold, b.first_was_cold);
+  EXPECT_EQ(a.median_ms, b.median_ms);
+  EXPECT_EQ(a.min_ms, b.min_ms);
+  EXPECT_EQ(a.max_ms, b.max_ms);
+  EXPECT_EQ(a.gflops, b.gflops);
+  EXPECT_EQ(a.pct_of_peak, b.pct_of_peak);
+  EXPECT_EQ(a.pct_of_cublas, b.pct_of_cublas);
+  EXPECT_EQ(a.verified, b.verified);
+  EXPECT_EQ(a.passed, b.passed);
+  if (std::isnan(a.rel_error))
+    EXPECT_TRUE(std::isnan(b.rel_error));
+  else
+    EXPECT_EQ(a.rel_error, b.rel_error);
+  EXPECT_EQ(a.tolerance, b.tolerance);
+  EXPECT_EQ(a.unwritten, b.unwritten);
+  EXPECT_EQ(a.reference, b.reference);
+  EXPECT_EQ(a.registers_per_thread, b.registers_per_thread);
+  EXPECT_EQ(a.static_shared_bytes, b.static_shared_bytes);
+  EXPECT_EQ(a.dynamic_shared_bytes, b.dynamic_shared_bytes);
+  EXPECT_EQ(a.threads_per_block, b.threads_per_block);
+  EXPECT_EQ(a.active_blocks_per_sm, b.active_blocks_per_sm);
+  EXPECT_EQ(a.occupancy, b.occupancy);
+  EXPECT_EQ(a.input_sets, b.input_sets);
+  EXPECT_EQ(a.device_name, b.device_name);
+  EXPECT_EQ(a.sm_clock_mhz, b.sm_clock_mhz);
+  EXPECT_EQ(a.driver_version, b.driver_version);
+  EXPECT_EQ(a.runtime_version, b.runtime_version);
+  EXPECT_EQ(a.cublas_version, b.cublas_version);
+}
+
+std::string csv_error(const std::string& text) {
+  std::vector<RunResult> rows = {realistic_row()};
+  std::string error;
+  EXPECT_FALSE(results_from_csv(text, &rows, &error)) << "accepted:\n" << text;
+  EXPECT_TRUE(rows.empty()) << "a failed read must not leave rows behind";
+  return error;
+}
+
+bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+std::string header_line() {
+  return results_to_csv({});
+}
+
+// ---- CSV ----------------------------------------------------------------------------------------
+
+TEST(ResultsCsv, HeaderHasOneColumnPerField) {
+  const std::string header = header_line();
+  ASSERT_FALSE(header.empty());
+  EXPECT_EQ(header.back(), '\n');
+  EXPECT_EQ(static_cast<std::size_t>(std::count(header.begin(), header.end(), ',')) + 1, results_csv_columns().size());
+  for (const char* column : {"variant_id",
+                             "config_name",
+                             "problem",
+                             "precision",
+                             "M",
+                             "N",
+                             "K",
+                             "repetitions",
+                             "warmup",
+                             "seed",
+                             "timestamp",
+                             "first_ms",
+                             "first_was_cold",
+                             "median_ms",
+                             "gflops",
+                             "pct_of_cublas",
+                             "rel_error",
+                             "unwritten",
+                             "occupancy",
+                             "device_name",
+                             "sm_clock_mhz",
+                             "driver_version",
+                             "runtime_version",
+                             "cublas_version"})
+    EXPECT_TRUE(contains(header, column)) << column;
+}
+
+TEST(ResultsCsv, RoundTripIsExact) {
+  RunResult second = realistic_row();
+  second.problem = Problem::Gemm;
+  second.precision = Precision::F64;
+  second.first_was_cold = false;
+  second.passed = false;
+  second.unwritten = 123456789012;
+  second.median_ms = 1e-300;
+  second.gflops = std::numeric_limits<double>::infinity();
+  const std::vector<RunResult> rows = {realistic_row(), error_row(), second};
+  const std::string text = results_to_csv(rows);
+
+  std::vector<RunResult> back;
+  std::string error;
+  ASSERT_TRUE(results_from_csv(text, &back, &error)) << error << "\n" << text;
+  ASSERT_EQ(back.size(), rows.size());
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    SCOPED_TRACE("row " + std::to_string(i));
+    expect_same(rows[i], back[i]);
+  }
+  // Written again, it is the same text.
+  EXPECT_EQ(results_to_csv(back), text);
+}
+
+TEST(ResultsCsv, DeviceMetadataOnEveryRow) {
+  const std::string text = results_to_csv({realistic_row(), realistic_row()});
+  std::size_t count = 0;
+  for (std::size_t pos = 0; (pos = text.find("NVIDIA H100 80GB HBM3", pos)) != std::string::npos; ++pos) ++count;
+  EXPECT_EQ(count, 2u);
+}
+
+TEST(ResultsCsv, QuotesOnlyWhereNeeded) {
+  const std::string text = results_to_csv({error_row()});
+  EXPECT_TRUE(contains(text, "\"GPU, with \"\"quotes\"\"\"")) << text;
+  EXPECT_TRUE(contains(text, ",cublas,")) << text;
+  // The cuBLAS math text holds a comma ("FP32 FMA, tensor cores off / FP64"): quoted.
+  ASSERT_TRUE(contains(error_row().math, ",")) << "the registry's cuBLAS math text changed: " << error_row().math;
+  EXPECT_TRUE(contains(text, "\"" + error_row().math + "\"")) << text;
+  // The timestamp needs no quotes.
+  EXPECT_TRUE(contains(text, ",2026-01-02T03:04:05Z,")) << text;
+}
+
+TEST(ResultsCsv, SeedKeepsAll64Bits) {
+  const std::string text = results_to_csv({realistic_row()});
+  EXPECT_TRUE(contains(text, ",18446744073709551615,")) << text;
+}
+
+TEST(ResultsCsv, AcceptsCrLfAndBlankLines) {
+  std::string text = results_to_csv({realistic_row()});
+  std::string crlf;
+  for (char ch : text) crlf += ch == '\n' ? std::string("\r\n") : std::string(1, ch);
+  std::vector<RunResult> back;
+  std::string error;
+  ASSERT_TRUE(results_from_csv(crlf + "\r\n\r\n", &back, &error)) << error;
+  ASSERT_EQ(back.size(), 1u);
+  expect_same(realistic_row(), back[0]);
+  ASSERT_TRUE(results_from_csv(header_line(), &back, &error)) << error;
+  EXPECT_TRUE(back.empty());
+}
+
+TEST(ResultsCsv, RejectsEmptyAndForeignFiles) {
+  EXPECT_TRUE(contains(csv_error(""), "line 1"));
+  const std::string foreign = csv_error("name,time\nfoo,1\n");
+  EXPECT_TRUE(contains(foreign, "line 1")) << foreign;
+  EXPECT_TRUE(contains(foreign, "'name'")) << foreign;
+  EXPECT_TRUE(contains(foreign, "'variant_id'")) << foreign;
+}
+
+TEST(ResultsCsv, RejectsHeaderWithExtraOrMissingColumns) {
+  std::string header = header_line();
+  header.pop_back();
+  EXPECT_TRUE(contains(csv_error(header + ",extra\n"), "line 1"));
+  const std::string truncated = header.substr(0, header.rfind(','));
+  EXPECT_TRUE(contains(csv_error(truncated + "\n"), "cublas_version"));
+}
+
+TEST(ResultsCsv, RejectsWrongColumnCountNamingTheLine) {
+  const std::string good = results_to_csv({realistic_row(), realistic_row()});
+  // Drop the last field of the third line.
+  std::string bad = good.substr(0, good.size() - 1);
+  bad = bad.substr(0, bad.rfind(',')) + "\n";
+  const std::string e = csv_error(bad);
+  EXPECT_TRUE(contains(e, "line 3")) << e;
+  EXPECT_TRUE(contains(e, "expected " + std::to_string(results_csv_columns().size()))) << e;
+}
+
+TEST(ResultsCsv, RejectsBadNumbersAndFlags) {
+  const std::string good = results_to_csv({realistic_row()});
+  auto replace = [&](const std::string& from, const std::string& to) {
+    std::string s = good;
+    const std::size_t pos = s.find(from, s.find('\n'));
+    EXPECT_NE(pos, std::string::npos) << from;
+    return s.replace(pos, from.size(), to);
+  };
+  std::string e = csv_error(replace(",4096,4096,1000,", ",4096,4O96,1000,"));
+  EXPECT_TRUE(contains(e, "line 2")) << e;
+  EXPECT_TRUE(contains(e, "'N'")) << e;
+  EXPECT_TRUE(contains(e, "'4O96'")) << e;
+  e = csv_error(replace(",true,", ",yes,"));
+  EXPECT_TRUE(contains(e, "first_was_cold")) << e;
+  e = csv_error(replace(",ata,", ",atb,"));
+  EXPECT_TRUE(contains(e, "problem")) << e;
+  e = csv_error(replace(",1980,", ",1980.5,"));
+  EXPECT_TRUE(contains(e, "sm_clock_mhz")) << e;
+  e = csv_error(replace(",127,", ",,"));
+  EXPECT_TRUE(contains(e, "registers_per_thread")) << e;
+  e = csv_error(replace(",3,NVIDIA", ",99999999999,NVIDIA"));
+  EXPECT_TRUE(contains(e, "input_sets")) << e;
+  // A seed is a whole number from 0 to 2^64-1: no sign, no wrap-around, no overflow.
+  for (const char* bad_seed : {"-1", "+5", "18446744073709551616", "1e3", " 7"}) {
+    e = csv_error(replace(",18446744073709551615,", std::string(",") + bad_seed + ","));
+    EXPECT_TRUE(contains(e, "'seed'")) << bad_seed << ": " << e;
+  }
+  e = csv_error(replace(",10,2,", ",10,two,"));
+  EXPECT_TRUE(contains(e, "'warmup'")) << e;
+}
+
+TEST(ResultsCsv, RejectsBrokenQuoting) {
+  const std::string good = results_to_csv({error_row()});
+  // Remove the closing quote of the last quoted field.
+  std::string bad = good;
+  bad.erase(bad.rfind('"'), 1);
+  EXPECT_TRUE(contains(csv_error(bad), "never closed"));
+  std::string stray = results_to_csv({realistic_row()});
+  stray.replace(stray.find("cublas_dgemm"), 12, "cublas\"dgemm");
+  EXPECT_TRUE(contains(csv_error(stray), "line 2"));
+}
+
+// ---- JSON ---------------------------------------------------------------------------------------
+
+DeviceInfo h100() {
+  DeviceInfo d;
+  d.availability = GpuAvailability::Available;
+  d.name = "NVIDIA H100 80GB HBM3";
+  d.cc_major = 9;
+  d.sm_count = 132;
+  d.sm_clock_khz = 1980000;
+  d.global_memory_bytes = 85520809984ull;
+  d.driver_version = 13000;
+  d.runtime_version = 13000;
+  d.cublas_version = 130100;
+  d.peak_fp32_gflops = 66908.16;
+  d.peak_fp64_gflops = 33454.08;
+  d.limits.shared_per_block_optin = 232448;
+  return d;
+}
+
+TEST(ResultsJson, ParsesBackWithEveryField) {
+  const std::string text = results_to_json({realistic_row(), error_row()}, h100(), "0.1.0");
+  const nlohmann::json doc = nlohmann::json::parse(text);
+  EXPECT_EQ(doc.at("tool"), "tilescope");
+  EXPECT_EQ(doc.at("version"), "0.1.0");
+
+  const nlohmann::json& device = doc.at("device");
+  EXPECT_EQ(device.at("availability"), "available");
+  EXPECT_EQ(device.at("name"), "NVIDIA H100 80GB HBM3");
+  EXPECT_EQ(device.at("compute_capability"), "9.0");
+  EXPECT_EQ(device.at("sm_count"), 132);
+  EXPECT_EQ(device.at("sm_clock_khz"), 1980000);
+  EXPECT_EQ(device.at("global_memory_bytes"), 85520809984ull);
+  EXPECT_EQ(device.at("driver_version_string"), "13.0");
+  EXPECT_EQ(device.at("cublas_version"), 130100);
+  EXPECT_DOUBLE_EQ(device.at("peak_fp32_gflops").get<double>(), 66908.16);
+  EXPECT_DOUBLE_EQ(device.at("peak_fp64_gflops").get<double>(), 33454.08);
+  EXPECT_EQ(device.at("limits").at("shared_per_block_optin"), 232448);
+
+  const nlohmann::json& results = doc.at("results");
+  ASSERT_EQ(results.size(), 2u);
+  // Every CSV column is a key of every result, so the two formats carry the same data.
+  for (const nlohmann::json& r : results)
+    for (const std::string& column : results_csv_columns()) EXPECT_TRUE(r.contains(column)) << column;
+  const nlohmann::json& r = results[0];
+  EXPECT_EQ(r.at("variant_id"), "regtile_prefetch");
+  EXPECT_EQ(r.at("problem"), "ata");
+  EXPECT_EQ(r.at("N"), 4096);
+  EXPECT_EQ(r.at("K"), 1000);
+  EXPECT_EQ(r.at("first_was_cold"), true);
+  EXPECT_DOUBLE_EQ(r.at("median_ms").get<double>(), 0.1);
+  EXPECT_DOUBLE_EQ(r.at("pct_of_cublas").get<double>(), 94.5);
+  EXPECT_EQ(r.at("registers_per_thread"), 127);
+  EXPECT_EQ(r.at("warmup"), 2);
+  EXPECT_EQ(r.at("seed").get<std::uint64_t>(), 18446744073709551615ull) << "the seed is written as an exact integer";
+  EXPECT_EQ(r.at("timestamp"), "2026-11-21T23:40:05Z");
+  EXPECT_EQ(results[1].at("timestamp"), "2026-01-02T03:04:05Z");
+  // The error text survives, and NaN becomes null (JSON has no NaN).
+  EXPECT_EQ(results[1].at("error"), error_row().error);
+  EXPECT_TRUE(results[1].at("rel_error").is_null());
+}
+
+TEST(ResultsJson, NoGpuDevice) {
+  DeviceInfo none;
+  none.availability = GpuAvailability::NoDriver;
+  none.unavailable_reason = "no NVIDIA driver is installed";
+  const nlohmann::json doc = nlohmann::json::parse(results_to_json({}, none, "0.1.0"));
+  EXPECT_EQ(doc.at("device").at("availability"), "no_driver");
+  EXPECT_EQ(doc.at("device").at("unavailable_reason"), "no NVIDIA driver is installed");
+  EXPECT_TRUE(doc.at("results").is_array());
+  EXPECT_TRUE(doc.at("results").empty());
+}
+
+// ---- atomic writes ------------------------------------------------------------------------------
+
+class AtomicFile : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("tilescope_export_test_" + std::to_string(::getpid()) + "_" +
+                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  static std::string read(const fs::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+  }
+  std::vector<std::string> entries() const {
+    std::vector<std::string> names;
+    for (const auto& e : fs::directory_iterator(dir_)) names.push_back(e.path().filename().string());
+    std::sort(names.begin(), names.end());
+    return names;
+  }
+
+  fs::path dir_;
+};
+
+TEST_F(AtomicFile, WritesAndReplaces) {
+  const fs::path p = dir_ / "results.csv";
+  std::string error;
+  ASSERT_TRUE(write_file_atomically(p.string(), "first\n", &error)) << error;
+  EXPECT_EQ(read(p), "first\n");
+  const std::string big(3 << 20, 'x');
+  ASSERT_TRUE(write_file_atomically(p.string(), big, &error)) << error;
+  EXPECT_EQ(read(p), big);
+  EXPECT_EQ(entries(), std::vector<std::string>{"results.csv"}) << "no temporary file left behind";
+}
+
+TEST(AtomicFileErrors, MissingDirectoryGivesAClearError) {
+  const std::string path = "/nonexistent/dir/x.csv";
+  std::string error;
+  EXPECT_FALSE(write_file_atomically(path, "data\n", &error));
+  EXPECT_EQ(error, "cannot write /nonexistent/dir/x.csv: No such file or directory");
+  EXPECT_FALSE(fs::exists(path));
+  EXPECT_FALSE(fs::exists(atomic_temp_path(path)));
+  EXPECT_FALSE(fs::exists("/nonexistent"));
+}
+
+// The write itself succeeds here and the final rename fails: the temporary file must go.
+TEST_F(AtomicFile, DirectoryAsTargetIsRefusedAndKept) {
+  const fs::path target = dir_ / "out";
+  fs::create_directory(target);
+  std::ofstream(target / "keep.txt") << "keep";
+  std::string error;
+  EXPECT_FALSE(write_file_atomically(target.string(), "data", &error));
+  EXPECT_TRUE(contains(error, "cannot write " + target.string())) << error;
+  EXPECT_TRUE(contains(error, "Is a directory")) << error;
+  EXPECT_TRUE(fs::is_directory(target));
+  EXPECT_EQ(read(target / "keep.txt"), "keep");
+  EXPECT_EQ(entries(), std::vector<std::string>{"out"});
+}
+
+TEST_F(AtomicFile, FailureDoesNotClobberAnExistingFile) {
+  // A name so long that the temporary name ("NAME.tmp.<pid>") exceeds the file system's
+  // limit, while the target itself exists: the write must fail before touching it.
+  const fs::path target = dir_ / std::string(250, 'r');
+  std::ofstream(target) << "precious results\n";
+  ASSERT_EQ(read(target), "precious results\n");
+  std::string error;
+  EXPECT_FALSE(write_file_atomically(target.string(), "new data\n", &error));
+  EXPECT_TRUE(contains(error, "cannot write")) << error;
+  EXPECT_EQ(read(target), "precious results\n");
+  EXPECT_EQ(entries(), std::vector<std::string>{target.filename().string()});
+}
+
+TEST(AtomicFileErrors, EmptyPath) {
+  std::string error;
+  EXPECT_FALSE(write_file_atomically("", "x", &error));
+  EXPECT_FALSE(error.empty());
+}
+
+}  // namespace
+}  // namespace tilescope

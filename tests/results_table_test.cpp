@@ -1,0 +1,201 @@
+// The terminal table of `tilescope bench`: what each column shows, alignment, cold first runs,
+// failed and erroring rows, and the device line.
+#include "cli/results_table.h"
+
+#include <gtest/gtest.h>
+
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "registry.h"
+
+namespace tilescope {
+namespace {
+
+DeviceInfo h100() {
+  DeviceInfo d;
+  d.availability = GpuAvailability::Available;
+  d.name = "NVIDIA H100 80GB HBM3";
+  d.cc_major = 9;
+  d.cc_minor = 0;
+  d.sm_count = 132;
+  d.sm_clock_khz = 1980000;
+  d.driver_version = 13000;
+  d.runtime_version = 13000;
+  d.cublas_version = 130100;
+  d.peak_fp32_gflops = 66908.2;
+  d.peak_fp64_gflops = 33454.1;
+  return d;
+}
+
+RunResult row(const std::string& variant, const std::string& config, double median_ms) {
+  RunResult r;
+  r.variant_id = variant;
+  r.variant_label = variant;
+  r.config_name = config;
+  r.backend = variant == "cublas" ? "cublas" : "cuda";
+  r.problem = Problem::Gemm;
+  r.precision = Precision::F32;
+  r.shape = {4096, 4096, 4096};
+  r.repetitions = 10;
+  r.first_ms = median_ms * 1.5;
+  r.median_ms = median_ms;
+  r.min_ms = median_ms * 0.9;
+  r.max_ms = median_ms * 1.2;
+  r.gflops = flop_count(r.problem, r.shape) / (median_ms * 1e6);
+  r.pct_of_peak = 100 * r.gflops / 66908.2;
+  r.verified = true;
+  r.passed = true;
+  r.rel_error = 3.2e-7;
+  r.tolerance = 1e-5;
+  r.reference = "cublas_dgemm";
+  r.device_name = "NVIDIA H100 80GB HBM3";
+  r.sm_clock_mhz = 1980;
+  r.driver_version = "13.0";
+  r.runtime_version = "13.0";
+  if (variant != "cublas") {
+    r.registers_per_thread = 128;
+    r.static_shared_bytes = 4096;
+    r.dynamic_shared_bytes = 8192;
+    r.threads_per_block = 256;
+    r.active_blocks_per_sm = 2;
+    r.occupancy = 0.25;
+  }
+  return r;
+}
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+// The line that starts with `prefix` (empty when none).
+std::string line_starting(const std::string& text, const std::string& prefix) {
+  for (const std::string& line : lines_of(text))
+    if (line.rfind(prefix, 0) == 0) return line;
+  return "";
+}
+
+bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+TEST(ResultsTable, DeviceLine) {
+  const std::string t = format_results_table({row("naive", "16x16", 100)}, h100());
+  const std::string first = lines_of(t).at(0);
+  EXPECT_TRUE(contains(first, "NVIDIA H100 80GB HBM3")) << first;
+  EXPECT_TRUE(contains(first, "SM clock 1980 MHz")) << first;
+  EXPECT_TRUE(contains(first, "driver 13.0")) << first;
+  EXPECT_TRUE(contains(first, "runtime 13.0")) << first;
+  EXPECT_TRUE(contains(first, "cuBLAS 13.1.0")) << first;
+}
+
+TEST(ResultsTable, DeviceLineFallsBackToTheRowsThenToNone) {
+  DeviceInfo none;
+  none.availability = GpuAvailability::NoDriver;
+  none.unavailable_reason = "no NVIDIA driver";
+  const std::string from_rows = format_device_line(none, {row("naive", "16x16", 1)});
+  EXPECT_TRUE(contains(from_rows, "NVIDIA H100 80GB HBM3")) << from_rows;
+  EXPECT_TRUE(contains(from_rows, "1980 MHz")) << from_rows;
+  const std::string nothing = format_device_line(none, {});
+  EXPECT_TRUE(contains(nothing, "none")) << nothing;
+  EXPECT_TRUE(contains(nothing, "no NVIDIA driver")) << nothing;
+}
+
+TEST(ResultsTable, ShowsTheFiguresOfARow) {
+  RunResult r = row("regtile_prefetch", "128x128x8_8x8", 2.0);
+  r.pct_of_cublas = 94.53;
+  const std::string t = format_results_table({r}, h100());
+  const std::string line = line_starting(t, "regtile_prefetch");
+  ASSERT_FALSE(line.empty()) << t;
+  for (const char* part : {"128x128x8_8x8", "gemm", "f32", "4096", "3.000", "2.000", "1.800", "2.400", "68719.5",
+                           "94.5%", "102.7%", "3.2e-07", "pass", "128", "12.0K", "25%"})
+    EXPECT_TRUE(contains(line, part)) << "missing " << part << " in\n" << line;
+  EXPECT_FALSE(contains(line, "*")) << "not a cold run";
+}
+
+TEST(ResultsTable, ColdFirstRunIsStarredAndExplained) {
+  RunResult cold = row("cublas", "gemm", 1.0);
+  cold.first_ms = 120.25;
+  cold.first_was_cold = true;
+  const std::string t = format_results_table({cold}, h100());
+  EXPECT_TRUE(contains(line_starting(t, "cublas"), "120.2*") || contains(line_starting(t, "cublas"), "120.3*")) << t;
+  EXPECT_TRUE(contains(t, "* first use")) << t;
+  // cuBLAS is opaque: no registers, shared memory or occupancy.
+  EXPECT_FALSE(contains(line_starting(t, "cublas"), "K ")) << t;
+  EXPECT_FALSE(contains(format_results_table({row("naive", "16x16", 1)}, h100()), "* first use"));
+}
+
+TEST(ResultsTable, ColumnsAreAligned) {
+  std::vector<RunResult> rows = {row("cublas", "gemm", 1.2345), row("naive", "16x16", 123.456),
+                                 row("smem_tiled", "8", 0.0421)};
+  rows[1].shape = {7, 33, 129};
+  const std::string t = format_results_table(rows, h100());
+  const std::string header = line_starting(t, "variant");
+  ASSERT_FALSE(header.empty()) << t;
+  // Numbers are right-aligned: every value of the median column ends where its title ends.
+  const std::size_t end = header.find("median ms") + std::string("median ms").size();
+  for (const char* v : {"cublas", "naive", "smem_tiled"}) {
+    const std::string line = line_starting(t, v);
+    ASSERT_GT(line.size(), end) << line;
+    EXPECT_TRUE(std::isdigit(static_cast<unsigned char>(line[end - 1]))) << "\n" << header << "\n" << line;
+    EXPECT_EQ(line[end], ' ') << "\n" << header << "\n" << line;
+  }
+}
+
+TEST(ResultsTable, FailedVerificationIsFlaggedAndExplained) {
+  RunResult bad = row("smem_tiled", "32", 5);
+  bad.passed = false;
+  bad.rel_error = 0.25;
+  bad.unwritten = 17;
+  const std::string t = format_results_table({bad}, h100());
+  EXPECT_TRUE(contains(line_starting(t, "smem_tiled"), "FAIL")) << t;
+  const std::string note = line_starting(t, "FAIL smem_tiled:32");
+  EXPECT_TRUE(contains(note, "2.500e-01")) << t;
+  EXPECT_TRUE(contains(note, "17 elements")) << t;
+}
+
+TEST(ResultsTable, ErrorRowShowsItsErrorInsteadOfFigures) {
+  RunResult err = row("naive", "32x32", 5);
+  err.error = "does not fit in device memory: needs 96.00 GiB";
+  const std::string t = format_results_table({row("naive", "16x16", 5), err}, h100());
+  const std::string line = line_starting(t, "naive    32x32");
+  ASSERT_FALSE(line.empty()) << t;
+  EXPECT_TRUE(contains(line, "error: does not fit in device memory: needs 96.00 GiB")) << line;
+  EXPECT_FALSE(contains(line, "pass")) << line;
+}
+
+TEST(ResultsTable, NotVerifiedAndNoBaselineShowDashes) {
+  RunResult r = row("naive", "16x16", 5);
+  r.verified = false;
+  r.passed = false;
+  r.rel_error = -1;
+  r.pct_of_cublas = -1;
+  const std::string t = format_results_table({r}, h100());
+  const std::string line = line_starting(t, "naive");
+  EXPECT_FALSE(contains(line, "FAIL")) << line;
+  EXPECT_FALSE(contains(t, "%cuBLAS: against")) << "no row has a % of cuBLAS";
+}
+
+TEST(ResultsTable, Empty) {
+  EXPECT_TRUE(contains(format_results_table({}, h100()), "(no results)"));
+}
+
+TEST(RegistryListing, NamesEveryVariantAndConfig) {
+  const std::string t = format_registry_listing();
+  for (const VariantDescriptor* v : variant_registry()) {
+    EXPECT_TRUE(contains(t, std::string(v->id) + " - " + v->label)) << v->id;
+    for (const TileConfig& c : v->configs) {
+      EXPECT_TRUE(contains(t, "    " + c.name + " ")) << v->id << ":" << c.name;
+      if (c.opt_in) {
+        EXPECT_TRUE(contains(t, std::string(v->id) + ":" + c.name + "]")) << c.name;
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace tilescope
