@@ -173,7 +173,7 @@ RunResult Measurer::run(const RunRequest& req) {
     return res;
   }
   try {
-    impl_->cancel = false;
+    if (impl_->cancel.load()) throw GpuError("cancelled");
     impl_->run_checked(req, *v, res);
   } catch (const std::exception& e) {
     res.error = e.what();

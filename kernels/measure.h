@@ -108,7 +108,9 @@ class Measurer {
   // Never throws; a failure is reported in RunResult::error.
   RunResult run(const RunRequest& request);
 
-  // Set from another thread to stop between repetitions.
+  // Set from another thread (or a signal handler) to stop the current run between repetitions
+  // and refuse further runs with "cancelled". It stays set until the caller clears it, so a
+  // cancel that lands between two runs is not lost.
   std::atomic<bool>& cancel_flag();
 
  private:

@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 scripts/build.sh
 set +e
-build/tilescope bench --sizes 1024,2048 "$@"
+build/tilescope bench "$@"
 rc=$?
 set -e
 if [ $rc -eq 3 ]; then

@@ -145,8 +145,8 @@ TEST(NoGpu, CtrlCKeepsWhatFinishedAndExitsWith130) {
   fs::create_directories(dir);
   const std::string out_path = (dir / "out").string(), err_path = (dir / "err").string();
   const std::string csv = (dir / "r.csv").string(), json = (dir / "r.json").string();
-  const std::vector<std::string> args = {"tilescope", "bench",  "--sizes", "16,512", "--reps", "10000",
-                                         "--warmup",  "0",      "--csv",   csv,      "--json", json};
+  const std::vector<std::string> args = {"tilescope", "bench", "--sizes", "16,512", "--reps", "10000",
+                                         "--warmup",  "0",     "--csv",   csv,      "--json", json};
   std::vector<char*> argv;
   for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
   argv.push_back(nullptr);

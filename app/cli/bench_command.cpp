@@ -122,7 +122,7 @@ RunResult time_cpu_reference(Problem problem, const Shape& shape, const BenchOpt
     for (int i = 0; i < opt.warmup && !stop.load(); ++i) timed();
     std::vector<double> times;
     for (int i = 0; i < opt.repetitions && !stop.load(); ++i) times.push_back(timed());
-    if (stop.load()) {
+    if (times.size() < static_cast<std::size_t>(opt.repetitions)) {
       r.error = "cancelled";
       return r;
     }

@@ -29,7 +29,7 @@ enum BenchExit : int {
   kExitRunFailed = 1,  // a run errored, a result failed verification, or everything was refused
   kExitBadArguments = 2,
   kExitNoGpu = 3,
-  kExitOutputFailed = 4,  // --csv or --json could not be written
+  kExitOutputFailed = 4,   // --csv or --json could not be written
   kExitInterrupted = 130,  // Ctrl-C (128 + SIGINT, as a shell reports a process killed by it)
 };
 
