@@ -51,7 +51,8 @@ struct RunResult {
 
   // Timings in milliseconds. `first_ms` is the first run of this request without warm-up, host
   // wall clock around launch + synchronize; `first_was_cold` says whether it was also the first
-  // use of that kernel in this process (module load, cuBLAS heuristics included).
+  // use of that kernel in this process, and then first_ms includes its start-up: loading the
+  // kernel's module (timed where the resource query triggers it) or cuBLAS's first-call costs.
   double first_ms = 0;
   bool first_was_cold = false;
   double median_ms = 0, min_ms = 0, max_ms = 0;
