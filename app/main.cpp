@@ -5,6 +5,9 @@
 #include <iostream>
 
 #include "cli/bench_command.h"
+#ifdef TILESCOPE_HAS_GUI
+#include "ui/gui_main.h"
+#endif
 
 namespace {
 
@@ -12,7 +15,8 @@ namespace {
 #define TILESCOPE_VERSION "unknown"
 #endif
 
-const char* kUsage = R"(usage: tilescope <command> [options]
+const char* kUsage = R"(usage: tilescope [window options]      the window (tilescope --help-window)
+       tilescope <command> [options]
 
 tilescope shows how a GPU multiplies matrices: GEMM kernels from naive to register-tiled,
 timed against cuBLAS and the chip's peak.
@@ -20,20 +24,27 @@ timed against cuBLAS and the chip's peak.
 Commands:
   bench        time and verify the GEMM variants; print a table, write CSV/JSON
                (tilescope bench --help for its options)
+  plot         render a CSV of results as a PNG plot, headless (tilescope plot --help)
 
 Options:
   -h, --help   print this help
   --version    print the version
-
-The window (tilescope with no arguments) arrives in a later version; for now, the command
-is `tilescope bench`.
+  --headless   the window's UI rendered offscreen through EGL (tilescope --help-window)
 )";
 
 int run(int argc, char** argv) {
+#ifdef TILESCOPE_HAS_GUI
+  // No command, or options only: the window (or its headless twin).
+  if (argc < 2 || (argv[1][0] == '-' && std::strcmp(argv[1], "-h") != 0 && std::strcmp(argv[1], "--help") != 0 &&
+                   std::strcmp(argv[1], "--version") != 0))
+    return tilescope::run_gui(argc, argv);
+  if (std::strcmp(argv[1], "plot") == 0) return tilescope::run_plot_command(argc - 1, argv + 1);
+#else
   if (argc < 2) {
     std::cout << kUsage;
     return 0;
   }
+#endif
   const char* command = argv[1];
   if (std::strcmp(command, "bench") == 0) return tilescope::run_bench(argc - 1, argv + 1, std::cout, std::cerr);
   if (std::strcmp(command, "-h") == 0 || std::strcmp(command, "--help") == 0 || std::strcmp(command, "help") == 0) {

@@ -7,7 +7,6 @@
 #include <chrono>
 #include <climits>
 #include <cmath>
-#include <ctime>
 #include <mutex>
 #include <set>
 #include <string>
@@ -118,14 +117,7 @@ RunResult Measurer::run(const RunRequest& req) {
   res.repetitions = req.repetitions;
   res.warmup = req.warmup;
   res.seed = req.seed;
-  {
-    const std::time_t now = std::time(nullptr);
-    std::tm utc{};
-    gmtime_r(&now, &utc);
-    char buf[32];
-    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &utc);
-    res.timestamp = buf;
-  }
+  res.timestamp = utc_timestamp_now();
 
   const VariantDescriptor* v = find_variant(req.variant_id);
   if (!v) {
@@ -275,6 +267,7 @@ void Measurer::Impl::run_checked(const RunRequest& req, const VariantDescriptor&
   res.first_ms = module_load_ms + std::chrono::duration<double, std::milli>(t1 - t0).count();
   res.first_was_cold = cold;
 
+  if (cancel.load()) throw GpuError("cancelled");
   if (req.verify) {
     res.verified = true;
     ErrorReport er;
@@ -322,6 +315,7 @@ void Measurer::Impl::run_checked(const RunRequest& req, const VariantDescriptor&
   }
 
   for (int i = 0; i < req.warmup; ++i) {
+    if (cancel.load()) throw GpuError("cancelled");
     args.a = set_a(i % sets);
     args.b = b_n ? set_b(i % sets) : nullptr;
     v.launch(args, req.config_index);

@@ -119,6 +119,18 @@ class Measurer {
   std::unique_ptr<Impl> impl_;
 };
 
+// "2026-11-21T23:40:05Z": now, UTC, as RunResult::timestamp.
+std::string utc_timestamp_now();
+
+// The variant id of rows timed on the host CPU (not in the registry: it is the reference).
+constexpr const char* kCpuReferenceId = "cpu_reference";
+// Times the CPU double reference for the request's problem and shape (its variant, config and
+// precision are ignored): what runs where there is no usable GPU. Stops between repetitions
+// once `stop` is set (the result then says "cancelled"). Never throws.
+RunResult measure_cpu_reference(const RunRequest& request, bool first_in_process, const std::atomic<bool>& stop);
+// The labels of such a row (variant, problem, shape, machine) without running anything.
+RunResult cpu_reference_row(const RunRequest& request, bool first_in_process);
+
 // Fills pct_of_cublas of every row from the best non-opt-in cuBLAS row of the same problem,
 // precision and shape in `rows`.
 void fill_pct_of_cublas(std::vector<RunResult>& rows);

@@ -85,58 +85,6 @@ int write_outputs(const BenchOptions& opt, const std::vector<RunResult>& rows, c
 
 // ---- without a GPU: the CPU reference ----------------------------------------------------------
 
-// Stops between repetitions once `stop` is set (the result then carries an error and is dropped
-// by run_sweep), as the Measurer does on the GPU.
-RunResult time_cpu_reference(Problem problem, const Shape& shape, const BenchOptions& opt, bool first_in_process,
-                             const std::atomic<bool>& stop) {
-  RunResult r;
-  r.timestamp = utc_timestamp_now();
-  r.variant_id = "cpu_reference";
-  r.variant_label = "CPU reference (double)";
-  r.config_name = "fp64";
-  r.backend = "cpu";
-  r.math = "FP64 on the host: the reference that GPU results are checked against";
-  r.problem = problem;
-  r.precision = Precision::F64;
-  r.shape = shape;
-  r.repetitions = opt.repetitions;
-  r.warmup = opt.warmup;
-  r.seed = opt.seed;
-  r.device_name = "host CPU (no usable GPU)";
-  r.first_was_cold = first_in_process;
-  try {
-    std::vector<double> a(static_cast<std::size_t>(a_elements(problem, shape)));
-    std::vector<double> b(static_cast<std::size_t>(b_elements(problem, shape)));
-    std::vector<double> c(static_cast<std::size_t>(c_elements(problem, shape)));
-    fill_inputs_f64(opt.seed, 0, static_cast<std::int64_t>(a.size()), a.data());
-    fill_inputs_f64(opt.seed, 1, static_cast<std::int64_t>(b.size()), b.data());
-    const double* b_ptr = problem == Problem::Gemm ? b.data() : a.data();
-
-    using Clock = std::chrono::steady_clock;
-    auto timed = [&] {
-      const auto t0 = Clock::now();
-      reference_gemm_f64(problem, shape, a.data(), b_ptr, c.data());
-      return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
-    };
-    r.first_ms = timed();
-    for (int i = 0; i < opt.warmup && !stop.load(); ++i) timed();
-    std::vector<double> times;
-    for (int i = 0; i < opt.repetitions && !stop.load(); ++i) times.push_back(timed());
-    if (times.size() < static_cast<std::size_t>(opt.repetitions)) {
-      r.error = "cancelled";
-      return r;
-    }
-    std::sort(times.begin(), times.end());
-    const std::size_t n = times.size();
-    r.median_ms = n % 2 ? times[n / 2] : 0.5 * (times[n / 2 - 1] + times[n / 2]);
-    r.min_ms = times.front();
-    r.max_ms = times.back();
-    r.gflops = r.median_ms > 0 ? flop_count(problem, shape) / (r.median_ms * 1e6) : 0;
-  } catch (const std::exception& e) {
-    r.error = std::string("CPU reference failed: ") + e.what();
-  }
-  return r;
-}
 
 int run_without_gpu(const BenchOptions& opt, const DeviceInfo& device, std::ostream& out, std::ostream& err) {
   std::vector<std::pair<Problem, Shape>> todo;
@@ -171,10 +119,16 @@ int run_without_gpu(const BenchOptions& opt, const DeviceInfo& device, std::ostr
     sweep = run_sweep(
         todo.size(),
         [&](std::size_t i) {
-          return run_description("cpu_reference", "fp64", todo[i].first, Precision::F64, todo[i].second);
+          return run_description(kCpuReferenceId, "fp64", todo[i].first, Precision::F64, todo[i].second);
         },
         [&](std::size_t i) {
-          return time_cpu_reference(todo[i].first, todo[i].second, opt, i == 0, sigint.requested());
+          RunRequest req;
+          req.problem = todo[i].first;
+          req.shape = todo[i].second;
+          req.repetitions = opt.repetitions;
+          req.warmup = opt.warmup;
+          req.seed = opt.seed;
+          return measure_cpu_reference(req, i == 0, sigint.requested());
         },
         sigint.requested(), err);
   }
@@ -371,15 +325,6 @@ SweepOutcome run_sweep(std::size_t count, const std::function<std::string(std::s
     outcome.rows.push_back(std::move(r));
   }
   return outcome;
-}
-
-std::string utc_timestamp_now() {
-  const std::time_t now = std::time(nullptr);
-  std::tm utc{};
-  gmtime_r(&now, &utc);
-  char buffer[32];
-  std::strftime(buffer, sizeof buffer, "%Y-%m-%dT%H:%M:%SZ", &utc);
-  return buffer;
 }
 
 // ---- the plan ------------------------------------------------------------------------------------

@@ -103,9 +103,6 @@ SweepOutcome run_sweep(std::size_t count, const std::function<std::string(std::s
                        const std::function<RunResult(std::size_t)>& run_one, const std::atomic<bool>& stop,
                        std::ostream& err);
 
-// "2026-11-21T23:40:05Z": now, UTC, as RunResult::timestamp.
-std::string utc_timestamp_now();
-
 // argv[0] is the command word ("bench"); the options follow. Never throws.
 int run_bench(int argc, char** argv, std::ostream& out, std::ostream& err);
 

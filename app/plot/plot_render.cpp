@@ -1,0 +1,424 @@
+// Layout and drawing of the timing plot with ImDrawList (see plot_render.h).
+#include "plot/plot_render.h"
+
+#include <algorithm>
+#include <cfloat>
+#include <cmath>
+#include <numeric>
+#include <string>
+
+namespace tilescope::plot_detail {
+
+namespace {
+
+// ---- colours --------------------------------------------------------------------------------
+
+ImVec4 opaque(ImVec4 c) { return ImVec4(c.x, c.y, c.z, 1.0f); }
+
+ImVec4 mix(ImVec4 a, ImVec4 b, float t) {
+  return ImVec4(a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t, a.z + (b.z - a.z) * t, a.w + (b.w - a.w) * t);
+}
+
+ImU32 with_alpha(ImVec4 c, float a) { return ImGui::ColorConvertFloat4ToU32(ImVec4(c.x, c.y, c.z, c.w * a)); }
+
+float channel_luminance(float c) { return c <= 0.03928f ? c / 12.92f : std::pow((c + 0.055f) / 1.055f, 2.4f); }
+
+float luminance(ImVec4 c) {
+  return 0.2126f * channel_luminance(c.x) + 0.7152f * channel_luminance(c.y) + 0.0722f * channel_luminance(c.z);
+}
+
+// WCAG contrast ratio: 1 (none) to 21 (black on white).
+float contrast(ImVec4 a, ImVec4 b) {
+  const float la = luminance(a), lb = luminance(b);
+  return (std::max(la, lb) + 0.05f) / (std::min(la, lb) + 0.05f);
+}
+
+// Everything comes from the current ImGui style, so the plot follows the dark, light and
+// presenter (high-contrast) themes without a palette of its own.
+struct Palette {
+  ImVec4 text, text_dim, window_bg, plot_bg, border;
+  ImU32 u_text, u_text_dim, u_text_hidden, u_window_bg, u_plot_bg, u_grid_major, u_grid_minor, u_axis, u_legend_bg,
+      u_legend_hover;
+};
+
+Palette palette() {
+  const ImGuiStyle& s = ImGui::GetStyle();
+  Palette p;
+  p.text = opaque(s.Colors[ImGuiCol_Text]);
+  p.window_bg = opaque(s.Colors[ImGuiCol_WindowBg]);
+  // Not TextDisabled: the light theme's is too faint for a footer someone must read on a slide.
+  p.text_dim = mix(p.text, p.window_bg, 0.4f);
+  // FrameBg at half its weight over the window: a plot area set off from the panel, but calm
+  // enough (the dark theme's FrameBg is a saturated blue) for the series to stand out.
+  const ImVec4 frame = s.Colors[ImGuiCol_FrameBg];
+  p.plot_bg = mix(p.window_bg, opaque(frame), frame.w * 0.5f);
+  p.border = s.Colors[ImGuiCol_Border];
+  p.u_text = ImGui::ColorConvertFloat4ToU32(p.text);
+  p.u_text_dim = ImGui::ColorConvertFloat4ToU32(p.text_dim);
+  p.u_text_hidden = ImGui::ColorConvertFloat4ToU32(mix(p.text, p.plot_bg, 0.5f));
+  p.u_window_bg = ImGui::ColorConvertFloat4ToU32(p.window_bg);
+  p.u_plot_bg = ImGui::ColorConvertFloat4ToU32(p.plot_bg);
+  // Grid from Border: visible on every theme yet quieter than the data; minor lines at half.
+  p.u_grid_major = ImGui::ColorConvertFloat4ToU32(p.border);
+  p.u_grid_minor = with_alpha(p.border, 0.45f);
+  p.u_axis = with_alpha(p.text, 0.6f);
+  p.u_legend_bg = with_alpha(p.plot_bg, 0.88f);
+  p.u_legend_hover = ImGui::ColorConvertFloat4ToU32(s.Colors[ImGuiCol_HeaderHovered]);
+  return p;
+}
+
+// Below this contrast against the plot background a series gets an outline in the text colour.
+constexpr float kMinContrast = 2.0f;
+constexpr float kHaloAlpha = 0.55f;
+
+// ---- text -------------------------------------------------------------------------------------
+
+ImVec2 text_size(const Frame& f, float px, const std::string& s) {
+  return f.font->CalcTextSizeA(px, FLT_MAX, 0.0f, s.c_str(), s.c_str() + s.size());
+}
+
+void text(ImDrawList* dl, const Frame& f, float px, ImVec2 pos, ImU32 col, const std::string& s) {
+  // Whole pixels keep the glyphs of a bitmap font sharp.
+  dl->AddText(f.font, px, ImVec2(std::floor(pos.x + 0.5f), std::floor(pos.y + 0.5f)), col, s.c_str(),
+              s.c_str() + s.size());
+}
+
+float title_px(const Frame& f) { return f.font_px * 1.3f; }
+
+// ---- geometry ---------------------------------------------------------------------------------
+
+bool inside(ImVec2 p, ImVec2 mn, ImVec2 mx) { return p.x >= mn.x && p.x <= mx.x && p.y >= mn.y && p.y <= mx.y; }
+
+void dashed_hline(ImDrawList* dl, float x0, float x1, float y, ImU32 col, float thickness, float dash, float gap) {
+  for (float x = x0; x < x1; x += dash + gap) dl->AddLine(ImVec2(x, y), ImVec2(std::min(x + dash, x1), y), col, thickness);
+}
+
+float legend_box_width(const Frame& f, const std::vector<PlotSeriesData>& series) {
+  const float swatch_w = f.font_px * 1.6f;
+  float label_w = 0;
+  for (const auto& s : series) label_w = std::max(label_w, text_size(f, f.font_px, s.label).x);
+  return f.pad + swatch_w + f.pad + label_w + f.pad;
+}
+
+// `outside`: the legend stands in a column right of the plot area (the caller made room).
+Legend layout_legend(const Frame& f, const PlotStyle& style, const std::vector<PlotSeriesData>& series,
+                     const std::vector<ReferenceLine>& refs, bool outside) {
+  Legend lg;
+  if (!style.show_legend || series.empty()) return lg;
+  const float row_h = f.font_px + f.pad * 0.6f;
+  const float box_w = legend_box_width(f, series);
+  const float area_w = f.area_max.x - f.area_min.x, area_h = f.area_max.y - f.area_min.y;
+  const int fit = static_cast<int>((area_h - 2 * f.pad - f.pad) / row_h);
+  const int rows = std::min(static_cast<int>(series.size()), std::max(0, fit));
+  if (rows == 0 || (!outside && box_w > area_w - 2 * f.pad)) return lg;
+  const float box_h = rows * row_h + f.pad;
+  auto fill_rows = [&] {
+    lg.max = ImVec2(lg.min.x + box_w, lg.min.y + box_h);
+    for (int i = 0; i < rows; ++i) {
+      LegendEntry e;
+      e.series = i;
+      e.min = ImVec2(lg.min.x, lg.min.y + f.pad * 0.5f + i * row_h);
+      e.max = ImVec2(lg.max.x, e.min.y + row_h);
+      lg.entries.push_back(e);
+    }
+  };
+  if (outside) {
+    lg.min = ImVec2(f.area_max.x + f.pad, f.area_min.y);
+    fill_rows();
+    return lg;
+  }
+
+  // The corner that covers the fewest points and reference lines; counting hidden series too
+  // keeps the legend from jumping away from the mouse when an entry is clicked.
+  const ImVec2 corners[4] = {
+      ImVec2(f.area_min.x + f.pad, f.area_min.y + f.pad),                  // top left
+      ImVec2(f.area_max.x - f.pad - box_w, f.area_min.y + f.pad),          // top right
+      ImVec2(f.area_max.x - f.pad - box_w, f.area_max.y - f.pad - box_h),  // bottom right
+      ImVec2(f.area_min.x + f.pad, f.area_max.y - f.pad - box_h),          // bottom left
+  };
+  int best = 0, best_cost = -1;
+  for (int c = 0; c < 4; ++c) {
+    const ImVec2 mn = corners[c], mx(mn.x + box_w, mn.y + box_h);
+    int cost = 0;
+    for (const auto& s : series)
+      for (const auto& p : s.points)
+        if (inside(to_screen(f, p.x, p.y), mn, mx)) ++cost;
+    for (const auto& r : refs) {
+      const float y = to_screen(f, f.x.lo, r.y).y;
+      if (y >= mn.y && y <= mx.y) cost += 3;  // a line through the labels hurts more than a dot
+    }
+    if (best_cost < 0 || cost < best_cost) best = c, best_cost = cost;
+  }
+  lg.min = corners[best];
+  fill_rows();
+  return lg;
+}
+
+void draw_series(ImDrawList* dl, const Frame& f, const PlotStyle& style, const PlotSeriesData& s, const Palette& pal) {
+  const ImVec4 col = ImGui::ColorConvertU32ToFloat4(s.color);
+  const ImU32 u = s.color;
+  const float lw = style.line_width * f.ui, r = style.marker_radius * f.ui;
+  // Okabe–Ito yellow on a light theme nearly vanishes: give low-contrast colours a dark (or, on
+  // a dark theme, light) outline instead of changing the colour the legend promises.
+  const bool halo = contrast(col, pal.plot_bg) < kMinContrast;
+  const ImU32 halo_col = with_alpha(pal.text, kHaloAlpha);
+
+  // Lines join points in x order whatever order the history recorded them in.
+  std::vector<size_t> order(s.points.size());
+  std::iota(order.begin(), order.end(), size_t{0});
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return s.points[a].x < s.points[b].x; });
+  std::vector<ImVec2> run, all;
+  // Segments with round joins rather than one AddPolyline: ImGui's thick polylines pinch to a
+  // hairline at sharp turns, which is exactly what a noisy live trace is made of.
+  auto stroke = [&](ImU32 stroke_col, float width) {
+    for (size_t i = 0; i + 1 < run.size(); ++i) dl->AddLine(run[i], run[i + 1], stroke_col, width);
+    if (width > 1.5f)
+      for (size_t i = 1; i + 1 < run.size(); ++i) dl->AddCircleFilled(run[i], width * 0.5f, stroke_col, 8);
+  };
+  auto flush = [&] {
+    if (halo) stroke(halo_col, lw + 2.0f * f.ui);
+    stroke(u, lw);
+    run.clear();
+  };
+  for (size_t i : order) {
+    const ImVec2 p = to_screen(f, s.points[i].x, s.points[i].y);
+    if (!std::isfinite(p.x) || !std::isfinite(p.y)) {
+      flush();  // a gap where the axis cannot show a value (<= 0 on a log axis)
+      continue;
+    }
+    run.push_back(p);
+    all.push_back(p);
+  }
+  flush();
+  // Markers only while they stay apart: on a dense trace they would merge into a thick smear.
+  if (all.size() >= 2) {
+    const float mn = std::min_element(all.begin(), all.end(), [](ImVec2 a, ImVec2 b) { return a.x < b.x; })->x;
+    const float mx = std::max_element(all.begin(), all.end(), [](ImVec2 a, ImVec2 b) { return a.x < b.x; })->x;
+    if ((mx - mn) / static_cast<float>(all.size() - 1) < 3.0f * r) return;
+  }
+  for (const ImVec2& p : all) {
+    if (halo) dl->AddCircleFilled(p, r + 1.0f * f.ui, halo_col, 12);
+    dl->AddCircleFilled(p, r, u, 12);
+  }
+}
+
+}  // namespace
+
+bool axis_usable(const Axis& a) {
+  if (!std::isfinite(a.lo) || !std::isfinite(a.hi) || !(a.hi > a.lo)) return false;
+  return a.scale == AxisScale::Linear || a.lo > 0;
+}
+
+ImVec2 to_screen(const Frame& f, double x, double y) {
+  // Clamped far outside the area (NaN passes through): a point a million plot-widths away when
+  // zoomed in must not become an infinite float in the vertex buffer.
+  auto clamp_unit = [](double u) { return std::isnan(u) ? u : std::clamp(u, -1e4, 1e4); };
+  const double ux = clamp_unit(f.x.to_unit(x)), uy = clamp_unit(f.y.to_unit(y));
+  return ImVec2(static_cast<float>(f.area_min.x + ux * (f.area_max.x - f.area_min.x)),
+                static_cast<float>(f.area_max.y - uy * (f.area_max.y - f.area_min.y)));
+}
+
+Frame layout_plot(ImVec2 min, ImVec2 max, const PlotStyle& style, const std::vector<PlotSeriesData>& series,
+                  const std::vector<ReferenceLine>& refs, const Axis& x, const Axis& y, ImFont* font, float font_px,
+                  bool with_frame_text) {
+  Frame f;
+  f.font = font;
+  f.font_px = font_px;
+  f.ui = font_px / 13.0f;
+  f.pad = std::round(6.0f * f.ui);
+  f.min = min;
+  f.max = max;
+  f.frame_text = with_frame_text;
+  f.x = x;
+  f.y = y;
+  const float w = max.x - min.x;
+
+  float top = min.y + f.pad;
+  if (with_frame_text && !style.title.empty()) {
+    f.title_y = top;
+    top += title_px(f) + f.pad;
+  }
+  if (!style.y_label.empty()) {
+    f.y_label_y = top;
+    top += f.font_px + f.pad * 0.5f;
+  } else {
+    top += f.font_px * 0.5f;  // room for the top tick label, centred on its grid line
+  }
+  float bottom = max.y - f.pad;
+  if (with_frame_text && !style.footer.empty()) {
+    bottom -= f.font_px;
+    f.footer_y = bottom;
+    bottom -= f.pad * 0.5f;
+  }
+  if (!style.x_label.empty()) {
+    bottom -= f.font_px;
+    f.x_label_y = bottom;
+    bottom -= f.pad * 0.5f;
+  }
+  bottom -= f.font_px;
+  f.x_ticks_y = bottom;
+  bottom -= f.pad * 0.5f;
+
+  // As many ticks as fit comfortably: about one per 2.5 text lines vertically and one per
+  // 6 character-widths horizontally.
+  const int y_target = std::clamp(static_cast<int>((bottom - top) / (f.font_px * 2.5f)), 2, 8);
+  const int x_target = std::clamp(static_cast<int>(w * 0.85f / (f.font_px * 5.0f)), 2, 10);
+  f.y_ticks = make_ticks(y, y_target);
+  f.x_ticks = make_ticks(x, x_target);
+
+  float y_label_w = 0;
+  for (const auto& t : f.y_ticks)
+    if (t.major) y_label_w = std::max(y_label_w, text_size(f, f.font_px, t.label).x);
+  f.area_min = ImVec2(min.x + f.pad + y_label_w + f.pad * 0.75f, top);
+  // Room on the right for half of the last x label, which is centred on its grid line.
+  f.area_max = ImVec2(max.x - f.pad - f.font_px, bottom);
+  // A tiny rectangle still gets a (degenerate but finite) area rather than an inverted one.
+  if (f.area_max.x < f.area_min.x + 1) f.area_max.x = f.area_min.x + 1;
+  if (f.area_max.y < f.area_min.y + 1) f.area_max.y = f.area_min.y + 1;
+  // A wide plot (the export, a big window) keeps its legend beside the area, where it hides no
+  // line; a narrow one puts it in the emptiest corner inside.
+  bool outside = false;
+  if (style.show_legend && !series.empty()) {
+    const float lw = legend_box_width(f, series);
+    if (f.area_max.x - f.area_min.x > 3.2f * lw) {
+      f.area_max.x -= lw + f.pad;
+      outside = true;
+    }
+  }
+  f.legend = layout_legend(f, style, series, refs, outside);
+  return f;
+}
+
+void render_plot(ImDrawList* dl, const Frame& f, const PlotStyle& style, const std::vector<PlotSeriesData>& series,
+                 const std::vector<ReferenceLine>& refs, const Highlight& hl, bool fill_background) {
+  const Palette pal = palette();
+  const ImVec2 amin = f.area_min, amax = f.area_max;
+  dl->PushClipRect(f.min, f.max, true);
+  if (fill_background) dl->AddRectFilled(f.min, f.max, pal.u_window_bg);
+  dl->AddRectFilled(amin, amax, pal.u_plot_bg);
+
+  // Grid, clipped to the plot area.
+  dl->PushClipRect(amin, amax, true);
+  const float grid_w = std::max(1.0f, f.ui);
+  for (const auto& t : f.x_ticks) {
+    const float x = std::round(to_screen(f, t.value, f.y.lo).x) + 0.5f;
+    if (std::isfinite(x)) dl->AddLine(ImVec2(x, amin.y), ImVec2(x, amax.y), t.major ? pal.u_grid_major : pal.u_grid_minor, grid_w);
+  }
+  for (const auto& t : f.y_ticks) {
+    const float y = std::round(to_screen(f, f.x.lo, t.value).y) + 0.5f;
+    if (std::isfinite(y)) dl->AddLine(ImVec2(amin.x, y), ImVec2(amax.x, y), t.major ? pal.u_grid_major : pal.u_grid_minor, grid_w);
+  }
+
+  // Reference lines under the data, their label at the right end above the line.
+  for (const auto& r : refs) {
+    const float y = to_screen(f, f.x.lo, r.y).y;
+    if (!std::isfinite(y) || y < amin.y - 1 || y > amax.y + 1) continue;
+    dashed_hline(dl, amin.x, amax.x, y, r.color, 1.5f * f.ui, 7.0f * f.ui, 4.0f * f.ui);
+    if (r.label.empty()) continue;
+    const ImVec2 ts = text_size(f, f.font_px, r.label);
+    float ty = y - ts.y - 2.0f * f.ui;
+    if (ty < amin.y + 2.0f) ty = y + 2.0f * f.ui;  // no room above: put it below
+    const ImVec2 tp(amax.x - f.pad - ts.x, ty);
+    // A backing in the plot colour keeps the label readable across grid and series lines.
+    dl->AddRectFilled(ImVec2(tp.x - 2 * f.ui, tp.y), ImVec2(tp.x + ts.x + 2 * f.ui, tp.y + ts.y), pal.u_legend_bg);
+    text(dl, f, f.font_px, tp, pal.u_text, r.label);
+  }
+
+  size_t shown = 0, total = 0;
+  for (const auto& s : series) {
+    total += s.points.size();
+    if (s.visible) shown += s.points.size();
+    if (s.visible) draw_series(dl, f, style, s, pal);
+  }
+  if (shown == 0) {
+    // An empty plot should say why, or a student takes it for a broken one.
+    const std::string msg = total == 0 ? "no results yet" : "every series is hidden: click one in the legend";
+    const ImVec2 ts = text_size(f, f.font_px, msg);
+    text(dl, f, f.font_px, ImVec2((amin.x + amax.x - ts.x) * 0.5f, (amin.y + amax.y - ts.y) * 0.5f), pal.u_text_dim, msg);
+  }
+
+  // The hovered point: a ring in the text colour, visible on any series colour and theme.
+  if (hl.hit.series >= 0 && hl.hit.series < static_cast<int>(series.size())) {
+    const auto& s = series[hl.hit.series];
+    if (hl.hit.point >= 0 && hl.hit.point < static_cast<int>(s.points.size())) {
+      const ImVec2 p = to_screen(f, s.points[hl.hit.point].x, s.points[hl.hit.point].y);
+      const float r = style.marker_radius * f.ui;
+      dl->AddCircleFilled(p, r * 1.6f, s.color, 16);
+      dl->AddCircle(p, r * 1.6f + 2.0f * f.ui, pal.u_text, 16, 1.5f * f.ui);
+    }
+  }
+  dl->PopClipRect();
+
+  // Axes: left and bottom edges.
+  dl->AddLine(ImVec2(amin.x, amax.y), ImVec2(amax.x, amax.y), pal.u_axis, grid_w);
+  dl->AddLine(ImVec2(amin.x, amin.y), ImVec2(amin.x, amax.y), pal.u_axis, grid_w);
+
+  // Tick labels. y: right-aligned left of the axis. x: centred under the grid line, skipping any
+  // that would collide with the previous one (long labels on a narrow plot).
+  for (const auto& t : f.y_ticks) {
+    if (!t.major || t.label.empty()) continue;
+    const float y = to_screen(f, f.x.lo, t.value).y;
+    if (!std::isfinite(y) || y < amin.y - 1 || y > amax.y + 1) continue;
+    const ImVec2 ts = text_size(f, f.font_px, t.label);
+    text(dl, f, f.font_px, ImVec2(amin.x - f.pad * 0.75f - ts.x, y - ts.y * 0.5f), pal.u_text, t.label);
+  }
+  float last_right = -FLT_MAX;
+  for (const auto& t : f.x_ticks) {
+    if (!t.major || t.label.empty()) continue;
+    const float x = to_screen(f, t.value, f.y.lo).x;
+    if (!std::isfinite(x) || x < amin.x - 1 || x > amax.x + 1) continue;
+    const ImVec2 ts = text_size(f, f.font_px, t.label);
+    float lx = std::clamp(x - ts.x * 0.5f, f.min.x, f.max.x - ts.x);
+    if (lx < last_right + f.font_px * 0.6f) continue;
+    text(dl, f, f.font_px, ImVec2(lx, f.x_ticks_y), pal.u_text, t.label);
+    last_right = lx + ts.x;
+  }
+
+  // Axis titles. ImGui cannot rotate text, so the y label sits above the axis, left-aligned.
+  if (!style.x_label.empty()) {
+    const ImVec2 ts = text_size(f, f.font_px, style.x_label);
+    text(dl, f, f.font_px, ImVec2((amin.x + amax.x - ts.x) * 0.5f, f.x_label_y), pal.u_text, style.x_label);
+  }
+  if (!style.y_label.empty())
+    text(dl, f, f.font_px, ImVec2(f.min.x + f.pad, f.y_label_y), pal.u_text, style.y_label);
+  if (f.frame_text && !style.title.empty()) {
+    const ImVec2 ts = text_size(f, title_px(f), style.title);
+    text(dl, f, title_px(f), ImVec2(std::max(f.min.x + f.pad, (f.min.x + f.max.x - ts.x) * 0.5f), f.title_y), pal.u_text,
+         style.title);
+  }
+  if (f.frame_text && !style.footer.empty()) {
+    const ImVec2 ts = text_size(f, f.font_px, style.footer);
+    text(dl, f, f.font_px, ImVec2(std::max(f.min.x + f.pad, f.max.x - f.pad - ts.x), f.footer_y), pal.u_text_dim,
+         style.footer);
+  }
+
+  // Legend.
+  if (!f.legend.entries.empty()) {
+    dl->AddRectFilled(f.legend.min, f.legend.max, pal.u_legend_bg, 3.0f * f.ui);
+    dl->AddRect(f.legend.min, f.legend.max, pal.u_grid_major, 3.0f * f.ui, 0, grid_w);
+    for (const auto& e : f.legend.entries) {
+      const auto& s = series[e.series];
+      if (e.series == hl.legend_hovered) dl->AddRectFilled(ImVec2(e.min.x + 1, e.min.y), ImVec2(e.max.x - 1, e.max.y), pal.u_legend_hover);
+      const float cy = (e.min.y + e.max.y) * 0.5f;
+      const float sx0 = e.min.x + f.pad, sx1 = sx0 + f.font_px * 1.6f;
+      // A hidden series keeps a faint swatch and a dimmed label, so it can be found and re-shown.
+      const ImVec4 c = ImGui::ColorConvertU32ToFloat4(s.color);
+      const ImU32 sc = s.visible ? s.color : with_alpha(c, 0.3f);
+      if (s.visible && contrast(c, pal.plot_bg) < kMinContrast) {  // same outline as on the plot
+        const ImU32 halo = with_alpha(pal.text, kHaloAlpha);
+        dl->AddLine(ImVec2(sx0, cy), ImVec2(sx1, cy), halo, (style.line_width + 2.0f) * f.ui);
+        dl->AddCircleFilled(ImVec2((sx0 + sx1) * 0.5f, cy), (style.marker_radius + 1.0f) * f.ui, halo, 12);
+      }
+      dl->AddLine(ImVec2(sx0, cy), ImVec2(sx1, cy), sc, style.line_width * f.ui);
+      if (s.visible)
+        dl->AddCircleFilled(ImVec2((sx0 + sx1) * 0.5f, cy), style.marker_radius * f.ui, sc, 12);
+      else
+        dl->AddCircle(ImVec2((sx0 + sx1) * 0.5f, cy), style.marker_radius * f.ui, sc, 12, f.ui);
+      const ImVec2 ts = text_size(f, f.font_px, s.label);
+      text(dl, f, f.font_px, ImVec2(sx1 + f.pad, cy - ts.y * 0.5f), s.visible ? pal.u_text : pal.u_text_hidden, s.label);
+    }
+  }
+  dl->PopClipRect();
+}
+
+}  // namespace tilescope::plot_detail

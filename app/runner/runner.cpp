@@ -1,0 +1,166 @@
+#include "runner/runner.h"
+
+#include <algorithm>
+
+#include "registry.h"
+
+namespace tilescope {
+
+namespace {
+
+std::string describe(const RunRequest& r) {
+  const Shape s = normalised(r.problem, r.shape);
+  std::string config;
+  if (const VariantDescriptor* v = find_variant(r.variant_id))
+    if (r.config_index >= 0 && r.config_index < static_cast<int>(v->configs.size())) config = v->configs[r.config_index].name;
+  return r.variant_id + " " + config + " " + to_string(r.problem) + " " + to_string(r.precision) + " " +
+         std::to_string(s.M) + "x" + std::to_string(s.N) + "x" + std::to_string(s.K);
+}
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+}  // namespace
+
+Runner::Runner(TimingHistory& history, bool gpu)
+    : history_(history), gpu_(gpu), measurer_(std::make_unique<Measurer>()), worker_(&Runner::worker_main, this) {}
+
+Runner::~Runner() {
+  quit_ = true;
+  cancel();
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    wake_.notify_all();
+  }
+  worker_.join();
+}
+
+bool Runner::start(JobKind kind, std::vector<RunRequest> requests) {
+  if (requests.empty()) return false;
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (has_job_ || progress_.busy) return false;
+  // The cancel flags are sticky (a cancel landing between two runs must not be lost); a new
+  // job starts with them clear.
+  cancel_ = false;
+  measurer_->cancel_flag() = false;
+  has_job_ = true;
+  job_kind_ = kind;
+  job_ = std::move(requests);
+  last_error_.clear();
+  if (kind == JobKind::Live) live_.clear();
+  progress_ = RunnerProgress{};
+  progress_.busy = true;
+  progress_.kind = kind;
+  progress_.total = kind == JobKind::Live ? 0 : static_cast<int>(job_.size());
+  job_start_ = std::chrono::steady_clock::now();
+  wake_.notify_all();
+  return true;
+}
+
+void Runner::cancel() {
+  cancel_ = true;
+  measurer_->cancel_flag() = true;
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (progress_.busy) progress_.cancelling = true;
+}
+
+RunnerProgress Runner::progress() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  RunnerProgress p = progress_;
+  if (p.busy) {
+    p.elapsed_s = seconds_since(job_start_);
+    // Time left from the share of the work (in flops) done so far: sweeps grow ~N^3, so
+    // counting runs would promise far too little for the last, largest sizes.
+    if (p.fraction > 0.02 && p.kind != JobKind::Live) p.eta_s = p.elapsed_s * (1.0 - p.fraction) / p.fraction;
+  }
+  return p;
+}
+
+std::string Runner::last_error() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return last_error_;
+}
+
+std::vector<LiveSample> Runner::live_trace() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return {live_.begin(), live_.end()};
+}
+
+RunResult Runner::run_one(const RunRequest& r, bool first) {
+  if (gpu_) return measurer_->run(r);
+  const Shape s = normalised(r.problem, r.shape);
+  if (std::max({s.M, s.N, s.K}) > kCpuMaxSize) {
+    RunResult res = cpu_reference_row(r, first);
+    res.error = "no usable GPU: the CPU reference runs sizes up to " + std::to_string(kCpuMaxSize) + " only";
+    return res;
+  }
+  return measure_cpu_reference(r, first, cancel_);
+}
+
+void Runner::worker_main() {
+  for (;;) {
+    JobKind kind;
+    std::vector<RunRequest> job;
+    {
+      std::unique_lock<std::mutex> lock(mutex_);
+      wake_.wait(lock, [this] { return has_job_ || quit_.load(); });
+      if (quit_) return;
+      kind = job_kind_;
+      job = job_;
+      has_job_ = false;
+    }
+
+    double total_flops = 0, done_flops = 0;
+    for (const RunRequest& r : job) total_flops += flop_count(r.problem, r.shape);
+    std::string error;
+    std::vector<RunResult> pending;  // Live: only the last result goes to the history
+
+    for (std::size_t i = 0; !cancel_.load(); ++i) {
+      if (kind != JobKind::Live && i >= job.size()) break;
+      RunRequest r = kind == JobKind::Live ? job.front() : job[i];
+      if (kind == JobKind::Live && i > 0) {
+        // Live re-runs the same configuration: verified once, then only timed, few repetitions.
+        r.verify = false;
+        r.warmup = 0;
+      }
+      {
+        std::lock_guard<std::mutex> lock(mutex_);
+        progress_.current = describe(r);
+      }
+      RunResult res = run_one(r, cpu_first_);
+      if (!gpu_) cpu_first_ = false;
+      if (!res.ok() && res.error == "cancelled") break;
+      if (!res.ok()) error = res.error;
+      done_flops += flop_count(r.problem, r.shape);
+      {
+        std::lock_guard<std::mutex> lock(mutex_);
+        ++progress_.done;
+        progress_.fraction = total_flops > 0 ? std::min(1.0, done_flops / total_flops) : 0;
+        if (kind == JobKind::Live) {
+          progress_.fraction = 0;
+          if (res.ok()) {
+            live_.push_back({seconds_since(job_start_), res.median_ms, res.gflops});
+            while (live_.size() > kLiveTraceLength) live_.pop_front();
+          }
+        }
+        if (!error.empty()) last_error_ = error;
+      }
+      if (kind == JobKind::Live) {
+        pending.clear();
+        pending.push_back(std::move(res));
+        if (!error.empty()) break;  // a failing configuration would fail forever
+      } else {
+        history_.append(std::move(res));
+      }
+    }
+    if (!pending.empty()) history_.append_all(std::move(pending));
+
+    std::lock_guard<std::mutex> lock(mutex_);
+    progress_.busy = false;
+    progress_.cancelling = false;
+    progress_.current.clear();
+  }
+}
+
+}  // namespace tilescope

@@ -1,0 +1,89 @@
+// Runs GEMM measurements off the UI thread. One worker thread owns the Measurer — and with it
+// the CUDA stream and the cuBLAS handle — so the UI never blocks on the GPU. The UI submits a
+// job (one run, a sweep, or live re-runs), polls progress() every frame, and may cancel(): the
+// Measurer stops between launches, so a cancel takes effect within one kernel's time.
+// Results land in the TimingHistory the UI reads.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "measure.h"
+#include "runner/timing_history.h"
+
+namespace tilescope {
+
+enum class JobKind { Run, Sweep, Live };
+
+struct RunnerProgress {
+  bool busy = false;
+  JobKind kind = JobKind::Run;
+  int done = 0, total = 0;      // runs (Live: iterations so far, total 0)
+  std::string current;          // "regtile_prefetch 128x128x32_8x8 gemm f32 4096x4096x4096"
+  double elapsed_s = 0;
+  double eta_s = -1;            // -1: no estimate yet
+  double fraction = 0;          // of the work (counted in flops, not runs)
+  bool cancelling = false;
+};
+
+// One point of the Live trace: the median of a few runs, at a time since Live started.
+struct LiveSample {
+  double t_s = 0;
+  double ms = 0;
+  double gflops = 0;
+};
+
+class Runner {
+ public:
+  // `gpu` false: runs time the CPU reference instead (sizes up to kCpuMaxSize).
+  Runner(TimingHistory& history, bool gpu);
+  ~Runner();
+  Runner(const Runner&) = delete;
+  Runner& operator=(const Runner&) = delete;
+
+  // Starts a job; false (and nothing changes) while another runs. Live repeats requests[0]
+  // until cancel() and adds its last result to the history when it stops.
+  bool start(JobKind kind, std::vector<RunRequest> requests);
+  void cancel();
+  RunnerProgress progress() const;
+  // The error of the last failed run ("refused: ...", "does not fit ..."), cleared by start().
+  std::string last_error() const;
+  std::vector<LiveSample> live_trace() const;
+  bool gpu() const { return gpu_; }
+
+  static constexpr long long kCpuMaxSize = 512;
+  static constexpr std::size_t kLiveTraceLength = 600;
+
+ private:
+  void worker_main();
+  RunResult run_one(const RunRequest& r, bool first);
+
+  TimingHistory& history_;
+  const bool gpu_;
+  std::unique_ptr<Measurer> measurer_;  // created and used on the worker thread only
+  std::atomic<bool> cancel_{false};
+  std::atomic<bool> quit_{false};
+
+  mutable std::mutex mutex_;
+  std::condition_variable wake_;
+  bool has_job_ = false;
+  JobKind job_kind_ = JobKind::Run;
+  std::vector<RunRequest> job_;
+  RunnerProgress progress_;
+  std::string last_error_;
+  std::deque<LiveSample> live_;
+  std::chrono::steady_clock::time_point job_start_;
+  bool cpu_first_ = true;
+
+  std::thread worker_;  // last: starts after everything above exists
+};
+
+}  // namespace tilescope

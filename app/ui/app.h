@@ -1,0 +1,125 @@
+// The window's UI: one App draws every panel between Host::begin_frame() and end_frame(), in
+// the window and headless alike. Panels edit AppState; actions (run, sweep, live, export) go
+// through the App, which hands GPU work to the Runner and GL work (plot PNG export, screenshots,
+// font rebuilds) to after_frame(), outside the ImGui frame.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "device_info.h"
+#include "platform/host.h"
+#include "plot/plot_widget.h"
+#include "runner/runner.h"
+#include "runner/timing_history.h"
+#include "ui/app_state.h"
+
+namespace tilescope {
+
+struct AppOptions {
+  std::string settings_path;  // "" = do not load or save settings
+  bool use_gpu = true;        // false: behave as if there were no GPU (tests)
+};
+
+class App {
+ public:
+  App(Host& host, const AppOptions& options);
+  ~App();
+
+  void frame();        // the whole UI, once
+  void after_frame();  // pending exports, screenshot, font rebuild (GL, outside the ImGui frame)
+
+  // Actions, from buttons, shortcuts and scripts. Each returns false with status set when it
+  // cannot start (busy, bad sizes, nothing selected).
+  bool run();
+  bool sweep();
+  bool live();
+  void cancel();
+  bool busy() const;
+  // Queued for after_frame(); the result lands in status().
+  void request_plot_export(const std::string& path, int width, int height);
+  void request_screenshot(const std::string& path);
+  bool export_csv(const std::string& path);
+  bool load_csv(const std::string& path);
+  void set_presenter(bool on);
+  void quit() { host_.request_close(); }
+
+  AppState& state() { return state_; }
+  TimingHistory& history() { return history_; }
+  const Runner& runner() const { return *runner_; }
+  // The last message for the status bar ("wrote plot.png", "cannot write ...").
+  const std::string& status() const { return status_; }
+  bool status_is_error() const { return status_error_; }
+  void set_status(const std::string& text, bool error);
+  // Frame times (ms) of the last frames, for the status bar and the frame-time benchmark.
+  const std::vector<double>& frame_times() const { return frame_times_; }
+  void record_frame_time(double ms);
+
+  // The plot as it is drawn now (also what the PNG export renders).
+  struct PlotData {
+    std::vector<PlotSeriesData> series;
+    std::vector<ReferenceLine> refs;
+    std::vector<std::vector<RunResult>> rows;  // rows[s][p]: the result behind series s, point p
+    PlotStyle style;
+  };
+  const PlotData& plot_data();
+
+ private:
+  void apply_theme();
+  void draw_menu_bar();
+  void draw_controls_panel();
+  void draw_lesson_table();
+  void draw_run_buttons();
+  void draw_progress();
+  void draw_timing_panel();
+  void draw_live_trace();
+  void draw_results_table();
+  void draw_status_bar();
+  void draw_dialogs();
+  // A modal asking for a path in path_buffer_; true on the frame the user confirmed it.
+  bool path_dialog(const char* title, const char* help, const char* action);
+  void handle_shortcuts();
+  std::vector<RunRequest> requests_for(const std::vector<Shape>& shapes) const;
+  bool start_job(JobKind kind, std::vector<RunRequest> requests, const char* what);
+  void rebuild_plot_data();
+  bool export_plot_now(const std::string& path, int width, int height, std::string* error);
+
+  Host& host_;
+  AppOptions options_;
+  const DeviceInfo& device_;
+  AppState state_;
+  TimingHistory history_;
+  std::unique_ptr<Runner> runner_;
+  std::string status_;
+  bool status_error_ = false;
+  std::vector<double> frame_times_;
+
+  PlotData plot_;
+  std::uint64_t plot_version_ = ~0ull;
+  std::string plot_key_;
+  PlotView plot_view_;
+  PlotView live_view_;
+
+  // Work for after_frame().
+  struct PendingExport {
+    std::string path;
+    int width = 0, height = 0;
+  };
+  std::vector<PendingExport> pending_exports_;
+  std::string pending_screenshot_;
+  bool capture_in_flight_ = false;
+  bool was_busy_ = false;
+  bool font_dirty_ = true;
+  float applied_font_px_ = 0;
+  Theme applied_theme_ = Theme::Dark;
+  bool applied_presenter_ = false;
+
+  // Dialog state.
+  bool show_export_dialog_ = false, show_csv_dialog_ = false, show_load_dialog_ = false, show_about_ = false;
+  char path_buffer_[1024] = {};
+  int export_preset_ = 1;
+};
+
+}  // namespace tilescope

@@ -1,0 +1,206 @@
+// The left panel: what to run (the lesson's variants and their configurations), on which
+// problem, precision and sizes, and the Run / Sweep / Live / Cancel buttons with progress.
+#include <imgui.h>
+
+#include <algorithm>
+#include <cstdio>
+
+#include "registry.h"
+#include "ui/app.h"
+#include "ui/widgets.h"
+
+namespace tilescope {
+
+namespace {
+
+bool int_input(const char* label, int* v, int lo, int hi, const char* help) {
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7);
+  const bool changed = ImGui::InputInt(label, v, 0, 0);
+  *v = std::clamp(*v, lo, hi);
+  help_tooltip(help);
+  return changed;
+}
+
+}  // namespace
+
+void App::draw_controls_panel() {
+  if (!runner_->gpu()) {
+    const std::string why = device_.ok() ? "the GPU is switched off for this session"
+                                         : device_.unavailable_reason;
+    banner("No usable GPU: " + why + ". The CUDA variants cannot run here; Run and Sweep time the "
+           "CPU reference (double precision) for sizes up to 512 instead.");
+  } else {
+    ImGui::TextDisabled("%s  |  %d SMs  |  FP32 peak %.1f TFLOP/s", device_.name.c_str(), device_.sm_count,
+                        device_.peak_fp32_gflops / 1000);
+  }
+
+  section("Problem");
+  int problem = state_.problem == Problem::Gemm ? 0 : 1;
+  ImGui::RadioButton("C = A·B", &problem, 0);
+  help_tooltip("The general matrix product: C (M x N) = A (M x K) times B (K x N).");
+  ImGui::SameLine();
+  ImGui::RadioButton("C = AᵀA", &problem, 1);
+  help_tooltip("The seed project's problem: A transposed times A. C is symmetric, so a clever kernel "
+               "computes only the upper triangle and mirrors it.");
+  state_.problem = problem == 0 ? Problem::Gemm : Problem::Ata;
+
+  int precision = state_.precision == Precision::F32 ? 0 : 1;
+  ImGui::RadioButton("float", &precision, 0);
+  help_tooltip("32-bit floating point: what graphics and most machine learning use; the GPU's fastest plain arithmetic.");
+  ImGui::SameLine();
+  ImGui::RadioButton("double", &precision, 1);
+  help_tooltip("64-bit floating point: twice the bytes per number; on many consumer GPUs 32 to 64 times slower.");
+  state_.precision = precision == 0 ? Precision::F32 : Precision::F64;
+
+  section("Sizes");
+  if (state_.problem == Problem::Gemm) {
+    ImGui::Checkbox("square (M = N = K)", &state_.square);
+    help_tooltip("One size for all three dimensions; untick to make A and B rectangular.");
+  }
+  const int max_size = runner_->gpu() ? 65536 : static_cast<int>(Runner::kCpuMaxSize);
+  if (state_.problem == Problem::Ata) {
+    int_input("N (columns of A)", &state_.n, 1, max_size, "C = AᵀA is N x N.");
+    if (state_.square) state_.k = state_.n;
+    int_input("K (rows of A)", &state_.k, 1, max_size, "The length of every dot product.");
+    state_.square = state_.k == state_.n;
+  } else if (state_.square) {
+    int_input("N", &state_.n, 1, max_size, "M = N = K: C is N x N and every dot product has N terms.");
+  } else {
+    int_input("M (rows of C)", &state_.m, 1, max_size, "Rows of A and of C.");
+    int_input("N (columns of C)", &state_.n, 1, max_size, "Columns of B and of C.");
+    int_input("K (inner size)", &state_.k, 1, max_size, "Columns of A, rows of B: the length of every dot product.");
+  }
+  int_input("repetitions", &state_.repetitions, 1, 1000,
+            "How many timed runs the median is taken over; more runs, steadier numbers.");
+  ImGui::Checkbox("verify", &state_.verify);
+  help_tooltip("Check every result against a double-precision reference (relative error), and catch "
+               "elements the kernel never wrote.");
+
+  section("Variants");
+  draw_lesson_table();
+
+  section("Run");
+  draw_run_buttons();
+  draw_progress();
+}
+
+void App::draw_lesson_table() {
+  const ImGuiTableFlags flags = ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_RowBg;
+  if (!ImGui::BeginTable("lesson", 3, flags)) return;
+  ImGui::TableSetupColumn("use", ImGuiTableColumnFlags_WidthFixed);
+  ImGui::TableSetupColumn("variant", ImGuiTableColumnFlags_WidthStretch, 1.0f);
+  ImGui::TableSetupColumn("configuration", ImGuiTableColumnFlags_WidthStretch, 1.3f);
+  for (std::size_t i = 0; i < state_.lesson.size(); ++i) {
+    LessonEntry& e = state_.lesson[i];
+    const VariantDescriptor* v = find_variant(e.variant_id);
+    if (!v) continue;
+    ImGui::PushID(static_cast<int>(i));
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    ImGui::BeginDisabled(!runner_->gpu());
+    ImGui::Checkbox("##use", &e.enabled);
+    ImGui::EndDisabled();
+    help_tooltip("Take part in Run and Sweep.");
+    ImGui::TableNextColumn();
+    if (ImGui::Selectable(v->label, state_.focused == static_cast<int>(i), ImGuiSelectableFlags_SpanAllColumns |
+                                                                                ImGuiSelectableFlags_AllowItemOverlap))
+      state_.focused = static_cast<int>(i);
+    if (ImGui::IsItemHovered()) {
+      ImGui::BeginTooltip();
+      ImGui::PushTextWrapPos(ImGui::GetFontSize() * 28);
+      ImGui::TextUnformatted(v->summary);
+      ImGui::TextDisabled("Click to focus it: Live re-runs the focused variant.");
+      ImGui::PopTextWrapPos();
+      ImGui::EndTooltip();
+    }
+    ImGui::TableNextColumn();
+    ImGui::SetNextItemWidth(-1);
+    const TileConfig& current = v->configs[e.config_index];
+    if (ImGui::BeginCombo("##config", current.name.c_str())) {
+      for (std::size_t c = 0; c < v->configs.size(); ++c) {
+        const TileConfig& cfg = v->configs[c];
+        const std::string why = unsupported_reason(*v, static_cast<int>(c), state_.problem, state_.precision, device_.limits);
+        ImGui::BeginDisabled(!why.empty());
+        if (ImGui::Selectable(cfg.name.c_str(), static_cast<int>(c) == e.config_index)) e.config_index = static_cast<int>(c);
+        ImGui::EndDisabled();
+        if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
+          ImGui::BeginTooltip();
+          if (cfg.bm > 0)
+            ImGui::Text("block tile %d x %d, slab depth %d, %d x %d outputs per thread, %d threads", cfg.bm, cfg.bn,
+                        cfg.bk, cfg.tm, cfg.tn, cfg.threads());
+          ImGui::Text("arithmetic: %s", cfg.math);
+          if (!why.empty()) ImGui::TextColored(ImVec4(1, 0.45f, 0.35f, 1), "cannot run here: %s", why.c_str());
+          ImGui::EndTooltip();
+        }
+      }
+      ImGui::EndCombo();
+    }
+    const std::string why = unsupported_reason(*v, e.config_index, state_.problem, state_.precision, device_.limits);
+    if (!why.empty() && runner_->gpu()) {
+      ImGui::TextColored(ImVec4(1, 0.6f, 0.3f, 1), "skipped");
+      help_tooltip(("This configuration cannot run: " + why).c_str());
+    }
+    ImGui::PopID();
+  }
+  ImGui::EndTable();
+}
+
+void App::draw_run_buttons() {
+  const bool is_busy = busy();
+  const float em = ImGui::GetFontSize();
+  ImGui::BeginDisabled(is_busy);
+  if (ImGui::Button("Run", ImVec2(6 * em, 0))) run();
+  help_tooltip("Time every ticked variant once at the size above (shortcut R).");
+  ImGui::SameLine();
+  if (ImGui::Button("Sweep", ImVec2(6 * em, 0))) sweep();
+  help_tooltip("Time every ticked variant at each size of the range below, doubling (shortcut S).");
+  ImGui::SameLine();
+  if (ImGui::Button("Live", ImVec2(6 * em, 0))) live();
+  help_tooltip("Re-run the focused variant again and again and plot each time: change nothing and watch "
+               "the noise, or watch the clock settle (shortcut L).");
+  ImGui::EndDisabled();
+  ImGui::BeginDisabled(!is_busy);
+  if (ImGui::Button(runner_->progress().kind == JobKind::Live ? "Stop" : "Cancel", ImVec2(6 * em, 0))) cancel();
+  help_tooltip("Stop after the kernel now running (shortcut Esc).");
+  ImGui::EndDisabled();
+
+  const int max_size = runner_->gpu() ? 65536 : static_cast<int>(Runner::kCpuMaxSize);
+  ImGui::SetNextItemWidth(em * 6);
+  ImGui::InputInt("##from", &state_.sweep_from, 0, 0);
+  state_.sweep_from = std::clamp(state_.sweep_from, 1, max_size);
+  help_tooltip("The first size of a sweep.");
+  ImGui::SameLine();
+  ImGui::TextUnformatted("to");
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(em * 6);
+  ImGui::InputInt("##to", &state_.sweep_to, 0, 0);
+  state_.sweep_to = std::clamp(state_.sweep_to, state_.sweep_from, max_size);
+  help_tooltip("The last size of a sweep (sizes double from the first).");
+  ImGui::SameLine();
+  ImGui::TextDisabled("(%d sizes)", static_cast<int>(sweep_sizes(state_).size()));
+}
+
+void App::draw_progress() {
+  const RunnerProgress p = runner_->progress();
+  const std::string error = runner_->last_error();
+  if (p.busy) {
+    char overlay[128];
+    if (p.kind == JobKind::Live)
+      std::snprintf(overlay, sizeof overlay, "live: %d runs, %.0f s", p.done, p.elapsed_s);
+    else if (p.eta_s >= 0)
+      std::snprintf(overlay, sizeof overlay, "%d / %d runs, about %.0f s left", p.done, p.total, p.eta_s + 0.5);
+    else
+      std::snprintf(overlay, sizeof overlay, "%d / %d runs", p.done, p.total);
+    const float fraction = p.kind == JobKind::Live ? static_cast<float>(ImGui::GetTime() * 0.5 - static_cast<int>(ImGui::GetTime() * 0.5))
+                                                   : static_cast<float>(p.fraction);
+    ImGui::ProgressBar(fraction, ImVec2(-1, 0), overlay);
+    ImGui::TextDisabled("%s%s", p.cancelling ? "cancelling: " : "now: ", p.current.c_str());
+  }
+  if (!error.empty()) {
+    ImGui::PushTextWrapPos(0);
+    ImGui::TextColored(ImVec4(1, 0.5f, 0.4f, 1), "%s", error.c_str());
+    ImGui::PopTextWrapPos();
+  }
+}
+
+}  // namespace tilescope

@@ -1,0 +1,135 @@
+// The real program: the window under Xvfb with Mesa (CI runs the GUI tests under xvfb-run),
+// played by a script, ending on a screenshot that is checked; `tilescope plot`; the messages
+// for no display and bad scripts.
+#include <gtest/gtest.h>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <string>
+
+#include "image_checks.h"
+#include "platform/png_writer.h"
+#include "plot/plot_widget.h"
+
+using namespace tilescope;
+using tilescope::testing::count_color;
+using tilescope::testing::distinct_colors;
+
+namespace {
+
+const std::string kCsv = std::string(TILESCOPE_SOURCE_DIR) + "/docs/benchmarks/h100-2026-11-21/bench-gemm.csv";
+
+struct Outcome {
+  int code = -1;
+  std::string output;
+};
+
+Outcome run(const std::string& args) {
+  const std::string cmd = std::string(TILESCOPE_BINARY) + " " + args + " 2>&1";
+  Outcome o;
+  FILE* p = popen(cmd.c_str(), "r");
+  if (!p) return o;
+  char buf[4096];
+  while (std::fgets(buf, sizeof buf, p)) o.output += buf;
+  const int status = pclose(p);
+  o.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return o;
+}
+
+std::string temp_path(const std::string& name) { return "/tmp/tilescope-cli-" + std::to_string(getpid()) + "-" + name; }
+
+std::string write_script(const std::string& text) {
+  const std::string path = temp_path("script.txt");
+  std::ofstream(path) << text;
+  return path;
+}
+
+}  // namespace
+
+TEST(Window, ScriptedLessonUnderXvfbEndsOnACheckedScreenshot) {
+  if (!std::getenv("DISPLAY")) GTEST_SKIP() << "no DISPLAY: scripts/test.sh runs the GUI tests under xvfb-run";
+  const std::string shot = temp_path("window.png");
+  const std::string script = write_script("load-csv " + kCsv +
+                                          "\nset n 96\nrun\nwait 60\nframes 3\nset presenter on\nframes 3\n"
+                                          "set presenter off\nframes 3\nscreenshot " + shot + "\nframes 2\n");
+  const Outcome o = run("--no-settings --no-gpu --size 1280x800 --script " + script);
+  ASSERT_EQ(o.code, 0) << o.output;
+  EXPECT_NE(o.output.find("OpenGL"), std::string::npos) << "the renderer is printed: " << o.output;
+  Image img;
+  std::string error;
+  ASSERT_TRUE(read_png(shot, &img, &error)) << error << "\n" << o.output;
+  EXPECT_EQ(img.width, 1280);
+  EXPECT_EQ(img.height, 800);
+  EXPECT_GT(distinct_colors(img), 50u) << "blank window";
+  // The first series (cuBLAS) and a few more, in the Okabe-Ito colours the plot uses.
+  for (int s = 0; s < 4; ++s) EXPECT_GT(count_color(img, series_color(s), 30), 30) << "series " << s;
+  unlink(shot.c_str());
+  unlink(script.c_str());
+}
+
+TEST(Window, HeadlessRendersTheSameUi) {
+  const std::string shot = temp_path("headless.png");
+  const Outcome o = run("--headless --no-settings --no-gpu --size 1024x640 --frames 4 --load-csv " + kCsv +
+                        " --screenshot " + shot);
+  ASSERT_EQ(o.code, 0) << o.output;
+  Image img;
+  std::string error;
+  ASSERT_TRUE(read_png(shot, &img, &error)) << error;
+  EXPECT_EQ(img.width, 1024);
+  EXPECT_EQ(img.height, 640);
+  EXPECT_GT(distinct_colors(img), 50u);
+  EXPECT_GT(count_color(img, series_color(0), 30), 30);
+  unlink(shot.c_str());
+}
+
+TEST(Window, NoDisplaySaysWhatToDo) {
+  const std::string cmd = "env -u DISPLAY -u WAYLAND_DISPLAY " + std::string(TILESCOPE_BINARY) + " --no-settings --no-gpu 2>&1";
+  FILE* p = popen(cmd.c_str(), "r");
+  ASSERT_NE(p, nullptr);
+  std::string out;
+  char buf[1024];
+  while (std::fgets(buf, sizeof buf, p)) out += buf;
+  const int status = pclose(p);
+  EXPECT_EQ(WEXITSTATUS(status), 5) << out;
+  EXPECT_NE(out.find("--headless"), std::string::npos) << out;
+}
+
+TEST(Window, UnknownOptionIsAUsageError) {
+  const Outcome o = run("--no-settings --frobnicate");
+  EXPECT_EQ(o.code, 2) << o.output;
+  EXPECT_NE(o.output.find("usage"), std::string::npos) << o.output;
+}
+
+TEST(Window, BadScriptIsRefusedWithTheLine) {
+  const std::string script = write_script("set n 64\nrun\nexplode\n");
+  const Outcome o = run("--headless --no-settings --no-gpu --script " + script);
+  EXPECT_EQ(o.code, 2) << o.output;
+  EXPECT_NE(o.output.find(":3:"), std::string::npos) << o.output;
+  unlink(script.c_str());
+}
+
+TEST(PlotCommand, CsvToPngAndClearErrors) {
+  const std::string png = temp_path("plot.png");
+  Outcome o = run("plot --csv " + kCsv + " -o " + png + " --size 1600x900");
+  ASSERT_EQ(o.code, 0) << o.output;
+  Image img;
+  std::string error;
+  ASSERT_TRUE(read_png(png, &img, &error)) << error;
+  EXPECT_EQ(img.width, 1600);
+  EXPECT_EQ(img.height, 900);
+  for (int s = 0; s < 6; ++s) EXPECT_GT(count_color(img, series_color(s), 30), 20) << "series " << s;
+  unlink(png.c_str());
+
+  o = run("plot --csv /nonexistent/in.csv -o " + png);
+  EXPECT_EQ(o.code, 1);
+  EXPECT_NE(o.output.find("/nonexistent/in.csv"), std::string::npos) << o.output;
+  o = run("plot --csv " + kCsv + " -o /nonexistent/dir/out.png");
+  EXPECT_EQ(o.code, 1);
+  EXPECT_NE(o.output.find("cannot write"), std::string::npos) << o.output;
+  o = run("plot --csv " + kCsv);
+  EXPECT_EQ(o.code, 2) << o.output;
+}

@@ -1,0 +1,102 @@
+#include "ui/settings.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <fstream>
+
+#include "registry.h"
+#include "ui/app_state.h"
+
+using namespace tilescope;
+
+TEST(Settings, RoundTripKeepsEveryChoice) {
+  AppState s = default_app_state();
+  s.problem = Problem::Ata;
+  s.precision = Precision::F64;
+  s.n = 777;
+  s.k = 333;
+  s.square = false;
+  s.repetitions = 7;
+  s.verify = false;
+  s.sweep_from = 128;
+  s.sweep_to = 2048;
+  s.y_quantity = YAxisQuantity::Milliseconds;
+  s.y_log = true;
+  s.presenter = true;
+  s.theme = Theme::Light;
+  s.font_scale = 1.3f;
+  s.lesson[1].enabled = false;
+  s.lesson[2].config_index = 2;
+  s.focused = 1;
+  std::string warnings;
+  const AppState back = settings_from_text(settings_to_text(s), default_app_state(), &warnings);
+  EXPECT_EQ(warnings, "");
+  EXPECT_EQ(back.problem, Problem::Ata);
+  EXPECT_EQ(back.precision, Precision::F64);
+  EXPECT_EQ(back.n, 777);
+  EXPECT_EQ(back.k, 333);
+  EXPECT_FALSE(back.square);
+  EXPECT_EQ(back.repetitions, 7);
+  EXPECT_FALSE(back.verify);
+  EXPECT_EQ(back.sweep_from, 128);
+  EXPECT_EQ(back.sweep_to, 2048);
+  EXPECT_EQ(back.y_quantity, YAxisQuantity::Milliseconds);
+  EXPECT_TRUE(back.y_log);
+  EXPECT_TRUE(back.presenter);
+  EXPECT_EQ(back.theme, Theme::Light);
+  EXPECT_NEAR(back.font_scale, 1.3f, 1e-6);
+  EXPECT_FALSE(back.lesson[1].enabled);
+  EXPECT_EQ(back.lesson[2].config_index, 2);
+  EXPECT_EQ(back.focused, 1);
+}
+
+TEST(Settings, DamagedFileFallsBackToDefaultsWithWarnings) {
+  const AppState base = default_app_state();
+  std::string warnings;
+  const AppState s = settings_from_text("n = banana\nrepetitions = -4\nthis line is nonsense\nfuture_key = 3\n"
+                                        "variant.nope = on 16\nprecision = f64\n",
+                                        base, &warnings);
+  EXPECT_EQ(s.n, base.n);
+  EXPECT_EQ(s.repetitions, base.repetitions);
+  EXPECT_EQ(s.precision, Precision::F64) << "good lines still apply";
+  EXPECT_NE(warnings.find("line 1"), std::string::npos) << warnings;
+  EXPECT_NE(warnings.find("line 3"), std::string::npos) << warnings;
+  EXPECT_NE(warnings.find("future_key"), std::string::npos) << warnings;
+}
+
+TEST(Settings, SavedAtomicallyIntoAFreshConfigFolder) {
+  char dir_template[] = "/tmp/tilescope-settings-XXXXXX";
+  ASSERT_NE(mkdtemp(dir_template), nullptr);
+  const std::string path = std::string(dir_template) + "/tilescope/settings.ini";
+  AppState s = default_app_state();
+  s.n = 2048;
+  std::string error;
+  ASSERT_TRUE(save_settings(path, s, &error)) << error;
+  std::string warnings;
+  EXPECT_EQ(load_settings(path, default_app_state(), &warnings).n, 2048);
+  // A missing file is a first start, not an error.
+  EXPECT_EQ(load_settings(path + ".missing", s, &warnings).n, 2048);
+  EXPECT_FALSE(save_settings("/proc/nope/tilescope/settings.ini", s, &error));
+  EXPECT_NE(error.find("/proc/nope"), std::string::npos) << error;
+}
+
+TEST(AppState, DefaultLessonAndSweepSizes) {
+  const AppState s = default_app_state();
+  ASSERT_EQ(s.lesson.size(), variant_registry().size());
+  for (const LessonEntry& e : s.lesson) EXPECT_TRUE(e.enabled) << e.variant_id;
+  EXPECT_EQ(s.n, 1024);
+  EXPECT_EQ(s.precision, Precision::F32);
+  AppState t = s;
+  t.sweep_from = 256;
+  t.sweep_to = 3000;
+  EXPECT_EQ(sweep_sizes(t), (std::vector<int>{256, 512, 1024, 2048}));
+  t.problem = Problem::Ata;
+  t.n = 100;
+  t.k = 50;
+  t.square = false;
+  const Shape shape = run_shape(t);
+  EXPECT_EQ(shape.M, 100);
+  EXPECT_EQ(shape.N, 100);
+  EXPECT_EQ(shape.K, 50);
+}
