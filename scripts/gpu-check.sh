@@ -24,6 +24,9 @@ bin=${TILESCOPE_BIN:-}
 [ -z "$bin" ] || [ -d "$bin" ] || { echo "no binaries in $bin" >&2; exit 2; }
 [ "$bin" = build ] && gpu_tests=build/tests/tilescope_gpu_tests || gpu_tests=$bin/tilescope_gpu_tests
 mkdir -p "$out"
+# Debian libraries the GPU image lacks (GLFW, stb, X11 clients), packed by pack-gpu-bundle.sh.
+[ -d .gpu/lib ] && export LD_LIBRARY_PATH=$PWD/.gpu/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+[ -f .gpu/lib/ui-font.ttf ] && export TILESCOPE_UI_FONT=$PWD/.gpu/lib/ui-font.ttf
 status=0
 step() { echo; echo "=== $* ($(date +%T))"; }
 

@@ -170,8 +170,8 @@ void App::frame() {
   if (was_busy_ && !progress.busy) {
     const std::string error = runner_->last_error();
     if (!error.empty()) set_status("finished; the last failure: " + error, true);
-    else set_status("done: " + std::to_string(progress.done) + " runs; " + std::to_string(history_.size()) +
-                    " results in the history", false);
+    else set_status("done: " + std::to_string(progress.done) + (progress.done == 1 ? " run; " : " runs; ") +
+                    std::to_string(history_.size()) + " results in the history", false);
   }
   was_busy_ = progress.busy;
   handle_shortcuts();

@@ -73,6 +73,7 @@ class App {
   void draw_lesson_table();
   void draw_run_buttons();
   void draw_progress();
+  void draw_focused_variant();
   void draw_timing_panel();
   void draw_live_trace();
   void draw_results_table();

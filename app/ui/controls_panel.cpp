@@ -82,6 +82,31 @@ void App::draw_controls_panel() {
   section("Run");
   draw_run_buttons();
   draw_progress();
+
+  draw_focused_variant();
+}
+
+// Below the buttons, the story of the focused variant: what it does and what its chosen
+// configuration means, so a student can predict before pressing Run.
+void App::draw_focused_variant() {
+  if (state_.focused < 0 || state_.focused >= static_cast<int>(state_.lesson.size())) return;
+  const LessonEntry& e = state_.lesson[state_.focused];
+  const VariantDescriptor* v = find_variant(e.variant_id);
+  if (!v) return;
+  section(v->label);
+  ImGui::PushTextWrapPos(0);
+  ImGui::TextUnformatted(v->summary);
+  const TileConfig& cfg = v->configs[e.config_index];
+  if (cfg.bm > 0 && cfg.bk > 0 && cfg.tm * cfg.tn > 1) {
+    ImGui::TextDisabled("%s: each block of %d threads computes a %d x %d tile of C, %d k at a time; each thread "
+                        "keeps %d x %d results in registers.",
+                        cfg.name.c_str(), cfg.threads(), cfg.bm, cfg.bn, cfg.bk, cfg.tm, cfg.tn);
+  } else if (cfg.bm > 0) {
+    ImGui::TextDisabled("%s: blocks of %d x %d threads, one element of C each.", cfg.name.c_str(), cfg.threads_x,
+                        cfg.threads_y);
+  }
+  ImGui::TextDisabled("arithmetic: %s", cfg.math);
+  ImGui::PopTextWrapPos();
 }
 
 void App::draw_lesson_table() {

@@ -48,7 +48,11 @@ void App::draw_results_table() {
   ImGui::TableSetupScrollFreeze(2, 1);
   const char* names[] = {"variant", "config", "M x N x K", "first", "median", "min", "GFLOP/s", "% cuBLAS",
                          "% peak", "rel. error", "check", "regs", "smem", "occupancy", "device"};
-  for (const char* n : names) ImGui::TableSetupColumn(n);
+  // Widths in characters: rows arrive after the table first appears, so fitting to the first
+  // frame's contents would squeeze them.
+  const float widths[] = {16, 14, 18, 7, 7, 7, 7, 7, 6, 7, 4, 4, 7, 7, 20};
+  const float ch = ImGui::CalcTextSize("0").x;
+  for (int i = 0; i < 15; ++i) ImGui::TableSetupColumn(names[i], ImGuiTableColumnFlags_WidthFixed, widths[i] * ch);
   ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
   header_with_tooltip(names[0], "The kernel.");
   header_with_tooltip(names[1], "Its tile configuration (cuBLAS: which routine).");

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# On the GPU machine: the window's own checks there, writing into OUTDIR.
+#   1. the lesson script (assets/lessons/sweep-all.txt): every variant swept, float, gemm and AᵀA;
+#      plot PNGs and window screenshots for docs/screenshots/;
+#   2. frame times at 1920 x 1080 while a sweep runs (assets/lessons/frame-bench.txt).
+# Headless through EGL on the GPU by default; --window uses a real window under Xvfb with
+# NVIDIA's GLX (source .gpu/on-device.sh --x first, which starts Xvfb on :99).
+# Usage: scripts/gpu-screenshots.sh OUTDIR [--window]
+set -uo pipefail
+cd "$(dirname "$0")/.."
+out=${1:?usage: scripts/gpu-screenshots.sh OUTDIR [--window]}
+mode=--headless; tag=headless
+[ "${2:-}" = "--window" ] && { mode=--no-vsync; tag=window; }
+bin=${TILESCOPE_BIN:-.gpu/bin}
+[ -d .gpu/lib ] && export LD_LIBRARY_PATH=$PWD/.gpu/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+[ -f .gpu/lib/ui-font.ttf ] && export TILESCOPE_UI_FONT=$PWD/.gpu/lib/ui-font.ttf
+mkdir -p "$out" shots
+status=0
+echo "=== lesson script ($tag)"
+"$bin/tilescope" $mode --no-settings --size 1920x1080 --script assets/lessons/sweep-all.txt 2>&1 | tail -n 5
+[ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+for f in shots/*.png shots/*.csv; do [ -e "$f" ] && cp "$f" "$out/${tag}-$(basename "$f")"; done
+echo "=== frame times at 1920 x 1080 while a sweep runs ($tag)"
+"$bin/tilescope" $mode --no-settings --size 1920x1080 --script assets/lessons/frame-bench.txt \
+  --frame-stats "$out/frames-$tag.txt" 2>&1 | tail -n 2
+[ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+cat "$out/frames-$tag.txt"
+echo "gpu-screenshots: $([ $status = 0 ] && echo PASSED || echo FAILED)"
+exit $status
