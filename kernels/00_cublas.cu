@@ -100,8 +100,10 @@ extern const VariantDescriptor kCublasVariant = {
     },
     cublas_refuses,
     cublas_launch,
+    nullptr,  // opaque: no instrumented build
     cublas_kernel_for,
     nullptr,
+    nullptr,  // no mapping model: cuBLAS is closed
 };
 
 }  // namespace tilescope

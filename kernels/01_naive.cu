@@ -12,6 +12,7 @@
 //   (the heatmaps are flat); arithmetic intensity ~ 1/4 FLOP per byte on paper. On big-cache GPUs
 //   (Hopper: 50 MB L2) the caches hide much of it, so naive is slower than tiling by less than
 //   textbooks suggest.
+// Trace build (kTrace, trace.h): also records its loads and stores; the K loop is one phase.
 #include "kernel_common.cuh"
 #include "variant.h"
 
@@ -21,25 +22,34 @@ extern const VariantDescriptor kNaiveVariant;
 
 namespace {
 
-template <typename T, bool kAta>
+// kTrace: the instrumented build (trace.h); every trace statement sits under `if constexpr`.
+template <typename T, bool kAta, bool kTrace>
 __global__ void naive_gemm_kernel(const T* __restrict__ A, const T* __restrict__ B, T* __restrict__ C,
-                                  int M, int N, int K) {
+                                  int M, int N, int K, TraceBuffers trace) {
   const int col = blockIdx.x * blockDim.x + threadIdx.x;
   const int row = blockIdx.y * blockDim.y + threadIdx.y;
   if (row >= M || col >= N) return;
+  int k_end = K;
+  // The whole K loop is naive's one phase.
+  if constexpr (kTrace) k_end = trace.phase_limit == 0 ? 0 : K;
   T acc = 0;
-  for (int k = 0; k < K; ++k) {
+  for (int k = 0; k < k_end; ++k) {
     const T a = kAta ? A[(std::int64_t)k * N + row] : A[(std::int64_t)row * K + k];
     const T b = kAta ? A[(std::int64_t)k * N + col] : B[(std::int64_t)k * N + col];
+    if constexpr (kTrace) {
+      trace_load(trace.a_reads, kAta ? (std::int64_t)k * N + row : (std::int64_t)row * K + k);
+      trace_load(trace.b_reads, (std::int64_t)k * N + col);
+    }
     acc += a * b;
   }
   C[(std::int64_t)row * N + col] = acc;
+  if constexpr (kTrace) trace_store(trace.writer, (std::int64_t)row * N + col, 0);
 }
 
 template <typename T>
 const void* naive_kernel(Problem p) {
-  return p == Problem::Ata ? reinterpret_cast<const void*>(naive_gemm_kernel<T, true>)
-                           : reinterpret_cast<const void*>(naive_gemm_kernel<T, false>);
+  return p == Problem::Ata ? reinterpret_cast<const void*>(naive_gemm_kernel<T, true, false>)
+                           : reinterpret_cast<const void*>(naive_gemm_kernel<T, false, false>);
 }
 
 KernelLaunchShape naive_kernel_for(const GemmArgs& g, int config_index) {
@@ -50,8 +60,8 @@ KernelLaunchShape naive_kernel_for(const GemmArgs& g, int config_index) {
   return k;
 }
 
-template <typename T>
-void launch_typed(const GemmArgs& g, const TileConfig& cfg) {
+template <typename T, bool kTrace>
+void launch_typed(const GemmArgs& g, const TileConfig& cfg, const TraceBuffers& trace) {
   const int M = static_cast<int>(g.shape.M), N = static_cast<int>(g.shape.N), K = static_cast<int>(g.shape.K);
   const dim3 block(cfg.threads_x, cfg.threads_y);
   const dim3 grid = checked_grid(ceil_div(N, cfg.threads_x), ceil_div(M, cfg.threads_y));
@@ -59,16 +69,81 @@ void launch_typed(const GemmArgs& g, const TileConfig& cfg) {
   const T* b = static_cast<const T*>(g.b);
   T* c = static_cast<T*>(g.c);
   if (g.problem == Problem::Ata)
-    naive_gemm_kernel<T, true><<<grid, block, 0, g.stream>>>(a, a, c, M, N, K);
+    naive_gemm_kernel<T, true, kTrace><<<grid, block, 0, g.stream>>>(a, a, c, M, N, K, trace);
   else
-    naive_gemm_kernel<T, false><<<grid, block, 0, g.stream>>>(a, b, c, M, N, K);
+    naive_gemm_kernel<T, false, kTrace><<<grid, block, 0, g.stream>>>(a, b, c, M, N, K, trace);
   CUDA_CHECK_LAUNCH("naive_gemm_kernel");
 }
 
 void naive_launch(const GemmArgs& g, int config_index) {
   const TileConfig& cfg = kNaiveVariant.configs[config_index];
-  if (g.precision == Precision::F32) launch_typed<float>(g, cfg);
-  else launch_typed<double>(g, cfg);
+  if (g.precision == Precision::F32) launch_typed<float, false>(g, cfg, TraceBuffers{});
+  else launch_typed<double, false>(g, cfg, TraceBuffers{});
+}
+
+void naive_launch_traced(const GemmArgs& g, int config_index, const TraceBuffers& trace) {
+  const TileConfig& cfg = kNaiveVariant.configs[config_index];
+  if (g.precision == Precision::F32) launch_typed<float, true>(g, cfg, trace);
+  else launch_typed<double, true>(g, cfg, trace);
+}
+
+// ---- the mapping model ---------------------------------------------------------------------
+// What naive_gemm_kernel does, as plain host code: the launcher's grid, one output per thread,
+// nothing through shared memory (one "phase": the whole K loop), every operand from global memory.
+class NaiveModel final : public MappingModel {
+ public:
+  NaiveModel(const TileConfig& cfg, Problem problem, const Shape& shape)
+      : ata_(problem == Problem::Ata), s_(shape), block_{cfg.threads_x, cfg.threads_y},
+        grid_{static_cast<int>(ceil_div(shape.N, cfg.threads_x)), static_cast<int>(ceil_div(shape.M, cfg.threads_y))} {}
+
+  Dim2 grid() const override { return grid_; }
+  Dim2 block() const override { return block_; }
+  int phases() const override { return 1; }
+  // Every block runs; its threads outside C return before reading anything.
+  bool block_active(int, int) const override { return true; }
+  Owner owner(std::int64_t i, std::int64_t j) const override {
+    Owner o;
+    o.block_x = static_cast<int>(j / block_.x);
+    o.block_y = static_cast<int>(i / block_.y);
+    o.thread_x = static_cast<int>(j % block_.x);
+    o.thread_y = static_cast<int>(i % block_.y);
+    return o;
+  }
+  TileRect a_tile(int, int, int) const override { return {}; }
+  TileRect b_tile(int, int, int) const override { return {}; }
+  void thread_loads(int bx, int by, int tx, int ty, int phase, int piece, std::vector<ElementRef>* a,
+                    std::vector<ElementRef>* b) const override {
+    a->clear();
+    b->clear();
+    const std::int64_t row = static_cast<std::int64_t>(by) * block_.y + ty;
+    const std::int64_t col = static_cast<std::int64_t>(bx) * block_.x + tx;
+    if (phase != 0 || piece != 0 || row >= s_.M || col >= s_.N) return;
+    for (std::int64_t k = 0; k < s_.K; ++k) {
+      // Gemm: A[row][k] and B[k][col]. AᵀA: A^T[row][k] = A[k][row], and A[k][col].
+      a->push_back(ata_ ? ElementRef{k, row} : ElementRef{row, k});
+      b->push_back({k, col});
+    }
+  }
+  // Gemm: A(r, k) is read by the N threads of row r, B(k, c) by the M threads of column c.
+  // AᵀA: A(k, c) is read by the N threads of row c (as A^T) and the N of column c.
+  std::int64_t a_reads(std::int64_t, std::int64_t) const override { return ata_ ? 2 * s_.N : s_.N; }
+  std::int64_t b_reads(std::int64_t, std::int64_t) const override { return ata_ ? 0 : s_.M; }
+  std::string reads_summary() const override {
+    if (ata_)
+      return "each element of A is read 2N = " + std::to_string(2 * s_.N) +
+             " times from global memory: N times as an element of A^T and N times as one of A";
+    return "each element of A is read N = " + std::to_string(s_.N) + " times and each element of B M = " +
+           std::to_string(s_.M) + " times from global memory";
+  }
+
+ private:
+  bool ata_;
+  Shape s_;
+  Dim2 block_, grid_;
+};
+
+std::unique_ptr<MappingModel> naive_model(int config_index, Problem problem, Precision, const Shape& shape) {
+  return std::make_unique<NaiveModel>(kNaiveVariant.configs[config_index], problem, normalised(problem, shape));
 }
 
 TileConfig naive_config(int bx, int by) {
@@ -94,8 +169,10 @@ extern const VariantDescriptor kNaiveVariant = {
     {naive_config(16, 16), naive_config(32, 32)},
     nullptr,
     naive_launch,
+    naive_launch_traced,
     naive_kernel_for,
     nullptr,
+    naive_model,
 };
 
 }  // namespace tilescope

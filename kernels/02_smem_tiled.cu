@@ -14,6 +14,9 @@
 //   and read transposed from shared memory.
 // What to look for: the phase structure in the tile animation; the read heatmaps drop by TILE.
 //   TILE = 32 means 1024 threads per block, the most a block may have.
+// Trace build (kTrace, trace.h): also records its loads and stores, and can stop after p phases.
+#include <algorithm>
+
 #include "kernel_common.cuh"
 #include "variant.h"
 
@@ -23,26 +26,37 @@ extern const VariantDescriptor kSmemTiledVariant;
 
 namespace {
 
-template <typename T, int TILE, bool kAta>
+// kTrace: the instrumented build (trace.h); every trace statement sits under `if constexpr`.
+template <typename T, int TILE, bool kAta, bool kTrace>
 __global__ void smem_tiled_kernel(const T* __restrict__ A, const T* __restrict__ B, T* __restrict__ C,
-                                  int M, int N, int K) {
+                                  int M, int N, int K, TraceBuffers trace) {
   __shared__ T As[TILE][TILE];  // gemm: As[m][k];  ata: As[k][m]
   __shared__ T Bs[TILE][TILE];  // Bs[k][n]
   const int tx = threadIdx.x, ty = threadIdx.y;
   const int row = blockIdx.y * TILE + ty;
   const int col = blockIdx.x * TILE + tx;
+  int k_end = K;
+  if constexpr (kTrace) {
+    if (trace.phase_limit >= 0 && trace.phase_limit < (K + TILE - 1) / TILE) k_end = trace.phase_limit * TILE;
+  }
   T acc = 0;
-  for (int k0 = 0; k0 < K; k0 += TILE) {
+  for (int k0 = 0; k0 < k_end; k0 += TILE) {
     if (kAta) {
       const int k = k0 + ty, m = blockIdx.y * TILE + tx;
       As[ty][tx] = (k < K && m < M) ? A[(std::int64_t)k * N + m] : T(0);
+      if constexpr (kTrace)
+        if (k < K && m < M) trace_load(trace.a_reads, (std::int64_t)k * N + m);
     } else {
       const int k = k0 + tx;
       As[ty][tx] = (row < M && k < K) ? A[(std::int64_t)row * K + k] : T(0);
+      if constexpr (kTrace)
+        if (row < M && k < K) trace_load(trace.a_reads, (std::int64_t)row * K + k);
     }
     {
       const int k = k0 + ty;
       Bs[ty][tx] = (k < K && col < N) ? B[(std::int64_t)k * N + col] : T(0);
+      if constexpr (kTrace)
+        if (k < K && col < N) trace_load(trace.b_reads, (std::int64_t)k * N + col);
     }
     // Every tile element must be in shared memory before anyone reads it.
     __syncthreads();
@@ -51,51 +65,147 @@ __global__ void smem_tiled_kernel(const T* __restrict__ A, const T* __restrict__
     // Nobody may overwrite the tiles for the next phase while a slower thread still reads them.
     __syncthreads();
   }
-  if (row < M && col < N) C[(std::int64_t)row * N + col] = acc;
+  if (row < M && col < N) {
+    C[(std::int64_t)row * N + col] = acc;
+    if constexpr (kTrace) trace_store(trace.writer, (std::int64_t)row * N + col, 0);
+  }
 }
 
-template <typename T, int TILE>
+template <typename T, int TILE, bool kTrace>
 const void* tiled_kernel(Problem p) {
-  return p == Problem::Ata ? reinterpret_cast<const void*>(smem_tiled_kernel<T, TILE, true>)
-                           : reinterpret_cast<const void*>(smem_tiled_kernel<T, TILE, false>);
+  return p == Problem::Ata ? reinterpret_cast<const void*>(smem_tiled_kernel<T, TILE, true, kTrace>)
+                           : reinterpret_cast<const void*>(smem_tiled_kernel<T, TILE, false, kTrace>);
 }
 
-template <typename T>
+template <typename T, bool kTrace>
 const void* tiled_kernel(Problem p, int tile) {
   switch (tile) {
-    case 8: return tiled_kernel<T, 8>(p);
-    case 16: return tiled_kernel<T, 16>(p);
-    case 32: return tiled_kernel<T, 32>(p);
+    case 8: return tiled_kernel<T, 8, kTrace>(p);
+    case 16: return tiled_kernel<T, 16, kTrace>(p);
+    case 32: return tiled_kernel<T, 32, kTrace>(p);
     default: throw GpuError("smem_tiled was not compiled for TILE = " + std::to_string(tile));
   }
 }
 
-KernelLaunchShape smem_tiled_kernel_for(const GemmArgs& g, int config_index) {
+template <bool kTrace>
+KernelLaunchShape kernel_for(const GemmArgs& g, int config_index) {
   const TileConfig& cfg = kSmemTiledVariant.configs[config_index];
   KernelLaunchShape k;
-  k.kernel = g.precision == Precision::F32 ? tiled_kernel<float>(g.problem, cfg.bm)
-                                           : tiled_kernel<double>(g.problem, cfg.bm);
+  k.kernel = g.precision == Precision::F32 ? tiled_kernel<float, kTrace>(g.problem, cfg.bm)
+                                           : tiled_kernel<double, kTrace>(g.problem, cfg.bm);
   k.threads_per_block = cfg.threads();
   return k;
 }
 
-void smem_tiled_launch(const GemmArgs& g, int config_index) {
+KernelLaunchShape smem_tiled_kernel_for(const GemmArgs& g, int config_index) { return kernel_for<false>(g, config_index); }
+
+void launch_kernel(const GemmArgs& g, int config_index, const void* kernel, TraceBuffers trace) {
   const TileConfig& cfg = kSmemTiledVariant.configs[config_index];
   const int tile = cfg.bm;
   const dim3 block(tile, tile);
   const dim3 grid = checked_grid(ceil_div(g.shape.N, tile), ceil_div(g.shape.M, tile));
-  const KernelLaunchShape k = smem_tiled_kernel_for(g, config_index);
   int M = static_cast<int>(g.shape.M), N = static_cast<int>(g.shape.N), K = static_cast<int>(g.shape.K);
   const void* a = g.a;
   const void* b = g.problem == Problem::Ata ? g.a : g.b;
   void* c = g.c;
-  void* params[] = {&a, &b, &c, &M, &N, &K};
-  CUDA_CHECK(cudaLaunchKernel(k.kernel, grid, block, params, 0, g.stream));
+  void* params[] = {&a, &b, &c, &M, &N, &K, &trace};
+  CUDA_CHECK(cudaLaunchKernel(kernel, grid, block, params, 0, g.stream));
   CUDA_CHECK_LAUNCH("smem_tiled_kernel");
+}
+
+void smem_tiled_launch(const GemmArgs& g, int config_index) {
+  launch_kernel(g, config_index, kernel_for<false>(g, config_index).kernel, TraceBuffers{});
+}
+
+void smem_tiled_launch_traced(const GemmArgs& g, int config_index, const TraceBuffers& trace) {
+  launch_kernel(g, config_index, kernel_for<true>(g, config_index).kernel, trace);
 }
 
 std::size_t smem_tiled_shared_bytes(const TileConfig& cfg, Precision p) {
   return 2u * cfg.bm * cfg.bm * element_bytes(p);
+}
+
+// ---- the mapping model ---------------------------------------------------------------------
+// What smem_tiled_kernel does, as plain host code: one output per thread (as naive), and in phase
+// p the block stages rows/columns [p * TILE, (p + 1) * TILE) of k of both operands, one element
+// per thread, the out-of-matrix ones replaced by 0 without a read.
+class SmemTiledModel final : public MappingModel {
+ public:
+  SmemTiledModel(int tile, Problem problem, const Shape& shape)
+      : ata_(problem == Problem::Ata), t_(tile), s_(shape),
+        grid_{static_cast<int>(ceil_div(shape.N, tile)), static_cast<int>(ceil_div(shape.M, tile))} {}
+
+  Dim2 grid() const override { return grid_; }
+  Dim2 block() const override { return {t_, t_}; }
+  int phases() const override { return static_cast<int>(ceil_div(s_.K, t_)); }
+  bool block_active(int, int) const override { return true; }
+  Owner owner(std::int64_t i, std::int64_t j) const override {
+    Owner o;
+    o.block_x = static_cast<int>(j / t_);
+    o.block_y = static_cast<int>(i / t_);
+    o.thread_x = static_cast<int>(j % t_);
+    o.thread_y = static_cast<int>(i % t_);
+    return o;
+  }
+  // Gemm: rows of the block x this phase's k of A. AᵀA: this phase's k x the block row's
+  // columns of A (loaded as A[k][m], read transposed from shared memory).
+  TileRect a_tile(int, int by, int phase) const override {
+    const TileRect rows = span(by, s_.M), ks = span(phase, s_.K);
+    return ata_ ? TileRect{ks.row0, ks.row1, rows.row0, rows.row1} : TileRect{rows.row0, rows.row1, ks.row0, ks.row1};
+  }
+  TileRect b_tile(int bx, int, int phase) const override {
+    const TileRect cols = span(bx, s_.N), ks = span(phase, s_.K);
+    return {ks.row0, ks.row1, cols.row0, cols.row1};
+  }
+  void thread_loads(int bx, int by, int tx, int ty, int phase, int piece, std::vector<ElementRef>* a,
+                    std::vector<ElementRef>* b) const override {
+    a->clear();
+    b->clear();
+    if (piece != 0 || phase < 0 || phase >= phases()) return;
+    const std::int64_t k0 = static_cast<std::int64_t>(phase) * t_;
+    const std::int64_t row = static_cast<std::int64_t>(by) * t_ + ty, col = static_cast<std::int64_t>(bx) * t_ + tx;
+    if (ata_) {
+      const std::int64_t k = k0 + ty, m = static_cast<std::int64_t>(by) * t_ + tx;
+      if (k < s_.K && m < s_.M) a->push_back({k, m});
+    } else {
+      const std::int64_t k = k0 + tx;
+      if (row < s_.M && k < s_.K) a->push_back({row, k});
+    }
+    const std::int64_t k = k0 + ty;
+    if (k < s_.K && col < s_.N) b->push_back({k, col});
+  }
+  // Gemm: A(r, k) is staged once by each of the ceil(N / TILE) blocks of block row r / TILE;
+  // B(k, c) once by each of the ceil(M / TILE) blocks of block column c / TILE. AᵀA: both roles.
+  std::int64_t a_reads(std::int64_t, std::int64_t) const override {
+    return ata_ ? 2 * ceil_div(s_.N, t_) : ceil_div(s_.N, t_);
+  }
+  std::int64_t b_reads(std::int64_t, std::int64_t) const override { return ata_ ? 0 : ceil_div(s_.M, t_); }
+  std::string reads_summary() const override {
+    const std::string t = std::to_string(t_);
+    if (ata_)
+      return "each element of A is read 2 ceil(N / " + t + ") = " + std::to_string(2 * ceil_div(s_.N, t_)) +
+             " times from global memory: once per block of its block row (as A^T) and once per block of its block column";
+    return "each element of A is read ceil(N / " + t + ") = " + std::to_string(ceil_div(s_.N, t_)) +
+           " times and each element of B ceil(M / " + t + ") = " + std::to_string(ceil_div(s_.M, t_)) +
+           " times from global memory (naive: N and M)";
+  }
+
+ private:
+  // [index * TILE, (index + 1) * TILE) clipped to [0, n), in row0/row1.
+  TileRect span(int index, std::int64_t n) const {
+    const std::int64_t lo = std::min<std::int64_t>(static_cast<std::int64_t>(index) * t_, n);
+    return {lo, std::min<std::int64_t>(lo + t_, n), 0, 0};
+  }
+
+  bool ata_;
+  int t_;
+  Shape s_;
+  Dim2 grid_;
+};
+
+std::unique_ptr<MappingModel> smem_tiled_model(int config_index, Problem problem, Precision, const Shape& shape) {
+  return std::make_unique<SmemTiledModel>(kSmemTiledVariant.configs[config_index].bm, problem,
+                                          normalised(problem, shape));
 }
 
 TileConfig tile_config(int tile) {
@@ -119,8 +229,10 @@ extern const VariantDescriptor kSmemTiledVariant = {
     {tile_config(8), tile_config(16), tile_config(32)},
     nullptr,
     smem_tiled_launch,
+    smem_tiled_launch_traced,
     smem_tiled_kernel_for,
     smem_tiled_shared_bytes,
+    smem_tiled_model,
 };
 
 }  // namespace tilescope

@@ -28,6 +28,7 @@
 //   are used only when the leading dimensions are multiples of the vector (kVec), else scalars.
 // What to look for: reads of each element of A drop to ceil(N / BN), of B to ceil(M / BM); the
 //   prefetch registers in the tile animation; registers per thread and occupancy in the table.
+// Trace build (kTrace, trace.h): also records loads and stores; can stop (unprefetched) after p slabs.
 #include <algorithm>
 #include <cstdint>
 
@@ -94,8 +95,10 @@ struct TileMover {
 
   T regs[kPerThread][LW];
 
+  // kTrace: count each element loaded in `reads` (same indexing as src).
+  template <bool kTrace>
   __device__ __forceinline__ void load(const T* __restrict__ src, std::int64_t ld, int r0, int c0, int rows,
-                                       int cols, int tid) {
+                                       int cols, int tid, unsigned* reads) {
 #pragma unroll
     for (int l = 0; l < kPerThread; ++l) {
       const int v = tid + l * NT;
@@ -105,6 +108,10 @@ struct TileMover {
       // With LW > 1 the caller guarantees cols % LW == 0, so a vector is all in or all out.
       if (gr < rows && gc < cols) {
         load_vec<T, LW>(src + gr * ld + gc, regs[l]);
+        if constexpr (kTrace) {
+#pragma unroll
+          for (int w = 0; w < LW; ++w) trace_load(reads, gr * ld + gc + w);
+        }
       } else {
 #pragma unroll
         for (int w = 0; w < LW; ++w) regs[l][w] = T(0);
@@ -152,12 +159,16 @@ struct RegtileShape {
 // while the current slab's computation is 1/kPieces further along and written to the other
 // buffer one piece later. Deep slabs (fewer barriers) then need no more prefetch registers than
 // shallow ones. kMinBlocks: blocks per multiprocessor the compiler must make room for
-// (__launch_bounds__), which caps the registers per thread.
-template <typename T, int BM, int BN, int BK, int TM, int TN, int kPieces, int kMinBlocks, bool kAta, bool kVec>
+// (__launch_bounds__), which caps the registers per thread. kTrace: the instrumented build
+// (trace.h); every trace statement sits under `if constexpr`.
+template <typename T, int BM, int BN, int BK, int TM, int TN, int kPieces, int kMinBlocks, bool kAta, bool kVec,
+          bool kTrace>
 __global__ void __launch_bounds__((BM / TM) * (BN / TN), kMinBlocks)
-regtile_prefetch_kernel(const T* __restrict__ A, const T* __restrict__ B, T* __restrict__ C, int M, int N, int K) {
+regtile_prefetch_kernel(const T* __restrict__ A, const T* __restrict__ B, T* __restrict__ C, int M, int N, int K,
+                        TraceBuffers trace) {
   using S = RegtileShape<T, BM, BN, BK, TM, TN>;
   static_assert(BK % kPieces == 0, "pieces must split the slab evenly");
+  static_assert(TM * TN <= kTraceSlots, "a writer id has room for 64 accumulator slots");
   constexpr int BKP = BK / kPieces;  // rows of k per prefetch piece
   if (kAta && blockIdx.y > blockIdx.x) return;  // lower-triangle block: its mirror computes it
 
@@ -180,9 +191,9 @@ regtile_prefetch_kernel(const T* __restrict__ A, const T* __restrict__ B, T* __r
 
   // Global -> registers for rows [k0, k0 + BKP) of k.
   auto fetch = [&](int k0) {
-    if constexpr (kAta) a_next.load(A, N, k0, m0, K, N, tid);
-    else a_next.load(A, K, m0, k0, M, K, tid);
-    b_next.load(kAta ? A : B, N, k0, n0, K, N, tid);
+    if constexpr (kAta) a_next.template load<kTrace>(A, N, k0, m0, K, N, tid, trace.a_reads);
+    else a_next.template load<kTrace>(A, K, m0, k0, M, K, tid, trace.a_reads);
+    b_next.template load<kTrace>(kAta ? A : B, N, k0, n0, K, N, tid, trace.b_reads);
   };
   // Registers -> shared buffer `buf`, at piece `piece` of the slab.
   auto stash = [&](int buf, int piece) {
@@ -196,11 +207,17 @@ regtile_prefetch_kernel(const T* __restrict__ A, const T* __restrict__ B, T* __r
 #pragma unroll
     for (int j = 0; j < TN; ++j) acc[i][j] = T(0);
 
-  const int slabs = (K + BK - 1) / BK;
+  int slabs = (K + BK - 1) / BK;
+  // Traced with a phase limit p: slabs p, p + 1, ... are neither computed nor prefetched.
+  if constexpr (kTrace) {
+    if (trace.phase_limit >= 0 && trace.phase_limit < slabs) slabs = trace.phase_limit;
+  }
+  if (!kTrace || slabs > 0) {
 #pragma unroll
-  for (int piece = 0; piece < kPieces; ++piece) {
-    fetch(piece * BKP);
-    stash(0, piece);
+    for (int piece = 0; piece < kPieces; ++piece) {
+      fetch(piece * BKP);
+      stash(0, piece);
+    }
   }
   __syncthreads();
 
@@ -259,7 +276,11 @@ regtile_prefetch_kernel(const T* __restrict__ A, const T* __restrict__ B, T* __r
         // Only i <= j is written (with its mirror), so no element is stored twice.
         if (col < N && row <= col) {
           C[(std::int64_t)row * N + col] = acc[i][j];
-          if (row != col) C[(std::int64_t)col * N + row] = acc[i][j];
+          if constexpr (kTrace) trace_store(trace.writer, (std::int64_t)row * N + col, i * TN + j);
+          if (row != col) {
+            C[(std::int64_t)col * N + row] = acc[i][j];
+            if constexpr (kTrace) trace_store(trace.writer, (std::int64_t)col * N + row, i * TN + j);
+          }
         }
       }
     } else if constexpr (kVec && S::CW == vec_width<T>()) {
@@ -272,13 +293,20 @@ regtile_prefetch_kernel(const T* __restrict__ A, const T* __restrict__ B, T* __r
 #pragma unroll
           for (int w = 0; w < S::CW; ++w) v[w] = acc[i][j + w];
           store_vec<T, S::CW>(C + (std::int64_t)row * N + col, v);
+          if constexpr (kTrace) {
+#pragma unroll
+            for (int w = 0; w < S::CW; ++w) trace_store(trace.writer, (std::int64_t)row * N + col + w, i * TN + j + w);
+          }
         }
       }
     } else {
 #pragma unroll
       for (int j = 0; j < TN; ++j) {
         const int col = n0 + S::col_in_tile(j, tx);
-        if (col < N) C[(std::int64_t)row * N + col] = acc[i][j];
+        if (col < N) {
+          C[(std::int64_t)row * N + col] = acc[i][j];
+          if constexpr (kTrace) trace_store(trace.writer, (std::int64_t)row * N + col, i * TN + j);
+        }
       }
     }
   }
@@ -298,7 +326,7 @@ constexpr RegtileParams kParams[] = {
 };
 constexpr int kNumConfigs = sizeof(kParams) / sizeof(kParams[0]);
 
-template <typename T, int C>
+template <typename T, int C, bool kTrace>
 KernelLaunchShape kernel_for_config(bool ata, bool vec) {
   constexpr RegtileParams p = kParams[C];
   using S = RegtileShape<T, p.bm, p.bn, p.bk, p.tm, p.tn>;
@@ -306,7 +334,8 @@ KernelLaunchShape kernel_for_config(bool ata, bool vec) {
   // 64 double accumulators alone take 128 registers: double never asks for 2 blocks per SM.
   constexpr int kMinBlocks = sizeof(T) == 4 ? p.min_blocks : 1;
 #define TILESCOPE_REGTILE(ATA, VEC) \
-  reinterpret_cast<const void*>(regtile_prefetch_kernel<T, p.bm, p.bn, p.bk, p.tm, p.tn, p.pieces, kMinBlocks, ATA, VEC>)
+  reinterpret_cast<const void*>(    \
+      regtile_prefetch_kernel<T, p.bm, p.bn, p.bk, p.tm, p.tn, p.pieces, kMinBlocks, ATA, VEC, kTrace>)
   if (ata) k.kernel = vec ? TILESCOPE_REGTILE(true, true) : TILESCOPE_REGTILE(true, false);
   else k.kernel = vec ? TILESCOPE_REGTILE(false, true) : TILESCOPE_REGTILE(false, false);
 #undef TILESCOPE_REGTILE
@@ -315,13 +344,13 @@ KernelLaunchShape kernel_for_config(bool ata, bool vec) {
   return k;
 }
 
-template <typename T>
+template <typename T, bool kTrace>
 KernelLaunchShape kernel_for_typed(int config_index, bool ata, bool vec) {
   switch (config_index) {
-    case 0: return kernel_for_config<T, 0>(ata, vec);
-    case 1: return kernel_for_config<T, 1>(ata, vec);
-    case 2: return kernel_for_config<T, 2>(ata, vec);
-    case 3: return kernel_for_config<T, 3>(ata, vec);
+    case 0: return kernel_for_config<T, 0, kTrace>(ata, vec);
+    case 1: return kernel_for_config<T, 1, kTrace>(ata, vec);
+    case 2: return kernel_for_config<T, 2, kTrace>(ata, vec);
+    case 3: return kernel_for_config<T, 3, kTrace>(ata, vec);
     default: throw GpuError("regtile_prefetch has no configuration #" + std::to_string(config_index));
   }
 }
@@ -336,15 +365,19 @@ bool can_vectorize(const GemmArgs& g) {
   return g.shape.K % w == 0 && g.shape.N % w == 0;
 }
 
-KernelLaunchShape regtile_kernel_for(const GemmArgs& g, int config_index) {
+// kTrace doubles the instantiations (every configuration x type x problem x vec), which is
+// what run_trace needs to trace exactly the path the timed launch takes.
+template <bool kTrace>
+KernelLaunchShape kernel_for(const GemmArgs& g, int config_index) {
   const bool ata = g.problem == Problem::Ata, vec = can_vectorize(g);
-  return g.precision == Precision::F32 ? kernel_for_typed<float>(config_index, ata, vec)
-                                       : kernel_for_typed<double>(config_index, ata, vec);
+  return g.precision == Precision::F32 ? kernel_for_typed<float, kTrace>(config_index, ata, vec)
+                                       : kernel_for_typed<double, kTrace>(config_index, ata, vec);
 }
 
-void regtile_launch(const GemmArgs& g, int config_index) {
+KernelLaunchShape regtile_kernel_for(const GemmArgs& g, int config_index) { return kernel_for<false>(g, config_index); }
+
+void launch_kernel(const GemmArgs& g, int config_index, const KernelLaunchShape& k, TraceBuffers trace) {
   const RegtileParams& p = kParams[config_index];
-  const KernelLaunchShape k = regtile_kernel_for(g, config_index);
   // Above 48 KB a block's dynamic shared memory must be allowed explicitly.
   if (k.dynamic_shared_bytes > 48 * 1024)
     CUDA_CHECK(cudaFuncSetAttribute(k.kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
@@ -355,9 +388,17 @@ void regtile_launch(const GemmArgs& g, int config_index) {
   const void* a = g.a;
   const void* b = g.problem == Problem::Ata ? g.a : g.b;
   void* c = g.c;
-  void* params[] = {&a, &b, &c, &M, &N, &K};
+  void* params[] = {&a, &b, &c, &M, &N, &K, &trace};
   CUDA_CHECK(cudaLaunchKernel(k.kernel, grid, block, params, k.dynamic_shared_bytes, g.stream));
   CUDA_CHECK_LAUNCH("regtile_prefetch_kernel");
+}
+
+void regtile_launch(const GemmArgs& g, int config_index) {
+  launch_kernel(g, config_index, kernel_for<false>(g, config_index), TraceBuffers{});
+}
+
+void regtile_launch_traced(const GemmArgs& g, int config_index, const TraceBuffers& trace) {
+  launch_kernel(g, config_index, kernel_for<true>(g, config_index), trace);
 }
 
 std::string regtile_refuses(Problem problem, Precision, const TileConfig& cfg) {
@@ -369,6 +410,138 @@ std::string regtile_refuses(Problem problem, Precision, const TileConfig& cfg) {
 std::size_t regtile_shared_bytes(const TileConfig& cfg, Precision p) {
   const std::size_t pad = kVecBytes / element_bytes(p);
   return 2u * cfg.bk * ((cfg.bm + pad) + (cfg.bn + pad)) * element_bytes(p);
+}
+
+// ---- the mapping model ---------------------------------------------------------------------
+// What regtile_prefetch_kernel does, as plain host code, for one row of kParams and one
+// precision (the vector width W of row_in_tile/col_in_tile and of the loads depends on it).
+class RegtileModel final : public MappingModel {
+ public:
+  RegtileModel(const RegtileParams& p, Problem problem, Precision precision, const Shape& shape)
+      : p_(p), ata_(problem == Problem::Ata), f32_(precision == Precision::F32), s_(shape) {
+    const int w = kVecBytes / static_cast<int>(element_bytes(precision));
+    cw_ = (p.tm % w == 0 && p.tn % w == 0) ? w : 1;
+    tx_ = p.bn / p.tn;
+    ty_ = p.bm / p.tm;
+    bkp_ = p.bk / p.pieces;
+    // As can_vectorize() decides for buffers of their own (cudaMalloc aligns them to 256 bytes).
+    vec_ = ata_ ? s_.N % w == 0 : (s_.K % w == 0 && s_.N % w == 0);
+    grid_ = {static_cast<int>(ceil_div(s_.N, p.bn)), static_cast<int>(ceil_div(s_.M, p.bm))};
+  }
+
+  Dim2 grid() const override { return grid_; }
+  Dim2 block() const override { return {tx_, ty_}; }
+  int phases() const override { return static_cast<int>(ceil_div(s_.K, p_.bk)); }
+  int pieces() const override { return p_.pieces; }
+  // AᵀA: the lower-triangle blocks return at once; their mirrors write their elements.
+  bool block_active(int bx, int by) const override { return !ata_ || by <= bx; }
+
+  Owner owner(std::int64_t i, std::int64_t j) const override {
+    // AᵀA: C(i, j) below the diagonal is stored by the thread that computed C(j, i), as its mirror.
+    if (ata_ && i > j) {
+      Owner o = direct_owner(j, i);
+      o.mirrored = true;
+      return o;
+    }
+    return direct_owner(i, j);
+  }
+
+  TileRect a_tile(int bx, int by, int phase) const override {
+    if (!block_active(bx, by)) return {};
+    const Span rows = span(by, p_.bm, s_.M), ks = span(phase, p_.bk, s_.K);
+    // Gemm: the block's rows of A x the slab's k. AᵀA: the slab's rows of A x the block row's columns.
+    return ata_ ? TileRect{ks.lo, ks.hi, rows.lo, rows.hi} : TileRect{rows.lo, rows.hi, ks.lo, ks.hi};
+  }
+  TileRect b_tile(int bx, int by, int phase) const override {
+    if (!block_active(bx, by)) return {};
+    const Span cols = span(bx, p_.bn, s_.N), ks = span(phase, p_.bk, s_.K);
+    return {ks.lo, ks.hi, cols.lo, cols.hi};
+  }
+
+  // The TileMover loads of fetch(phase * BK + piece * BKP): vector v = tid + l * NT of the
+  // piece, row v / (COLS / LW), columns (v % (COLS / LW)) * LW + [0, LW), read when its first
+  // element lies inside the matrix (with LW > 1 a vector is all in or all out).
+  void thread_loads(int bx, int by, int tx, int ty, int phase, int piece, std::vector<ElementRef>* a,
+                    std::vector<ElementRef>* b) const override {
+    a->clear();
+    b->clear();
+    if (!block_active(bx, by) || phase < 0 || phase >= phases() || piece < 0 || piece >= p_.pieces) return;
+    const int tid = ty * tx_ + tx;
+    const std::int64_t k0 = static_cast<std::int64_t>(phase) * p_.bk + static_cast<std::int64_t>(piece) * bkp_;
+    const std::int64_t m0 = static_cast<std::int64_t>(by) * p_.bm, n0 = static_cast<std::int64_t>(bx) * p_.bn;
+    if (ata_) mover_loads(bkp_, p_.bm, k0, m0, s_.K, s_.N, tid, a);
+    else mover_loads(p_.bm, bkp_, m0, k0, s_.M, s_.K, tid, a);
+    mover_loads(bkp_, p_.bn, k0, n0, s_.K, s_.N, tid, b);
+  }
+
+  // Each block loads every slab of its rows (A) and columns (B) exactly once, clipped to the
+  // matrix. Gemm: A(r, k) by the g = ceil(N / BN) blocks of block row r / BM; B(k, c) by the
+  // ceil(M / BM) blocks of block column c / BN. AᵀA (active blocks by <= bx only): A(k, c) with
+  // b = c / BN as the A operand by blocks (bx >= b, by = b): g - b of them, and as the B operand
+  // by blocks (bx = b, by <= b): b + 1 of them; g + 1 in all, whatever the column.
+  std::int64_t a_reads(std::int64_t, std::int64_t) const override {
+    return ata_ ? ceil_div(s_.N, p_.bn) + 1 : ceil_div(s_.N, p_.bn);
+  }
+  std::int64_t b_reads(std::int64_t, std::int64_t) const override { return ata_ ? 0 : ceil_div(s_.M, p_.bm); }
+  std::string reads_summary() const override {
+    const std::int64_t g = ceil_div(s_.N, p_.bn);
+    if (ata_)
+      return "each element of A is read g + 1 = " + std::to_string(g + 1) + " times from global memory (g = ceil(N / " +
+             std::to_string(p_.bn) + ") = " + std::to_string(g) +
+             "): by the upper-triangle blocks of its block row as A^T and of its block column as A";
+    return "each element of A is read ceil(N / " + std::to_string(p_.bn) + ") = " + std::to_string(g) +
+           " times and each element of B ceil(M / " + std::to_string(p_.bm) + ") = " +
+           std::to_string(ceil_div(s_.M, p_.bm)) + " times from global memory";
+  }
+
+ private:
+  struct Span {
+    std::int64_t lo, hi;
+  };
+  static Span span(int index, int size, std::int64_t n) {
+    const std::int64_t lo = std::min<std::int64_t>(static_cast<std::int64_t>(index) * size, n);
+    return {lo, std::min<std::int64_t>(lo + size, n)};
+  }
+
+  // Inverts RegtileShape::row_in_tile / col_in_tile: r = (i / W) * W * T + t * W + i % W.
+  void invert(int r, int threads, int* t, int* i) const {
+    const int chunk = r / (cw_ * threads), within = r % (cw_ * threads);
+    *t = within / cw_;
+    *i = chunk * cw_ + within % cw_;
+  }
+  Owner direct_owner(std::int64_t i, std::int64_t j) const {
+    Owner o;
+    o.block_x = static_cast<int>(j / p_.bn);
+    o.block_y = static_cast<int>(i / p_.bm);
+    int ii = 0, jj = 0;
+    invert(static_cast<int>(i % p_.bm), ty_, &o.thread_y, &ii);
+    invert(static_cast<int>(j % p_.bn), tx_, &o.thread_x, &jj);
+    o.slot = ii * p_.tn + jj;
+    return o;
+  }
+
+  // TileMover<T, rows_in_tile, cols_in_tile, NT, LW>::load(src, ld, r0, c0, rows, cols, tid).
+  void mover_loads(int tile_rows, int tile_cols, std::int64_t r0, std::int64_t c0, std::int64_t rows,
+                   std::int64_t cols, int tid, std::vector<ElementRef>* out) const {
+    const int lw = !vec_ ? 1 : f32_ ? widest_dividing<float>(tile_cols) : widest_dividing<double>(tile_cols);
+    const int vecs_per_row = tile_cols / lw, vecs = tile_rows * vecs_per_row, nt = tx_ * ty_;
+    for (int v = tid; v < vecs; v += nt) {
+      const std::int64_t gr = r0 + v / vecs_per_row, gc = c0 + (v % vecs_per_row) * lw;
+      if (gr < rows && gc < cols)
+        for (int w = 0; w < lw; ++w) out->push_back({gr, gc + w});
+    }
+  }
+
+  RegtileParams p_;
+  bool ata_, f32_;
+  Shape s_;
+  int cw_ = 1, tx_ = 1, ty_ = 1, bkp_ = 1;
+  bool vec_ = false;
+  Dim2 grid_;
+};
+
+std::unique_ptr<MappingModel> regtile_model(int config_index, Problem problem, Precision precision, const Shape& shape) {
+  return std::make_unique<RegtileModel>(kParams[config_index], problem, precision, normalised(problem, shape));
 }
 
 std::vector<TileConfig> regtile_configs() {
@@ -399,8 +572,10 @@ extern const VariantDescriptor kRegtilePrefetchVariant = {
     regtile_configs(),
     regtile_refuses,
     regtile_launch,
+    regtile_launch_traced,
     regtile_kernel_for,
     regtile_shared_bytes,
+    regtile_model,
 };
 
 }  // namespace tilescope

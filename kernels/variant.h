@@ -3,16 +3,20 @@
 // plus one line in the registry; the CLI, exports and tests loop over the registry.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "gemm_types.h"
+#include "mapping_model.h"
 
 // Opaque handles so that this header stays plain C++.
 struct CUstream_st;
 struct cublasContext;
 
 namespace tilescope {
+
+struct TraceBuffers;  // trace.h
 
 enum class Backend { Cuda, Cublas };
 const char* to_string(Backend b);
@@ -52,11 +56,20 @@ struct VariantDescriptor {
   // including the launch check. Never prints.
   void (*launch)(const GemmArgs&, int config_index);
 
+  // The same launch with the instrumented kernel (kTrace = true; see trace.h), which records
+  // into `trace`. nullptr for cuBLAS. Throws like `launch`; run_trace is the caller.
+  void (*launch_traced)(const GemmArgs&, int config_index, const TraceBuffers& trace);
+
   // The kernel `launch` would run for these args (nullptr for cuBLAS: opaque).
   KernelLaunchShape (*kernel_for)(const GemmArgs&, int config_index);
 
   // Shared memory per block that a configuration needs (bytes); nullptr = none.
   std::size_t (*shared_bytes)(const TileConfig&, Precision);
+
+  // The mapping model of a configuration (kernels/mapping_model.h), defined in the variant's
+  // own file next to the kernel it describes; nullptr for cuBLAS, which is opaque. Callers go
+  // through make_mapping_model, which checks the arguments first.
+  std::unique_ptr<MappingModel> (*model)(int config_index, Problem, Precision, const Shape&);
 };
 
 // Variant rules plus device limits (threads, static+dynamic shared memory). The register

@@ -198,13 +198,25 @@ void App::frame() {
   ImGui::EndChild();
   ImGui::SameLine();
   ImGui::BeginChild("right", ImVec2(0, -status_height), false);
-  const float avail = ImGui::GetContentRegionAvail().y;
-  ImGui::BeginChild("timing", ImVec2(0, avail * (state_.presenter ? 0.72f : 0.58f)), true);
-  draw_timing_panel();
-  ImGui::EndChild();
-  ImGui::BeginChild("results", ImVec2(0, 0), true);
-  draw_results_table();
-  ImGui::EndChild();
+  if (ImGui::BeginTabBar("views")) {
+    if (ImGui::BeginTabItem("Timing")) {
+      const float avail = ImGui::GetContentRegionAvail().y;
+      ImGui::BeginChild("timing", ImVec2(0, avail * (state_.presenter ? 0.72f : 0.58f)), true);
+      draw_timing_panel();
+      ImGui::EndChild();
+      ImGui::BeginChild("results", ImVec2(0, 0), true);
+      draw_results_table();
+      ImGui::EndChild();
+      ImGui::EndTabItem();
+    }
+    ImGuiTabItemFlags mapping_flags = 0;
+    if (select_mapping_tab_) mapping_flags |= ImGuiTabItemFlags_SetSelected, select_mapping_tab_ = false;
+    if (ImGui::BeginTabItem("Mapping: who computes what", nullptr, mapping_flags)) {
+      mapping_.draw(state_);
+      ImGui::EndTabItem();
+    }
+    ImGui::EndTabBar();
+  }
   ImGui::EndChild();
   draw_status_bar();
   draw_dialogs();

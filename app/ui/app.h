@@ -15,6 +15,7 @@
 #include "runner/runner.h"
 #include "runner/timing_history.h"
 #include "ui/app_state.h"
+#include "ui/mapping_panel.h"
 
 namespace tilescope {
 
@@ -44,6 +45,8 @@ class App {
   bool export_csv(const std::string& path);
   bool load_csv(const std::string& path);
   void set_presenter(bool on);
+  void show_mapping() { select_mapping_tab_ = true; }
+  MappingPanel& mapping() { return mapping_; }
   void quit() { host_.request_close(); }
 
   AppState& state() { return state_; }
@@ -102,6 +105,7 @@ class App {
   std::string plot_key_;
   PlotView plot_view_;
   PlotView live_view_;
+  MappingPanel mapping_;
 
   // Work for after_frame().
   struct PendingExport {
@@ -112,6 +116,7 @@ class App {
   std::string pending_screenshot_;
   bool capture_in_flight_ = false;
   bool was_busy_ = false;
+  bool select_mapping_tab_ = false;
   bool font_dirty_ = true;
   float applied_font_px_ = 0;
   Theme applied_theme_ = Theme::Dark;

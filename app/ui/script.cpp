@@ -33,11 +33,13 @@ bool to_bool(const std::string& s, bool* out) {
 bool arity_ok(const std::vector<std::string>& w) {
   const std::string& a = w[0];
   const std::size_t n = w.size() - 1;
-  if (a == "run" || a == "sweep" || a == "live" || a == "cancel" || a == "quit") return n == 0;
+  if (a == "run" || a == "sweep" || a == "live" || a == "cancel" || a == "quit" || a == "show-mapping") return n == 0;
   if (a == "wait") return n <= 1;
   if (a == "frames" || a == "load-csv" || a == "export-csv" || a == "screenshot" || a == "focus") return n == 1;
   if (a == "use" || a == "use-all") return n == 2 || (a == "use-all" && n == 1);
   if (a == "export-plot") return n == 1 || n == 3;
+  if (a == "mapping-block") return n == 2;
+  if (a == "mapping-phase") return n == 1;
   if (a == "set") return n >= 2;
   return false;
 }
@@ -121,6 +123,20 @@ bool ScriptPlayer::perform(App& app, const Line& line, std::string* why) {
   if (a == "live") return app.live() || (*why = app.status(), false);
   if (a == "cancel") { app.cancel(); return true; }
   if (a == "quit") { quit_ = true; app.quit(); return true; }
+  if (a == "show-mapping") { app.show_mapping(); return true; }
+  if (a == "mapping-block") {
+    int x = 0, y = 0;
+    if (!to_int(w[1], &x) && w[1] != "0") return *why = "mapping-block X Y", false;
+    if (!to_int(w[2], &y) && w[2] != "0") return *why = "mapping-block X Y", false;
+    app.mapping().select_block(w[1] == "0" ? 0 : x, w[2] == "0" ? 0 : y);
+    return true;
+  }
+  if (a == "mapping-phase") {
+    int p = 0;
+    if (!to_int(w[1], &p) && w[1] != "0") return *why = "mapping-phase N", false;
+    app.mapping().set_phase(w[1] == "0" ? 0 : p);
+    return true;
+  }
   if (a == "wait") {
     int seconds = 600;
     if (w.size() == 2 && !to_int(w[1], &seconds)) return *why = "wait takes seconds", false;

@@ -1,0 +1,376 @@
+#include "ui/mapping_panel.h"
+
+#define GLFW_INCLUDE_NONE
+#include <GLFW/glfw3.h>
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "random_inputs.h"
+#include "registry.h"
+#include "ui/widgets.h"
+
+namespace tilescope {
+
+namespace {
+
+constexpr int kMaxImageSide = 1024;  // larger matrices are sampled; block lines are drawn on top
+constexpr std::uint64_t kSeed = 1;   // the seed Run uses: the values shown are the ones multiplied
+
+// Where a stored-matrix element appears on screen. `transposed`: AᵀA's left matrix shows Aᵀ.
+struct Placement {
+  ImVec2 origin;
+  float scale = 1;  // pixels per element
+  bool transposed = false;
+  ImVec2 at(double row, double col) const {
+    if (transposed) std::swap(row, col);
+    return ImVec2(origin.x + static_cast<float>(col) * scale, origin.y + static_cast<float>(row) * scale);
+  }
+};
+
+void tile_rect(ImDrawList* dl, const Placement& p, const TileRect& t, ImU32 col, float thickness, bool filled) {
+  if (t.empty()) return;
+  ImVec2 a = p.at(static_cast<double>(t.row0), static_cast<double>(t.col0));
+  ImVec2 b = p.at(static_cast<double>(t.row1), static_cast<double>(t.col1));
+  const ImVec2 mn(std::min(a.x, b.x), std::min(a.y, b.y)), mx(std::max(a.x, b.x), std::max(a.y, b.y));
+  if (filled) dl->AddRectFilled(mn, mx, (col & 0x00FFFFFF) | 0x50000000);
+  dl->AddRect(mn, mx, col, 0, 0, thickness);
+}
+
+double stored_value(Problem problem, bool of_a, std::int64_t row, std::int64_t col, const Shape& s) {
+  // Gemm: A is M x K (stream 0), B is K x N (stream 1). AᵀA: A is K x N (stream 0).
+  const std::int64_t cols = of_a ? (problem == Problem::Gemm ? s.K : s.N) : s.N;
+  return input_value(kSeed, of_a ? 0 : 1, static_cast<std::uint64_t>(row * cols + col));
+}
+
+// C(i, j) summed over k < k_end, from the same inputs the kernels get.
+double partial_c(Problem problem, const Shape& s, std::int64_t i, std::int64_t j, std::int64_t k_end) {
+  double sum = 0;
+  for (std::int64_t k = 0; k < k_end; ++k) {
+    const double a = problem == Problem::Gemm ? stored_value(problem, true, i, k, s) : stored_value(problem, true, k, i, s);
+    const double b = problem == Problem::Gemm ? stored_value(problem, false, k, j, s) : stored_value(problem, true, k, j, s);
+    sum += a * b;
+  }
+  return sum;
+}
+
+}  // namespace
+
+void MappingPanel::rebuild(const AppState& state) {
+  const LessonEntry& e = state.lesson[std::clamp(state.focused, 0, static_cast<int>(state.lesson.size()) - 1)];
+  const Shape shape = run_shape(state);
+  char key[256];
+  std::snprintf(key, sizeof key, "%s:%d:%d:%d:%lld:%lld:%lld", e.variant_id.c_str(), e.config_index,
+                static_cast<int>(state.problem), static_cast<int>(state.precision), static_cast<long long>(shape.M),
+                static_cast<long long>(shape.N), static_cast<long long>(shape.K));
+  if (key == key_) return;
+  key_ = key;
+  variant_id_ = e.variant_id;
+  config_index_ = e.config_index;
+  problem_ = state.problem;
+  shape_ = shape;
+  // The precision matters: 16-byte vectors hold 4 floats but 2 doubles, which changes which
+  // rows a thread of regtile_prefetch owns.
+  model_ = make_mapping_model(variant_id_, config_index_, problem_, state.precision, shape_, &no_model_reason_);
+  // Keep the block and phase the user (or a script) chose where the new grid still has them.
+  if (model_) {
+    selected_x_ = std::clamp(selected_x_, 0, model_->grid().x - 1);
+    selected_y_ = std::clamp(selected_y_, 0, model_->grid().y - 1);
+    phase_ = std::clamp(phase_, 0, model_->phases());
+  }
+  playing_ = false;
+  images_dirty_ = true;
+}
+
+void MappingPanel::handle_keys() {
+  if (ImGui::GetIO().WantTextInput || !model_) return;
+  if (ImGui::IsKeyPressed(GLFW_KEY_SPACE, false)) playing_ = !playing_;
+  if (ImGui::IsKeyPressed(GLFW_KEY_RIGHT)) phase_ = std::min(phase_ + 1, model_->phases()), playing_ = false;
+  if (ImGui::IsKeyPressed(GLFW_KEY_LEFT)) phase_ = std::max(phase_ - 1, 0), playing_ = false;
+}
+
+void MappingPanel::draw(const AppState& state) {
+  rebuild(state);
+  if (!model_) {
+    ImGui::Dummy(ImVec2(0, ImGui::GetFontSize()));
+    ImGui::TextWrapped("No mapping picture for %s: %s", variant_id_.c_str(), no_model_reason_.c_str());
+    ImGui::TextDisabled("Focus another variant in the Variants table (click its name).");
+    return;
+  }
+  handle_keys();
+  if (playing_) {
+    play_clock_ += ImGui::GetIO().DeltaTime * speed_;
+    if (play_clock_ >= 1.0) {
+      play_clock_ = 0;
+      if (phase_ < model_->phases()) ++phase_;
+      else playing_ = false;
+    }
+  }
+  if (images_dirty_) {
+    images_ = render_mapping_images(*model_, problem_, shape_, selected_x_, selected_y_, kMaxImageSide);
+    c_tex_.upload(images_.c);
+    a_tex_.upload(images_.a);
+    if (!images_.b.rgba.empty()) b_tex_.upload(images_.b);
+    images_dirty_ = false;
+  }
+
+  const float anim_width = std::min(ImGui::GetContentRegionAvail().x * 0.38f, ImGui::GetFontSize() * 24);
+  ImGui::BeginChild("matrices", ImVec2(ImGui::GetContentRegionAvail().x - anim_width, 0), false,
+                    ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
+  draw_matrices(state);
+  ImGui::EndChild();
+  ImGui::SameLine();
+  ImGui::BeginChild("animation", ImVec2(0, 0), true);
+  draw_animation(state);
+  ImGui::EndChild();
+}
+
+void MappingPanel::draw_matrices(const AppState& state) {
+  (void)state;
+  const VariantDescriptor* v = find_variant(variant_id_);
+  const TileConfig& cfg = v->configs[config_index_];
+  ImGui::Text("%s %s, %s, M = %lld, N = %lld, K = %lld", v->label, cfg.name.c_str(),
+              problem_ == Problem::Gemm ? "C = A·B" : "C = AᵀA", static_cast<long long>(shape_.M),
+              static_cast<long long>(shape_.N), static_cast<long long>(shape_.K));
+  ImGui::TextDisabled("source: the mapping model, uploaded from the host");
+  help_tooltip("These pictures are computed from the variant's mapping model. A GPU test checks that the "
+               "instrumented kernels record exactly the same owners and read counts.");
+  ImGui::PushTextWrapPos(0);
+  ImGui::TextDisabled("%s Click C to pick a block; the wheel zooms, right-drag pans, double-click resets.",
+                      model_->reads_summary().c_str());
+  ImGui::PopTextWrapPos();
+
+  const ImVec2 region_min = ImGui::GetCursorScreenPos();
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  ImGui::InvisibleButton("canvas", ImVec2(std::max(avail.x, 50.0f), std::max(avail.y - ImGui::GetFontSize() * 2, 50.0f)),
+                         ImGuiButtonFlags_MouseButtonLeft | ImGuiButtonFlags_MouseButtonRight);
+  const bool hovered = ImGui::IsItemHovered();
+  const ImVec2 region_max = ImGui::GetItemRectMax();
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  ImGuiIO& io = ImGui::GetIO();
+
+  const double M = static_cast<double>(shape_.M), N = static_cast<double>(shape_.N), K = static_cast<double>(shape_.K);
+  const float gap = ImGui::GetFontSize() * 0.6f;
+  const float w = region_max.x - region_min.x, h = region_max.y - region_min.y;
+  const float fit = static_cast<float>(std::min((w - gap) / (K + N), (h - gap) / (K + M)));
+  // Zoom around the mouse; drag to pan; double-click to reset.
+  if (hovered && io.MouseWheel != 0) {
+    const float old = zoom_;
+    zoom_ = std::clamp(zoom_ * std::pow(1.2f, io.MouseWheel), 0.25f, 400.0f);
+    const ImVec2 m(io.MousePos.x - region_min.x - pan_.x, io.MousePos.y - region_min.y - pan_.y);
+    pan_.x -= m.x * (zoom_ / old - 1);
+    pan_.y -= m.y * (zoom_ / old - 1);
+  }
+  if (ImGui::IsItemActive() && ImGui::IsMouseDragging(ImGuiMouseButton_Right)) {
+    pan_.x += io.MouseDelta.x;
+    pan_.y += io.MouseDelta.y;
+  }
+  if (hovered && ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left)) zoom_ = 1, pan_ = ImVec2(0, 0);
+  const float s = fit * zoom_;
+  const ImVec2 o(region_min.x + pan_.x, region_min.y + pan_.y);
+  const float ks = static_cast<float>(K) * s;
+
+  // The textbook layout: B (or A for AᵀA) on top, A (or Aᵀ) on the left, C below right.
+  Placement left{ImVec2(o.x, o.y + ks + gap), s, problem_ == Problem::Ata};
+  Placement top{ImVec2(o.x + ks + gap, o.y), s, false};
+  Placement cpl{ImVec2(o.x + ks + gap, o.y + ks + gap), s, false};
+  dl->PushClipRect(region_min, region_max, true);
+  const ImU32 frame = ImGui::GetColorU32(ImGuiCol_Border);
+  // A (or Aᵀ): the stored A's heatmap, drawn transposed for AᵀA.
+  if (a_tex_.valid()) {
+    if (problem_ == Problem::Ata) {
+      // Screen (row n, col k) shows stored A(k, n): swap the texture axes.
+      dl->AddImageQuad(a_tex_.imgui_id(), left.origin, ImVec2(left.origin.x + ks, left.origin.y),
+                       ImVec2(left.origin.x + ks, left.origin.y + static_cast<float>(N) * s),
+                       ImVec2(left.origin.x, left.origin.y + static_cast<float>(N) * s), ImVec2(0, 0), ImVec2(0, 1),
+                       ImVec2(1, 1), ImVec2(1, 0));
+    } else {
+      dl->AddImage(a_tex_.imgui_id(), left.origin, ImVec2(left.origin.x + ks, left.origin.y + static_cast<float>(M) * s));
+    }
+  }
+  const ImTextureID top_tex = problem_ == Problem::Ata ? a_tex_.imgui_id() : b_tex_.imgui_id();
+  if (problem_ == Problem::Ata ? a_tex_.valid() : b_tex_.valid())
+    dl->AddImage(top_tex, top.origin, ImVec2(top.origin.x + static_cast<float>(N) * s, top.origin.y + ks));
+  if (c_tex_.valid())
+    dl->AddImage(c_tex_.imgui_id(), cpl.origin,
+                 ImVec2(cpl.origin.x + static_cast<float>(N) * s, cpl.origin.y + static_cast<float>(M) * s));
+  dl->AddRect(left.origin, ImVec2(left.origin.x + ks, left.origin.y + static_cast<float>(M) * s), frame);
+  dl->AddRect(top.origin, ImVec2(top.origin.x + static_cast<float>(N) * s, top.origin.y + ks), frame);
+  dl->AddRect(cpl.origin, ImVec2(cpl.origin.x + static_cast<float>(N) * s, cpl.origin.y + static_cast<float>(M) * s), frame);
+  const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text);
+  dl->AddText(ImVec2(left.origin.x, left.origin.y - ImGui::GetFontSize()), text, problem_ == Problem::Ata ? "Aᵀ" : "A");
+  dl->AddText(ImVec2(top.origin.x - ImGui::GetFontSize() * 1.2f, top.origin.y), text, problem_ == Problem::Ata ? "A" : "B");
+  dl->AddText(ImVec2(cpl.origin.x - ImGui::GetFontSize() * 1.2f, cpl.origin.y), text, "C");
+
+  // Block boundaries over C (whenever a block is at least 4 pixels): they stay visible when
+  // the image itself is sampled.
+  const int bm = std::max(1, cfg.bm), bn = std::max(1, cfg.bn);
+  if (bn * s >= 4 && bm * s >= 4) {
+    const ImU32 line = (frame & 0x00FFFFFF) | 0x90000000;
+    for (double c = bn; c < N; c += bn)
+      dl->AddLine(cpl.at(0, c), cpl.at(M, c), line);
+    for (double r = bm; r < M; r += bm)
+      dl->AddLine(cpl.at(r, 0), cpl.at(r, N), line);
+  }
+  // The selected block, and the tiles it loads in the current phase (and prefetches next).
+  const ImU32 sel = 0xFFFF30FF;  // magenta: stands out on every colour of the heatmap ramp
+  const TileRect block_rect{static_cast<std::int64_t>(selected_y_) * bm, std::min<std::int64_t>(shape_.M, (selected_y_ + 1LL) * bm),
+                            static_cast<std::int64_t>(selected_x_) * bn, std::min<std::int64_t>(shape_.N, (selected_x_ + 1LL) * bn)};
+  tile_rect(dl, cpl, block_rect, 0xFFFFFFFF, 2.5f, false);
+  if (phase_ >= 1) {
+    const int p = phase_ - 1;
+    tile_rect(dl, left, model_->a_tile(selected_x_, selected_y_, p), sel, 2.5f, true);
+    tile_rect(dl, top, model_->b_tile(selected_x_, selected_y_, p), sel, 2.5f, true);
+    if (variant_id_ == "regtile_prefetch" && p + 1 < model_->phases()) {
+      const ImU32 next = 0xFFFFFF40;  // cyan: in flight to the prefetch registers
+      tile_rect(dl, left, model_->a_tile(selected_x_, selected_y_, p + 1), next, 1.5f, false);
+      tile_rect(dl, top, model_->b_tile(selected_x_, selected_y_, p + 1), next, 1.5f, false);
+    }
+  }
+  dl->PopClipRect();
+
+  // Hover and click.
+  if (hovered) {
+    const ImVec2 m = io.MousePos;
+    auto inside = [&](const Placement& p, double rows, double cols, double* r, double* c) {
+      *c = (m.x - p.origin.x) / s;
+      *r = (m.y - p.origin.y) / s;
+      if (p.transposed) std::swap(*r, *c);
+      return *r >= 0 && *c >= 0 && *r < rows && *c < cols;
+    };
+    double r = 0, c = 0;
+    if (inside(cpl, M, N, &r, &c)) {
+      const std::int64_t i = static_cast<std::int64_t>(r), j = static_cast<std::int64_t>(c);
+      const Owner ow = model_->owner(i, j);
+      ImGui::BeginTooltip();
+      ImGui::Text("C(%lld, %lld)", static_cast<long long>(i), static_cast<long long>(j));
+      ImGui::Text("block (%d, %d), thread (%d, %d), register slot %d%s", ow.block_x, ow.block_y, ow.thread_x,
+                  ow.thread_y, ow.slot, ow.mirrored ? " (mirrored)" : "");
+      ImGui::Text("value %.6g", partial_c(problem_, shape_, i, j, shape_.K));
+      ImGui::EndTooltip();
+      if (ImGui::IsMouseClicked(ImGuiMouseButton_Left) && ow.block_x >= 0) {
+        selected_x_ = ow.block_x;
+        selected_y_ = ow.block_y;
+        phase_ = 0;
+        images_dirty_ = true;
+      }
+    } else {
+      const bool ata = problem_ == Problem::Ata;
+      const bool on_left = inside(left, ata ? K : M, ata ? N : K, &r, &c);
+      double r2 = 0, c2 = 0;
+      const bool on_top = !on_left && inside(top, K, N, &r2, &c2);
+      if (on_left || on_top) {
+        const std::int64_t row = static_cast<std::int64_t>(on_left ? r : r2), col = static_cast<std::int64_t>(on_left ? c : c2);
+        const bool of_a = on_left || ata;
+        const std::int64_t reads = of_a ? model_->a_reads(row, col) : model_->b_reads(row, col);
+        ImGui::BeginTooltip();
+        ImGui::Text("%s(%lld, %lld) = %.6g", of_a ? "A" : "B", static_cast<long long>(row), static_cast<long long>(col),
+                    stored_value(problem_, of_a, row, col, shape_));
+        ImGui::Text("read %lld times from global memory", static_cast<long long>(reads));
+        ImGui::EndTooltip();
+      }
+    }
+  }
+
+  // The heatmap legend.
+  const ImVec2 lp = ImGui::GetCursorScreenPos();
+  const float lw = ImGui::GetFontSize() * 10, lh = ImGui::GetFontSize() * 0.8f;
+  for (int i = 0; i < 64; ++i)
+    dl->AddRectFilled(ImVec2(lp.x + lw * i / 64, lp.y), ImVec2(lp.x + lw * (i + 1) / 64, lp.y + lh), heat_color(i / 63.0));
+  ImGui::Dummy(ImVec2(lw, lh));
+  ImGui::SameLine();
+  ImGui::Text("global reads per element: 0 ... %lld", static_cast<long long>(images_.max_reads));
+}
+
+void MappingPanel::draw_animation(const AppState& state) {
+  (void)state;
+  const VariantDescriptor* v = find_variant(variant_id_);
+  const TileConfig& cfg = v->configs[config_index_];
+  const int phases = model_->phases();
+  section("Tile animation");
+  ImGui::Text("block (%d, %d) of %d x %d", selected_x_, selected_y_, model_->grid().x, model_->grid().y);
+  if (!model_->block_active(selected_x_, selected_y_))
+    ImGui::TextColored(ImVec4(1, 0.7f, 0.3f, 1), "this block exits at once: its mirror computes it");
+  if (ImGui::Button("|<")) phase_ = 0, playing_ = false;
+  ImGui::SameLine();
+  if (ImGui::Button("<")) phase_ = std::max(0, phase_ - 1), playing_ = false;
+  help_tooltip("One phase back (left arrow).");
+  ImGui::SameLine();
+  if (ImGui::Button(playing_ ? "Pause" : "Play")) playing_ = !playing_;
+  help_tooltip("Play or pause the phases (space).");
+  ImGui::SameLine();
+  if (ImGui::Button(">")) phase_ = std::min(phases, phase_ + 1), playing_ = false;
+  help_tooltip("One phase forward (right arrow).");
+  ImGui::SetNextItemWidth(-1);
+  ImGui::SliderInt("##phase", &phase_, 0, phases, "after phase %d");
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
+  ImGui::SliderFloat("phases/s", &speed_, 0.5f, 20.0f, "%.1f");
+
+  const int bk = variant_id_ == "naive" ? static_cast<int>(shape_.K) : std::max(1, cfg.bk);
+  const std::int64_t k_done = std::min<std::int64_t>(shape_.K, static_cast<std::int64_t>(phase_) * bk);
+  if (phase_ == 0) ImGui::TextWrapped("Before the K loop: the accumulators are zero.");
+  else
+    ImGui::TextWrapped("Phase %d of %d: k = %lld ... %lld went through shared memory; each thread added %lld products "
+                       "to each of its %d output(s).",
+                       phase_, phases, static_cast<long long>((phase_ - 1) * static_cast<std::int64_t>(bk)),
+                       static_cast<long long>(k_done - 1), static_cast<long long>(k_done - (phase_ - 1) * static_cast<std::int64_t>(bk)),
+                       cfg.tm * cfg.tn);
+
+  ImGui::TextColored(ImVec4(1, 0.19f, 1, 1), "magenta");
+  ImGui::SameLine(0, 4);
+  ImGui::TextDisabled("tiles in shared memory in this phase");
+  if (variant_id_ == "regtile_prefetch") {
+    ImGui::TextColored(ImVec4(0.25f, 1, 1, 1), "cyan");
+    ImGui::SameLine(0, 4);
+    ImGui::TextDisabled("the next slab, in flight to the prefetch registers");
+  }
+
+  // Counters for this block, against the model's tiles.
+  std::int64_t global = 0;
+  for (int p = 0; p < phase_; ++p)
+    global += model_->a_tile(selected_x_, selected_y_, p).elements() + model_->b_tile(selected_x_, selected_y_, p).elements();
+  const std::int64_t rows = std::min<std::int64_t>(cfg.bm > 0 ? cfg.bm : 1, shape_.M);
+  const std::int64_t cols = std::min<std::int64_t>(cfg.bn > 0 ? cfg.bn : 1, shape_.N);
+  const double flops = 2.0 * rows * cols * k_done;
+  const double bytes = global * 4.0;
+  section("Counters (this block, float)");
+  ImGui::Text("global loads: %lld elements", static_cast<long long>(global));
+  help_tooltip("Elements of A and B this block has read from global memory so far: the tiles of the phases done.");
+  if (variant_id_ != "naive")
+    ImGui::TextDisabled("formula: (BM + BN) x k = (%d + %d) x %lld = %lld", cfg.bm, cfg.bn, static_cast<long long>(k_done),
+                        static_cast<long long>((cfg.bm + cfg.bn) * k_done));
+  ImGui::Text("shared-memory loads: %lld", static_cast<long long>(static_cast<std::int64_t>(cfg.threads()) *
+                                                                  (cfg.tm + cfg.tn) * k_done));
+  help_tooltip("Each thread reads TM values of A and TN of B from shared memory per k.");
+  ImGui::Text("arithmetic intensity: %.2f FLOP/byte", bytes > 0 ? flops / bytes : 0.0);
+  help_tooltip("Multiply-adds (x2) per byte fetched from global memory: the higher, the less the kernel waits for memory.");
+
+  // The block's partial sums after this phase, on a small grid (sampled for big tiles).
+  section("Partial sums of C in this block");
+  const int show = static_cast<int>(std::min<std::int64_t>({rows, cols, 16}));
+  const float cell = std::min(ImGui::GetContentRegionAvail().x / std::max(show, 1), ImGui::GetFontSize() * 1.6f);
+  const ImVec2 p0 = ImGui::GetCursorScreenPos();
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const std::int64_t i0 = static_cast<std::int64_t>(selected_y_) * cfg.bm, j0 = static_cast<std::int64_t>(selected_x_) * cfg.bn;
+  double vmax = 1e-9;
+  std::vector<double> vals(static_cast<std::size_t>(show) * show, 0);
+  for (int y = 0; y < show; ++y)
+    for (int x = 0; x < show; ++x) {
+      const std::int64_t i = i0 + y * rows / std::max(show, 1), j = j0 + x * cols / std::max(show, 1);
+      if (i >= shape_.M || j >= shape_.N) continue;
+      vals[static_cast<std::size_t>(y) * show + x] = partial_c(problem_, shape_, i, j, k_done);
+      vmax = std::max(vmax, std::fabs(vals[static_cast<std::size_t>(y) * show + x]));
+    }
+  for (int y = 0; y < show; ++y)
+    for (int x = 0; x < show; ++x) {
+      const double t = 0.5 + 0.5 * vals[static_cast<std::size_t>(y) * show + x] / vmax;
+      dl->AddRectFilled(ImVec2(p0.x + x * cell, p0.y + y * cell), ImVec2(p0.x + (x + 1) * cell - 1, p0.y + (y + 1) * cell - 1),
+                        heat_color(t));
+    }
+  ImGui::Dummy(ImVec2(show * cell, show * cell));
+  ImGui::TextDisabled("%s", phase_ == 0 ? "all zero" : "colour: value (blue negative, yellow positive)");
+}
+
+}  // namespace tilescope

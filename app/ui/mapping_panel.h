@@ -1,0 +1,54 @@
+// The mapping view: A on the left, B on top, C at the bottom right (the textbook layout); C
+// coloured by the block that computes each element and, for the selected block, by thread;
+// heatmaps of global reads of A and B; zoom, pan, hover. Beside it the tile animation: step
+// through the K phases of the selected block and watch which tiles travel through shared memory
+// and how the partial sums of C grow. The pictures come from the variant's mapping model
+// (host path, uploaded with glTexSubImage2D); the view says so.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "mapping_model.h"
+#include "ui/app_state.h"
+#include "viz/gl_texture.h"
+#include "viz/mapping_images.h"
+
+namespace tilescope {
+
+class MappingPanel {
+ public:
+  // Draws the panel for the focused variant of `state` (its configuration, problem and sizes).
+  void draw(const AppState& state);
+  // Space, left and right arrows while the panel is shown.
+  void handle_keys();
+  // For scripts (and the buttons): the block to follow and the phases done.
+  void select_block(int x, int y) { selected_x_ = x, selected_y_ = y, phase_ = 0, images_dirty_ = true; }
+  void set_phase(int phase) { phase_ = phase < 0 ? 0 : phase, playing_ = false; }
+
+ private:
+  void rebuild(const AppState& state);
+  void draw_matrices(const AppState& state);
+  void draw_animation(const AppState& state);
+
+  std::string key_;  // what the current model and images were made for
+  std::unique_ptr<MappingModel> model_;
+  std::string no_model_reason_;
+  Shape shape_;
+  Problem problem_ = Problem::Gemm;
+  std::string variant_id_;
+  int config_index_ = 0;
+  MappingImages images_;
+  GlTexture c_tex_, a_tex_, b_tex_;
+  bool images_dirty_ = true;
+
+  int selected_x_ = 0, selected_y_ = 0;  // the selected block
+  int phase_ = 0;                        // phases completed in the animation (0 = before the first)
+  bool playing_ = false;
+  float speed_ = 2.0f;                   // phases per second
+  double play_clock_ = 0;
+  float zoom_ = 1.0f;
+  ImVec2 pan_{0, 0};
+};
+
+}  // namespace tilescope

@@ -1,0 +1,55 @@
+// The mapping view's colours, one definition for the host path (mapping_images.cpp) and the
+// CUDA path (interop.cu), so the two pictures are equal to the bit — a GPU test compares them.
+// IM_COL32 layout: R in the low byte, alpha 255.
+#pragma once
+
+#include <cmath>
+
+#include "random_inputs.h"  // TILESCOPE_HD
+
+namespace tilescope {
+
+TILESCOPE_HD unsigned colour_channel(double v) {
+  v = v < 0 ? 0 : (v > 1 ? 1 : v);
+  return static_cast<unsigned>(v * 255.0 + 0.5);
+}
+
+TILESCOPE_HD unsigned pack_rgb(double r, double g, double b) {
+  return colour_channel(r) | (colour_channel(g) << 8) | (colour_channel(b) << 16) | 0xFF000000u;
+}
+
+TILESCOPE_HD unsigned hsv_colour(double h, double s, double v) {
+  h = h - floor(h);
+  const double i = floor(h * 6), f = h * 6 - i;
+  const double p = v * (1 - s), q = v * (1 - f * s), t = v * (1 - (1 - f) * s);
+  switch (static_cast<int>(i) % 6) {
+    case 0: return pack_rgb(v, t, p);
+    case 1: return pack_rgb(q, v, p);
+    case 2: return pack_rgb(p, v, t);
+    case 3: return pack_rgb(p, q, v);
+    case 4: return pack_rgb(t, p, v);
+    default: return pack_rgb(v, p, q);
+  }
+}
+
+// Golden-ratio hues: neighbouring blocks (and threads) get clearly different colours.
+TILESCOPE_HD unsigned block_color(int block_linear, bool dimmed) {
+  const double h = fmod(block_linear * 0.618033988749895, 1.0);
+  return hsv_colour(h, dimmed ? 0.35 : 0.65, dimmed ? 0.45 : 0.85);
+}
+
+TILESCOPE_HD unsigned thread_color(int thread_linear) {
+  const double h = fmod(thread_linear * 0.618033988749895 + 0.3, 1.0);
+  return hsv_colour(h, 0.9, 1.0);
+}
+
+// t in [0, 1]: dark purple -> teal -> yellow, perceptually ordered (a viridis-like ramp).
+TILESCOPE_HD unsigned heat_color(double t) {
+  t = t < 0 ? 0 : (t > 1 ? 1 : t);
+  const double r = t < 0.5 ? 0.27 - 0.15 * t * 2 : 0.12 + (0.99 - 0.12) * (t - 0.5) * 2;
+  const double g = t < 0.5 ? 0.00 + 0.56 * t * 2 : 0.56 + (0.91 - 0.56) * (t - 0.5) * 2;
+  const double b = t < 0.5 ? 0.33 + 0.22 * t * 2 : 0.55 - (0.55 - 0.14) * (t - 0.5) * 2;
+  return pack_rgb(r, g, b);
+}
+
+}  // namespace tilescope

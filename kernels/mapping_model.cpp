@@ -1,0 +1,38 @@
+#include "mapping_model.h"
+
+#include "registry.h"
+
+namespace tilescope {
+
+std::unique_ptr<MappingModel> make_mapping_model(const std::string& variant_id, int config_index, Problem problem,
+                                                 Precision precision, const Shape& shape, std::string* why) {
+  std::string reason;
+  std::unique_ptr<MappingModel> model;
+  const VariantDescriptor* v = find_variant(variant_id);
+  const Shape s = normalised(problem, shape);
+  if (!v) {
+    reason = "unknown variant '" + variant_id + "'";
+  } else if (config_index < 0 || config_index >= static_cast<int>(v->configs.size())) {
+    reason = std::string(v->id) + " has no configuration #" + std::to_string(config_index);
+  } else if (v->backend == Backend::Cublas) {
+    reason = "cuBLAS is closed: its mapping is not known";
+  } else if (!v->model) {
+    reason = std::string(v->id) + " has no mapping model";
+  } else if (s.M < 1 || s.N < 1 || s.K < 1) {
+    reason = "sizes must be at least 1";
+  } else if (const std::string refused = v->refuses ? v->refuses(problem, precision, v->configs[config_index]) : "";
+             !refused.empty()) {
+    reason = refused;
+  } else {
+    model = v->model(config_index, problem, precision, s);
+  }
+  if (why) *why = model ? "" : reason;
+  return model;
+}
+
+std::unique_ptr<MappingModel> make_mapping_model(const std::string& variant_id, int config_index, Problem problem,
+                                                 const Shape& shape, std::string* why) {
+  return make_mapping_model(variant_id, config_index, problem, Precision::F32, shape, why);
+}
+
+}  // namespace tilescope

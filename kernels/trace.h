@@ -1,0 +1,64 @@
+// Instrumented runs: the very kernels that are timed, compiled a second time with the template
+// flag kTrace, record on the GPU who wrote each element of C and how often each element of A
+// and B was loaded from global memory; a phase limit stops the K loop early so that C holds the
+// real partial sums after p phases. The mapping view draws these buffers, and a GPU test
+// requires them to equal the mapping model (mapping_model.h) exactly. Plain C++ header.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "gemm_types.h"
+#include "mapping_model.h"
+
+namespace tilescope {
+
+// The instrumented kernels' extra argument, passed by value. Device pointers; the timed kernels
+// (kTrace = false) receive all nulls and never touch it.
+struct TraceBuffers {
+  // Per element of C (row-major): the id of the thread that stored it (trace_writer_id), -1
+  // when nothing stored it, -2 when it was stored more than once. Initialise to -1.
+  int* writer = nullptr;
+  // Per element of the stored A and B: global loads, a vector load counting each of its
+  // elements. AᵀA: b_reads must be the same buffer as a_reads (B is A), as the model counts.
+  unsigned* a_reads = nullptr;
+  unsigned* b_reads = nullptr;
+  // p >= 0: run only the first p phases of the K loop (tiled variants: the k < p * BK slabs;
+  // naive, whose K loop is one phase: p = 0 computes nothing, p >= 1 all of K). Loads of later
+  // phases, prefetches included, are not issued. C is still stored, so it holds the partial
+  // sums. p < 0: the whole loop.
+  int phase_limit = -1;
+};
+
+// The writer id: ((block_linear * threads_per_block) + thread_linear) * 64 + slot, with
+// block_linear = blockIdx.y * gridDim.x + blockIdx.x, thread_linear = threadIdx.y *
+// blockDim.x + threadIdx.x and slot = i * TN + j, the accumulator acc[i][j] of the thread
+// (< TM * TN <= 64). An AᵀA mirror store carries the id of the accumulator it copies.
+constexpr int kTraceSlots = 64;
+constexpr int trace_writer_id(int block_linear, int threads_per_block, int thread_linear, int slot) {
+  return (block_linear * threads_per_block + thread_linear) * kTraceSlots + slot;
+}
+// The owner an id names (mirrored is not encoded: false). For id < 0, block_x = -1.
+Owner decode_writer(int id, const Dim2& grid, const Dim2& block);
+// The largest writer id a launch can produce must fit in an int.
+bool writer_ids_fit(const Dim2& grid, const Dim2& block);
+
+struct TraceResult {
+  std::string error;  // empty when the run happened
+  bool ok() const { return error.empty(); }
+  Shape shape;        // normalised (AᵀA: M = N)
+  Dim2 grid, block;   // of the launch, to decode writer ids
+  std::vector<int> writer;             // M x N, see TraceBuffers::writer
+  std::vector<std::uint32_t> a_reads;  // stored A (gemm M x K, AᵀA K x N): both roles for AᵀA
+  std::vector<std::uint32_t> b_reads;  // K x N; empty for AᵀA
+  std::vector<double> c;               // M x N after the run; NaN where nothing was stored
+};
+
+// Runs the instrumented kernel of one configuration once, on inputs filled like the Measurer's
+// (fill_random with `seed`: A is stream 0, B stream 1), with fresh device buffers of its own.
+// Throws nothing: on failure returns a result with error set (also copied to *error if given).
+TraceResult run_trace(const std::string& variant_id, int config_index, Problem problem, Precision precision,
+                      const Shape& shape, int phase_limit, std::uint64_t seed, std::string* error);
+
+}  // namespace tilescope

@@ -1,0 +1,226 @@
+// The instrumented kernels (kTrace) against the mapping models, on the GPU: for every CUDA
+// variant x configuration x problem, on ragged sizes (float; double on one size each, since
+// regtile_prefetch's layout depends on the vector width), who wrote each element of C must be
+// exactly the model's owner, the global reads of each element of A and B exactly the model's
+// closed form, and C after the first p phases the CPU double sum over the first p slabs (within a
+// rigorous rounding bound). Skips itself (visibly) where no CUDA device exists.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <ostream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "device_info.h"
+#include "mapping_model.h"
+#include "reference.h"
+#include "registry.h"
+#include "trace.h"
+
+using namespace tilescope;
+
+namespace {
+
+#define SKIP_WITHOUT_GPU()                                                                             \
+  do {                                                                                                 \
+    if (!probe_device().ok()) GTEST_SKIP() << "no usable GPU: " << probe_device().unavailable_reason; \
+  } while (0)
+
+std::vector<Shape> trace_shapes(Problem p, Precision q) {
+  std::vector<Shape> out;
+  if (q == Precision::F32)
+    for (std::int64_t n : {7, 33, 129}) out.push_back({n, n, n});
+  out.push_back(p == Problem::Gemm ? Shape{129, 77, 301} : Shape{0, 129, 301});  // AᵀA: A is 301 x 129
+  return out;
+}
+
+std::string where(const char* what, std::int64_t r, std::int64_t c) {
+  std::ostringstream s;
+  s << what << "(" << r << ", " << c << ")";
+  return s.str();
+}
+
+std::string owner_text(const Owner& o) {
+  std::ostringstream s;
+  s << "block (" << o.block_x << ", " << o.block_y << ") thread (" << o.thread_x << ", " << o.thread_y << ") slot "
+    << o.slot;
+  return s.str();
+}
+
+// Every element of C written once, by the model's owner (the id does not say "mirrored").
+std::string check_writers(const MappingModel& m, const TraceResult& r) {
+  const std::int64_t M = r.shape.M, N = r.shape.N;
+  if (static_cast<std::int64_t>(r.writer.size()) != M * N) return "writer map has the wrong size";
+  for (std::int64_t i = 0; i < M; ++i)
+    for (std::int64_t j = 0; j < N; ++j) {
+      const int id = r.writer[i * N + j];
+      if (id == -1) return where("C", i, j) + " was never written";
+      if (id == -2) return where("C", i, j) + " was written more than once";
+      const Owner got = decode_writer(id, m.grid(), m.block()), want = m.owner(i, j);
+      if (got.block_x != want.block_x || got.block_y != want.block_y || got.thread_x != want.thread_x ||
+          got.thread_y != want.thread_y || got.slot != want.slot)
+        return where("C", i, j) + ": written by " + owner_text(got) + ", the model says " + owner_text(want);
+    }
+  return "";
+}
+
+// The reads of an operand the kernel recorded against `expected` (row-major, rows x cols).
+std::string check_counts(const char* name, const std::vector<std::uint32_t>& got, const std::vector<std::int64_t>& expected,
+                         std::int64_t cols) {
+  if (got.size() != expected.size()) return std::string(name) + ": read counts have the wrong size";
+  for (std::size_t e = 0; e < got.size(); ++e)
+    if (static_cast<std::int64_t>(got[e]) != expected[e])
+      return where(name, static_cast<std::int64_t>(e) / cols, static_cast<std::int64_t>(e) % cols) + " was read " +
+             std::to_string(got[e]) + " times, the model says " + std::to_string(expected[e]);
+  return "";
+}
+
+struct Expected {
+  std::vector<std::int64_t> a, b;
+  std::int64_t a_cols = 0, b_cols = 0;
+};
+
+// Global reads after the first `phases_run` phases (< 0: all): the closed forms for a whole
+// run; otherwise the model's tiles of the phases that ran (naive: its one phase is all or nothing).
+Expected expected_reads(const MappingModel& m, bool naive, Problem problem, const Shape& s, int phases_run) {
+  const bool ata = problem == Problem::Ata;
+  Expected e;
+  const std::int64_t a_rows = ata ? s.K : s.M;
+  e.a_cols = ata ? s.N : s.K;
+  e.b_cols = ata ? 0 : s.N;
+  e.a.assign(static_cast<std::size_t>(a_rows * e.a_cols), 0);
+  e.b.assign(static_cast<std::size_t>(ata ? 0 : s.K * s.N), 0);
+  const bool whole = phases_run < 0 || phases_run >= m.phases();
+  if (whole) {
+    for (std::int64_t r = 0; r < a_rows; ++r)
+      for (std::int64_t c = 0; c < e.a_cols; ++c) e.a[r * e.a_cols + c] = m.a_reads(r, c);
+    for (std::int64_t r = 0; r < (ata ? 0 : s.K); ++r)
+      for (std::int64_t c = 0; c < s.N; ++c) e.b[r * s.N + c] = m.b_reads(r, c);
+    return e;
+  }
+  if (naive) return e;  // phase 0 of 1 ran: nothing
+  auto add = [](std::vector<std::int64_t>& v, std::int64_t cols, const TileRect& t) {
+    for (std::int64_t r = t.row0; r < t.row1; ++r)
+      for (std::int64_t c = t.col0; c < t.col1; ++c) ++v[r * cols + c];
+  };
+  for (int by = 0; by < m.grid().y; ++by)
+    for (int bx = 0; bx < m.grid().x; ++bx)
+      for (int p = 0; p < phases_run; ++p) {
+        add(e.a, e.a_cols, m.a_tile(bx, by, p));
+        // AᵀA: the B-operand tile is a tile of A too.
+        if (ata) add(e.a, e.a_cols, m.b_tile(bx, by, p));
+        else add(e.b, e.b_cols, m.b_tile(bx, by, p));
+      }
+  return e;
+}
+
+// C over k < k_end in double, with the inputs the run used, and a rigorous bound on the float
+// (or double) rounding error of a length-k_end dot product: k_end * u * sum |a b| (doubled).
+std::string check_values(const TraceResult& r, Problem problem, Precision precision, std::uint64_t seed,
+                         std::int64_t k_end) {
+  const Shape& s = r.shape;
+  const bool ata = problem == Problem::Ata;
+  std::vector<double> a(static_cast<std::size_t>(a_elements(problem, s))), b(static_cast<std::size_t>(b_elements(problem, s)));
+  fill_inputs_f64(seed, 0, static_cast<std::int64_t>(a.size()), a.data());
+  fill_inputs_f64(seed, 1, static_cast<std::int64_t>(b.size()), b.data());
+  const double u = precision == Precision::F32 ? std::ldexp(1.0, -24) : std::ldexp(1.0, -53);
+  if (static_cast<std::int64_t>(r.c.size()) != s.M * s.N) return "C has the wrong size";
+  for (std::int64_t i = 0; i < s.M; ++i)
+    for (std::int64_t j = 0; j < s.N; ++j) {
+      double sum = 0, mag = 0;
+      for (std::int64_t k = 0; k < k_end; ++k) {
+        const double x = ata ? a[k * s.N + i] : a[i * s.K + k];
+        const double y = ata ? a[k * s.N + j] : b[k * s.N + j];
+        sum += x * y;
+        mag += std::fabs(x * y);
+      }
+      const double got = r.c[i * s.N + j];
+      const double tol = 2.0 * static_cast<double>(k_end + 1) * u * mag;
+      if (!(std::fabs(got - sum) <= tol))
+        return where("C", i, j) + " = " + std::to_string(got) + " after k < " + std::to_string(k_end) + ", expected " +
+               std::to_string(sum) + " +- " + std::to_string(tol);
+    }
+  return "";
+}
+
+struct Case {
+  std::string variant;
+  Problem problem;
+  Precision precision;
+};
+void PrintTo(const Case& c, std::ostream* os) {
+  *os << c.variant << " " << to_string(c.problem) << " " << to_string(c.precision);
+}
+std::string case_name(const ::testing::TestParamInfo<Case>& info) {
+  return info.param.variant + "_" + to_string(info.param.problem) + "_" + to_string(info.param.precision);
+}
+std::vector<Case> traced_cases() {
+  std::vector<Case> out;
+  for (const VariantDescriptor* v : variant_registry())
+    if (v->launch_traced)
+      for (Problem p : {Problem::Gemm, Problem::Ata})
+        for (Precision q : {Precision::F32, Precision::F64}) out.push_back({v->id, p, q});
+  return out;
+}
+
+class EveryTrace : public ::testing::TestWithParam<Case> {};
+
+TEST_P(EveryTrace, EqualsTheMappingModel) {
+  SKIP_WITHOUT_GPU();
+  const Case c = GetParam();
+  const VariantDescriptor& v = *find_variant(c.variant);
+  const bool naive = c.variant == "naive";
+  int checked = 0;
+  for (const Shape& raw : trace_shapes(c.problem, c.precision))
+    for (std::size_t ci = 0; ci < v.configs.size(); ++ci) {
+      const int config = static_cast<int>(ci);
+      if (!unsupported_reason(v, config, c.problem, c.precision, probe_device().limits).empty()) continue;
+      const TileConfig& cfg = v.configs[ci];
+      const Shape s = normalised(c.problem, raw);
+      std::string why;
+      const auto model = make_mapping_model(c.variant, config, c.problem, c.precision, s, &why);
+      ASSERT_NE(model, nullptr) << why;
+      const int phases = model->phases();
+      // The whole run, nothing, the first phase, and one in the middle.
+      std::vector<int> limits = {-1, 0, 1};
+      if (phases / 2 > 1 && phases / 2 < phases) limits.push_back(phases / 2);
+      for (int limit : limits) {
+        SCOPED_TRACE(c.variant + ":" + cfg.name + " " + to_string(c.problem) + " " + to_string(c.precision) +
+                     " M=" + std::to_string(s.M) + " N=" + std::to_string(s.N) + " K=" + std::to_string(s.K) +
+                     " phase limit " + std::to_string(limit));
+        const std::uint64_t seed = 77 + static_cast<std::uint64_t>(s.M * 7 + s.N * 13 + s.K);
+        std::string error;
+        const TraceResult r = run_trace(c.variant, config, c.problem, c.precision, s, limit, seed, &error);
+        ASSERT_TRUE(r.ok()) << r.error;
+        EXPECT_EQ(error, r.error);
+        EXPECT_EQ(r.grid.x, model->grid().x);
+        EXPECT_EQ(r.grid.y, model->grid().y);
+        EXPECT_EQ(check_writers(*model, r), "");
+        const Expected e = expected_reads(*model, naive, c.problem, s, limit);
+        EXPECT_EQ(check_counts("A", r.a_reads, e.a, e.a_cols), "");
+        EXPECT_EQ(check_counts("B", r.b_reads, e.b, e.b_cols), "");
+        const std::int64_t k_end = limit < 0 ? s.K
+                                   : naive   ? (limit == 0 ? 0 : s.K)
+                                             : std::min<std::int64_t>(s.K, static_cast<std::int64_t>(limit) * cfg.bk);
+        EXPECT_EQ(check_values(r, c.problem, c.precision, seed, k_end), "");
+        ++checked;
+      }
+    }
+  EXPECT_GT(checked, 0);
+}
+
+INSTANTIATE_TEST_SUITE_P(Gpu, EveryTrace, ::testing::ValuesIn(traced_cases()), case_name);
+
+TEST(GpuTrace, RefusesWhatItCannotTrace) {
+  SKIP_WITHOUT_GPU();
+  std::string error;
+  EXPECT_FALSE(run_trace("cublas", 0, Problem::Gemm, Precision::F32, {8, 8, 8}, -1, 1, &error).ok());
+  EXPECT_NE(error.find("cuBLAS"), std::string::npos) << error;
+  EXPECT_FALSE(run_trace("naive", 0, Problem::Gemm, Precision::F32, {0, 8, 8}, -1, 1, &error).ok());
+  EXPECT_FALSE(run_trace("naive", 7, Problem::Gemm, Precision::F32, {8, 8, 8}, -1, 1, &error).ok());
+  EXPECT_FALSE(error.empty());
+}
+
+}  // namespace

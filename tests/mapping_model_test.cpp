@@ -1,0 +1,497 @@
+// The mapping models against the kernels, on the CPU. Every variant x configuration x problem x
+// precision, on ragged sizes: the thread -> C formula of each kernel file's header, enumerated
+// store by store, must give every element of C exactly once and agree with owner(); the tiles of
+// consecutive phases must cover K exactly once per block; the threads' loads of a phase must
+// fill the block's tiles exactly once; and the closed-form read counts must equal the counts
+// summed from the tiles (for naive, from each thread's loads). The checks return the first
+// disagreement as text, so the last test can show that each of them catches a broken model.
+// (The GPU suite, gpu_trace_test.cpp, compares the same models with what the kernels record.)
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <memory>
+#include <ostream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "device_info.h"
+#include "mapping_model.h"
+#include "registry.h"
+#include "trace.h"
+
+using namespace tilescope;
+
+namespace {
+
+std::int64_t cdiv(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
+
+std::vector<Shape> ragged_shapes(Problem p) {
+  std::vector<Shape> out;
+  for (std::int64_t n : {1, 7, 33, 127, 129}) out.push_back({n, n, n});
+  if (p == Problem::Gemm) {
+    out.push_back({129, 77, 301});
+    out.push_back({77, 129, 33});
+    out.push_back({1, 130, 7});
+    out.push_back({300, 2, 129});
+  } else {
+    out.push_back({0, 129, 301});  // A is 301 x 129
+    out.push_back({0, 300, 17});   // 7 block columns of 48: g + 1 = 8
+    out.push_back({0, 77, 33});
+  }
+  return out;
+}
+
+std::string where(const char* what, std::int64_t r, std::int64_t c) {
+  std::ostringstream s;
+  s << what << "(" << r << ", " << c << ")";
+  return s.str();
+}
+
+std::string owner_text(const Owner& o) {
+  std::ostringstream s;
+  s << "block (" << o.block_x << ", " << o.block_y << ") thread (" << o.thread_x << ", " << o.thread_y << ") slot "
+    << o.slot << (o.mirrored ? " mirrored" : "");
+  return s.str();
+}
+
+bool same_owner(const Owner& a, const Owner& b) {
+  return a.block_x == b.block_x && a.block_y == b.block_y && a.thread_x == b.thread_x && a.thread_y == b.thread_y &&
+         a.slot == b.slot && a.mirrored == b.mirrored;
+}
+
+struct ModelCase {
+  std::string variant;
+  TileConfig cfg;
+  Problem problem;
+  Precision precision;
+  Shape shape;  // normalised
+  bool ata() const { return problem == Problem::Ata; }
+  bool naive() const { return variant == "naive"; }
+  bool regtile() const { return variant == "regtile_prefetch"; }
+};
+
+// ---- what the kernels do, written from the kernel files (not from the models) ---------------
+
+// Every store to C the kernel makes, as (row, col, owner), from the header's thread -> C formula.
+template <typename F>
+void for_each_store(const ModelCase& s, F&& store) {
+  const TileConfig& c = s.cfg;
+  const std::int64_t gx = cdiv(s.shape.N, c.bn), gy = cdiv(s.shape.M, c.bm);
+  // regtile_prefetch: W consecutive rows/cols per chunk when TM and TN are multiples of the
+  // 16-byte vector, else 1.
+  const int vec = s.precision == Precision::F32 ? 4 : 2;
+  const int w = (c.tm % vec == 0 && c.tn % vec == 0) ? vec : 1;
+  for (std::int64_t by = 0; by < gy; ++by)
+    for (std::int64_t bx = 0; bx < gx; ++bx) {
+      if (s.regtile() && s.ata() && by > bx) continue;  // lower-triangle block: returns at once
+      for (int ty = 0; ty < c.threads_y; ++ty)
+        for (int tx = 0; tx < c.threads_x; ++tx)
+          for (int i = 0; i < c.tm; ++i)
+            for (int j = 0; j < c.tn; ++j) {
+              std::int64_t row, col;
+              if (s.regtile()) {
+                row = by * c.bm + (i / w) * w * c.threads_y + ty * w + i % w;
+                col = bx * c.bn + (j / w) * w * c.threads_x + tx * w + j % w;
+              } else {
+                row = by * c.threads_y + ty;
+                col = bx * c.threads_x + tx;
+              }
+              if (row >= s.shape.M || col >= s.shape.N) continue;
+              Owner o;
+              o.block_x = static_cast<int>(bx);
+              o.block_y = static_cast<int>(by);
+              o.thread_x = tx;
+              o.thread_y = ty;
+              o.slot = i * c.tn + j;
+              if (s.regtile() && s.ata()) {
+                if (row > col) continue;  // computed, but only i <= j is stored (with its mirror)
+                store(row, col, o);
+                if (row != col) {
+                  o.mirrored = true;
+                  store(col, row, o);
+                }
+              } else {
+                store(row, col, o);
+              }
+            }
+    }
+}
+
+// Closed forms of the global reads per element, derived from each kernel's loads.
+std::int64_t expected_a_reads(const ModelCase& s) {
+  const std::int64_t N = s.shape.N;
+  if (s.naive()) return s.ata() ? 2 * N : N;
+  if (s.regtile()) return s.ata() ? cdiv(N, s.cfg.bn) + 1 : cdiv(N, s.cfg.bn);
+  return s.ata() ? 2 * cdiv(N, s.cfg.bn) : cdiv(N, s.cfg.bn);  // smem_tiled
+}
+std::int64_t expected_b_reads(const ModelCase& s) {
+  if (s.ata()) return 0;
+  return s.naive() ? s.shape.M : cdiv(s.shape.M, s.cfg.bm);
+}
+
+// ---- the checks ------------------------------------------------------------------------------
+
+std::string check_shapes(const MappingModel& m, const ModelCase& s) {
+  const Dim2 g = m.grid(), b = m.block();
+  if (b.x != s.cfg.threads_x || b.y != s.cfg.threads_y) return "block shape differs from the configuration's threads";
+  if (g.x != cdiv(s.shape.N, s.cfg.bn) || g.y != cdiv(s.shape.M, s.cfg.bm)) return "grid differs from the launcher's";
+  const int phases = s.naive() ? 1 : static_cast<int>(cdiv(s.shape.K, s.cfg.bk));
+  if (m.phases() != phases) return "phases() = " + std::to_string(m.phases()) + ", expected " + std::to_string(phases);
+  for (int by = 0; by < g.y; ++by)
+    for (int bx = 0; bx < g.x; ++bx)
+      if (m.block_active(bx, by) != !(s.regtile() && s.ata() && by > bx))
+        return "block_active(" + std::to_string(bx) + ", " + std::to_string(by) + ") is wrong";
+  return "";
+}
+
+std::string check_ownership(const MappingModel& m, const ModelCase& s) {
+  const std::int64_t M = s.shape.M, N = s.shape.N;
+  std::vector<int> stores(static_cast<std::size_t>(M * N), 0);
+  std::vector<Owner> expected(static_cast<std::size_t>(M * N));
+  for_each_store(s, [&](std::int64_t r, std::int64_t c, const Owner& o) {
+    ++stores[r * N + c];
+    expected[r * N + c] = o;
+  });
+  const Dim2 g = m.grid(), b = m.block();
+  for (std::int64_t i = 0; i < M; ++i)
+    for (std::int64_t j = 0; j < N; ++j) {
+      const int n = stores[i * N + j];
+      if (n != 1) return where("C", i, j) + " is stored " + std::to_string(n) + " times by the kernel formula";
+      const Owner o = m.owner(i, j);
+      if (o.block_x < 0 || o.block_x >= g.x || o.block_y < 0 || o.block_y >= g.y)
+        return where("C", i, j) + ": owner block outside the grid: " + owner_text(o);
+      if (o.thread_x < 0 || o.thread_x >= b.x || o.thread_y < 0 || o.thread_y >= b.y)
+        return where("C", i, j) + ": owner thread outside the block: " + owner_text(o);
+      if (o.slot < 0 || o.slot >= s.cfg.tm * s.cfg.tn) return where("C", i, j) + ": slot out of range: " + owner_text(o);
+      if (!m.block_active(o.block_x, o.block_y)) return where("C", i, j) + ": owned by an inactive block";
+      if (!same_owner(o, expected[i * N + j]))
+        return where("C", i, j) + ": model says " + owner_text(o) + ", the kernel " + owner_text(expected[i * N + j]);
+      if (s.ata() && s.regtile()) {
+        // Upper elements by one active block, lower ones as the mirror of their transpose.
+        if (o.mirrored != (i > j)) return where("C", i, j) + ": mirrored flag wrong";
+        if (i > j) {
+          Owner t = m.owner(j, i);
+          t.mirrored = true;
+          if (!same_owner(o, t)) return where("C", i, j) + " is not written by the owner of its transpose";
+        }
+      } else if (o.mirrored) {
+        return where("C", i, j) + ": mirrored, but this kernel mirrors nothing";
+      }
+    }
+  // A (block, thread, slot) computes one value: no two direct stores share one.
+  std::vector<std::int64_t> keys;
+  for (std::int64_t i = 0; i < M; ++i)
+    for (std::int64_t j = 0; j < N; ++j) {
+      const Owner o = m.owner(i, j);
+      if (o.mirrored) continue;
+      keys.push_back((static_cast<std::int64_t>(o.block_linear(g)) * b.x * b.y + o.thread_linear(b)) * 64 + o.slot);
+    }
+  std::sort(keys.begin(), keys.end());
+  if (std::adjacent_find(keys.begin(), keys.end()) != keys.end()) return "two elements share one accumulator";
+  return "";
+}
+
+// The k range of a tile (gemm A: its columns; otherwise its rows) and the other range.
+struct Ranges {
+  std::int64_t k0, k1, o0, o1;
+};
+Ranges ranges(const TileRect& t, bool k_is_cols) {
+  return k_is_cols ? Ranges{t.col0, t.col1, t.row0, t.row1} : Ranges{t.row0, t.row1, t.col0, t.col1};
+}
+
+std::string check_tiles(const MappingModel& m, const ModelCase& s) {
+  const Dim2 g = m.grid(), b = m.block();
+  const std::int64_t M = s.shape.M, N = s.shape.N, K = s.shape.K;
+  const std::int64_t a_rows = s.ata() ? K : M, a_cols = s.ata() ? N : K;
+  std::vector<ElementRef> la, lb;
+  std::vector<int> seen_a, seen_b;
+  for (int by = 0; by < g.y; ++by)
+    for (int bx = 0; bx < g.x; ++bx) {
+      const std::string blk = "block (" + std::to_string(bx) + ", " + std::to_string(by) + ")";
+      std::int64_t next_k_a = 0, next_k_b = 0;
+      for (int p = 0; p < m.phases(); ++p) {
+        const TileRect at = m.a_tile(bx, by, p), bt = m.b_tile(bx, by, p);
+        if (s.naive() || !m.block_active(bx, by)) {
+          if (!at.empty() || !bt.empty()) return blk + ": loads tiles, but nothing goes through shared memory";
+          continue;
+        }
+        const std::string ph = blk + " phase " + std::to_string(p);
+        // The A-operand tile spans the block's rows of C (gemm: rows of A; AᵀA: columns of A).
+        const Ranges ra = ranges(at, !s.ata()), rb = ranges(bt, false);
+        const std::int64_t r0 = std::min<std::int64_t>(static_cast<std::int64_t>(by) * s.cfg.bm, M);
+        const std::int64_t c0 = std::min<std::int64_t>(static_cast<std::int64_t>(bx) * s.cfg.bn, N);
+        if (ra.o0 != r0 || ra.o1 != std::min<std::int64_t>(r0 + s.cfg.bm, M)) return ph + ": A tile misses the block's rows";
+        if (rb.o0 != c0 || rb.o1 != std::min<std::int64_t>(c0 + s.cfg.bn, N)) return ph + ": B tile misses the block's columns";
+        // Consecutive phases: contiguous k ranges of at most BK, nonempty, from 0.
+        if (ra.k0 != next_k_a || ra.k1 <= ra.k0 || ra.k1 - ra.k0 > s.cfg.bk) return ph + ": A tile's k range breaks the cover";
+        if (rb.k0 != next_k_b || rb.k1 <= rb.k0 || rb.k1 - rb.k0 > s.cfg.bk) return ph + ": B tile's k range breaks the cover";
+        next_k_a = ra.k1;
+        next_k_b = rb.k1;
+        if (at.row1 > a_rows || at.col1 > a_cols || bt.row1 > K || bt.col1 > N) return ph + ": tile outside the matrix";
+        // The threads' loads of this phase fill the tiles, each element exactly once.
+        seen_a.assign(static_cast<std::size_t>(at.elements()), 0);
+        seen_b.assign(static_cast<std::size_t>(bt.elements()), 0);
+        for (int q = 0; q < m.pieces(); ++q)
+          for (int ty = 0; ty < b.y; ++ty)
+            for (int tx = 0; tx < b.x; ++tx) {
+              m.thread_loads(bx, by, tx, ty, p, q, &la, &lb);
+              for (const ElementRef& e : la) {
+                if (e.row < at.row0 || e.row >= at.row1 || e.col < at.col0 || e.col >= at.col1)
+                  return ph + ": a thread loads " + where("A", e.row, e.col) + " outside the A tile";
+                ++seen_a[(e.row - at.row0) * (at.col1 - at.col0) + (e.col - at.col0)];
+              }
+              for (const ElementRef& e : lb) {
+                if (e.row < bt.row0 || e.row >= bt.row1 || e.col < bt.col0 || e.col >= bt.col1)
+                  return ph + ": a thread loads " + where("B", e.row, e.col) + " outside the B tile";
+                ++seen_b[(e.row - bt.row0) * (bt.col1 - bt.col0) + (e.col - bt.col0)];
+              }
+            }
+        if (std::any_of(seen_a.begin(), seen_a.end(), [](int n) { return n != 1; }))
+          return ph + ": the threads' loads do not fill the A tile exactly once";
+        if (std::any_of(seen_b.begin(), seen_b.end(), [](int n) { return n != 1; }))
+          return ph + ": the threads' loads do not fill the B tile exactly once";
+      }
+      if (!s.naive() && m.block_active(bx, by) && (next_k_a != K || next_k_b != K))
+        return blk + ": the phases do not cover K";
+    }
+  return "";
+}
+
+std::string check_reads(const MappingModel& m, const ModelCase& s) {
+  const Dim2 g = m.grid(), b = m.block();
+  const std::int64_t M = s.shape.M, N = s.shape.N, K = s.shape.K;
+  const std::int64_t a_rows = s.ata() ? K : M, a_cols = s.ata() ? N : K;
+  std::vector<std::int64_t> ra(static_cast<std::size_t>(a_rows * a_cols), 0);
+  std::vector<std::int64_t> rb(static_cast<std::size_t>(s.ata() ? 0 : K * N), 0);
+  // AᵀA: B is A, so both operand roles count as reads of A.
+  std::vector<std::int64_t>& rb_target = s.ata() ? ra : rb;
+  const std::int64_t b_cols = s.ata() ? a_cols : N;
+  auto add_rect = [](std::vector<std::int64_t>& r, std::int64_t cols, const TileRect& t) {
+    for (std::int64_t i = t.row0; i < t.row1; ++i)
+      for (std::int64_t j = t.col0; j < t.col1; ++j) ++r[i * cols + j];
+  };
+  if (s.naive()) {
+    std::vector<ElementRef> la, lb;
+    for (int by = 0; by < g.y; ++by)
+      for (int bx = 0; bx < g.x; ++bx)
+        for (int ty = 0; ty < b.y; ++ty)
+          for (int tx = 0; tx < b.x; ++tx) {
+            m.thread_loads(bx, by, tx, ty, 0, 0, &la, &lb);
+            for (const ElementRef& e : la) ++ra[e.row * a_cols + e.col];
+            for (const ElementRef& e : lb) ++rb_target[e.row * b_cols + e.col];
+          }
+  } else {
+    for (int by = 0; by < g.y; ++by)
+      for (int bx = 0; bx < g.x; ++bx)
+        for (int p = 0; p < m.phases(); ++p) {
+          add_rect(ra, a_cols, m.a_tile(bx, by, p));
+          add_rect(rb_target, b_cols, m.b_tile(bx, by, p));
+        }
+  }
+  const std::int64_t ea = expected_a_reads(s), eb = expected_b_reads(s);
+  for (std::int64_t i = 0; i < a_rows; ++i)
+    for (std::int64_t j = 0; j < a_cols; ++j) {
+      const std::int64_t summed = ra[i * a_cols + j], model = m.a_reads(i, j);
+      if (model != summed || model != ea)
+        return where("A", i, j) + ": a_reads() = " + std::to_string(model) + ", summed from the loads " +
+               std::to_string(summed) + ", closed form " + std::to_string(ea);
+    }
+  const std::int64_t b_rows = s.ata() ? a_rows : K;
+  for (std::int64_t i = 0; i < b_rows; ++i)
+    for (std::int64_t j = 0; j < b_cols; ++j) {
+      const std::int64_t summed = s.ata() ? 0 : rb[i * N + j], model = m.b_reads(i, j);
+      if (model != summed || model != eb)
+        return where("B", i, j) + ": b_reads() = " + std::to_string(model) + ", summed from the loads " +
+               std::to_string(summed) + ", closed form " + std::to_string(eb);
+    }
+  return "";
+}
+
+std::string check_all(const MappingModel& m, const ModelCase& s) {
+  for (auto check : {check_shapes, check_ownership, check_tiles, check_reads}) {
+    const std::string e = check(m, s);
+    if (!e.empty()) return e;
+  }
+  return "";
+}
+
+// ---- the suites ------------------------------------------------------------------------------
+
+struct Case {
+  std::string variant;
+  Problem problem;
+  Precision precision;
+};
+void PrintTo(const Case& c, std::ostream* os) {
+  *os << c.variant << " " << to_string(c.problem) << " " << to_string(c.precision);
+}
+std::string case_name(const ::testing::TestParamInfo<Case>& info) {
+  return info.param.variant + "_" + to_string(info.param.problem) + "_" + to_string(info.param.precision);
+}
+std::vector<Case> modelled_cases() {
+  std::vector<Case> out;
+  for (const VariantDescriptor* v : variant_registry())
+    if (v->model)
+      for (Problem p : {Problem::Gemm, Problem::Ata})
+        for (Precision q : {Precision::F32, Precision::F64}) out.push_back({v->id, p, q});
+  return out;
+}
+
+class EveryModel : public ::testing::TestWithParam<Case> {};
+
+TEST_P(EveryModel, MatchesTheKernelOnRaggedSizes) {
+  const Case c = GetParam();
+  const VariantDescriptor& v = *find_variant(c.variant);
+  int checked = 0;
+  for (const Shape& raw : ragged_shapes(c.problem))
+    for (std::size_t ci = 0; ci < v.configs.size(); ++ci) {
+      const ModelCase s{c.variant, v.configs[ci], c.problem, c.precision, normalised(c.problem, raw)};
+      SCOPED_TRACE(c.variant + ":" + s.cfg.name + " " + to_string(c.problem) + " " + to_string(c.precision) +
+                   " M=" + std::to_string(s.shape.M) + " N=" + std::to_string(s.shape.N) +
+                   " K=" + std::to_string(s.shape.K));
+      std::string why;
+      const auto m = make_mapping_model(c.variant, static_cast<int>(ci), c.problem, c.precision, raw, &why);
+      ASSERT_NE(m, nullptr) << why;
+      EXPECT_EQ(check_all(*m, s), "");
+      EXPECT_FALSE(m->reads_summary().empty());
+      ++checked;
+    }
+  EXPECT_GT(checked, 0);
+}
+
+INSTANTIATE_TEST_SUITE_P(Cpu, EveryModel, ::testing::ValuesIn(modelled_cases()), case_name);
+
+TEST(MappingModel, EveryCudaVariantHasOneAndCublasSaysWhyNot) {
+  for (const VariantDescriptor* v : variant_registry())
+    EXPECT_EQ(v->model != nullptr, v->backend == Backend::Cuda) << v->id;
+  std::string why;
+  EXPECT_EQ(make_mapping_model("cublas", 0, Problem::Gemm, Precision::F32, Shape{8, 8, 8}, &why), nullptr);
+  EXPECT_EQ(why, "cuBLAS is closed: its mapping is not known");
+  EXPECT_EQ(make_mapping_model("nonesuch", 0, Problem::Gemm, Shape{8, 8, 8}, &why), nullptr);
+  EXPECT_NE(why.find("unknown variant"), std::string::npos);
+  EXPECT_EQ(make_mapping_model("naive", 99, Problem::Gemm, Shape{8, 8, 8}, &why), nullptr);
+  EXPECT_EQ(make_mapping_model("naive", 0, Problem::Gemm, Shape{8, 0, 8}, &why), nullptr);
+  EXPECT_FALSE(why.empty());
+  EXPECT_NE(make_mapping_model("naive", 0, Problem::Gemm, Shape{8, 8, 8}, &why), nullptr);
+  EXPECT_EQ(why, "");
+}
+
+TEST(MappingModel, AtaShapeIsNormalisedAndPrecisionChangesTheRegtileLayout) {
+  const VariantDescriptor& v = *find_variant("regtile_prefetch");
+  const int ci = find_config(v, "64x64x8_8x8");
+  ASSERT_GE(ci, 0);
+  const auto f = make_mapping_model("regtile_prefetch", ci, Problem::Gemm, Precision::F32, Shape{64, 64, 8}, nullptr);
+  const auto d = make_mapping_model("regtile_prefetch", ci, Problem::Gemm, Precision::F64, Shape{64, 64, 8}, nullptr);
+  // Float: 4 consecutive columns per thread (a float4), so column 4 is thread 1's; double: 2.
+  EXPECT_EQ(f->owner(0, 4).thread_x, 1);
+  EXPECT_EQ(f->owner(0, 3).thread_x, 0);
+  EXPECT_EQ(d->owner(0, 2).thread_x, 1);
+  EXPECT_EQ(d->owner(0, 3).thread_x, 1);
+  const auto a = make_mapping_model("smem_tiled", 0, Problem::Ata, Shape{5, 20, 3}, nullptr);
+  EXPECT_EQ(a->grid().y, a->grid().x);  // M forced to N
+}
+
+// A model with one deliberate mistake, to show that each check catches it.
+class Broken final : public MappingModel {
+ public:
+  enum class Bug { Owner, Slot, Reads, TileShift, TileDrop, Load, Active };
+  Broken(std::unique_ptr<MappingModel> m, Bug bug) : m_(std::move(m)), bug_(bug) {}
+  Dim2 grid() const override { return m_->grid(); }
+  Dim2 block() const override { return m_->block(); }
+  int phases() const override { return m_->phases(); }
+  int pieces() const override { return m_->pieces(); }
+  bool block_active(int bx, int by) const override {
+    return bug_ == Bug::Active && bx == 0 && by == 1 ? !m_->block_active(bx, by) : m_->block_active(bx, by);
+  }
+  Owner owner(std::int64_t i, std::int64_t j) const override {
+    Owner o = m_->owner(i, j);
+    if (bug_ == Bug::Owner && i == 5 && j == 6) o.thread_x = (o.thread_x + 1) % block().x;
+    if (bug_ == Bug::Slot && i == 5 && j == 6) o.slot += 1;
+    return o;
+  }
+  TileRect a_tile(int bx, int by, int p) const override {
+    TileRect t = m_->a_tile(bx, by, p);
+    if (bug_ == Bug::TileShift && p == 1) t.col0 += 1, t.col1 = std::max(t.col1, t.col0);
+    if (bug_ == Bug::TileDrop && bx == 1 && by == 0 && p == 0) t = {};
+    return t;
+  }
+  TileRect b_tile(int bx, int by, int p) const override { return m_->b_tile(bx, by, p); }
+  void thread_loads(int bx, int by, int tx, int ty, int p, int q, std::vector<ElementRef>* a,
+                    std::vector<ElementRef>* b) const override {
+    m_->thread_loads(bx, by, tx, ty, p, q, a, b);
+    if (bug_ == Bug::Load && tx == 1 && ty == 0 && !a->empty()) a->pop_back();
+  }
+  std::int64_t a_reads(std::int64_t r, std::int64_t c) const override {
+    return m_->a_reads(r, c) + (bug_ == Bug::Reads && r == 3 && c == 2 ? 1 : 0);
+  }
+  std::int64_t b_reads(std::int64_t r, std::int64_t c) const override { return m_->b_reads(r, c); }
+  std::string reads_summary() const override { return m_->reads_summary(); }
+
+ private:
+  std::unique_ptr<MappingModel> m_;
+  Bug bug_;
+};
+
+TEST(MappingModel, TheChecksCatchABrokenModel) {
+  struct Mutation {
+    const char* variant;
+    const char* config;
+    Problem problem;
+    Broken::Bug bug;
+  };
+  const Mutation mutations[] = {
+      {"naive", "16x16", Problem::Gemm, Broken::Bug::Owner},
+      {"naive", "16x16", Problem::Gemm, Broken::Bug::Load},
+      {"naive", "16x16", Problem::Ata, Broken::Bug::Reads},
+      {"smem_tiled", "8", Problem::Gemm, Broken::Bug::Owner},
+      {"smem_tiled", "8", Problem::Gemm, Broken::Bug::TileShift},
+      {"smem_tiled", "8", Problem::Gemm, Broken::Bug::TileDrop},
+      {"smem_tiled", "16", Problem::Ata, Broken::Bug::Load},
+      {"regtile_prefetch", "64x64x8_8x8", Problem::Gemm, Broken::Bug::Slot},
+      {"regtile_prefetch", "64x64x8_8x8", Problem::Gemm, Broken::Bug::TileDrop},
+      {"regtile_prefetch", "128x128x32_8x8", Problem::Gemm, Broken::Bug::Load},
+      {"regtile_prefetch", "48x48x16_3x3", Problem::Ata, Broken::Bug::Active},
+      {"regtile_prefetch", "48x48x16_3x3", Problem::Ata, Broken::Bug::Owner},
+      {"regtile_prefetch", "48x48x16_3x3", Problem::Ata, Broken::Bug::Reads},
+  };
+  const Shape shape{129, 150, 77};
+  for (const Mutation& mu : mutations) {
+    const VariantDescriptor& v = *find_variant(mu.variant);
+    const int ci = find_config(v, mu.config);
+    ASSERT_GE(ci, 0) << mu.config;
+    const ModelCase s{mu.variant, v.configs[ci], mu.problem, Precision::F32, normalised(mu.problem, shape)};
+    auto good = make_mapping_model(mu.variant, ci, mu.problem, Precision::F32, shape, nullptr);
+    ASSERT_EQ(check_all(*good, s), "");
+    const Broken broken(std::move(good), mu.bug);
+    EXPECT_NE(check_all(broken, s), "") << mu.variant << " " << mu.config << " bug " << static_cast<int>(mu.bug);
+  }
+}
+
+// ---- the trace API's host side -------------------------------------------------------------
+
+// Without a GPU the API answers with a reason instead of throwing or crashing.
+TEST(Trace, WithoutAGpuSaysWhy) {
+  if (probe_device().ok()) GTEST_SKIP() << "a GPU is present: GpuTrace covers it";
+  std::string error;
+  const TraceResult r = run_trace("naive", 0, Problem::Gemm, Precision::F32, {8, 8, 8}, -1, 1, &error);
+  EXPECT_FALSE(r.ok());
+  EXPECT_NE(error.find("no usable GPU"), std::string::npos) << error;
+  EXPECT_TRUE(r.writer.empty());
+}
+
+TEST(Trace, WriterIdsDecode) {
+  const Dim2 grid{5, 3}, block{16, 8};
+  const int id = trace_writer_id(2 * 5 + 4, 16 * 8, 7 * 16 + 9, 42);
+  const Owner o = decode_writer(id, grid, block);
+  EXPECT_EQ(o.block_x, 4);
+  EXPECT_EQ(o.block_y, 2);
+  EXPECT_EQ(o.thread_x, 9);
+  EXPECT_EQ(o.thread_y, 7);
+  EXPECT_EQ(o.slot, 42);
+  EXPECT_EQ(decode_writer(-1, grid, block).block_x, -1);
+  EXPECT_TRUE(writer_ids_fit({256, 256}, {16, 16}));     // naive 16x16 on 4096 x 4096
+  EXPECT_FALSE(writer_ids_fit({512, 512}, {16, 16}));    // ... on 8192 x 8192
+}
+
+}  // namespace
