@@ -5,6 +5,7 @@
 #include <climits>
 #include <cstring>
 #include <exception>
+#include <memory>
 
 #include "cuda_check.h"
 #include "device_info.h"
@@ -74,99 +75,154 @@ std::string refusal(const std::string& variant_id, int config_index, Problem pro
   return "";
 }
 
-TraceResult run_checked(const VariantDescriptor& v, int config_index, Problem problem, Precision precision,
-                        const Shape& s, int phase_limit, std::uint64_t seed) {
-  TraceResult r;
-  r.shape = s;
-  std::string why;
-  const auto model = make_mapping_model(v.id, config_index, problem, precision, s, &why);
-  if (!model) {
-    r.error = why;
-    return r;
-  }
-  r.grid = model->grid();
-  r.block = model->block();
-  if (!writer_ids_fit(r.grid, r.block)) {
-    r.error = "the matrix is too large to trace: writer ids of " + std::to_string(r.grid.x) + " x " +
-              std::to_string(r.grid.y) + " blocks of " + std::to_string(r.block.x * r.block.y) +
-              " threads do not fit in 31 bits";
-    return r;
-  }
-  const std::int64_t a_n = a_elements(problem, s), b_n = b_elements(problem, s), c_n = c_elements(problem, s);
-  const std::size_t eb = element_bytes(precision);
+}  // namespace
 
-  // Buffers of their own (cudaMalloc aligns each to 256 bytes), so the launch vectorises exactly
-  // when the shape allows it, as the mapping model assumes.
+// The device side of a trace: inputs, C, the writer map and the read counters, kept on the GPU
+// so the mapping view can colour them there (CUDA–GL interop) without a trip through the host.
+struct DeviceTrace::Impl {
   Stream stream;
-  DeviceBuffer a(static_cast<std::size_t>(a_n) * eb), b(static_cast<std::size_t>(b_n > 0 ? b_n : 1) * eb);
-  DeviceBuffer c(static_cast<std::size_t>(c_n) * eb);
-  DeviceBuffer writer(static_cast<std::size_t>(c_n) * sizeof(int));
-  DeviceBuffer a_reads(static_cast<std::size_t>(a_n) * sizeof(unsigned));
-  DeviceBuffer b_reads(static_cast<std::size_t>(b_n > 0 ? b_n : 1) * sizeof(unsigned));
-  fill_random(a.get(), precision, a_n, seed, 0, stream.get());
-  if (b_n) fill_random(b.get(), precision, b_n, seed, 1, stream.get());
-  poison(c.get(), precision, c_n, stream.get());
-  // All bits set: -1, "never written".
-  CUDA_CHECK(cudaMemsetAsync(writer.get(), 0xFF, writer.bytes(), stream.get()));
-  CUDA_CHECK(cudaMemsetAsync(a_reads.get(), 0, a_reads.bytes(), stream.get()));
-  CUDA_CHECK(cudaMemsetAsync(b_reads.get(), 0, b_reads.bytes(), stream.get()));
+  DeviceBuffer a, b, c, writer, a_reads, b_reads;
+  Shape shape;
+  Problem problem = Problem::Gemm;
+  Precision precision = Precision::F32;
+  Dim2 grid, block;
+  bool valid = false;
+};
 
-  GemmArgs args;
-  args.problem = problem;
-  args.precision = precision;
-  args.shape = s;
-  args.a = a.get();
-  args.b = b_n ? b.get() : nullptr;
-  args.c = c.get();
-  args.stream = stream.get();
-  TraceBuffers t;
-  t.writer = static_cast<int*>(writer.get());
-  t.a_reads = static_cast<unsigned*>(a_reads.get());
-  // AᵀA: the B operand is A, and its loads count as reads of A.
-  t.b_reads = b_n ? static_cast<unsigned*>(b_reads.get()) : t.a_reads;
-  t.phase_limit = phase_limit;
-  v.launch_traced(args, config_index, t);
+DeviceTrace::DeviceTrace() = default;
+DeviceTrace::~DeviceTrace() = default;
 
-  copy_to_host(r.writer, writer.get(), c_n, stream.get());
-  copy_to_host(r.a_reads, a_reads.get(), a_n, stream.get());
-  copy_to_host(r.b_reads, b_reads.get(), b_n, stream.get());
-  std::vector<unsigned char> raw;
-  copy_to_host(raw, c.get(), c_n * static_cast<std::int64_t>(eb), stream.get());
-  CUDA_CHECK(cudaStreamSynchronize(stream.get()));
-  r.c.resize(static_cast<std::size_t>(c_n));
-  for (std::int64_t i = 0; i < c_n; ++i) {
-    if (precision == Precision::F32) {
-      float f;
-      std::memcpy(&f, raw.data() + i * 4, 4);
-      r.c[i] = f;
-    } else {
-      std::memcpy(&r.c[i], raw.data() + i * 8, 8);
+const int* DeviceTrace::writer() const { return impl_ ? static_cast<const int*>(impl_->writer.get()) : nullptr; }
+const unsigned* DeviceTrace::a_reads() const { return impl_ ? static_cast<const unsigned*>(impl_->a_reads.get()) : nullptr; }
+const unsigned* DeviceTrace::b_reads() const {
+  if (!impl_) return nullptr;
+  return b_elements(impl_->problem, impl_->shape) ? static_cast<const unsigned*>(impl_->b_reads.get()) : a_reads();
+}
+Shape DeviceTrace::shape() const { return impl_ ? impl_->shape : Shape{}; }
+Problem DeviceTrace::problem() const { return impl_ ? impl_->problem : Problem::Gemm; }
+Dim2 DeviceTrace::grid() const { return impl_ ? impl_->grid : Dim2{}; }
+Dim2 DeviceTrace::block() const { return impl_ ? impl_->block : Dim2{}; }
+bool DeviceTrace::valid() const { return impl_ && impl_->valid; }
+CUstream_st* DeviceTrace::stream() const { return impl_ ? impl_->stream.get() : nullptr; }
+
+bool DeviceTrace::run(const std::string& variant_id, int config_index, Problem problem, Precision precision,
+                      const Shape& shape, int phase_limit, std::uint64_t seed, std::string* error) {
+  const Shape s = normalised(problem, shape);
+  try {
+    if (!impl_) impl_ = std::make_unique<Impl>();
+    Impl& d = *impl_;
+    d.valid = false;
+    const VariantDescriptor* v = nullptr;
+    std::string why = refusal(variant_id, config_index, problem, precision, s, &v);
+    std::unique_ptr<MappingModel> model;
+    if (why.empty()) model = make_mapping_model(v->id, config_index, problem, precision, s, &why);
+    if (!model) {
+      if (error) *error = why;
+      return false;
     }
+    d.grid = model->grid();
+    d.block = model->block();
+    if (!writer_ids_fit(d.grid, d.block)) {
+      if (error)
+        *error = "the matrix is too large to trace: writer ids of " + std::to_string(d.grid.x) + " x " +
+                 std::to_string(d.grid.y) + " blocks of " + std::to_string(d.block.x * d.block.y) +
+                 " threads do not fit in 31 bits";
+      return false;
+    }
+    d.shape = s;
+    d.problem = problem;
+    d.precision = precision;
+    const std::int64_t a_n = a_elements(problem, s), b_n = b_elements(problem, s), c_n = c_elements(problem, s);
+    const std::size_t eb = element_bytes(precision);
+    // Buffers of their own (cudaMalloc aligns each to 256 bytes), so the launch vectorises
+    // exactly when the shape allows it, as the mapping model assumes. They grow, never shrink.
+    d.a.resize(static_cast<std::size_t>(a_n) * eb);
+    d.b.resize(static_cast<std::size_t>(b_n > 0 ? b_n : 1) * eb);
+    d.c.resize(static_cast<std::size_t>(c_n) * eb);
+    d.writer.resize(static_cast<std::size_t>(c_n) * sizeof(int));
+    d.a_reads.resize(static_cast<std::size_t>(a_n) * sizeof(unsigned));
+    d.b_reads.resize(static_cast<std::size_t>(b_n > 0 ? b_n : 1) * sizeof(unsigned));
+    cudaStream_t st = d.stream.get();
+    fill_random(d.a.get(), precision, a_n, seed, 0, st);
+    if (b_n) fill_random(d.b.get(), precision, b_n, seed, 1, st);
+    poison(d.c.get(), precision, c_n, st);
+    // All bits set: -1, "never written".
+    CUDA_CHECK(cudaMemsetAsync(d.writer.get(), 0xFF, static_cast<std::size_t>(c_n) * sizeof(int), st));
+    CUDA_CHECK(cudaMemsetAsync(d.a_reads.get(), 0, static_cast<std::size_t>(a_n) * sizeof(unsigned), st));
+    CUDA_CHECK(cudaMemsetAsync(d.b_reads.get(), 0, static_cast<std::size_t>(b_n > 0 ? b_n : 1) * sizeof(unsigned), st));
+    GemmArgs args;
+    args.problem = problem;
+    args.precision = precision;
+    args.shape = s;
+    args.a = d.a.get();
+    args.b = b_n ? d.b.get() : nullptr;
+    args.c = d.c.get();
+    args.stream = st;
+    TraceBuffers t;
+    t.writer = static_cast<int*>(d.writer.get());
+    t.a_reads = static_cast<unsigned*>(d.a_reads.get());
+    // AᵀA: the B operand is A, and its loads count as reads of A.
+    t.b_reads = b_n ? static_cast<unsigned*>(d.b_reads.get()) : t.a_reads;
+    t.phase_limit = phase_limit;
+    v->launch_traced(args, config_index, t);
+    CUDA_CHECK(cudaStreamSynchronize(st));
+    d.valid = true;
+    return true;
+  } catch (const std::exception& e) {
+    if (error) *error = e.what();
+    // A failed kernel can leave a sticky error; clear what can be cleared for the next run.
+    cudaGetLastError();
+    return false;
   }
-  return r;
 }
 
-}  // namespace
+bool DeviceTrace::copy_to(TraceResult* r, std::string* error) const {
+  if (!valid()) {
+    if (error) *error = "no trace has run";
+    return false;
+  }
+  try {
+    const Impl& d = *impl_;
+    const std::int64_t a_n = a_elements(d.problem, d.shape), b_n = b_elements(d.problem, d.shape);
+    const std::int64_t c_n = c_elements(d.problem, d.shape);
+    const std::size_t eb = element_bytes(d.precision);
+    cudaStream_t st = d.stream.get();
+    r->shape = d.shape;
+    r->grid = d.grid;
+    r->block = d.block;
+    copy_to_host(r->writer, d.writer.get(), c_n, st);
+    copy_to_host(r->a_reads, d.a_reads.get(), a_n, st);
+    copy_to_host(r->b_reads, d.b_reads.get(), b_n, st);
+    std::vector<unsigned char> raw;
+    copy_to_host(raw, d.c.get(), c_n * static_cast<std::int64_t>(eb), st);
+    CUDA_CHECK(cudaStreamSynchronize(st));
+    r->c.resize(static_cast<std::size_t>(c_n));
+    for (std::int64_t i = 0; i < c_n; ++i) {
+      if (d.precision == Precision::F32) {
+        float f;
+        std::memcpy(&f, raw.data() + i * 4, 4);
+        r->c[i] = f;
+      } else {
+        std::memcpy(&r->c[i], raw.data() + i * 8, 8);
+      }
+    }
+    return true;
+  } catch (const std::exception& e) {
+    if (error) *error = e.what();
+    cudaGetLastError();
+    return false;
+  }
+}
 
 TraceResult run_trace(const std::string& variant_id, int config_index, Problem problem, Precision precision,
                       const Shape& shape, int phase_limit, std::uint64_t seed, std::string* error) {
   TraceResult r;
-  const Shape s = normalised(problem, shape);
-  r.shape = s;
-  try {
-    const VariantDescriptor* v = nullptr;
-    r.error = refusal(variant_id, config_index, problem, precision, s, &v);
-    if (r.error.empty()) r = run_checked(*v, config_index, problem, precision, s, phase_limit, seed);
-  } catch (const std::exception& e) {
-    r = TraceResult{};
-    r.shape = s;
-    r.error = e.what();
-    // A failed kernel can leave a sticky error; clear what can be cleared for the next run.
-    cudaGetLastError();
-  } catch (...) {
-    r = TraceResult{};
-    r.shape = s;
-    r.error = "unknown error";
+  r.shape = normalised(problem, shape);
+  DeviceTrace trace;
+  if (!trace.run(variant_id, config_index, problem, precision, shape, phase_limit, seed, &r.error)) {
+    if (r.error.empty()) r.error = "trace failed";
+  } else {
+    trace.copy_to(&r, &r.error);
   }
   if (!r.ok()) {
     r.writer.clear();

@@ -6,11 +6,14 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "gemm_types.h"
 #include "mapping_model.h"
+
+struct CUstream_st;
 
 namespace tilescope {
 
@@ -53,6 +56,36 @@ struct TraceResult {
   std::vector<std::uint32_t> a_reads;  // stored A (gemm M x K, AᵀA K x N): both roles for AᵀA
   std::vector<std::uint32_t> b_reads;  // K x N; empty for AᵀA
   std::vector<double> c;               // M x N after the run; NaN where nothing was stored
+};
+
+// A trace kept on the device (inputs, C, writer map, read counters), for drawing it on the GPU
+// through CUDA–GL interop without a trip through the host. Reuses its buffers between runs.
+class DeviceTrace {
+ public:
+  DeviceTrace();
+  ~DeviceTrace();
+  DeviceTrace(const DeviceTrace&) = delete;
+  DeviceTrace& operator=(const DeviceTrace&) = delete;
+
+  // Like run_trace, but the results stay on the device. False and *error on failure.
+  bool run(const std::string& variant_id, int config_index, Problem problem, Precision precision, const Shape& shape,
+           int phase_limit, std::uint64_t seed, std::string* error);
+  bool valid() const;
+  // Device pointers, valid until the next run. AᵀA: b_reads() == a_reads().
+  const int* writer() const;
+  const unsigned* a_reads() const;
+  const unsigned* b_reads() const;
+  Shape shape() const;
+  Problem problem() const;
+  Dim2 grid() const;
+  Dim2 block() const;
+  CUstream_st* stream() const;  // the stream the trace ran on (cudaStream_t)
+  // Host copies, as run_trace returns them.
+  bool copy_to(TraceResult* out, std::string* error) const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
 };
 
 // Runs the instrumented kernel of one configuration once, on inputs filled like the Measurer's

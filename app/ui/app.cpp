@@ -212,7 +212,7 @@ void App::frame() {
     ImGuiTabItemFlags mapping_flags = 0;
     if (select_mapping_tab_) mapping_flags |= ImGuiTabItemFlags_SetSelected, select_mapping_tab_ = false;
     if (ImGui::BeginTabItem("Mapping: who computes what", nullptr, mapping_flags)) {
-      mapping_.draw(state_);
+      mapping_.draw(state_, runner_->gpu());
       ImGui::EndTabItem();
     }
     ImGui::EndTabBar();

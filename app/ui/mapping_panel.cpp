@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <chrono>
 #include <cstdio>
 
 #include "random_inputs.h"
@@ -82,6 +83,42 @@ void MappingPanel::rebuild(const AppState& state) {
   }
   playing_ = false;
   images_dirty_ = true;
+  trace_current_ = false;
+}
+
+bool MappingPanel::refresh_gpu(const AppState& state) {
+  std::string error;
+  if (!trace_current_) {
+    if (!trace_.run(variant_id_, config_index_, problem_, state.precision, shape_, -1, kSeed, &error)) {
+      source_ = "the mapping model, uploaded from the host (the instrumented run failed: " + error + ")";
+      return false;
+    }
+    trace_current_ = true;
+  }
+  // The textures have the sizes the host path would give, so the two paths compare pixel for pixel.
+  const bool gemm = problem_ == Problem::Gemm;
+  auto side = [](std::int64_t n) { return static_cast<int>(std::min<std::int64_t>(n, kMaxImageSide)); };
+  auto ensure = [&](GlTexture& tex, CudaGlTexture& reg, std::int64_t rows, std::int64_t cols) {
+    const bool fresh = tex.allocate(side(cols), side(rows));
+    if (fresh || !reg.registered()) return reg.register_texture(tex.id(), tex.width(), tex.height(), &error);
+    return true;
+  };
+  const bool ok = ensure(c_tex_, c_reg_, shape_.M, shape_.N) &&
+                  ensure(a_tex_, a_reg_, gemm ? shape_.M : shape_.K, gemm ? shape_.K : shape_.N) &&
+                  (!gemm || ensure(b_tex_, b_reg_, shape_.K, shape_.N));
+  const auto t0 = std::chrono::steady_clock::now();
+  unsigned top = 0;
+  if (!ok || !colour_trace(trace_, selected_x_, selected_y_, problem_ == Problem::Ata && variant_id_ == "regtile_prefetch",
+                           c_reg_, a_reg_, gemm ? &b_reg_ : nullptr, &error, true, &top)) {
+    source_ = "the mapping model, uploaded from the host (CUDA–GL interop failed: " + error + ")";
+    return false;
+  }
+  refresh_ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  images_.max_reads = top;
+  char buf[160];
+  std::snprintf(buf, sizeof buf, "an instrumented run on the GPU, coloured there (CUDA–GL interop, %.2f ms)", refresh_ms_);
+  source_ = buf;
+  return true;
 }
 
 void MappingPanel::handle_keys() {
@@ -91,7 +128,7 @@ void MappingPanel::handle_keys() {
   if (ImGui::IsKeyPressed(GLFW_KEY_LEFT)) phase_ = std::max(phase_ - 1, 0), playing_ = false;
 }
 
-void MappingPanel::draw(const AppState& state) {
+void MappingPanel::draw(const AppState& state, bool gpu) {
   rebuild(state);
   if (!model_) {
     ImGui::Dummy(ImVec2(0, ImGui::GetFontSize()));
@@ -109,10 +146,14 @@ void MappingPanel::draw(const AppState& state) {
     }
   }
   if (images_dirty_) {
-    images_ = render_mapping_images(*model_, problem_, shape_, selected_x_, selected_y_, kMaxImageSide);
-    c_tex_.upload(images_.c);
-    a_tex_.upload(images_.a);
-    if (!images_.b.rgba.empty()) b_tex_.upload(images_.b);
+    if (!gpu || !refresh_gpu(state)) {
+      images_ = render_mapping_images(*model_, problem_, shape_, selected_x_, selected_y_, kMaxImageSide);
+      // The host path owns the textures now: any CUDA registration refers to storage it replaces.
+      c_tex_.upload(images_.c);
+      a_tex_.upload(images_.a);
+      if (!images_.b.rgba.empty()) b_tex_.upload(images_.b);
+      if (!gpu) source_ = "the mapping model, uploaded from the host (no GPU)";
+    }
     images_dirty_ = false;
   }
 
@@ -134,9 +175,10 @@ void MappingPanel::draw_matrices(const AppState& state) {
   ImGui::Text("%s %s, %s, M = %lld, N = %lld, K = %lld", v->label, cfg.name.c_str(),
               problem_ == Problem::Gemm ? "C = A·B" : "C = AᵀA", static_cast<long long>(shape_.M),
               static_cast<long long>(shape_.N), static_cast<long long>(shape_.K));
-  ImGui::TextDisabled("source: the mapping model, uploaded from the host");
-  help_tooltip("These pictures are computed from the variant's mapping model. A GPU test checks that the "
-               "instrumented kernels record exactly the same owners and read counts.");
+  ImGui::TextDisabled("source: %s", source_.c_str());
+  help_tooltip("With a GPU the pictures come from an instrumented run of the very kernel that is timed (who "
+               "wrote each element of C, how often each element of A and B was read), coloured on the GPU. "
+               "Without one they come from the variant's mapping model; a GPU test checks the two agree exactly.");
   ImGui::PushTextWrapPos(0);
   ImGui::TextDisabled("%s Click C to pick a block; the wheel zooms, right-drag pans, double-click resets.",
                       model_->reads_summary().c_str());

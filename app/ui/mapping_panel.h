@@ -10,6 +10,8 @@
 #include <string>
 
 #include "mapping_model.h"
+#include "trace.h"
+#include "viz/interop.h"
 #include "ui/app_state.h"
 #include "viz/gl_texture.h"
 #include "viz/mapping_images.h"
@@ -19,12 +21,15 @@ namespace tilescope {
 class MappingPanel {
  public:
   // Draws the panel for the focused variant of `state` (its configuration, problem and sizes).
-  void draw(const AppState& state);
+  // `gpu`: pictures from an instrumented run, coloured on the GPU through CUDA–GL interop;
+  // otherwise (or if that fails) from the mapping model, uploaded from the host.
+  void draw(const AppState& state, bool gpu);
   // Space, left and right arrows while the panel is shown.
   void handle_keys();
   // For scripts (and the buttons): the block to follow and the phases done.
   void select_block(int x, int y) { selected_x_ = x, selected_y_ = y, phase_ = 0, images_dirty_ = true; }
   void set_phase(int phase) { phase_ = phase < 0 ? 0 : phase, playing_ = false; }
+  void set_playing(bool on) { playing_ = on; }
 
  private:
   void rebuild(const AppState& state);
@@ -41,6 +46,13 @@ class MappingPanel {
   MappingImages images_;
   GlTexture c_tex_, a_tex_, b_tex_;
   bool images_dirty_ = true;
+  // The GPU path.
+  bool refresh_gpu(const AppState& state);
+  DeviceTrace trace_;
+  bool trace_current_ = false;
+  CudaGlTexture c_reg_, a_reg_, b_reg_;
+  std::string source_;         // what the pictures show, for the header line
+  double refresh_ms_ = 0;      // the last interop refresh (map + colour + unmap)
 
   int selected_x_ = 0, selected_y_ = 0;  // the selected block
   int phase_ = 0;                        // phases completed in the animation (0 = before the first)

@@ -39,7 +39,7 @@ bool arity_ok(const std::vector<std::string>& w) {
   if (a == "use" || a == "use-all") return n == 2 || (a == "use-all" && n == 1);
   if (a == "export-plot") return n == 1 || n == 3;
   if (a == "mapping-block") return n == 2;
-  if (a == "mapping-phase") return n == 1;
+  if (a == "mapping-phase" || a == "mapping-play") return n == 1;
   if (a == "set") return n >= 2;
   return false;
 }
@@ -129,6 +129,12 @@ bool ScriptPlayer::perform(App& app, const Line& line, std::string* why) {
     if (!to_int(w[1], &x) && w[1] != "0") return *why = "mapping-block X Y", false;
     if (!to_int(w[2], &y) && w[2] != "0") return *why = "mapping-block X Y", false;
     app.mapping().select_block(w[1] == "0" ? 0 : x, w[2] == "0" ? 0 : y);
+    return true;
+  }
+  if (a == "mapping-play") {
+    bool on = false;
+    if (!to_bool(w[1], &on)) return *why = "mapping-play on|off", false;
+    app.mapping().set_playing(on);
     return true;
   }
   if (a == "mapping-phase") {

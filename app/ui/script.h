@@ -11,7 +11,7 @@
 //   run | sweep | live | cancel  wait [SECONDS]  (until the runner is idle; default 600)
 //   frames N                     load-csv PATH   export-csv PATH
 //   export-plot PATH [W H]       screenshot PATH              quit
-//   show-mapping                 mapping-block X Y            mapping-phase N
+//   show-mapping                 mapping-block X Y            mapping-phase N   mapping-play on|off
 #pragma once
 
 #include <string>

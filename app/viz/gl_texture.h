@@ -19,6 +19,9 @@ class GlTexture {
 
   // (Re)allocates when the size changes; needs a current GL context.
   void upload(const Image& image);
+  // Storage only (the CUDA–GL interop path writes the texels); true when it was (re)allocated,
+  // so a CUDA registration of the old storage must be renewed.
+  bool allocate(int width, int height);
   unsigned id() const { return id_; }
   ImTextureID imgui_id() const { return reinterpret_cast<ImTextureID>(static_cast<std::uintptr_t>(id_)); }
   int width() const { return width_; }
