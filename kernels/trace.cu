@@ -109,9 +109,8 @@ bool DeviceTrace::run(const std::string& variant_id, int config_index, Problem p
                       const Shape& shape, int phase_limit, std::uint64_t seed, std::string* error) {
   const Shape s = normalised(problem, shape);
   try {
-    if (!impl_) impl_ = std::make_unique<Impl>();
-    Impl& d = *impl_;
-    d.valid = false;
+    if (impl_) impl_->valid = false;
+    // Refuse first: without a GPU, creating the stream would fail with a less helpful message.
     const VariantDescriptor* v = nullptr;
     std::string why = refusal(variant_id, config_index, problem, precision, s, &v);
     std::unique_ptr<MappingModel> model;
@@ -120,6 +119,8 @@ bool DeviceTrace::run(const std::string& variant_id, int config_index, Problem p
       if (error) *error = why;
       return false;
     }
+    if (!impl_) impl_ = std::make_unique<Impl>();
+    Impl& d = *impl_;
     d.grid = model->grid();
     d.block = model->block();
     if (!writer_ids_fit(d.grid, d.block)) {

@@ -94,13 +94,17 @@ bool MappingPanel::refresh_gpu(const AppState& state) {
       return false;
     }
     trace_current_ = true;
+    reads_coloured_ = false;
   }
   // The textures have the sizes the host path would give, so the two paths compare pixel for pixel.
   const bool gemm = problem_ == Problem::Gemm;
   auto side = [](std::int64_t n) { return static_cast<int>(std::min<std::int64_t>(n, kMaxImageSide)); };
   auto ensure = [&](GlTexture& tex, CudaGlTexture& reg, std::int64_t rows, std::int64_t cols) {
     const bool fresh = tex.allocate(side(cols), side(rows));
-    if (fresh || !reg.registered()) return reg.register_texture(tex.id(), tex.width(), tex.height(), &error);
+    if (fresh || !reg.registered() || reg.gl_texture() != tex.id()) {
+      reads_coloured_ = false;
+      return reg.register_texture(tex.id(), tex.width(), tex.height(), &error);
+    }
     return true;
   };
   const bool ok = ensure(c_tex_, c_reg_, shape_.M, shape_.N) &&
@@ -109,12 +113,13 @@ bool MappingPanel::refresh_gpu(const AppState& state) {
   const auto t0 = std::chrono::steady_clock::now();
   unsigned top = 0;
   if (!ok || !colour_trace(trace_, selected_x_, selected_y_, problem_ == Problem::Ata && variant_id_ == "regtile_prefetch",
-                           c_reg_, a_reg_, gemm ? &b_reg_ : nullptr, &error, true, &top)) {
+                           c_reg_, a_reg_, gemm ? &b_reg_ : nullptr, &error, true, &top, !reads_coloured_)) {
     source_ = "the mapping model, uploaded from the host (CUDA–GL interop failed: " + error + ")";
     return false;
   }
   refresh_ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-  images_.max_reads = top;
+  if (!reads_coloured_) images_.max_reads = top;  // otherwise unchanged since the last trace
+  reads_coloured_ = true;
   char buf[160];
   std::snprintf(buf, sizeof buf, "an instrumented run on the GPU, coloured there (CUDA–GL interop, %.2f ms)", refresh_ms_);
   source_ = buf;
@@ -147,6 +152,7 @@ void MappingPanel::draw(const AppState& state, bool gpu) {
   }
   if (images_dirty_) {
     if (!gpu || !refresh_gpu(state)) {
+      reads_coloured_ = false;  // the host path owns the textures' contents now
       images_ = render_mapping_images(*model_, problem_, shape_, selected_x_, selected_y_, kMaxImageSide);
       // The host path owns the textures now: any CUDA registration refers to storage it replaces.
       c_tex_.upload(images_.c);
@@ -326,6 +332,48 @@ void MappingPanel::draw_matrices(const AppState& state) {
   ImGui::Text("global reads per element: 0 ... %lld", static_cast<long long>(images_.max_reads));
 }
 
+// A tile of a stored matrix as a grid of coloured cells (value: blue negative, yellow positive),
+// the numbers written in when a cell is wide enough, a tooltip with the exact value.
+void MappingPanel::value_grid(const char* title, const TileRect& t, bool of_a) {
+  if (t.empty()) {
+    ImGui::TextDisabled("%s: nothing (outside the matrix)", title);
+    return;
+  }
+  const std::int64_t rows = t.row1 - t.row0, cols = t.col1 - t.col0;
+  ImGui::TextDisabled("%s: rows %lld..%lld, cols %lld..%lld of %s", title, static_cast<long long>(t.row0),
+                      static_cast<long long>(t.row1 - 1), static_cast<long long>(t.col0), static_cast<long long>(t.col1 - 1),
+                      of_a ? "A" : "B");
+  constexpr int kMaxCells = 12;
+  const int gr = static_cast<int>(std::min<std::int64_t>(rows, kMaxCells)), gc = static_cast<int>(std::min<std::int64_t>(cols, kMaxCells));
+  const float cell = std::min(ImGui::GetContentRegionAvail().x / gc, ImGui::GetFontSize() * 2.2f);
+  const ImVec2 p0 = ImGui::GetCursorScreenPos();
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const bool numbers = cell > ImGui::CalcTextSize("-0.00").x * 0.75f;
+  const float small = ImGui::GetFontSize() * 0.62f;
+  for (int y = 0; y < gr; ++y)
+    for (int x = 0; x < gc; ++x) {
+      const std::int64_t r = t.row0 + y * rows / gr, c = t.col0 + x * cols / gc;
+      const double v = stored_value(problem_, of_a, r, c, shape_);
+      const ImVec2 a(p0.x + x * cell, p0.y + y * cell), b(a.x + cell - 1, a.y + cell - 1);
+      dl->AddRectFilled(a, b, heat_color(0.5 + 0.5 * v));
+      if (numbers) {
+        char buf[16];
+        std::snprintf(buf, sizeof buf, "%.2f", v);
+        // Dark text on the light (positive) end of the ramp, white on the dark end.
+        dl->AddText(ImGui::GetFont(), small, ImVec2(a.x + 2, a.y + (cell - small) * 0.5f),
+                    v > -0.2 ? 0xFF000000u : 0xFFFFFFFFu, buf);
+      }
+    }
+  ImGui::InvisibleButton(title, ImVec2(gc * cell, gr * cell));
+  if (ImGui::IsItemHovered()) {
+    const ImVec2 m = ImGui::GetIO().MousePos;
+    const int x = std::clamp(static_cast<int>((m.x - p0.x) / cell), 0, gc - 1), y = std::clamp(static_cast<int>((m.y - p0.y) / cell), 0, gr - 1);
+    const std::int64_t r = t.row0 + y * rows / gr, c = t.col0 + x * cols / gc;
+    ImGui::SetTooltip("%s(%lld, %lld) = %.7g", of_a ? "A" : "B", static_cast<long long>(r), static_cast<long long>(c),
+                      stored_value(problem_, of_a, r, c, shape_));
+  }
+}
+
 void MappingPanel::draw_animation(const AppState& state) {
   (void)state;
   const VariantDescriptor* v = find_variant(variant_id_);
@@ -388,6 +436,20 @@ void MappingPanel::draw_animation(const AppState& state) {
   help_tooltip("Each thread reads TM values of A and TN of B from shared memory per k.");
   ImGui::Text("arithmetic intensity: %.2f FLOP/byte", bytes > 0 ? flops / bytes : 0.0);
   help_tooltip("Multiply-adds (x2) per byte fetched from global memory: the higher, the less the kernel waits for memory.");
+
+  // What sits in shared memory during this phase: the A and B tiles as small grids of their
+  // values (sampled to 12 x 12 cells for big tiles; numbers where the cells are wide enough),
+  // and for regtile_prefetch the next slab, on its way through the prefetch registers.
+  if (phase_ >= 1 && variant_id_ != "naive") {
+    section("Shared memory in this phase");
+    value_grid("A tile", model_->a_tile(selected_x_, selected_y_, phase_ - 1), true);
+    value_grid("B tile", model_->b_tile(selected_x_, selected_y_, phase_ - 1), problem_ == Problem::Ata);
+    if (variant_id_ == "regtile_prefetch" && phase_ < phases) {
+      section("Prefetch registers (the next slab, in flight)");
+      value_grid("A", model_->a_tile(selected_x_, selected_y_, phase_), true);
+      value_grid("B", model_->b_tile(selected_x_, selected_y_, phase_), problem_ == Problem::Ata);
+    }
+  }
 
   // The block's partial sums after this phase, on a small grid (sampled for big tiles).
   section("Partial sums of C in this block");

@@ -35,6 +35,7 @@ class MappingPanel {
   void rebuild(const AppState& state);
   void draw_matrices(const AppState& state);
   void draw_animation(const AppState& state);
+  void value_grid(const char* title, const TileRect& tile, bool of_a);
 
   std::string key_;  // what the current model and images were made for
   std::unique_ptr<MappingModel> model_;
@@ -50,6 +51,7 @@ class MappingPanel {
   bool refresh_gpu(const AppState& state);
   DeviceTrace trace_;
   bool trace_current_ = false;
+  bool reads_coloured_ = false;  // the A/B heatmaps hold the current trace's counts
   CudaGlTexture c_reg_, a_reg_, b_reg_;
   std::string source_;         // what the pictures show, for the header line
   double refresh_ms_ = 0;      // the last interop refresh (map + colour + unmap)

@@ -44,11 +44,20 @@ __global__ void colour_writers(const int* writer, std::int64_t m, std::int64_t n
   put(surf, x, y, colour);
 }
 
+// The maximum over the sampled elements: a reduction per block, then one atomic per block (an
+// atomic per pixel on one address would serialise 16 million of them at 4096 x 4096).
 __global__ void max_of_reads(const unsigned* reads, std::int64_t rows, std::int64_t cols, int width, int height,
                              unsigned* max_out) {
+  __shared__ unsigned block_max[256];
   const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
-  if (x >= width || y >= height) return;
-  atomicMax(max_out, reads[sample(y, height, rows) * cols + sample(x, width, cols)]);
+  const int t = threadIdx.y * blockDim.x + threadIdx.x;
+  block_max[t] = (x < width && y < height) ? reads[sample(y, height, rows) * cols + sample(x, width, cols)] : 0u;
+  __syncthreads();
+  for (int stride = 128; stride > 0; stride /= 2) {
+    if (t < stride) block_max[t] = max(block_max[t], block_max[t + stride]);
+    __syncthreads();
+  }
+  if (t == 0) atomicMax(max_out, block_max[0]);
 }
 
 __global__ void colour_reads(const unsigned* reads, std::int64_t rows, std::int64_t cols, int width, int height,
@@ -126,7 +135,8 @@ CudaGlTexture::Mapped::~Mapped() {
 }
 
 bool colour_trace(const DeviceTrace& trace, int sel_x, int sel_y, bool mirrored_below_diagonal, CudaGlTexture& c_tex,
-                  CudaGlTexture& a_tex, CudaGlTexture* b_tex, std::string* error, bool wait, unsigned* max_reads) {
+                  CudaGlTexture& a_tex, CudaGlTexture* b_tex, std::string* error, bool wait, unsigned* max_reads,
+                  bool reads_too) {
   if (!trace.valid()) {
     if (error) *error = "no trace to draw";
     return false;
@@ -140,25 +150,35 @@ bool colour_trace(const DeviceTrace& trace, int sel_x, int sel_y, bool mirrored_
     // allocated once per process, like a cuBLAS workspace, and never freed.
     static unsigned* d_max = nullptr;
     if (!d_max) CUDA_CHECK(cudaMalloc(&d_max, sizeof(unsigned)));
-    CUDA_CHECK(cudaMemsetAsync(d_max, 0, sizeof(unsigned), st));
-    max_of_reads<<<grid_for(a_tex.width(), a_tex.height()), dim3(16, 16), 0, st>>>(trace.a_reads(), a_rows, a_cols,
-                                                                                   a_tex.width(), a_tex.height(), d_max);
-    CUDA_CHECK_LAUNCH("max_of_reads");
-    if (gemm && b_tex) {
-      max_of_reads<<<grid_for(b_tex->width(), b_tex->height()), dim3(16, 16), 0, st>>>(
-          trace.b_reads(), s.K, s.N, b_tex->width(), b_tex->height(), d_max);
+    if (reads_too) {
+      CUDA_CHECK(cudaMemsetAsync(d_max, 0, sizeof(unsigned), st));
+      max_of_reads<<<grid_for(a_tex.width(), a_tex.height()), dim3(16, 16), 0, st>>>(
+          trace.a_reads(), a_rows, a_cols, a_tex.width(), a_tex.height(), d_max);
       CUDA_CHECK_LAUNCH("max_of_reads");
+      if (gemm && b_tex) {
+        max_of_reads<<<grid_for(b_tex->width(), b_tex->height()), dim3(16, 16), 0, st>>>(
+            trace.b_reads(), s.K, s.N, b_tex->width(), b_tex->height(), d_max);
+        CUDA_CHECK_LAUNCH("max_of_reads");
+      }
     }
     {
-      CudaGlTexture::Mapped c(c_tex, st), a(a_tex, st);
-      if (!c.ok() || !a.ok()) {
-        if (error) *error = !c.ok() ? c.error() : a.error();
+      CudaGlTexture::Mapped c(c_tex, st);
+      if (!c.ok()) {
+        if (error) *error = c.error();
         return false;
       }
       colour_writers<<<grid_for(c_tex.width(), c_tex.height()), dim3(16, 16), 0, st>>>(
           trace.writer(), s.M, s.N, c_tex.width(), c_tex.height(), trace.grid(), trace.block(), sel_x, sel_y,
           mirrored_below_diagonal, c.surface());
       CUDA_CHECK_LAUNCH("colour_writers");
+    }
+    // The read counts do not change with the selected block: recoloured only after a new trace.
+    if (reads_too) {
+      CudaGlTexture::Mapped a(a_tex, st);
+      if (!a.ok()) {
+        if (error) *error = a.error();
+        return false;
+      }
       colour_reads<<<grid_for(a_tex.width(), a_tex.height()), dim3(16, 16), 0, st>>>(
           trace.a_reads(), a_rows, a_cols, a_tex.width(), a_tex.height(), d_max, a.surface());
       CUDA_CHECK_LAUNCH("colour_reads");
@@ -173,8 +193,8 @@ bool colour_trace(const DeviceTrace& trace, int sel_x, int sel_y, bool mirrored_
         CUDA_CHECK_LAUNCH("colour_reads");
       }
     }
-    if (max_reads) CUDA_CHECK(cudaMemcpyAsync(max_reads, d_max, sizeof(unsigned), cudaMemcpyDeviceToHost, st));
-    if (wait || max_reads) CUDA_CHECK(cudaStreamSynchronize(st));
+    if (max_reads && reads_too) CUDA_CHECK(cudaMemcpyAsync(max_reads, d_max, sizeof(unsigned), cudaMemcpyDeviceToHost, st));
+    if (wait || (max_reads && reads_too)) CUDA_CHECK(cudaStreamSynchronize(st));
     return true;
   } catch (const std::exception& e) {
     if (error) *error = e.what();

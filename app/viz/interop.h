@@ -57,8 +57,9 @@ class CudaGlTexture {
 // the model's Owner::mirrored). Returns false and *error on failure. Synchronous on the trace's
 // stream when `wait` (for timing and tests).
 // `max_reads` (optional): the heatmaps' top value, read back (4 bytes) for the legend.
+// `reads_too` false: only C is recoloured (a new selected block; the read counts are unchanged).
 bool colour_trace(const DeviceTrace& trace, int selected_block_x, int selected_block_y, bool mirrored_below_diagonal,
                   CudaGlTexture& c_tex, CudaGlTexture& a_tex, CudaGlTexture* b_tex, std::string* error,
-                  bool wait = false, unsigned* max_reads = nullptr);
+                  bool wait = false, unsigned* max_reads = nullptr, bool reads_too = true);
 
 }  // namespace tilescope
