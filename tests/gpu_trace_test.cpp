@@ -17,6 +17,7 @@
 #include "mapping_model.h"
 #include "reference.h"
 #include "registry.h"
+#include "variant_cases.h"
 #include "trace.h"
 
 using namespace tilescope;
@@ -145,25 +146,10 @@ std::string check_values(const TraceResult& r, Problem problem, Precision precis
   return "";
 }
 
-struct Case {
-  std::string variant;
-  Problem problem;
-  Precision precision;
-};
-void PrintTo(const Case& c, std::ostream* os) {
-  *os << c.variant << " " << to_string(c.problem) << " " << to_string(c.precision);
-}
-std::string case_name(const ::testing::TestParamInfo<Case>& info) {
-  return info.param.variant + "_" + to_string(info.param.problem) + "_" + to_string(info.param.precision);
-}
-std::vector<Case> traced_cases() {
-  std::vector<Case> out;
-  for (const VariantDescriptor* v : variant_registry())
-    if (v->launch_traced)
-      for (Problem p : {Problem::Gemm, Problem::Ata})
-        for (Precision q : {Precision::F32, Precision::F64}) out.push_back({v->id, p, q});
-  return out;
-}
+using Case = tilescope::testing::VariantCase;
+using tilescope::testing::case_name;
+
+std::vector<Case> traced_cases() { return tilescope::testing::variant_cases([](const VariantDescriptor& v) { return v.launch_traced != nullptr; }); }
 
 class EveryTrace : public ::testing::TestWithParam<Case> {};
 

@@ -13,6 +13,7 @@
 #include "gpu_buffers.h"
 #include "measure.h"
 #include "registry.h"
+#include "variant_cases.h"
 
 using namespace tilescope;
 
@@ -42,29 +43,10 @@ std::vector<Shape> ragged_shapes(Problem p) {
   return out;
 }
 
-struct Case {
-  std::string variant;
-  Problem problem;
-  Precision precision;
-};
+using Case = tilescope::testing::VariantCase;
+using tilescope::testing::case_name;
 
-// GoogleTest prints a parameter in test listings and failure messages; without this, the
-// bytes of the struct ("40-byte object <B0-4F ...>"), which ctest shows in every test name.
-void PrintTo(const Case& c, std::ostream* os) {
-  *os << c.variant << " " << to_string(c.problem) << " " << to_string(c.precision);
-}
-
-std::string case_name(const ::testing::TestParamInfo<Case>& info) {
-  return info.param.variant + "_" + to_string(info.param.problem) + "_" + to_string(info.param.precision);
-}
-
-std::vector<Case> all_cases() {
-  std::vector<Case> out;
-  for (const VariantDescriptor* v : variant_registry())
-    for (Problem p : {Problem::Gemm, Problem::Ata})
-      for (Precision q : {Precision::F32, Precision::F64}) out.push_back({v->id, p, q});
-  return out;
-}
+std::vector<Case> all_cases() { return tilescope::testing::variant_cases([](const VariantDescriptor&) { return true; }); }
 
 class EveryVariant : public ::testing::TestWithParam<Case> {};
 

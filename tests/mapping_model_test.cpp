@@ -18,6 +18,7 @@
 #include "device_info.h"
 #include "mapping_model.h"
 #include "registry.h"
+#include "variant_cases.h"
 #include "trace.h"
 
 using namespace tilescope;
@@ -318,25 +319,10 @@ std::string check_all(const MappingModel& m, const ModelCase& s) {
 
 // ---- the suites ------------------------------------------------------------------------------
 
-struct Case {
-  std::string variant;
-  Problem problem;
-  Precision precision;
-};
-void PrintTo(const Case& c, std::ostream* os) {
-  *os << c.variant << " " << to_string(c.problem) << " " << to_string(c.precision);
-}
-std::string case_name(const ::testing::TestParamInfo<Case>& info) {
-  return info.param.variant + "_" + to_string(info.param.problem) + "_" + to_string(info.param.precision);
-}
-std::vector<Case> modelled_cases() {
-  std::vector<Case> out;
-  for (const VariantDescriptor* v : variant_registry())
-    if (v->model)
-      for (Problem p : {Problem::Gemm, Problem::Ata})
-        for (Precision q : {Precision::F32, Precision::F64}) out.push_back({v->id, p, q});
-  return out;
-}
+using Case = tilescope::testing::VariantCase;
+using tilescope::testing::case_name;
+
+std::vector<Case> modelled_cases() { return tilescope::testing::variant_cases([](const VariantDescriptor& v) { return v.model != nullptr; }); }
 
 class EveryModel : public ::testing::TestWithParam<Case> {};
 

@@ -1,0 +1,42 @@
+// The parameter of the suites that run once per variant x problem x precision: the case, how
+// GoogleTest prints and names it, and the list of cases drawn from the registry.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "registry.h"
+
+namespace tilescope::testing {
+
+struct VariantCase {
+  std::string variant;
+  Problem problem;
+  Precision precision;
+};
+
+// GoogleTest prints a parameter in test listings and failure messages; without this, the
+// bytes of the struct ("40-byte object <B0-4F ...>"), which ctest shows in every test name.
+inline void PrintTo(const VariantCase& c, std::ostream* os) {
+  *os << c.variant << " " << to_string(c.problem) << " " << to_string(c.precision);
+}
+
+inline std::string case_name(const ::testing::TestParamInfo<VariantCase>& info) {
+  return info.param.variant + "_" + to_string(info.param.problem) + "_" + to_string(info.param.precision);
+}
+
+// Every registered variant for which `include` holds, with both problems and precisions.
+template <typename Include>
+std::vector<VariantCase> variant_cases(Include include) {
+  std::vector<VariantCase> out;
+  for (const VariantDescriptor* v : variant_registry())
+    if (include(*v))
+      for (Problem p : {Problem::Gemm, Problem::Ata})
+        for (Precision q : {Precision::F32, Precision::F64}) out.push_back({v->id, p, q});
+  return out;
+}
+
+}  // namespace tilescope::testing
