@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <chrono>
+#include <future>
 #include <cstdio>
 
 #include "random_inputs.h"
@@ -19,6 +20,7 @@ namespace {
 
 constexpr int kMaxImageSide = 1024;  // larger matrices are sampled; block lines are drawn on top
 constexpr std::uint64_t kSeed = 1;   // the seed Run uses: the values shown are the ones multiplied
+constexpr double kMaxTraceWork = 2048.0 * 2048.0 * 2048.0;  // M * N * K of the largest traced run
 
 // Where a stored-matrix element appears on screen. `transposed`: AᵀA's left matrix shows Aᵀ.
 struct Placement {
@@ -84,18 +86,55 @@ void MappingPanel::rebuild(const AppState& state) {
   playing_ = false;
   images_dirty_ = true;
   trace_current_ = false;
+  trace_failed_ = false;
+  // A run still in flight uses trace_: let it finish before the next one starts (its result is
+  // for the old configuration and is dropped).
+  if (trace_job_.valid()) trace_job_.get();
+  awaiting_trace_ = false;
 }
 
 bool MappingPanel::refresh_gpu(const AppState& state) {
   std::string error;
   if (!trace_current_) {
-    if (!trace_.run(variant_id_, config_index_, problem_, state.precision, shape_, -1, kSeed, &error)) {
-      source_ = "the mapping model, uploaded from the host (the instrumented run failed: " + error + ")";
+    // The instrumented run counts every global load with an atomic: at big sizes it takes
+    // seconds (naive at 4096^3: 137 billion atomics), so it is bounded, and it runs on its own
+    // thread while the model's pictures stand in — the UI never waits for it.
+    const double work = static_cast<double>(shape_.M) * static_cast<double>(shape_.N) * static_cast<double>(shape_.K);
+    if (work > kMaxTraceWork) {
+      source_ = "the mapping model, uploaded from the host (sizes beyond 2048^3 are not traced: the counting run "
+                "would take too long)";
+      return false;
+    }
+    if (!trace_job_.valid()) {
+      const std::string variant = variant_id_;
+      const int config = config_index_;
+      const Problem problem = problem_;
+      const Precision precision = state.precision;
+      const Shape shape = shape_;
+      trace_job_ = std::async(std::launch::async, [this, variant, config, problem, precision, shape] {
+        std::string why;
+        const bool ok = trace_.run(variant, config, problem, precision, shape, -1, kSeed, &why);
+        return ok ? std::string() : (why.empty() ? std::string("failed") : why);
+      });
+    }
+    if (trace_job_.wait_for(std::chrono::seconds(0)) != std::future_status::ready) {
+      source_ = "the mapping model, uploaded from the host, while the instrumented run is on the GPU ...";
+      awaiting_trace_ = true;
+      return false;
+    }
+    awaiting_trace_ = false;
+    const std::string why = trace_job_.get();
+    if (!why.empty()) {
+      source_ = "the mapping model, uploaded from the host (the instrumented run failed: " + why + ")";
+      trace_current_ = true;  // do not retry every frame
+      trace_failed_ = true;
       return false;
     }
     trace_current_ = true;
+    trace_failed_ = false;
     reads_coloured_ = false;
   }
+  if (trace_failed_) return false;
   // The textures have the sizes the host path would give, so the two paths compare pixel for pixel.
   const bool gemm = problem_ == Problem::Gemm;
   auto side = [](std::int64_t n) { return static_cast<int>(std::min<std::int64_t>(n, kMaxImageSide)); };
@@ -150,6 +189,9 @@ void MappingPanel::draw(const AppState& state, bool gpu) {
       else playing_ = false;
     }
   }
+  // While the instrumented run is in flight the model's pictures stay up; each frame only asks
+  // whether the run is done (and then colours its result).
+  if (awaiting_trace_ && !images_dirty_) refresh_gpu(state);
   if (images_dirty_) {
     if (!gpu || !refresh_gpu(state)) {
       reads_coloured_ = false;  // the host path owns the textures' contents now

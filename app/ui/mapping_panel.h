@@ -6,6 +6,7 @@
 // (host path, uploaded with glTexSubImage2D); the view says so.
 #pragma once
 
+#include <future>
 #include <memory>
 #include <string>
 
@@ -51,6 +52,9 @@ class MappingPanel {
   bool refresh_gpu(const AppState& state);
   DeviceTrace trace_;
   bool trace_current_ = false;
+  bool trace_failed_ = false;
+  bool awaiting_trace_ = false;
+  std::future<std::string> trace_job_;  // the instrumented run in flight ("" = ok, else why not)
   bool reads_coloured_ = false;  // the A/B heatmaps hold the current trace's counts
   CudaGlTexture c_reg_, a_reg_, b_reg_;
   std::string source_;         // what the pictures show, for the header line
