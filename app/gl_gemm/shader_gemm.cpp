@@ -1,0 +1,625 @@
+#include "gl_gemm/shader_gemm.h"
+
+#include <GL/gl.h>
+#include <GL/glext.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <utility>
+
+#include "platform/gl_check.h"
+
+namespace tilescope {
+namespace {
+
+// ---- small helpers ---------------------------------------------------------------------------
+
+int round_up(int value, int multiple) { return (value + multiple - 1) / multiple * multiple; }
+int ceil_div(int value, int divisor) { return (value + divisor - 1) / divisor; }
+
+bool read_text_file(const std::string& path, std::string* text, std::string* error) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    *error = "cannot read " + path;
+    return false;
+  }
+  std::ostringstream buffer;
+  buffer << in.rdbuf();
+  *text = buffer.str();
+  return true;
+}
+
+GLuint compile_shader(GLenum type, const std::string& path, std::string* error) {
+  std::string source;
+  if (!read_text_file(path, &source, error)) return 0;
+  const GLuint shader = glCreateShader(type);
+  if (shader == 0) {
+    *error = "glCreateShader failed for " + path;
+    return 0;
+  }
+  const char* text = source.c_str();
+  glShaderSource(shader, 1, &text, nullptr);
+  glCompileShader(shader);
+  // gl_check_shader puts the whole compile log into *error, prefixed with the file's path.
+  const std::string what = "compiling " + path;
+  if (!gl_check_shader(shader, what.c_str(), error)) {
+    glDeleteShader(shader);
+    return 0;
+  }
+  return shader;
+}
+
+// Owners of GL names, so that every early return frees what was made.
+struct Textures {
+  std::vector<GLuint> names;
+  ~Textures() {
+    if (!names.empty()) glDeleteTextures(static_cast<GLsizei>(names.size()), names.data());
+  }
+};
+struct Framebuffer {
+  GLuint name = 0;
+  ~Framebuffer() {
+    if (name) glDeleteFramebuffers(1, &name);
+  }
+};
+struct VertexArray {
+  GLuint name = 0;
+  ~VertexArray() {
+    if (name) glDeleteVertexArrays(1, &name);
+  }
+};
+struct Query {
+  GLuint name = 0;
+  ~Query() {
+    if (name) glDeleteQueries(1, &name);
+  }
+};
+
+// The GL state run_shader_gemm changes, put back on destruction: the engine runs inside the
+// window's context between ImGui frames, and ImGui's backend assumes nothing else moved.
+class StateGuard {
+ public:
+  StateGuard() {
+    glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &draw_fbo_);
+    glGetIntegerv(GL_READ_FRAMEBUFFER_BINDING, &read_fbo_);
+    glGetIntegerv(GL_VIEWPORT, viewport_);
+    glGetIntegerv(GL_SCISSOR_BOX, scissor_);
+    glGetIntegerv(GL_CURRENT_PROGRAM, &program_);
+    glGetIntegerv(GL_VERTEX_ARRAY_BINDING, &vao_);
+    glGetIntegerv(GL_ACTIVE_TEXTURE, &active_texture_);
+    glActiveTexture(GL_TEXTURE0);
+    glGetIntegerv(GL_TEXTURE_BINDING_2D, &texture0_);
+    glActiveTexture(GL_TEXTURE1);
+    glGetIntegerv(GL_TEXTURE_BINDING_2D, &texture1_);
+    glActiveTexture(static_cast<GLenum>(active_texture_));
+    glGetIntegerv(GL_BLEND_SRC_RGB, &blend_[0]);
+    glGetIntegerv(GL_BLEND_DST_RGB, &blend_[1]);
+    glGetIntegerv(GL_BLEND_SRC_ALPHA, &blend_[2]);
+    glGetIntegerv(GL_BLEND_DST_ALPHA, &blend_[3]);
+    glGetIntegerv(GL_BLEND_EQUATION_RGB, &equation_[0]);
+    glGetIntegerv(GL_BLEND_EQUATION_ALPHA, &equation_[1]);
+    glGetFloatv(GL_COLOR_CLEAR_VALUE, clear_color_);
+    glGetIntegerv(GL_PIXEL_PACK_BUFFER_BINDING, &pack_buffer_);
+    glGetIntegerv(GL_PIXEL_UNPACK_BUFFER_BINDING, &unpack_buffer_);
+    glGetIntegerv(GL_PACK_ALIGNMENT, &pack_alignment_);
+    glGetIntegerv(GL_UNPACK_ALIGNMENT, &unpack_alignment_);
+    glGetIntegerv(GL_UNPACK_ROW_LENGTH, &unpack_row_length_);
+    for (int i = 0; i < kCaps; ++i) enabled_[i] = glIsEnabled(kCapList[i]);
+  }
+  ~StateGuard() {
+    glBindFramebuffer(GL_DRAW_FRAMEBUFFER, static_cast<GLuint>(draw_fbo_));
+    glBindFramebuffer(GL_READ_FRAMEBUFFER, static_cast<GLuint>(read_fbo_));
+    glViewport(viewport_[0], viewport_[1], viewport_[2], viewport_[3]);
+    glScissor(scissor_[0], scissor_[1], scissor_[2], scissor_[3]);
+    glUseProgram(static_cast<GLuint>(program_));
+    glBindVertexArray(static_cast<GLuint>(vao_));
+    glActiveTexture(GL_TEXTURE0);
+    glBindTexture(GL_TEXTURE_2D, static_cast<GLuint>(texture0_));
+    glActiveTexture(GL_TEXTURE1);
+    glBindTexture(GL_TEXTURE_2D, static_cast<GLuint>(texture1_));
+    glActiveTexture(static_cast<GLenum>(active_texture_));
+    glBlendFuncSeparate(static_cast<GLenum>(blend_[0]), static_cast<GLenum>(blend_[1]),
+                        static_cast<GLenum>(blend_[2]), static_cast<GLenum>(blend_[3]));
+    glBlendEquationSeparate(static_cast<GLenum>(equation_[0]), static_cast<GLenum>(equation_[1]));
+    glClearColor(clear_color_[0], clear_color_[1], clear_color_[2], clear_color_[3]);
+    glBindBuffer(GL_PIXEL_PACK_BUFFER, static_cast<GLuint>(pack_buffer_));
+    glBindBuffer(GL_PIXEL_UNPACK_BUFFER, static_cast<GLuint>(unpack_buffer_));
+    glPixelStorei(GL_PACK_ALIGNMENT, pack_alignment_);
+    glPixelStorei(GL_UNPACK_ALIGNMENT, unpack_alignment_);
+    glPixelStorei(GL_UNPACK_ROW_LENGTH, unpack_row_length_);
+    for (int i = 0; i < kCaps; ++i) {
+      if (enabled_[i]) glEnable(kCapList[i]); else glDisable(kCapList[i]);
+    }
+    TILESCOPE_GL_DEBUG("restoring the state around the shader GEMM");
+  }
+  StateGuard(const StateGuard&) = delete;
+  StateGuard& operator=(const StateGuard&) = delete;
+
+ private:
+  static constexpr int kCaps = 5;
+  static constexpr GLenum kCapList[kCaps] = {GL_BLEND, GL_SCISSOR_TEST, GL_DEPTH_TEST, GL_STENCIL_TEST,
+                                             GL_CULL_FACE};
+  GLint draw_fbo_ = 0, read_fbo_ = 0, viewport_[4] = {}, scissor_[4] = {}, program_ = 0, vao_ = 0;
+  GLint active_texture_ = GL_TEXTURE0, texture0_ = 0, texture1_ = 0, blend_[4] = {}, equation_[2] = {};
+  GLint pack_buffer_ = 0, unpack_buffer_ = 0, pack_alignment_ = 4, unpack_alignment_ = 4, unpack_row_length_ = 0;
+  GLfloat clear_color_[4] = {};
+  GLboolean enabled_[kCaps] = {};
+};
+
+// A 2D float texture of width x height texels, `channels` floats each (1: GL_R32F,
+// 4: GL_RGBA32F), NEAREST filtered and without mipmaps: texelFetch on a texture whose
+// minification filter wants mipmaps it lacks reads zeros (incomplete texture).
+GLuint make_texture(Textures* owner, int width, int height, int channels, const float* data) {
+  GLuint name = 0;
+  glGenTextures(1, &name);
+  owner->names.push_back(name);
+  glBindTexture(GL_TEXTURE_2D, name);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAX_LEVEL, 0);
+  glTexImage2D(GL_TEXTURE_2D, 0, channels == 1 ? GL_R32F : GL_RGBA32F, width, height, 0,
+               channels == 1 ? GL_RED : GL_RGBA, GL_FLOAT, data);
+  return name;
+}
+
+// ---- what a mode draws -----------------------------------------------------------------------
+
+// One draw: the rectangle of target texels it writes and its k-range (in the mode's k units:
+// k, k/2 or k/4).
+struct Pass {
+  int x, y, w, h;
+  int k0, klen;
+};
+
+// Everything a mode decides; the common runner clears, draws, times and reads back.
+struct Plan {
+  int target_width = 0, target_height = 0;
+  int targets = 1;   // colour attachments
+  int channels = 1;  // 1: GL_R32F targets, 4: GL_RGBA32F
+  // Texture sizes, for the limit check before anything is allocated.
+  int a_width = 0, a_height = 0, b_width = 0, b_height = 0;
+  int a_channels = 1, b_channels = 1;
+  std::vector<float> a_data, b_data;  // packed copies; empty = use the caller's arrays as they are
+  std::vector<Pass> passes;
+  double fetches = 0;  // texels fetched by all passes of one run
+};
+
+// k-chunks over k_units, each `chunk_units` long (the last one shorter).
+void add_k_passes(Plan* plan, int x, int y, int w, int h, int k_units, int chunk_units) {
+  for (int k0 = 0; k0 < k_units; k0 += chunk_units) {
+    const int klen = std::min(chunk_units, k_units - k0);
+    plan->passes.push_back({x, y, w, h, k0, klen});
+  }
+}
+
+// ---- mode 1: multipass (Larsen & McAllister 2001) ---------------------------------------------
+// One scalar output per fragment, one full-target pass per k-chunk, partial sums added by the
+// blender into a cleared GL_R32F target (no ping-pong: (GL_ONE, GL_ONE) blending reads the old
+// value, which is what the ping-pong copy did on hardware without float blending). Fetches:
+// two scalar texels per FMA, so the texture unit bounds it.
+Plan plan_multipass(int M, int N, int K, int chunk) {
+  Plan p;
+  p.target_width = N;
+  p.target_height = M;
+  p.a_width = K, p.a_height = M;  // texel (k, i) = A[i][k]: the caller's row-major array as is
+  p.b_width = N, p.b_height = K;  // texel (j, k) = B[k][j]
+  add_k_passes(&p, 0, 0, N, M, K, chunk);
+  p.fetches = 2.0 * M * N * K;
+  return p;
+}
+
+// ---- mode 2: RGBA packing (Hall, Carr & Hart 2003; Fatahalian et al. 2004) --------------------
+// 2 x 2 blocks of A, B and C in RGBA32F texels (r, g, b, a) = (x00, x01, x10, x11), sizes
+// padded to even with zeros. A fragment computes a 2 x 2 block of C: two fetched texels feed
+// eight FMAs (0.25 fetches per FMA), still fetch-bound but four times less so.
+std::vector<float> pack_2x2(const float* x, int rows, int cols) {
+  const int br = ceil_div(rows, 2), bc = ceil_div(cols, 2);
+  std::vector<float> out(static_cast<std::size_t>(br) * bc * 4, 0.0f);
+  for (int r = 0; r < rows; ++r)
+    for (int c = 0; c < cols; ++c)
+      out[(static_cast<std::size_t>(r / 2) * bc + c / 2) * 4 + (r % 2) * 2 + c % 2] =
+          x[static_cast<std::size_t>(r) * cols + c];
+  return out;
+}
+
+Plan plan_rgba_packed(const float* a, const float* b, int M, int N, int K, int chunk) {
+  Plan p;
+  const int mb = ceil_div(M, 2), nb = ceil_div(N, 2), kb = ceil_div(K, 2);
+  p.target_width = nb;
+  p.target_height = mb;
+  p.channels = 4;
+  p.a_width = kb, p.a_height = mb, p.a_channels = 4;
+  p.b_width = nb, p.b_height = kb, p.b_channels = 4;
+  p.a_data = pack_2x2(a, M, K);
+  p.b_data = pack_2x2(b, K, N);
+  add_k_passes(&p, 0, 0, nb, mb, kb, ceil_div(chunk, 2));
+  p.fetches = 2.0 * mb * nb * kb;
+  return p;
+}
+
+// ---- mode 3: blocked passes (Govindaraju et al. 2006) -----------------------------------------
+// C cut into T x T tiles; per tile, one quad (viewport + scissor = the tile) per D-long k-block,
+// all k-blocks of a tile before the next tile, so each pass reads a T x D strip of A and a
+// D x T strip of B that fits the texture cache. Each fragment: a D-long partial dot product,
+// added by blending. Fetches as multipass (2 per FMA); the lesson is locality and the cost of
+// many small draws.
+Plan plan_blocked(int M, int N, int K, int chunk, int tile) {
+  Plan p;
+  p.target_width = N;
+  p.target_height = M;
+  p.a_width = K, p.a_height = M;
+  p.b_width = N, p.b_height = K;
+  for (int y = 0; y < M; y += tile)
+    for (int x = 0; x < N; x += tile) add_k_passes(&p, x, y, std::min(tile, N - x), std::min(tile, M - y), K, chunk);
+  p.fetches = 2.0 * M * N * K;
+  return p;
+}
+
+// ---- mode 4: multiple render targets (4 x 4 of C per fragment) --------------------------------
+// A as (K/4) x M RGBA32F texels of four consecutive k of a row; B as (N/4) x K texels of four
+// consecutive columns of a row; sizes padded to multiples of 4. A fragment computes a 4 x 4
+// block of C and writes row r of it to target r: per 4-k step 8 fetches feed 64 FMAs (0.125
+// per FMA). k-chunked passes add into the four cleared targets by blending.
+std::vector<float> pad_rows(const float* x, int rows, int cols, int padded_rows, int padded_cols) {
+  std::vector<float> out(static_cast<std::size_t>(padded_rows) * padded_cols, 0.0f);
+  for (int r = 0; r < rows; ++r)
+    std::copy(x + static_cast<std::size_t>(r) * cols, x + static_cast<std::size_t>(r + 1) * cols,
+              out.begin() + static_cast<std::ptrdiff_t>(r) * padded_cols);
+  return out;
+}
+
+Plan plan_mrt(const float* a, const float* b, int M, int N, int K, int chunk) {
+  Plan p;
+  const int mp = round_up(M, 4), np = round_up(N, 4), kp = round_up(K, 4);
+  p.target_width = np / 4;
+  p.target_height = mp / 4;
+  p.targets = 4;
+  p.channels = 4;
+  // Row-major with the row length padded to a multiple of 4 is exactly the RGBA layout.
+  p.a_width = kp / 4, p.a_height = mp, p.a_channels = 4;
+  p.b_width = np / 4, p.b_height = kp, p.b_channels = 4;
+  p.a_data = pad_rows(a, M, K, mp, kp);
+  p.b_data = pad_rows(b, K, N, kp, np);
+  add_k_passes(&p, 0, 0, np / 4, mp / 4, kp / 4, ceil_div(chunk, 4));
+  p.fetches = 8.0 * (mp / 4) * (np / 4) * (kp / 4);
+  return p;
+}
+
+// Sizes the GL must accept: every texture and target dimension within GL_MAX_TEXTURE_SIZE, the
+// targets within GL_MAX_VIEWPORT_DIMS, enough colour attachments and draw buffers.
+std::string check_limits(const Plan& p, ShaderMode mode, int M, int N, int K) {
+  GLint max_texture = 0, max_viewport[2] = {0, 0}, max_attachments = 0, max_draw_buffers = 0;
+  glGetIntegerv(GL_MAX_TEXTURE_SIZE, &max_texture);
+  glGetIntegerv(GL_MAX_VIEWPORT_DIMS, max_viewport);
+  glGetIntegerv(GL_MAX_COLOR_ATTACHMENTS, &max_attachments);
+  glGetIntegerv(GL_MAX_DRAW_BUFFERS, &max_draw_buffers);
+  const std::string what = std::string(shader_mode_name(mode)) + " at M=" + std::to_string(M) +
+                           " N=" + std::to_string(N) + " K=" + std::to_string(K) + ": ";
+  const struct {
+    const char* name;
+    int w, h;
+  } sizes[] = {{"texture of A", p.a_width, p.a_height},
+               {"texture of B", p.b_width, p.b_height},
+               {"render target of C", p.target_width, p.target_height}};
+  for (const auto& s : sizes) {
+    if (s.w > max_texture || s.h > max_texture)
+      return what + "the " + s.name + " would be " + std::to_string(s.w) + " x " + std::to_string(s.h) +
+             " texels, beyond GL_MAX_TEXTURE_SIZE = " + std::to_string(max_texture) +
+             " of this GL (long rows are not split across texture rows)";
+  }
+  if (p.target_width > max_viewport[0] || p.target_height > max_viewport[1])
+    return what + "the render target would be " + std::to_string(p.target_width) + " x " +
+           std::to_string(p.target_height) + ", beyond GL_MAX_VIEWPORT_DIMS = " + std::to_string(max_viewport[0]) +
+           " x " + std::to_string(max_viewport[1]);
+  if (p.targets > max_attachments || p.targets > max_draw_buffers)
+    return what + "needs " + std::to_string(p.targets) + " render targets; this GL has " +
+           std::to_string(std::min(max_attachments, max_draw_buffers));
+  return "";
+}
+
+// Copies the read-back targets into the M x N row-major C.
+void unpack_result(ShaderMode mode, const std::vector<std::vector<float>>& targets, int target_width, int M,
+                   int N, std::vector<float>* c) {
+  c->assign(static_cast<std::size_t>(M) * N, 0.0f);
+  for (int i = 0; i < M; ++i) {
+    for (int j = 0; j < N; ++j) {
+      float value = 0;
+      switch (mode) {
+        case ShaderMode::kMultipass:
+        case ShaderMode::kBlocked:  // texel (j, i), one float
+          value = targets[0][static_cast<std::size_t>(i) * target_width + j];
+          break;
+        case ShaderMode::kRgbaPacked:  // texel (j/2, i/2), channel 2 (i%2) + j%2
+          value = targets[0][(static_cast<std::size_t>(i / 2) * target_width + j / 2) * 4 + (i % 2) * 2 + j % 2];
+          break;
+        case ShaderMode::kMrt:  // target i%4, texel (j/4, i/4), channel j%4
+          value = targets[i % 4][(static_cast<std::size_t>(i / 4) * target_width + j / 4) * 4 + j % 4];
+          break;
+      }
+      (*c)[static_cast<std::size_t>(i) * N + j] = value;
+    }
+  }
+}
+
+double median(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  const std::size_t n = values.size();
+  return n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
+}
+
+}  // namespace
+
+// ---- names and defaults ----------------------------------------------------------------------
+
+const std::vector<ShaderMode>& all_shader_modes() {
+  static const std::vector<ShaderMode> modes = {ShaderMode::kMultipass, ShaderMode::kRgbaPacked,
+                                                ShaderMode::kBlocked, ShaderMode::kMrt};
+  return modes;
+}
+
+const char* shader_mode_name(ShaderMode mode) {
+  switch (mode) {
+    case ShaderMode::kMultipass: return "multipass";
+    case ShaderMode::kRgbaPacked: return "rgba_packed";
+    case ShaderMode::kBlocked: return "blocked";
+    case ShaderMode::kMrt: return "mrt";
+  }
+  return "?";
+}
+
+const char* shader_mode_fragment_file(ShaderMode mode) {
+  switch (mode) {
+    case ShaderMode::kMultipass: return "gemm_multipass.frag";
+    case ShaderMode::kRgbaPacked: return "gemm_rgba_packed.frag";
+    case ShaderMode::kBlocked: return "gemm_blocked.frag";
+    case ShaderMode::kMrt: return "gemm_mrt.frag";
+  }
+  return "?";
+}
+
+const char* shader_vertex_file() { return "gemm_quad.vert"; }
+
+// Chunk lengths in k. Multipass is the "one pass per k-chunk" mode, so its chunk is short
+// enough to show many passes (8 at K = 512) yet long enough that llvmpipe's per-pass cost
+// (clear-free, but a full-target blend each) stays small. The others use longer chunks: on the
+// H100 chunking costs nothing and lowers the error (gpu-machine.md), and it keeps any one draw
+// short, away from display-driver watchdogs at N = 4096.
+int default_k_chunk(ShaderMode mode) {
+  switch (mode) {
+    case ShaderMode::kMultipass: return 64;
+    case ShaderMode::kRgbaPacked: return 256;
+    case ShaderMode::kBlocked: return 128;  // D
+    case ShaderMode::kMrt: return 256;
+  }
+  return 64;
+}
+
+int default_tile() { return 64; }  // T
+
+// ---- ShaderLibrary ---------------------------------------------------------------------------
+
+std::string ShaderLibrary::default_directory() {
+  const char* env = std::getenv("TILESCOPE_SHADERS");
+  if (env && *env) return env;
+#ifdef TILESCOPE_SHADER_DIR
+  return TILESCOPE_SHADER_DIR;
+#else
+  // The build does not define it (yet): derive the source tree's shaders/ from this file's
+  // path, which CMake passes to the compiler as an absolute path.
+  const std::string here = __FILE__;
+  const std::string tail = "app/gl_gemm/shader_gemm.cpp";
+  if (here.size() >= tail.size() && here.compare(here.size() - tail.size(), tail.size(), tail) == 0)
+    return here.substr(0, here.size() - tail.size()) + "shaders";
+  return "shaders";
+#endif
+}
+
+ShaderLibrary::ShaderLibrary(std::string directory) : directory_(std::move(directory)) {
+  for (std::string& e : errors_) e = "shader not loaded yet (call ShaderLibrary::reload())";
+}
+
+ShaderLibrary::~ShaderLibrary() { release(); }
+
+void ShaderLibrary::release() {
+  for (unsigned& p : programs_) {
+    if (p) glDeleteProgram(p);
+    p = 0;
+  }
+}
+
+bool ShaderLibrary::reload(std::string* error) {
+  release();
+  gl_clear_stale_errors("before loading the GEMM shaders");
+  std::string all_errors;
+  std::string vertex_error;
+  const GLuint vertex = compile_shader(GL_VERTEX_SHADER, directory_ + "/" + shader_vertex_file(), &vertex_error);
+  for (ShaderMode mode : all_shader_modes()) {
+    std::string& e = errors_[index(mode)];
+    e.clear();
+    const std::string path = directory_ + "/" + shader_mode_fragment_file(mode);
+    if (vertex == 0) {
+      e = vertex_error;
+    } else if (const GLuint fragment = compile_shader(GL_FRAGMENT_SHADER, path, &e)) {
+      const GLuint program = glCreateProgram();
+      glAttachShader(program, vertex);
+      glAttachShader(program, fragment);
+      glLinkProgram(program);
+      const std::string what = "linking " + path;
+      if (gl_check_program(program, what.c_str(), &e)) {
+        // The samplers never move: A on unit 0, B on unit 1.
+        glUseProgram(program);
+        glUniform1i(glGetUniformLocation(program, "u_a"), 0);
+        glUniform1i(glGetUniformLocation(program, "u_b"), 1);
+        glUseProgram(0);
+        programs_[index(mode)] = program;
+      } else {
+        glDeleteProgram(program);
+      }
+      glDeleteShader(fragment);  // the program keeps what it needs
+    }
+    if (programs_[index(mode)] == 0) {
+      if (e.empty()) e = "could not build the program of " + path;
+      all_errors += (all_errors.empty() ? "" : "\n") + std::string(shader_mode_name(mode)) + ": " + e;
+    }
+  }
+  if (vertex) glDeleteShader(vertex);
+  std::string gl_error;
+  if (!gl_ok("loading the GEMM shaders", &gl_error))
+    all_errors += (all_errors.empty() ? "" : "\n") + gl_error;
+  if (all_errors.empty()) return true;
+  if (error) *error = all_errors;
+  return false;
+}
+
+// ---- the runner ------------------------------------------------------------------------------
+
+ShaderGemmResult run_shader_gemm(ShaderMode mode, const float* a, const float* b, int M, int N, int K,
+                                 int repetitions, const ShaderLibrary& library, const ShaderGemmOptions& options) {
+  ShaderGemmResult result;
+  if (M < 1 || N < 1 || K < 1) {
+    result.error = "M, N and K must be at least 1";
+    return result;
+  }
+  if (!a || !b) {
+    result.error = "no input matrices";
+    return result;
+  }
+  if (repetitions < 1 || options.warmup < 0) {
+    result.error = "repetitions must be at least 1 and warmup at least 0";
+    return result;
+  }
+  const GLuint program = library.program(mode);
+  if (program == 0) {
+    result.error = std::string(shader_mode_name(mode)) + ": " + library.error(mode);
+    return result;
+  }
+  const int chunk = options.k_chunk > 0 ? options.k_chunk : default_k_chunk(mode);
+  const int tile = options.tile > 0 ? options.tile : default_tile();
+
+  Plan plan;
+  switch (mode) {
+    case ShaderMode::kMultipass: plan = plan_multipass(M, N, K, chunk); break;
+    case ShaderMode::kRgbaPacked: plan = plan_rgba_packed(a, b, M, N, K, chunk); break;
+    case ShaderMode::kBlocked: plan = plan_blocked(M, N, K, chunk, tile); break;
+    case ShaderMode::kMrt: plan = plan_mrt(a, b, M, N, K, chunk); break;
+  }
+  gl_clear_stale_errors("before the shader GEMM");
+  result.error = check_limits(plan, mode, M, N, K);
+  if (!result.error.empty()) return result;
+  result.passes = static_cast<int>(plan.passes.size());
+  result.fetches_per_fma = plan.fetches / (static_cast<double>(M) * N * K);
+
+  StateGuard guard;  // declared before the owners below, so it restores after they are deleted
+  glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
+  glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
+  glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+  glPixelStorei(GL_UNPACK_ROW_LENGTH, 0);
+  glPixelStorei(GL_PACK_ALIGNMENT, 4);
+
+  Textures textures;  // the targets, then A and B
+
+  // Float render targets. Blending on 32-bit float colour buffers is core GL 3.0 (no clamping
+  // for float targets), which is what lets the passes add without ping-pong.
+  Framebuffer fbo;
+  glGenFramebuffers(1, &fbo.name);
+  glBindFramebuffer(GL_FRAMEBUFFER, fbo.name);
+  std::vector<GLenum> draw_buffers;
+  glActiveTexture(GL_TEXTURE0);  // the targets are made on unit 0, which A takes over next
+  for (int t = 0; t < plan.targets; ++t) {
+    const GLuint target = make_texture(&textures, plan.target_width, plan.target_height, plan.channels, nullptr);
+    glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0 + t, GL_TEXTURE_2D, target, 0);
+    draw_buffers.push_back(GL_COLOR_ATTACHMENT0 + t);
+  }
+  glDrawBuffers(static_cast<GLsizei>(draw_buffers.size()), draw_buffers.data());
+  if (!gl_ok("creating the float render targets", &result.error)) return result;
+  if (!gl_framebuffer_complete(GL_FRAMEBUFFER, &result.error)) {
+    result.error = std::string(shader_mode_name(mode)) + ": " + result.error;
+    return result;
+  }
+
+  // Inputs.
+  glActiveTexture(GL_TEXTURE0);
+  make_texture(&textures, plan.a_width, plan.a_height, plan.a_channels, plan.a_data.empty() ? a : plan.a_data.data());
+  glActiveTexture(GL_TEXTURE1);
+  make_texture(&textures, plan.b_width, plan.b_height, plan.b_channels, plan.b_data.empty() ? b : plan.b_data.data());
+  if (!gl_ok("uploading A and B as textures", &result.error)) return result;
+
+  VertexArray vao;  // the core profile draws nothing without one, even with no attributes
+  glGenVertexArrays(1, &vao.name);
+  glBindVertexArray(vao.name);
+  glUseProgram(program);
+  const GLint k0_location = glGetUniformLocation(program, "u_k0");
+  const GLint klen_location = glGetUniformLocation(program, "u_klen");
+  glDisable(GL_DEPTH_TEST);
+  glDisable(GL_STENCIL_TEST);
+  glDisable(GL_CULL_FACE);
+  glBlendEquationSeparate(GL_FUNC_ADD, GL_FUNC_ADD);
+  glBlendFuncSeparate(GL_ONE, GL_ONE, GL_ONE, GL_ONE);
+  glClearColor(0.0f, 0.0f, 0.0f, 0.0f);
+  if (!gl_ok("setting up the passes", &result.error)) return result;
+
+  Query query;
+  glGenQueries(1, &query.name);
+  const int runs = options.warmup + repetitions;
+  for (int run = 0; run < runs; ++run) {
+    const bool timed = run >= options.warmup;
+    // Warm-up matters beyond lazy shader compilation: on Mesa 22's llvmpipe a timed run with
+    // no draw before it in the context returned a timestamp (~6e6 ms) instead of a duration.
+    // Finish what earlier runs queued, so that the CPU-side time below holds this run only
+    // (llvmpipe defers the warm-up's draws until something waits for them).
+    if (timed) glFinish();
+    const auto cpu_start = std::chrono::steady_clock::now();
+    if (timed) glBeginQuery(GL_TIME_ELAPSED, query.name);
+    // Clear (no scissor: the whole of every target), then add every pass into it.
+    glDisable(GL_SCISSOR_TEST);
+    glDisable(GL_BLEND);
+    glClear(GL_COLOR_BUFFER_BIT);
+    glEnable(GL_BLEND);
+    glEnable(GL_SCISSOR_TEST);  // the viewport alone would do; the scissor makes the tile exact
+    for (const Pass& pass : plan.passes) {
+      glViewport(pass.x, pass.y, pass.w, pass.h);
+      glScissor(pass.x, pass.y, pass.w, pass.h);
+      glUniform1i(k0_location, pass.k0);
+      glUniform1i(klen_location, pass.klen);
+      glDrawArrays(GL_TRIANGLES, 0, 3);
+    }
+    if (timed) {
+      glEndQuery(GL_TIME_ELAPSED);
+      GLuint64 nanoseconds = 0;
+      // Waits for the GPU. NVIDIA's timer should cover every pass (unchecked); llvmpipe's undercounts
+      // runs of several passes (multipass at 512: ~16 ms against ~330 ms of wall_ms, while
+      // one-pass runs agree), so on Mesa only wall_ms means anything.
+      glGetQueryObjectui64v(query.name, GL_QUERY_RESULT, &nanoseconds);
+      result.gpu_ms_all.push_back(static_cast<double>(nanoseconds) * 1e-6);
+      result.wall_ms_all.push_back(
+          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - cpu_start).count());
+    }
+    if (!gl_ok("drawing the GEMM passes", &result.error)) {
+      result.error = std::string(shader_mode_name(mode)) + ": " + result.error;
+      return result;
+    }
+  }
+  result.gpu_ms = median(result.gpu_ms_all);
+  result.wall_ms = median(result.wall_ms_all);
+
+  // Read back every target of the last run.
+  std::vector<std::vector<float>> targets(static_cast<std::size_t>(plan.targets));
+  for (int t = 0; t < plan.targets; ++t) {
+    targets[t].resize(static_cast<std::size_t>(plan.target_width) * plan.target_height * plan.channels);
+    glReadBuffer(GL_COLOR_ATTACHMENT0 + t);
+    glReadPixels(0, 0, plan.target_width, plan.target_height, plan.channels == 1 ? GL_RED : GL_RGBA, GL_FLOAT,
+                 targets[t].data());
+  }
+  glReadBuffer(GL_COLOR_ATTACHMENT0);
+  if (!gl_ok("reading the result back", &result.error)) return result;
+  unpack_result(mode, targets, plan.target_width, M, N, &result.c);
+  return result;
+}
+
+}  // namespace tilescope

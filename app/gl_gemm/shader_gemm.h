@@ -1,0 +1,103 @@
+// The legacy texture-shader GEMM (issue 5): C = A * B computed by drawing, the way GPUs
+// multiplied matrices before CUDA. Matrices are float textures, a fragment shader computes one
+// output element (or a block of them), and rendering passes accumulate partial sums into float
+// framebuffers with additive blending. Four modes, each a step in that history:
+//   multipass    Larsen & McAllister 2001: one pass per k-chunk, one output per fragment.
+//   rgba_packed  Hall, Carr & Hart 2003 / Fatahalian et al. 2004: 2 x 2 blocks in RGBA texels.
+//   blocked      Govindaraju et al. 2006: T x T tiles, D-long partial dot products per pass.
+//   mrt          multiple render targets: a 4 x 4 block of C per fragment into 4 targets.
+// The shaders are files in shaders/ loaded at run time (ShaderLibrary), so a learner can edit
+// one and reload it.
+//
+// Everything here needs a current OpenGL 3.3 core context (the headless host's EGL context in
+// tests and `bench`, the window's in the app), and GL objects must be destroyed while it is
+// current. Float only: the fragment pipeline has no double textures or double blending.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace tilescope {
+
+enum class ShaderMode { kMultipass, kRgbaPacked, kBlocked, kMrt };
+
+const std::vector<ShaderMode>& all_shader_modes();
+const char* shader_mode_name(ShaderMode mode);  // "multipass", "rgba_packed", "blocked", "mrt"
+// The fragment shader file of a mode ("gemm_multipass.frag"); all modes share gemm_quad.vert.
+const char* shader_mode_fragment_file(ShaderMode mode);
+const char* shader_vertex_file();
+
+// Loads, compiles and links the GEMM programs from a directory of .glsl sources.
+class ShaderLibrary {
+ public:
+  // $TILESCOPE_SHADERS when set and non-empty, else the source tree's shaders/ (the
+  // TILESCOPE_SHADER_DIR compile definition, or derived from this file's path when the build
+  // does not define it).
+  static std::string default_directory();
+
+  explicit ShaderLibrary(std::string directory = default_directory());
+  ~ShaderLibrary();  // deletes the programs: destroy while the GL context is current
+  ShaderLibrary(const ShaderLibrary&) = delete;
+  ShaderLibrary& operator=(const ShaderLibrary&) = delete;
+
+  const std::string& directory() const { return directory_; }
+
+  // (Re)reads every shader file and rebuilds every program (the constructor makes no GL
+  // calls: call this once the context is current). Goes on past failures, so one broken
+  // shader leaves the other modes usable. A mode that fails loses its old program (a learner
+  // must not time the old shader believing it is the edited one). False if any failed;
+  // *error then names each failing file with its compile or link log.
+  bool reload(std::string* error);
+
+  bool loaded(ShaderMode mode) const { return program(mode) != 0; }
+  unsigned program(ShaderMode mode) const { return programs_[index(mode)]; }
+  // Why the mode has no program: "not loaded yet (call reload())", or the file and its log.
+  const std::string& error(ShaderMode mode) const { return errors_[index(mode)]; }
+
+ private:
+  static int index(ShaderMode mode) { return static_cast<int>(mode); }
+  void release();
+  std::string directory_;
+  unsigned programs_[4] = {0, 0, 0, 0};
+  std::string errors_[4];
+};
+
+// Tuning knobs; 0 = the mode's default (see default_k_chunk).
+struct ShaderGemmOptions {
+  int k_chunk = 0;  // k values (of the unpadded K) per pass; rounded up to the mode's packing
+  int tile = 0;     // blocked only: the T of the T x T output tiles, in output elements
+  int warmup = 1;   // untimed runs before the timed ones (drivers compile lazily)
+};
+int default_k_chunk(ShaderMode mode);
+int default_tile();
+
+struct ShaderGemmResult {
+  std::vector<float> c;  // M x N row-major; empty when error is set
+  // Median over the repetitions of GL_TIME_ELAPSED (clear + all passes). Not yet checked on NVIDIA;
+  // Mesa llvmpipe undercounts runs of several passes (see wall_ms).
+  double gpu_ms = 0;
+  std::string error;     // empty on success; otherwise one message (with the GL log if any)
+  int passes = 0;        // draw calls per run
+  // Texels fetched per useful multiply-add, counted from the passes drawn: M*N*K FMAs are
+  // useful; padding and packing change the numerator. 2 for one scalar output per fragment,
+  // 0.25 for 2 x 2 RGBA packing, 0.125 for 4 x 4 per fragment (at sizes needing no padding).
+  double fetches_per_fma = 0;
+  std::vector<double> gpu_ms_all;  // each repetition's time, in order
+  // CPU time from before the clear until the query's result was available (which waits for
+  // the GPU), median and per repetition: an upper bound on gpu_ms plus submission overhead,
+  // and a cross-check where a driver's timer queries are doubtful (llvmpipe: see the .cpp).
+  double wall_ms = 0;
+  std::vector<double> wall_ms_all;
+};
+
+// C = A * B with A M x K and B K x N, row-major floats, any M, N, K >= 1. Runs warmup + repetitions
+// times (each a full clear and all passes, timed with GL_TIME_ELAPSED) and returns the last
+// result. Refuses, with a message naming the limit, sizes whose textures or targets exceed
+// GL_MAX_TEXTURE_SIZE / GL_MAX_VIEWPORT_DIMS. Restores the GL state it changes (framebuffer,
+// viewport, scissor, blending, program, VAO, textures, pixel-store), so it can run between
+// the window's frames.
+ShaderGemmResult run_shader_gemm(ShaderMode mode, const float* a, const float* b, int M, int N, int K,
+                                 int repetitions, const ShaderLibrary& library,
+                                 const ShaderGemmOptions& options = ShaderGemmOptions());
+
+}  // namespace tilescope

@@ -1,0 +1,327 @@
+// The legacy texture-shader GEMM, run for real in CI: Mesa llvmpipe through EGL's surfaceless
+// platform renders GL_R32F / GL_RGBA32F in fp32, so every mode is checked against the double
+// reference with the project's float tolerance (4 u sqrt(K), relative Frobenius norm).
+#include <gtest/gtest.h>
+#include <GL/gl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "gl_gemm/shader_gemm.h"
+#include "measure.h"
+#include "platform/host.h"
+#include "reference.h"
+
+namespace tilescope {
+namespace {
+
+constexpr std::uint64_t kSeed = 20260501;
+
+// One headless host (and its GL context) for the whole suite: one host per process at a time,
+// and the other suites' tests make their own after this one is gone.
+class ShaderGemmEnv {
+ public:
+  static void set_up() {
+    HostOptions options;
+    options.width = 64;
+    options.height = 64;
+    std::string error;
+    host() = create_headless_host(options, &error);
+    ASSERT_TRUE(host()) << error;
+    std::printf("shader GEMM renderer: %s | GL %s | %s\n", host()->renderer().c_str(), host()->gl_version().c_str(),
+                host()->gl_platform().c_str());
+    library() = std::make_unique<ShaderLibrary>(std::string(TILESCOPE_SOURCE_DIR) + "/shaders");
+    ASSERT_TRUE(library()->reload(&error)) << error;
+  }
+  static void tear_down() {
+    library().reset();  // GL objects go while the context is still current
+    host().reset();
+  }
+  static std::unique_ptr<Host>& host() {
+    static std::unique_ptr<Host> h;
+    return h;
+  }
+  static std::unique_ptr<ShaderLibrary>& library() {
+    static std::unique_ptr<ShaderLibrary> l;
+    return l;
+  }
+};
+
+struct Problem3 {
+  int M, N, K;
+};
+
+// Inputs as the device fills them (exact in float), and the double reference, per size.
+struct Case {
+  std::vector<float> a, b;
+  std::vector<double> ref;
+};
+const Case& case_for(Problem3 p) {
+  static std::map<std::tuple<int, int, int>, Case> cache;
+  auto key = std::make_tuple(p.M, p.N, p.K);
+  auto found = cache.find(key);
+  if (found != cache.end()) return found->second;
+  Case c;
+  std::vector<double> a(static_cast<std::size_t>(p.M) * p.K), b(static_cast<std::size_t>(p.K) * p.N);
+  fill_inputs_f64(kSeed, 0, static_cast<std::int64_t>(a.size()), a.data());
+  fill_inputs_f64(kSeed, 1, static_cast<std::int64_t>(b.size()), b.data());
+  c.a.assign(a.begin(), a.end());
+  c.b.assign(b.begin(), b.end());
+  c.ref.resize(static_cast<std::size_t>(p.M) * p.N);
+  Shape shape;
+  shape.M = p.M, shape.N = p.N, shape.K = p.K;
+  reference_gemm_f64(Problem::Gemm, shape, a.data(), b.data(), c.ref.data());
+  return cache.emplace(key, std::move(c)).first->second;
+}
+
+class ShaderGemmModes : public ::testing::TestWithParam<std::tuple<ShaderMode, Problem3>> {
+ protected:
+  static void SetUpTestSuite() { ShaderGemmEnv::set_up(); }
+  static void TearDownTestSuite() { ShaderGemmEnv::tear_down(); }
+};
+
+TEST_P(ShaderGemmModes, MatchesTheDoubleReference) {
+  ASSERT_TRUE(ShaderGemmEnv::library());
+  const ShaderMode mode = std::get<0>(GetParam());
+  const Problem3 p = std::get<1>(GetParam());
+  const Case& c = case_for(p);
+  ShaderGemmOptions options;
+  options.warmup = 1;  // also keeps llvmpipe's first timer query of the context sane (see the .cpp)
+  const auto start = std::chrono::steady_clock::now();
+  const ShaderGemmResult r = run_shader_gemm(mode, c.a.data(), c.b.data(), p.M, p.N, p.K, 1, *ShaderGemmEnv::library(), options);
+  const double wall_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  ASSERT_TRUE(r.error.empty()) << r.error;
+  ASSERT_EQ(r.c.size(), static_cast<std::size_t>(p.M) * p.N);
+  const ErrorReport e = compare_to_reference(r.c.data(), c.ref.data(), p.M, p.N, OutputPart::Full);
+  const double tolerance = relative_error_tolerance(std::ldexp(1.0, -24), p.K, e.reference_norm, e.checked);
+  std::printf("%-11s M=%-4d N=%-4d K=%-4d rel_error %.3e (tolerance %.3e) passes %-4d fetches/FMA %.4f gpu %.2f ms (run %.2f ms, call %.1f ms)\n",
+              shader_mode_name(mode), p.M, p.N, p.K, e.rel_error, tolerance, r.passes, r.fetches_per_fma, r.gpu_ms,
+              r.wall_ms, wall_ms);
+  EXPECT_EQ(e.unwritten, 0);
+  EXPECT_LE(e.rel_error, tolerance);
+  EXPECT_GT(r.passes, 0);
+  EXPECT_GT(r.gpu_ms, 0.0);
+  // The GPU time lies inside the call: a larger one is a bogus query result (llvmpipe's first
+  // query of a context once returned a timestamp).
+  EXPECT_LE(r.gpu_ms, r.wall_ms + 0.5);
+  EXPECT_LE(r.wall_ms, wall_ms);
+  EXPECT_EQ(r.gpu_ms_all.size(), 1u);
+}
+
+std::string param_name(const ::testing::TestParamInfo<std::tuple<ShaderMode, Problem3>>& info) {
+  const Problem3 p = std::get<1>(info.param);
+  return std::string(shader_mode_name(std::get<0>(info.param))) + "_" + std::to_string(p.M) + "x" +
+         std::to_string(p.N) + "x" + std::to_string(p.K);
+}
+
+INSTANTIATE_TEST_SUITE_P(ShaderGemm, ShaderGemmModes,
+                         ::testing::Combine(::testing::Values(ShaderMode::kMultipass, ShaderMode::kRgbaPacked,
+                                                              ShaderMode::kBlocked, ShaderMode::kMrt),
+                                            ::testing::Values(Problem3{1, 1, 1}, Problem3{17, 17, 17},
+                                                              Problem3{64, 64, 64}, Problem3{255, 255, 255},
+                                                              Problem3{512, 512, 512}, Problem3{100, 37, 129})),
+                         param_name);
+
+// ---- the engine's bookkeeping and refusals ---------------------------------------------------
+
+class ShaderGemmEngine : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() { ShaderGemmEnv::set_up(); }
+  static void TearDownTestSuite() { ShaderGemmEnv::tear_down(); }
+};
+
+TEST_F(ShaderGemmEngine, CountsPassesAndFetchesPerFma) {
+  const Problem3 p{64, 64, 256};
+  const Case& c = case_for(p);
+  ShaderGemmOptions options;
+  options.warmup = 0;
+  const auto& lib = *ShaderGemmEnv::library();
+  ShaderGemmResult r = run_shader_gemm(ShaderMode::kMultipass, c.a.data(), c.b.data(), p.M, p.N, p.K, 3, lib, options);
+  ASSERT_TRUE(r.error.empty()) << r.error;
+  EXPECT_EQ(r.passes, 256 / default_k_chunk(ShaderMode::kMultipass));
+  EXPECT_DOUBLE_EQ(r.fetches_per_fma, 2.0);
+  EXPECT_EQ(r.gpu_ms_all.size(), 3u);  // one GL_TIME_ELAPSED result per repetition; gpu_ms is their median
+  r = run_shader_gemm(ShaderMode::kRgbaPacked, c.a.data(), c.b.data(), p.M, p.N, p.K, 1, lib, options);
+  ASSERT_TRUE(r.error.empty()) << r.error;
+  EXPECT_DOUBLE_EQ(r.fetches_per_fma, 0.25);
+  r = run_shader_gemm(ShaderMode::kMrt, c.a.data(), c.b.data(), p.M, p.N, p.K, 1, lib, options);
+  ASSERT_TRUE(r.error.empty()) << r.error;
+  EXPECT_DOUBLE_EQ(r.fetches_per_fma, 0.125);
+  options.tile = 32;
+  options.k_chunk = 128;
+  r = run_shader_gemm(ShaderMode::kBlocked, c.a.data(), c.b.data(), p.M, p.N, p.K, 1, lib, options);
+  ASSERT_TRUE(r.error.empty()) << r.error;
+  EXPECT_EQ(r.passes, 2 * 2 * 2);  // 2 x 2 tiles of 32 x 32, 2 k-blocks of 128 each
+  EXPECT_DOUBLE_EQ(r.fetches_per_fma, 2.0);
+}
+
+TEST_F(ShaderGemmEngine, RefusesBadArgumentsAndSizesBeyondTheTextureLimit) {
+  const auto& lib = *ShaderGemmEnv::library();
+  const float one = 1.0f;
+  EXPECT_NE(run_shader_gemm(ShaderMode::kMultipass, &one, &one, 0, 1, 1, 1, lib).error, "");
+  EXPECT_NE(run_shader_gemm(ShaderMode::kMultipass, &one, &one, 1, 1, 1, 0, lib).error, "");
+  EXPECT_NE(run_shader_gemm(ShaderMode::kMultipass, nullptr, &one, 1, 1, 1, 1, lib).error, "");
+
+  GLint max_texture = 0;
+  glGetIntegerv(GL_MAX_TEXTURE_SIZE, &max_texture);
+  ASSERT_GT(max_texture, 0);
+  const int K = max_texture + 1;  // A would be K texels wide in multipass
+  const std::vector<float> a(static_cast<std::size_t>(K), 1.0f), b(static_cast<std::size_t>(K), 1.0f);
+  const ShaderGemmResult r = run_shader_gemm(ShaderMode::kMultipass, a.data(), b.data(), 1, 1, K, 1, lib);
+  EXPECT_TRUE(r.c.empty());
+  EXPECT_NE(r.error.find("GL_MAX_TEXTURE_SIZE"), std::string::npos) << r.error;
+  std::printf("refusal: %s\n", r.error.c_str());
+}
+
+TEST_F(ShaderGemmEngine, LeavesTheGlStateAsItFoundIt) {
+  glViewport(1, 2, 30, 40);
+  glDisable(GL_BLEND);
+  glEnable(GL_SCISSOR_TEST);
+  glScissor(3, 4, 5, 6);
+  glUseProgram(0);
+  GLint fbo_before = -1;
+  glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &fbo_before);
+  const Problem3 p{17, 17, 17};
+  const Case& c = case_for(p);
+  const ShaderGemmResult r = run_shader_gemm(ShaderMode::kBlocked, c.a.data(), c.b.data(), p.M, p.N, p.K, 1, *ShaderGemmEnv::library());
+  ASSERT_TRUE(r.error.empty()) << r.error;
+  GLint viewport[4] = {}, scissor[4] = {}, program = -1, fbo = -1;
+  glGetIntegerv(GL_VIEWPORT, viewport);
+  glGetIntegerv(GL_SCISSOR_BOX, scissor);
+  glGetIntegerv(GL_CURRENT_PROGRAM, &program);
+  glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &fbo);
+  EXPECT_EQ(viewport[0], 1);
+  EXPECT_EQ(viewport[3], 40);
+  EXPECT_EQ(scissor[2], 5);
+  EXPECT_EQ(program, 0);
+  EXPECT_EQ(fbo, fbo_before);
+  EXPECT_FALSE(glIsEnabled(GL_BLEND));
+  EXPECT_TRUE(glIsEnabled(GL_SCISSOR_TEST));
+  glDisable(GL_SCISSOR_TEST);
+  EXPECT_EQ(glGetError(), static_cast<GLenum>(GL_NO_ERROR));
+}
+
+// ---- loading shaders from a directory --------------------------------------------------------
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+void write_file(const std::string& path, const std::string& text) {
+  std::ofstream out(path, std::ios::trunc);
+  out << text;
+  ASSERT_TRUE(out.good()) << path;
+}
+
+// A private copy of shaders/ that a test may break or edit.
+class ShaderDir {
+ public:
+  ShaderDir() {
+    char name[] = "/tmp/tilescope-shaders-XXXXXX";
+    const char* made = mkdtemp(name);
+    EXPECT_NE(made, nullptr);
+    path_ = made ? made : "";
+    files_.push_back(shader_vertex_file());
+    for (ShaderMode m : all_shader_modes()) files_.push_back(shader_mode_fragment_file(m));
+    for (const std::string& f : files_)
+      write_file(path_ + "/" + f, read_file(std::string(TILESCOPE_SOURCE_DIR) + "/shaders/" + f));
+  }
+  ~ShaderDir() {
+    for (const std::string& f : files_) unlink((path_ + "/" + f).c_str());
+    rmdir(path_.c_str());
+  }
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+  std::vector<std::string> files_;
+};
+
+TEST_F(ShaderGemmEngine, ASyntaxErrorGivesTheCompileLog) {
+  ShaderDir dir;
+  const std::string file = dir.path() + "/" + shader_mode_fragment_file(ShaderMode::kRgbaPacked);
+  std::string source = read_file(file);
+  const std::string line = "  o_c = c;";
+  ASSERT_NE(source.find(line), std::string::npos);
+  source.replace(source.find(line), line.size(), "  o_c = c +;  // broken on purpose");
+  write_file(file, source);
+
+  ShaderLibrary library(dir.path());
+  std::string error;
+  EXPECT_FALSE(library.reload(&error));
+  std::printf("compile error as reported:\n%s\n", error.c_str());
+  EXPECT_NE(error.find("rgba_packed"), std::string::npos) << error;
+  EXPECT_NE(error.find("gemm_rgba_packed.frag"), std::string::npos) << error;
+  EXPECT_NE(error.find("error"), std::string::npos) << error;  // the compiler's own log, not just "failed"
+  EXPECT_FALSE(library.loaded(ShaderMode::kRgbaPacked));
+
+  // The broken mode reports the log when run; the others still work.
+  const Problem3 p{17, 17, 17};
+  const Case& c = case_for(p);
+  const ShaderGemmResult broken = run_shader_gemm(ShaderMode::kRgbaPacked, c.a.data(), c.b.data(), p.M, p.N, p.K, 1, library);
+  EXPECT_NE(broken.error.find("gemm_rgba_packed.frag"), std::string::npos) << broken.error;
+  EXPECT_NE(broken.error.find("error"), std::string::npos) << broken.error;
+  EXPECT_TRUE(library.loaded(ShaderMode::kMultipass));
+  const ShaderGemmResult fine = run_shader_gemm(ShaderMode::kMultipass, c.a.data(), c.b.data(), p.M, p.N, p.K, 1, library);
+  EXPECT_TRUE(fine.error.empty()) << fine.error;
+}
+
+TEST_F(ShaderGemmEngine, ReloadPicksUpAnEditedShader) {
+  ShaderDir dir;
+  ShaderLibrary library(dir.path());
+  std::string error;
+  ASSERT_TRUE(library.reload(&error)) << error;
+  const Problem3 p{17, 17, 40};
+  const Case& c = case_for(p);
+  const ShaderGemmResult before = run_shader_gemm(ShaderMode::kMultipass, c.a.data(), c.b.data(), p.M, p.N, p.K, 1, library);
+  ASSERT_TRUE(before.error.empty()) << before.error;
+
+  // The learner's edit: the fragment writes twice its sum.
+  const std::string file = dir.path() + "/" + shader_mode_fragment_file(ShaderMode::kMultipass);
+  std::string source = read_file(file);
+  const std::string line = "o_c = vec4(sum, 0.0, 0.0, 0.0);";
+  ASSERT_NE(source.find(line), std::string::npos);
+  source.replace(source.find(line), line.size(), "o_c = vec4(2.0 * sum, 0.0, 0.0, 0.0);");
+  write_file(file, source);
+
+  // Not yet reloaded: the old program runs.
+  const ShaderGemmResult stale = run_shader_gemm(ShaderMode::kMultipass, c.a.data(), c.b.data(), p.M, p.N, p.K, 1, library);
+  ASSERT_TRUE(stale.error.empty()) << stale.error;
+  EXPECT_EQ(stale.c, before.c);
+
+  ASSERT_TRUE(library.reload(&error)) << error;
+  const ShaderGemmResult after = run_shader_gemm(ShaderMode::kMultipass, c.a.data(), c.b.data(), p.M, p.N, p.K, 1, library);
+  ASSERT_TRUE(after.error.empty()) << after.error;
+  ASSERT_EQ(after.c.size(), before.c.size());
+  for (std::size_t i = 0; i < before.c.size(); ++i) EXPECT_EQ(after.c[i], 2.0f * before.c[i]) << i;  // exact: x2 is exact
+}
+
+TEST(ShaderGemmLibrary, DefaultDirectoryIsTheSourceTreeOrTheEnvironment) {
+  const char* saved = std::getenv("TILESCOPE_SHADERS");
+  const std::string saved_value = saved ? saved : "";
+  unsetenv("TILESCOPE_SHADERS");
+  const std::string dir = ShaderLibrary::default_directory();
+  struct stat info {};
+  EXPECT_EQ(stat((dir + "/" + shader_vertex_file()).c_str(), &info), 0) << dir;
+  setenv("TILESCOPE_SHADERS", "/somewhere/else", 1);
+  EXPECT_EQ(ShaderLibrary::default_directory(), "/somewhere/else");
+  EXPECT_EQ(ShaderLibrary("/x").directory(), "/x");
+  if (saved) setenv("TILESCOPE_SHADERS", saved_value.c_str(), 1); else unsetenv("TILESCOPE_SHADERS");
+}
+
+}  // namespace
+}  // namespace tilescope
