@@ -291,6 +291,27 @@ Plan plan_mrt(const float* a, const float* b, int M, int N, int K, int chunk) {
   return p;
 }
 
+// ---- mode 5: eight render targets (4 x 8 of C per fragment) -----------------------------------
+// The textures of mrt (A (K/4) x M, B (N/4) x K, RGBA32F), N padded to a multiple of 8. A
+// fragment (jo, iq) computes rows 4iq .. 4iq+3 and columns 8jo .. 8jo+7 of C, reading B texels
+// 2jo and 2jo+1 (contiguous, so the fragments of a 2 x 2 quad fetch texels close together), and
+// writes row r, half h of its block to target 2r + h: per 4-k step 12 fetches feed 128 FMAs.
+Plan plan_mrt8(const float* a, const float* b, int M, int N, int K, int chunk) {
+  Plan p;
+  const int mp = round_up(M, 4), np = round_up(N, 8), kp = round_up(K, 4);
+  p.target_width = np / 8;
+  p.target_height = mp / 4;
+  p.targets = 8;
+  p.channels = 4;
+  p.a_width = kp / 4, p.a_height = mp, p.a_channels = 4;
+  p.b_width = np / 4, p.b_height = kp, p.b_channels = 4;
+  p.a_data = pad_rows(a, M, K, mp, kp);
+  p.b_data = pad_rows(b, K, N, kp, np);
+  add_k_passes(&p, 0, 0, np / 8, mp / 4, kp / 4, ceil_div(chunk, 4));
+  p.fetches = 12.0 * (mp / 4) * (np / 8) * (kp / 4);
+  return p;
+}
+
 // Sizes the GL must accept: every texture and target dimension within GL_MAX_TEXTURE_SIZE, the
 // targets within GL_MAX_VIEWPORT_DIMS, enough colour attachments and draw buffers.
 std::string check_limits(const Plan& p, ShaderMode mode, int M, int N, int K) {
@@ -318,8 +339,8 @@ std::string check_limits(const Plan& p, ShaderMode mode, int M, int N, int K) {
            std::to_string(p.target_height) + ", beyond GL_MAX_VIEWPORT_DIMS = " + std::to_string(max_viewport[0]) +
            " x " + std::to_string(max_viewport[1]);
   if (p.targets > max_attachments || p.targets > max_draw_buffers)
-    return what + "needs " + std::to_string(p.targets) + " render targets; this GL has " +
-           std::to_string(std::min(max_attachments, max_draw_buffers));
+    return what + "needs " + std::to_string(p.targets) + " render targets; this GL has GL_MAX_DRAW_BUFFERS = " +
+           std::to_string(max_draw_buffers) + " and GL_MAX_COLOR_ATTACHMENTS = " + std::to_string(max_attachments);
   return "";
 }
 
@@ -341,6 +362,9 @@ void unpack_result(ShaderMode mode, const std::vector<std::vector<float>>& targe
         case ShaderMode::kMrt:  // target i%4, texel (j/4, i/4), channel j%4
           value = targets[i % 4][(static_cast<std::size_t>(i / 4) * target_width + j / 4) * 4 + j % 4];
           break;
+        case ShaderMode::kMrt8:  // target 2 (i%4) + (j%8)/4, texel (j/8, i/4), channel j%4
+          value = targets[2 * (i % 4) + (j % 8) / 4][(static_cast<std::size_t>(i / 4) * target_width + j / 8) * 4 + j % 4];
+          break;
       }
       (*c)[static_cast<std::size_t>(i) * N + j] = value;
     }
@@ -359,7 +383,7 @@ double median(std::vector<double> values) {
 
 const std::vector<ShaderMode>& all_shader_modes() {
   static const std::vector<ShaderMode> modes = {ShaderMode::kMultipass, ShaderMode::kRgbaPacked,
-                                                ShaderMode::kBlocked, ShaderMode::kMrt};
+                                                ShaderMode::kBlocked, ShaderMode::kMrt, ShaderMode::kMrt8};
   return modes;
 }
 
@@ -369,6 +393,7 @@ const char* shader_mode_name(ShaderMode mode) {
     case ShaderMode::kRgbaPacked: return "rgba_packed";
     case ShaderMode::kBlocked: return "blocked";
     case ShaderMode::kMrt: return "mrt";
+    case ShaderMode::kMrt8: return "mrt8";
   }
   return "?";
 }
@@ -379,6 +404,7 @@ const char* shader_mode_fragment_file(ShaderMode mode) {
     case ShaderMode::kRgbaPacked: return "gemm_rgba_packed.frag";
     case ShaderMode::kBlocked: return "gemm_blocked.frag";
     case ShaderMode::kMrt: return "gemm_mrt.frag";
+    case ShaderMode::kMrt8: return "gemm_mrt8.frag";
   }
   return "?";
 }
@@ -396,6 +422,7 @@ int default_k_chunk(ShaderMode mode) {
     case ShaderMode::kRgbaPacked: return 256;
     case ShaderMode::kBlocked: return 128;  // D
     case ShaderMode::kMrt: return 256;
+    case ShaderMode::kMrt8: return 256;
   }
   return 64;
 }
@@ -508,6 +535,7 @@ ShaderGemmResult run_shader_gemm(ShaderMode mode, const float* a, const float* b
     case ShaderMode::kRgbaPacked: plan = plan_rgba_packed(a, b, M, N, K, chunk); break;
     case ShaderMode::kBlocked: plan = plan_blocked(M, N, K, chunk, tile); break;
     case ShaderMode::kMrt: plan = plan_mrt(a, b, M, N, K, chunk); break;
+    case ShaderMode::kMrt8: plan = plan_mrt8(a, b, M, N, K, chunk); break;
   }
   gl_clear_stale_errors("before the shader GEMM");
   result.error = check_limits(plan, mode, M, N, K);

@@ -1,11 +1,12 @@
 // The legacy texture-shader GEMM (issue 5): C = A * B computed by drawing, the way GPUs
 // multiplied matrices before CUDA. Matrices are float textures, a fragment shader computes one
 // output element (or a block of them), and rendering passes accumulate partial sums into float
-// framebuffers with additive blending. Four modes, each a step in that history:
+// framebuffers with additive blending. Five modes, each a step in that history:
 //   multipass    Larsen & McAllister 2001: one pass per k-chunk, one output per fragment.
 //   rgba_packed  Hall, Carr & Hart 2003 / Fatahalian et al. 2004: 2 x 2 blocks in RGBA texels.
 //   blocked      Govindaraju et al. 2006: T x T tiles, D-long partial dot products per pass.
 //   mrt          multiple render targets: a 4 x 4 block of C per fragment into 4 targets.
+//   mrt8         eight render targets: a 4 x 8 block of C per fragment (12 fetches, 128 FMAs).
 // The shaders are files in shaders/ loaded at run time (ShaderLibrary), so a learner can edit
 // one and reload it.
 //
@@ -19,10 +20,11 @@
 
 namespace tilescope {
 
-enum class ShaderMode { kMultipass, kRgbaPacked, kBlocked, kMrt };
+enum class ShaderMode { kMultipass, kRgbaPacked, kBlocked, kMrt, kMrt8 };
+constexpr int kShaderModeCount = 5;
 
 const std::vector<ShaderMode>& all_shader_modes();
-const char* shader_mode_name(ShaderMode mode);  // "multipass", "rgba_packed", "blocked", "mrt"
+const char* shader_mode_name(ShaderMode mode);  // "multipass", "rgba_packed", "blocked", "mrt", "mrt8"
 // The fragment shader file of a mode ("gemm_multipass.frag"); all modes share gemm_quad.vert.
 const char* shader_mode_fragment_file(ShaderMode mode);
 const char* shader_vertex_file();
@@ -58,8 +60,8 @@ class ShaderLibrary {
   static int index(ShaderMode mode) { return static_cast<int>(mode); }
   void release();
   std::string directory_;
-  unsigned programs_[4] = {0, 0, 0, 0};
-  std::string errors_[4];
+  unsigned programs_[kShaderModeCount] = {};
+  std::string errors_[kShaderModeCount];
 };
 
 // Tuning knobs; 0 = the mode's default (see default_k_chunk).
@@ -80,7 +82,8 @@ struct ShaderGemmResult {
   int passes = 0;        // draw calls per run
   // Texels fetched per useful multiply-add, counted from the passes drawn: M*N*K FMAs are
   // useful; padding and packing change the numerator. 2 for one scalar output per fragment,
-  // 0.25 for 2 x 2 RGBA packing, 0.125 for 4 x 4 per fragment (at sizes needing no padding).
+  // 0.25 for 2 x 2 RGBA packing, 0.125 for 4 x 4 per fragment, 0.09375 (12/128) for 4 x 8 per
+  // fragment (at sizes needing no padding).
   double fetches_per_fma = 0;
   std::vector<double> gpu_ms_all;  // each repetition's time, in order
   // CPU time from before the clear until the query's result was available (which waits for
@@ -93,7 +96,8 @@ struct ShaderGemmResult {
 // C = A * B with A M x K and B K x N, row-major floats, any M, N, K >= 1. Runs warmup + repetitions
 // times (each a full clear and all passes, timed with GL_TIME_ELAPSED) and returns the last
 // result. Refuses, with a message naming the limit, sizes whose textures or targets exceed
-// GL_MAX_TEXTURE_SIZE / GL_MAX_VIEWPORT_DIMS. Restores the GL state it changes (framebuffer,
+// GL_MAX_TEXTURE_SIZE / GL_MAX_VIEWPORT_DIMS, and modes needing more render targets than
+// GL_MAX_DRAW_BUFFERS / GL_MAX_COLOR_ATTACHMENTS (mrt8 needs 8). Restores the GL state it changes (framebuffer,
 // viewport, scissor, blending, program, VAO, textures, pixel-store), so it can run between
 // the window's frames.
 ShaderGemmResult run_shader_gemm(ShaderMode mode, const float* a, const float* b, int M, int N, int K,

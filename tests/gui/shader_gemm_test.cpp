@@ -126,8 +126,7 @@ std::string param_name(const ::testing::TestParamInfo<std::tuple<ShaderMode, Pro
 }
 
 INSTANTIATE_TEST_SUITE_P(ShaderGemm, ShaderGemmModes,
-                         ::testing::Combine(::testing::Values(ShaderMode::kMultipass, ShaderMode::kRgbaPacked,
-                                                              ShaderMode::kBlocked, ShaderMode::kMrt),
+                         ::testing::Combine(::testing::ValuesIn(all_shader_modes()),  // every mode
                                             ::testing::Values(Problem3{1, 1, 1}, Problem3{17, 17, 17},
                                                               Problem3{64, 64, 64}, Problem3{255, 255, 255},
                                                               Problem3{512, 512, 512}, Problem3{100, 37, 129})),
@@ -158,6 +157,10 @@ TEST_F(ShaderGemmEngine, CountsPassesAndFetchesPerFma) {
   r = run_shader_gemm(ShaderMode::kMrt, c.a.data(), c.b.data(), p.M, p.N, p.K, 1, lib, options);
   ASSERT_TRUE(r.error.empty()) << r.error;
   EXPECT_DOUBLE_EQ(r.fetches_per_fma, 0.125);
+  r = run_shader_gemm(ShaderMode::kMrt8, c.a.data(), c.b.data(), p.M, p.N, p.K, 1, lib, options);
+  ASSERT_TRUE(r.error.empty()) << r.error;
+  EXPECT_EQ(r.passes, 256 / default_k_chunk(ShaderMode::kMrt8));
+  EXPECT_DOUBLE_EQ(r.fetches_per_fma, 12.0 / 128.0);
   options.tile = 32;
   options.k_chunk = 128;
   r = run_shader_gemm(ShaderMode::kBlocked, c.a.data(), c.b.data(), p.M, p.N, p.K, 1, lib, options);
