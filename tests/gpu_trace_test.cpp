@@ -24,11 +24,6 @@ using namespace tilescope;
 
 namespace {
 
-#define SKIP_WITHOUT_GPU()                                                                             \
-  do {                                                                                                 \
-    if (!probe_device().ok()) GTEST_SKIP() << "no usable GPU: " << probe_device().unavailable_reason; \
-  } while (0)
-
 std::vector<Shape> trace_shapes(Problem p, Precision q) {
   std::vector<Shape> out;
   if (q == Precision::F32)

@@ -19,11 +19,6 @@ using namespace tilescope;
 
 namespace {
 
-#define SKIP_WITHOUT_GPU()                                                              \
-  do {                                                                                  \
-    if (!probe_device().ok()) GTEST_SKIP() << "no usable GPU: " << probe_device().unavailable_reason; \
-  } while (0)
-
 std::vector<Shape> ragged_shapes(Problem p) {
   std::vector<Shape> out;
   for (std::int64_t n : {1, 7, 33, 127, 129, 500, 1000}) out.push_back({n, n, n});

@@ -1,5 +1,6 @@
-// The parameter of the suites that run once per variant x problem x precision: the case, how
-// GoogleTest prints and names it, and the list of cases drawn from the registry.
+// What the per-variant suites share: the GPU skip, and the parameter of the suites that run
+// once per variant x problem x precision (the case, how GoogleTest prints and names it, and the
+// list of cases drawn from the registry).
 #pragma once
 
 #include <gtest/gtest.h>
@@ -8,7 +9,15 @@
 #include <string>
 #include <vector>
 
+#include "device_info.h"
 #include "registry.h"
+
+// The GPU suites skip, visibly, where no CUDA device exists, saying why.
+#define SKIP_WITHOUT_GPU()                                                                             \
+  do {                                                                                                 \
+    if (!::tilescope::probe_device().ok())                                                             \
+      GTEST_SKIP() << "no usable GPU: " << ::tilescope::probe_device().unavailable_reason;             \
+  } while (0)
 
 namespace tilescope::testing {
 

@@ -261,11 +261,7 @@ Plan plan_blocked(int M, int N, int K, int chunk, int tile) {
   return p;
 }
 
-// ---- mode 4: multiple render targets (4 x 4 of C per fragment) --------------------------------
-// A as (K/4) x M RGBA32F texels of four consecutive k of a row; B as (N/4) x K texels of four
-// consecutive columns of a row; sizes padded to multiples of 4. A fragment computes a 4 x 4
-// block of C and writes row r of it to target r: per 4-k step 8 fetches feed 64 FMAs (0.125
-// per FMA). k-chunked passes add into the four cleared targets by blending.
+// A copy of a rows x cols row-major matrix in a zero-padded padded_rows x padded_cols one.
 std::vector<float> pad_rows(const float* x, int rows, int cols, int padded_rows, int padded_cols) {
   std::vector<float> out(static_cast<std::size_t>(padded_rows) * padded_cols, 0.0f);
   for (int r = 0; r < rows; ++r)
@@ -274,41 +270,29 @@ std::vector<float> pad_rows(const float* x, int rows, int cols, int padded_rows,
   return out;
 }
 
-Plan plan_mrt(const float* a, const float* b, int M, int N, int K, int chunk) {
+// ---- modes 4 and 5: several render targets ------------------------------------------------------
+// A as (K/4) x M and B as (N/4) x K RGBA32F textures: row-major with the row length padded to a
+// multiple of 4 is exactly the RGBA layout, four consecutive k of a row of A / four consecutive
+// columns of a row of B per texel. A fragment (jo, iq) computes rows 4iq .. 4iq+3 and `width`
+// columns from width * jo of C into `width` targets (row r, texel h of the row -> target
+// (width / 4) * r + h): per 4-k step 4 fetches of A and `width` of B feed 16 * width FMAs.
+// k-chunked passes add into the cleared targets by blending.
+//   mrt:  width 4, 4 targets, 8 fetches for 64 FMAs (4 x 4 per fragment);
+//   mrt8: width 8, 8 targets, 12 fetches for 128 FMAs (4 x 8). B texels 2jo and 2jo+1 are
+//         contiguous, so the fragments of a 2 x 2 quad fetch texels close together.
+Plan plan_multi_target(const float* a, const float* b, int M, int N, int K, int chunk, int width) {
   Plan p;
-  const int mp = round_up(M, 4), np = round_up(N, 4), kp = round_up(K, 4);
-  p.target_width = np / 4;
+  const int mp = round_up(M, 4), np = round_up(N, width), kp = round_up(K, 4);
+  p.target_width = np / width;
   p.target_height = mp / 4;
-  p.targets = 4;
-  p.channels = 4;
-  // Row-major with the row length padded to a multiple of 4 is exactly the RGBA layout.
-  p.a_width = kp / 4, p.a_height = mp, p.a_channels = 4;
-  p.b_width = np / 4, p.b_height = kp, p.b_channels = 4;
-  p.a_data = pad_rows(a, M, K, mp, kp);
-  p.b_data = pad_rows(b, K, N, kp, np);
-  add_k_passes(&p, 0, 0, np / 4, mp / 4, kp / 4, ceil_div(chunk, 4));
-  p.fetches = 8.0 * (mp / 4) * (np / 4) * (kp / 4);
-  return p;
-}
-
-// ---- mode 5: eight render targets (4 x 8 of C per fragment) -----------------------------------
-// The textures of mrt (A (K/4) x M, B (N/4) x K, RGBA32F), N padded to a multiple of 8. A
-// fragment (jo, iq) computes rows 4iq .. 4iq+3 and columns 8jo .. 8jo+7 of C, reading B texels
-// 2jo and 2jo+1 (contiguous, so the fragments of a 2 x 2 quad fetch texels close together), and
-// writes row r, half h of its block to target 2r + h: per 4-k step 12 fetches feed 128 FMAs.
-Plan plan_mrt8(const float* a, const float* b, int M, int N, int K, int chunk) {
-  Plan p;
-  const int mp = round_up(M, 4), np = round_up(N, 8), kp = round_up(K, 4);
-  p.target_width = np / 8;
-  p.target_height = mp / 4;
-  p.targets = 8;
+  p.targets = width;  // 4 rows x width columns = width RGBA targets
   p.channels = 4;
   p.a_width = kp / 4, p.a_height = mp, p.a_channels = 4;
   p.b_width = np / 4, p.b_height = kp, p.b_channels = 4;
   p.a_data = pad_rows(a, M, K, mp, kp);
   p.b_data = pad_rows(b, K, N, kp, np);
-  add_k_passes(&p, 0, 0, np / 8, mp / 4, kp / 4, ceil_div(chunk, 4));
-  p.fetches = 12.0 * (mp / 4) * (np / 8) * (kp / 4);
+  add_k_passes(&p, 0, 0, np / width, mp / 4, kp / 4, ceil_div(chunk, 4));
+  p.fetches = (4.0 + width) * (mp / 4) * (np / width) * (kp / 4);
   return p;
 }
 
@@ -534,8 +518,8 @@ ShaderGemmResult run_shader_gemm(ShaderMode mode, const float* a, const float* b
     case ShaderMode::kMultipass: plan = plan_multipass(M, N, K, chunk); break;
     case ShaderMode::kRgbaPacked: plan = plan_rgba_packed(a, b, M, N, K, chunk); break;
     case ShaderMode::kBlocked: plan = plan_blocked(M, N, K, chunk, tile); break;
-    case ShaderMode::kMrt: plan = plan_mrt(a, b, M, N, K, chunk); break;
-    case ShaderMode::kMrt8: plan = plan_mrt8(a, b, M, N, K, chunk); break;
+    case ShaderMode::kMrt: plan = plan_multi_target(a, b, M, N, K, chunk, 4); break;
+    case ShaderMode::kMrt8: plan = plan_multi_target(a, b, M, N, K, chunk, 8); break;
   }
   gl_clear_stale_errors("before the shader GEMM");
   result.error = check_limits(plan, mode, M, N, K);
