@@ -24,25 +24,15 @@ using namespace tilescope;
 
 namespace {
 
+using tilescope::testing::owner_text;
+using tilescope::testing::where;
+
 std::vector<Shape> trace_shapes(Problem p, Precision q) {
   std::vector<Shape> out;
   if (q == Precision::F32)
     for (std::int64_t n : {7, 33, 129}) out.push_back({n, n, n});
   out.push_back(p == Problem::Gemm ? Shape{129, 77, 301} : Shape{0, 129, 301});  // AᵀA: A is 301 x 129
   return out;
-}
-
-std::string where(const char* what, std::int64_t r, std::int64_t c) {
-  std::ostringstream s;
-  s << what << "(" << r << ", " << c << ")";
-  return s.str();
-}
-
-std::string owner_text(const Owner& o) {
-  std::ostringstream s;
-  s << "block (" << o.block_x << ", " << o.block_y << ") thread (" << o.thread_x << ", " << o.thread_y << ") slot "
-    << o.slot;
-  return s.str();
 }
 
 // Every element of C written once, by the model's owner (the id does not say "mirrored").

@@ -25,6 +25,9 @@ using namespace tilescope;
 
 namespace {
 
+using tilescope::testing::owner_text;
+using tilescope::testing::where;
+
 std::int64_t cdiv(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
 
 std::vector<Shape> ragged_shapes(Problem p) {
@@ -41,19 +44,6 @@ std::vector<Shape> ragged_shapes(Problem p) {
     out.push_back({0, 77, 33});
   }
   return out;
-}
-
-std::string where(const char* what, std::int64_t r, std::int64_t c) {
-  std::ostringstream s;
-  s << what << "(" << r << ", " << c << ")";
-  return s.str();
-}
-
-std::string owner_text(const Owner& o) {
-  std::ostringstream s;
-  s << "block (" << o.block_x << ", " << o.block_y << ") thread (" << o.thread_x << ", " << o.thread_y << ") slot "
-    << o.slot << (o.mirrored ? " mirrored" : "");
-  return s.str();
 }
 
 bool same_owner(const Owner& a, const Owner& b) {

@@ -5,11 +5,14 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <ostream>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include "device_info.h"
+#include "mapping_model.h"
 #include "registry.h"
 
 // The GPU suites skip, visibly, where no CUDA device exists, saying why.
@@ -46,6 +49,20 @@ std::vector<VariantCase> variant_cases(Include include) {
       for (Problem p : {Problem::Gemm, Problem::Ata})
         for (Precision q : {Precision::F32, Precision::F64}) out.push_back({v->id, p, q});
   return out;
+}
+
+// Failure-message pieces for the mapping suites: "C(3, 7)", "block (1, 0) thread (2, 5) slot 4".
+inline std::string where(const char* what, std::int64_t r, std::int64_t c) {
+  std::ostringstream s;
+  s << what << "(" << r << ", " << c << ")";
+  return s.str();
+}
+
+inline std::string owner_text(const Owner& o) {
+  std::ostringstream s;
+  s << "block (" << o.block_x << ", " << o.block_y << ") thread (" << o.thread_x << ", " << o.thread_y << ") slot "
+    << o.slot << (o.mirrored ? " mirrored" : "");
+  return s.str();
 }
 
 }  // namespace tilescope::testing
