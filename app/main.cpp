@@ -6,6 +6,7 @@
 
 #include "cli/bench_command.h"
 #ifdef TILESCOPE_HAS_GUI
+#include "gl_gemm/gl_shader_runner.h"
 #include "ui/gui_main.h"
 #endif
 
@@ -34,6 +35,8 @@ Options:
 
 int run(int argc, char** argv) {
 #ifdef TILESCOPE_HAS_GUI
+  // The texture-shader variant draws with OpenGL, which the compute core does not link.
+  tilescope::install_gl_shader_runner();
   // No command, or options only: the window (or its headless twin).
   if (argc < 2 || (argv[1][0] == '-' && std::strcmp(argv[1], "-h") != 0 && std::strcmp(argv[1], "--help") != 0 &&
                    std::strcmp(argv[1], "--version") != 0))

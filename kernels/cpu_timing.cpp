@@ -26,6 +26,7 @@ RunResult cpu_reference_row(const RunRequest& req, bool first_in_process) {
   r.variant_label = "CPU reference (double)";
   r.config_name = "fp64";
   r.backend = "cpu";
+  r.timer = "cpu_wall_clock";
   r.math = "FP64 on the host: the reference that GPU results are checked against";
   r.problem = req.problem;
   r.precision = Precision::F64;

@@ -16,6 +16,8 @@ std::unique_ptr<MappingModel> make_mapping_model(const std::string& variant_id, 
     reason = std::string(v->id) + " has no configuration #" + std::to_string(config_index);
   } else if (v->backend == Backend::Cublas) {
     reason = "cuBLAS is closed: its mapping is not known";
+  } else if (v->backend == Backend::GlShader) {
+    reason = "the texture shaders have no threads to map: the History tab draws their passes";
   } else if (!v->model) {
     reason = std::string(v->id) + " has no mapping model";
   } else if (s.M < 1 || s.N < 1 || s.K < 1) {

@@ -13,7 +13,9 @@
 #include <vector>
 
 #include "cuda_check.h"
+#include "external_runner.h"
 #include "gpu_buffers.h"
+#include "random_inputs.h"
 #include "reference.h"
 #include "registry.h"
 
@@ -102,6 +104,7 @@ struct Measurer::Impl {
   }
 
   void run_checked(const RunRequest& req, const VariantDescriptor& v, RunResult& res);
+  void run_external(const RunRequest& req, const VariantDescriptor& v, RunResult& res);
 };
 
 Measurer::Measurer() : impl_(std::make_unique<Impl>()) {}
@@ -133,6 +136,17 @@ RunResult Measurer::run(const RunRequest& req) {
   const TileConfig& cfg = v->configs[req.config_index];
   res.config_name = cfg.name;
   res.math = cfg.math;
+
+  if (v->backend == Backend::GlShader) {
+    // Not CUDA: runs wherever OpenGL 3.3 does (a laptop's GPU, Mesa), with or without CUDA.
+    try {
+      impl_->run_external(req, *v, res);
+    } catch (const std::exception& e) {
+      res.error = e.what();
+      cudaGetLastError();
+    }
+    return res;
+  }
 
   const DeviceInfo& dev = probe_device();
   if (!dev.ok()) {
@@ -200,6 +214,7 @@ void Measurer::Impl::run_checked(const RunRequest& req, const VariantDescriptor&
                    std::to_string(needed >> 20) + " MiB), " + std::to_string(usable >> 20) + " MiB usable of " +
                    std::to_string(total_bytes >> 20) + " MiB");
   res.input_sets = sets;
+  res.timer = "cuda_events";
 
   // Kernel resources, and the checks only a device can make (registers, occupancy).
   GemmArgs args;
@@ -342,6 +357,161 @@ void Measurer::Impl::run_checked(const RunRequest& req, const VariantDescriptor&
   res.max_ms = *std::max_element(times.begin(), times.end());
   res.gflops = flop_count(req.problem, s) / (res.median_ms * 1.0e6);
   const double peak = dev.peak_gflops(req.precision);
+  res.pct_of_peak = peak > 0 ? 100.0 * res.gflops / peak : 0;
+}
+
+// ---- variants that run outside CUDA (external_runner.h) ----------------------------------------
+
+namespace {
+
+// The relative error over kSampledReferencePoints elements picked at random (the same for a
+// given seed), each a double dot product on the CPU: how a texture-shader run is checked at
+// sizes where a full CPU reference takes too long and no CUDA device can compute one.
+ErrorReport sampled_compare(const std::vector<float>& c, const std::vector<double>& a, const std::vector<double>& b,
+                            int M, int N, int K, std::uint64_t seed) {
+  ErrorReport r;
+  double diff2 = 0, ref2 = 0;
+  const std::int64_t total = static_cast<std::int64_t>(M) * N;
+  const int samples = static_cast<int>(std::min<std::int64_t>(total, kSampledReferencePoints));
+  for (int s = 0; s < samples; ++s) {
+    const std::int64_t index =
+        samples == total ? s : static_cast<std::int64_t>(splitmix64(seed * 7919 + s) % static_cast<std::uint64_t>(total));
+    const std::int64_t i = index / N, j = index % N;
+    double ref = 0;
+    for (int k = 0; k < K; ++k) ref += a[i * K + k] * b[static_cast<std::int64_t>(k) * N + j];
+    const double v = c[index];
+    if (std::isnan(v)) continue;  // counted over all of C below
+    diff2 += (v - ref) * (v - ref);
+    ref2 += ref * ref;
+    ++r.checked;
+  }
+  for (float v : c) r.unwritten += std::isnan(v) ? 1 : 0;
+  r.reference_norm = std::sqrt(ref2 * static_cast<double>(total) / std::max<std::int64_t>(r.checked, 1));
+  r.rel_error = ref2 > 0 ? std::sqrt(diff2 / ref2) : (diff2 > 0 ? INFINITY : 0.0);
+  return r;
+}
+
+}  // namespace
+
+void Measurer::Impl::run_external(const RunRequest& req, const VariantDescriptor& v, RunResult& res) {
+  const Shape s = res.shape;
+  const TileConfig& cfg = v.configs[req.config_index];
+  if (s.M < 1 || s.N < 1 || s.K < 1)
+    throw GpuError("sizes must be at least 1 (got M=" + std::to_string(s.M) + " N=" + std::to_string(s.N) +
+                   " K=" + std::to_string(s.K) + ")");
+  if (req.repetitions < 1 || req.warmup < 0) throw GpuError("repetitions must be >= 1 and warm-up >= 0");
+  const std::string refused = unsupported_reason(v, req.config_index, req.problem, req.precision, DeviceLimits());
+  if (!refused.empty()) throw GpuError("refused: " + refused);
+  const ExternalRunner runner = external_runner(v.backend);
+  if (!runner)
+    throw GpuError(std::string(v.label) + " needs tilescope's OpenGL part, which this program lacks "
+                   "(built with -DTILESCOPE_GUI=OFF, or a test without it)");
+  // Textures are at most 32768 texels wide anywhere; the engine checks this GL's own limit.
+  if (s.M > 65536 || s.N > 65536 || s.K > 65536)
+    throw GpuError("sizes above 65536 do not fit in textures (GL_MAX_TEXTURE_SIZE is at most 32768)");
+  const double host_bytes = 4.0 * (2.0 * s.M * s.K + 2.0 * s.K * s.N + 2.0 * s.M * s.N);
+  if (host_bytes > 16.0 * (1ull << 30))
+    throw GpuError("needs " + std::to_string(static_cast<long long>(host_bytes / (1 << 20))) +
+                   " MiB of host memory for the textures and their packed copies; the limit is 16 GiB");
+  if (cancel.load()) throw GpuError("cancelled");
+
+  // The product actually drawn: Gemm as is; AᵀA as (Aᵀ) * A with Aᵀ made on the host (a texture
+  // could be sampled transposed for free; the upload is not timed either way).
+  const int M = static_cast<int>(s.M), N = static_cast<int>(s.N), K = static_cast<int>(s.K);
+  const std::int64_t a_n = a_elements(req.problem, s), b_n = b_elements(req.problem, s);
+  std::vector<double> a64(a_n), b64;
+  fill_inputs_f64(req.seed, 0, a_n, a64.data());
+  if (req.problem == Problem::Gemm) {
+    b64.resize(b_n);
+    fill_inputs_f64(req.seed, 1, b_n, b64.data());
+  } else {  // A is K x N; the left operand is its transpose (N x K), the right one A itself
+    b64 = a64;
+    std::vector<double> at(static_cast<std::size_t>(N) * K);
+    for (int k = 0; k < K; ++k)
+      for (int i = 0; i < N; ++i) at[static_cast<std::size_t>(i) * K + k] = a64[static_cast<std::size_t>(k) * N + i];
+    a64.swap(at);
+  }
+  // Exactly representable in float (random_inputs.h): the float and double copies are equal.
+  const std::vector<float> a32(a64.begin(), a64.end()), b32(b64.begin(), b64.end());
+
+  ExternalRun run;
+  run.variant = &v;
+  run.config_index = req.config_index;
+  run.M = M, run.N = N, run.K = K;
+  run.a = a32.data();
+  run.b = b32.data();
+  run.warmup = req.warmup;
+  run.repetitions = req.repetitions;
+  run.cancel = &cancel;
+  ExternalOutcome out = runner(run);
+  if (!out.error.empty()) throw GpuError(out.error);
+  if (out.times_ms.empty() || out.c.size() != static_cast<std::size_t>(M) * N)
+    throw GpuError(std::string(v.id) + ": the runner returned no result");
+
+  res.device_name = out.device_name;
+  res.timer = out.timer;
+  res.passes = out.passes;
+  res.fetches_per_fma = out.fetches_per_fma;
+  res.first_ms = out.first_ms;
+  res.first_was_cold = out.first_was_cold;
+  res.input_sets = 1;
+  const DeviceInfo& dev = probe_device();
+  // The CUDA device's figures describe this row only when GL drew on that same GPU.
+  const bool same_gpu = dev.ok() && !dev.name.empty() && out.device_name.rfind(dev.name, 0) == 0;
+  if (dev.ok()) {
+    res.driver_version = version_string(dev.driver_version);
+    res.runtime_version = version_string(dev.runtime_version);
+  }
+  if (same_gpu) res.sm_clock_mhz = dev.sm_clock_khz / 1000;
+
+  if (req.verify) {
+    res.verified = true;
+    ErrorReport er;
+    const bool cpu = uses_cpu_reference(req, s);
+    if (cpu) {
+      res.reference = "cpu_fp64";
+      std::vector<double> ref(static_cast<std::size_t>(M) * N);
+      reference_gemm_f64(Problem::Gemm, Shape{M, N, K}, a64.data(), b64.data(), ref.data());
+      er = compare_to_reference(out.c.data(), ref.data(), M, N, OutputPart::Full);
+    } else if (dev.ok()) {
+      // cublasDgemm on the same inputs, as for the CUDA variants.
+      res.reference = "cublas_dgemm";
+      init();
+      ref_inputs.resize(static_cast<std::size_t>(a_n + b_n) * 8);
+      ref_c.resize(static_cast<std::size_t>(M) * N * 8);
+      c.resize(static_cast<std::size_t>(M) * N * 4);
+      double* ra = static_cast<double*>(ref_inputs.get());
+      CUDA_CHECK(cudaMemcpyAsync(ra, a64.data(), a64.size() * 8, cudaMemcpyHostToDevice, stream));
+      CUDA_CHECK(cudaMemcpyAsync(ra + a_n, b64.data(), b64.size() * 8, cudaMemcpyHostToDevice, stream));
+      CUDA_CHECK(cudaMemcpyAsync(c.get(), out.c.data(), out.c.size() * 4, cudaMemcpyHostToDevice, stream));
+      GemmArgs ref;
+      ref.problem = Problem::Gemm;
+      ref.precision = Precision::F64;
+      ref.shape = Shape{M, N, K};
+      ref.a = ra;
+      ref.b = ra + a_n;
+      ref.c = ref_c.get();
+      ref.stream = stream;
+      ref.cublas = cublas;
+      const VariantDescriptor* cublas_variant = find_variant("cublas");
+      cublas_variant->launch(ref, find_config(*cublas_variant, "gemm"));
+      er = device_compare(c.get(), Precision::F32, static_cast<const double*>(ref_c.get()), M, N, OutputPart::Full, stream);
+    } else {
+      res.reference = "cpu_fp64_sampled";
+      er = sampled_compare(out.c, a64, b64, M, N, K, req.seed);
+    }
+    res.rel_error = er.rel_error;
+    res.unwritten = er.unwritten;
+    res.tolerance = relative_error_tolerance(unit_roundoff_for(Precision::F32, cfg.tf32), s.K, er.reference_norm,
+                                             static_cast<std::int64_t>(M) * N);
+    res.passed = er.unwritten == 0 && std::isfinite(er.rel_error) && er.rel_error <= res.tolerance;
+  }
+
+  res.median_ms = median_of(out.times_ms);
+  res.min_ms = *std::min_element(out.times_ms.begin(), out.times_ms.end());
+  res.max_ms = *std::max_element(out.times_ms.begin(), out.times_ms.end());
+  res.gflops = flop_count(req.problem, s) / (res.median_ms * 1.0e6);
+  const double peak = same_gpu ? dev.peak_gflops(Precision::F32) : 0;
   res.pct_of_peak = peak > 0 ? 100.0 * res.gflops / peak : 0;
 }
 

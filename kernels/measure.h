@@ -19,6 +19,7 @@ namespace tilescope {
 // M*N*K <= kCpuReferenceMaxWork, cublasDgemm on the same (widened) inputs above that.
 enum class ReferenceSource { Auto, Cpu, CublasDgemm };
 constexpr double kCpuReferenceMaxWork = 300.0 * 300.0 * 300.0;
+constexpr int kSampledReferencePoints = 4096;
 
 struct RunRequest {
   std::string variant_id;
@@ -66,7 +67,10 @@ struct RunResult {
   double rel_error = -1;
   double tolerance = 0;
   std::int64_t unwritten = 0;    // elements still holding the poison (NaN) after the run
-  std::string reference;         // "cpu_fp64" | "cublas_dgemm"
+  // "cpu_fp64" | "cublas_dgemm" | "cpu_fp64_sampled" (texture shaders without a CUDA device,
+  // above kCpuReferenceMaxWork: the error over kSampledReferencePoints random elements, the
+  // poison check over all of C).
+  std::string reference;
 
   // Kernel resources (0/-1 for cuBLAS, which is opaque).
   int registers_per_thread = 0;
@@ -77,6 +81,14 @@ struct RunResult {
   double occupancy = -1;         // active warps / max warps per SM
 
   int input_sets = 1;            // how many input sets the timed runs rotated through
+
+  // How the times were taken: "cuda_events", "gl_time_elapsed", "wall_clock" (GL where the
+  // driver's timer is known to undercount), "cpu_wall_clock" (the CPU reference).
+  std::string timer;
+  // Texture-shader rows only (0 elsewhere): draw calls per run, and texels fetched per useful
+  // multiply-add as counted from the passes drawn (2 for one output per fragment, 0.094 for 4 x 8).
+  int passes = 0;
+  double fetches_per_fma = 0;
 
   // The machine, recorded with every row.
   std::string device_name;

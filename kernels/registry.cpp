@@ -9,6 +9,7 @@ extern const VariantDescriptor kCublasVariant;           // 00_cublas.cu
 extern const VariantDescriptor kNaiveVariant;            // 01_naive.cu
 extern const VariantDescriptor kSmemTiledVariant;        // 02_smem_tiled.cu
 extern const VariantDescriptor kRegtilePrefetchVariant;  // 03_regtile_prefetch.cu
+extern const VariantDescriptor kGlShaderVariant;         // 04_gl_shader.cpp
 
 const std::vector<const VariantDescriptor*>& variant_registry() {
   static const std::vector<const VariantDescriptor*> registry = {
@@ -16,6 +17,7 @@ const std::vector<const VariantDescriptor*>& variant_registry() {
       &kNaiveVariant,
       &kSmemTiledVariant,
       &kRegtilePrefetchVariant,
+      &kGlShaderVariant,
   };
   return registry;
 }

@@ -4,7 +4,14 @@
 
 namespace tilescope {
 
-const char* to_string(Backend b) { return b == Backend::Cuda ? "cuda" : "cublas"; }
+const char* to_string(Backend b) {
+  switch (b) {
+    case Backend::Cuda: return "cuda";
+    case Backend::Cublas: return "cublas";
+    case Backend::GlShader: return "gl_shader";
+  }
+  return "?";
+}
 
 std::string unsupported_reason(const VariantDescriptor& v, int config_index, Problem problem,
                                Precision precision, const DeviceLimits& limits) {

@@ -18,7 +18,9 @@ namespace tilescope {
 
 struct TraceBuffers;  // trace.h
 
-enum class Backend { Cuda, Cublas };
+// GlShader: runs in OpenGL fragment shaders (04_gl_shader.cpp); the core has no GL, so the
+// Measurer hands those runs to the runner the app installs (external_runner.h).
+enum class Backend { Cuda, Cublas, GlShader };
 const char* to_string(Backend b);
 
 // Everything a launch needs. Pointers are device pointers of the element type of `precision`.
@@ -53,14 +55,14 @@ struct VariantDescriptor {
   std::string (*refuses)(Problem, Precision, const TileConfig&);
 
   // Enqueue one product on args.stream. Throws GpuError on a failed CUDA/cuBLAS call,
-  // including the launch check. Never prints.
+  // including the launch check. Never prints. nullptr for GlShader (external_runner.h runs those).
   void (*launch)(const GemmArgs&, int config_index);
 
   // The same launch with the instrumented kernel (kTrace = true; see trace.h), which records
   // into `trace`. nullptr for cuBLAS. Throws like `launch`; run_trace is the caller.
   void (*launch_traced)(const GemmArgs&, int config_index, const TraceBuffers& trace);
 
-  // The kernel `launch` would run for these args (nullptr for cuBLAS: opaque).
+  // The kernel `launch` would run for these args (nullptr for cuBLAS and GlShader: no CUDA kernel).
   KernelLaunchShape (*kernel_for)(const GemmArgs&, int config_index);
 
   // Shared memory per block that a configuration needs (bytes); nullptr = none.

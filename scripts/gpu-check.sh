@@ -2,7 +2,8 @@
 # On the GPU machine: the whole GPU verification of tilescope, writing everything into OUTDIR.
 #   1. the GPU test suite (every variant x configuration x precision x problem on ragged sizes);
 #   2. compute-sanitizer memcheck and racecheck on small ragged sizes for every variant;
-#   3. a bench sweep N = 1024 ... 8192 of every variant (gemm and AᵀA, f32 and f64) into CSV.
+#   3. a bench sweep N = 1024 ... 8192 of every variant (gemm and AᵀA, f32 and f64) into CSV;
+#      the texture shaders (float only) at N = 1024 and 4096 (multipass takes seconds at 8192).
 # Usage: scripts/gpu-check.sh OUTDIR [--quick] [--skip-tests] [--skip-sanitizer] [--skip-bench]
 # Programs come from $TILESCOPE_BIN (default .gpu/bin, else build/).
 set -uo pipefail
@@ -28,6 +29,9 @@ mkdir -p "$out"
 [ -d .gpu/lib ] && export LD_LIBRARY_PATH=$PWD/.gpu/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 [ -f .gpu/lib/ui-font.ttf ] && export TILESCOPE_UI_FONT=$PWD/.gpu/lib/ui-font.ttf
 status=0
+# The CUDA variants (the registry's order): the sanitizer and the full sweep. The texture shaders
+# run in OpenGL, which compute-sanitizer does not check, and get their own bench below.
+cuda_variants=$("$bin/tilescope" bench --list | sed -n 's/^\([a-z0-9_]*\) - .*(\(cuda\|cublas\))$/\1/p' | paste -sd,)
 step() { echo; echo "=== $* ($(date +%T))"; }
 
 step "device"
@@ -42,11 +46,11 @@ if [ $do_tests = 1 ]; then
 fi
 
 if [ $do_sanitizer = 1 ]; then
-  step "compute-sanitizer memcheck + racecheck, every variant, small ragged sizes"
+  step "compute-sanitizer memcheck + racecheck, every CUDA variant, small ragged sizes"
   for tool in memcheck racecheck; do
     for problem in gemm ata; do
       compute-sanitizer --tool $tool --error-exitcode 9 --print-limit 20 \
-        "$bin/tilescope" bench --variants all --problem $problem --precision f32,f64 --sizes 37,130 \
+        "$bin/tilescope" bench --variants "$cuda_variants" --problem $problem --precision f32,f64 --sizes 37,130 \
         --reps 1 --warmup 0 > "$out/sanitizer-$tool-$problem.log" 2>&1
       rc=$?
       echo "$tool $problem: exit $rc; $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$out/sanitizer-$tool-$problem.log" | tail -n 1)"
@@ -61,12 +65,18 @@ if [ $do_bench = 1 ]; then
   [ $quick = 1 ] && { sizes=1024,4096; reps=5; }
   for problem in gemm ata; do
     step "bench sweep $problem N=$sizes"
-    "$bin/tilescope" bench --variants all --problem $problem --precision f32,f64 --sizes $sizes --reps $reps \
+    "$bin/tilescope" bench --variants "$cuda_variants" --problem $problem --precision f32,f64 --sizes $sizes --reps $reps \
       --csv "$out/bench-$problem.csv" --json "$out/bench-$problem.json" 2> "$out/bench-$problem.progress" | tee -a "$out/bench.txt"
     rc=${PIPESTATUS[0]}
     [ $rc -eq 0 ] || { echo "bench $problem exit $rc"; tail -n 5 "$out/bench-$problem.progress"; status=1; }
     rm -f "$out/bench-$problem.progress"
   done
+  step "bench: the texture shaders, N = 1024 and 4096, gemm, through EGL on this GPU"
+  "$bin/tilescope" bench --variants cublas:gemm,gl_shader --no-baseline --sizes 1024,4096 --reps $reps \
+    --csv "$out/bench-gl_shader.csv" 2> "$out/bench-gl_shader.progress" | tee -a "$out/bench.txt"
+  rc=${PIPESTATUS[0]}
+  [ $rc -eq 0 ] || { echo "bench gl_shader exit $rc"; tail -n 5 "$out/bench-gl_shader.progress"; status=1; }
+  rm -f "$out/bench-gl_shader.progress"
 fi
 echo; echo "gpu-check: $([ $status = 0 ] && echo PASSED || echo FAILED)"
 exit $status

@@ -24,18 +24,25 @@ DeviceLimits hopper_limits() {
 
 TEST(Registry, TeachingOrderAndUniqueIds) {
   const auto& reg = variant_registry();
-  ASSERT_EQ(reg.size(), 4u);
+  ASSERT_EQ(reg.size(), 5u);
   EXPECT_STREQ(reg[0]->id, "cublas");
   EXPECT_STREQ(reg[1]->id, "naive");
   EXPECT_STREQ(reg[2]->id, "smem_tiled");
   EXPECT_STREQ(reg[3]->id, "regtile_prefetch");
+  EXPECT_STREQ(reg[4]->id, "gl_shader");
   std::set<std::string> ids;
   for (const VariantDescriptor* v : reg) {
     EXPECT_TRUE(ids.insert(v->id).second) << v->id;
     EXPECT_FALSE(v->configs.empty()) << v->id;
     EXPECT_GT(std::string(v->summary).size(), 40u) << v->id << " needs a tooltip a student understands";
-    EXPECT_NE(v->launch, nullptr);
-    EXPECT_NE(v->kernel_for, nullptr);
+    if (v->backend == Backend::GlShader) {
+      // Drawn by OpenGL through the runner the app installs (external_runner.h): no CUDA entry points.
+      EXPECT_EQ(v->launch, nullptr) << v->id;
+      EXPECT_EQ(v->launch_traced, nullptr) << v->id;
+    } else {
+      EXPECT_NE(v->launch, nullptr) << v->id;
+      EXPECT_NE(v->kernel_for, nullptr) << v->id;
+    }
     std::set<std::string> names;
     for (const TileConfig& c : v->configs) {
       EXPECT_TRUE(names.insert(c.name).second) << v->id << ":" << c.name;
@@ -83,10 +90,29 @@ TEST(ConfigValidation, EveryDefaultConfigurationRunsOnAHopperClassDevice) {
     for (std::size_t i = 0; i < v->configs.size(); ++i)
       for (Precision p : {Precision::F32, Precision::F64}) {
         const std::string why = unsupported_reason(*v, static_cast<int>(i), Problem::Ata, p, hopper_limits());
-        const bool cublas_special = std::string(v->id) == "cublas" && p == Precision::F64 &&
-                                    v->configs[i].name == "gemm_tf32";
-        EXPECT_EQ(why.empty(), !cublas_special) << v->id << ":" << v->configs[i].name << " " << why;
+        const bool float_only = p == Precision::F64 && ((std::string(v->id) == "cublas" && v->configs[i].name == "gemm_tf32") ||
+                                                        v->backend == Backend::GlShader);
+        EXPECT_EQ(why.empty(), !float_only) << v->id << ":" << v->configs[i].name << " " << why;
+        if (float_only) EXPECT_NE(why.find("float"), std::string::npos) << why;
       }
+}
+
+// The texture-shader configurations are the engine's modes, in history order; the app finds a
+// mode by its name (gl_shader_runner.cpp), so the names are part of the contract.
+TEST(ConfigValidation, TextureShaderConfigurationsFollowTheHistory) {
+  const VariantDescriptor* v = find_variant("gl_shader");
+  ASSERT_NE(v, nullptr);
+  EXPECT_EQ(v->backend, Backend::GlShader);
+  EXPECT_STREQ(to_string(v->backend), "gl_shader");
+  const std::vector<std::string> expected = {"multipass", "rgba_packed", "blocked", "mrt", "mrt8"};
+  ASSERT_EQ(v->configs.size(), expected.size());
+  const int outputs[] = {1, 4, 1, 16, 32};  // per fragment
+  for (std::size_t i = 0; i < expected.size(); ++i) {
+    EXPECT_EQ(v->configs[i].name, expected[i]);
+    EXPECT_EQ(v->configs[i].bm * v->configs[i].bn, outputs[i]) << expected[i];
+    EXPECT_EQ(v->configs[i].output, OutputPart::Full) << "AᵀA is drawn as the full product";
+  }
+  EXPECT_EQ(v->model, nullptr);
 }
 
 TEST(ConfigValidation, ProblemAndPrecisionRulesHaveReasons) {

@@ -58,6 +58,7 @@ RunResult realistic_row() {
   r.active_blocks_per_sm = 2;
   r.occupancy = 0.25;
   r.input_sets = 3;
+  r.timer = "cuda_events";
   r.device_name = "NVIDIA H100 80GB HBM3";
   r.sm_clock_mhz = 1980;
   r.driver_version = "13.0";
@@ -113,6 +114,9 @@ void expect_same(const RunResult& a, const RunResult& b) {
   EXPECT_EQ(a.seed, b.seed);
   EXPECT_EQ(a.timestamp, b.timestamp);
   EXPECT_EQ(a.error, b.error);
+  EXPECT_EQ(a.timer, b.timer);
+  EXPECT_EQ(a.passes, b.passes);
+  EXPECT_EQ(a.fetches_per_fma, b.fetches_per_fma);
   EXPECT_EQ(a.first_ms, b.first_ms);
   EXPECT_EQ(a.first_was_cold, b.first_was_cold);
   EXPECT_EQ(a.median_ms, b.median_ms);
@@ -267,7 +271,45 @@ TEST(ResultsCsv, RejectsHeaderWithExtraOrMissingColumns) {
   header.pop_back();
   EXPECT_TRUE(contains(csv_error(header + ",extra\n"), "line 1"));
   const std::string truncated = header.substr(0, header.rfind(','));
-  EXPECT_TRUE(contains(csv_error(truncated + "\n"), "cublas_version"));
+  EXPECT_TRUE(contains(csv_error(truncated + "\n"), "fetches_per_fma"));
+}
+
+// Files written before the texture-shader columns (timer, passes, fetches_per_fma) existed load,
+// with those fields at their defaults; cutting deeper is still an error.
+TEST(ResultsCsv, ReadsFilesFromBeforeTheTextureShaderColumns) {
+  RunResult row = realistic_row();
+  row.timer.clear();
+  const std::string text = results_to_csv({row});
+  auto drop_last_three = [](const std::string& line) {
+    std::string out = line;
+    for (int i = 0; i < 3; ++i) out = out.substr(0, out.rfind(','));
+    return out;
+  };
+  const std::size_t eol = text.find('\n');
+  const std::string old_header = drop_last_three(text.substr(0, eol));
+  const std::string old_row = drop_last_three(text.substr(eol + 1, text.find('\n', eol + 1) - eol - 1));
+  EXPECT_EQ(old_header.substr(old_header.rfind(',') + 1), "cublas_version");
+  std::vector<RunResult> back;
+  std::string error;
+  ASSERT_TRUE(results_from_csv(old_header + "\n" + old_row + "\n", &back, &error)) << error;
+  ASSERT_EQ(back.size(), 1u);
+  expect_same(row, back[0]);
+  EXPECT_TRUE(contains(csv_error(drop_last_three(old_header) + "\n"), "line 1"));
+}
+
+TEST(ResultsCsv, TextureShaderRowRoundTrips) {
+  RunResult r = realistic_row();
+  r.variant_id = "gl_shader";
+  r.config_name = "mrt8";
+  r.backend = "gl_shader";
+  r.timer = "gl_time_elapsed";
+  r.passes = 16;
+  r.fetches_per_fma = 0.09375;
+  std::vector<RunResult> back;
+  std::string error;
+  ASSERT_TRUE(results_from_csv(results_to_csv({r}), &back, &error)) << error;
+  ASSERT_EQ(back.size(), 1u);
+  expect_same(r, back[0]);
 }
 
 TEST(ResultsCsv, RejectsWrongColumnCountNamingTheLine) {

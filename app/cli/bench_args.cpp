@@ -258,6 +258,7 @@ BenchOptions parse_bench_args(const std::vector<std::string>& args) {
     if (name == "--sizes" || name == "--m" || name == "--n" || name == "--k") opt.sizes_given = true;
     if (name == "--variants") {
       variants_text = value;
+      opt.variants_given = true;
     } else if (name == "--problem") {
       problems_text = value;
     } else if (name == "--precision") {

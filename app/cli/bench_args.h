@@ -42,6 +42,9 @@ struct BenchOptions {
   // Whether any of --sizes, --m, --n, --k was given (without a GPU, the defaults are replaced
   // by sizes the CPU reference can do quickly).
   bool sizes_given = false;
+  // Whether --variants was given. Without a CUDA GPU, the texture-shader variant (which needs
+  // only OpenGL) runs when --variants names it (or says all); otherwise only the CPU reference.
+  bool variants_given = false;
 
   int repetitions = 10;
   int warmup = 2;

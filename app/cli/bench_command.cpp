@@ -89,15 +89,18 @@ int write_outputs(const BenchOptions& opt, const std::vector<RunResult>& rows, c
 int run_without_gpu(const BenchOptions& opt, const DeviceInfo& device, std::ostream& out, std::ostream& err) {
   std::vector<std::pair<Problem, Shape>> todo;
   std::vector<std::string> skipped;
-  for (Problem p : opt.problems) {
-    // Without size options the GPU defaults (1024, 2048) are all too large for the CPU: show
-    // something real instead, so that a plain `tilescope bench` still does what it can.
+  // Without size options the GPU defaults (1024, 2048) are all too large for the CPU: show
+  // something real instead, so that a plain `tilescope bench` still does what it can.
+  auto shapes_for = [&](Problem p) {
     std::vector<Shape> shapes = opt.shapes_for(p);
     if (!opt.sizes_given) {
       shapes.clear();
       for (long long n : kCpuFallbackDefaultSizes) shapes.push_back(normalised(p, Shape{n, n, n}));
     }
-    for (const Shape& s : shapes) {
+    return shapes;
+  };
+  for (Problem p : opt.problems) {
+    for (const Shape& s : shapes_for(p)) {
       if (std::max({s.M, s.N, s.K}) <= kCpuFallbackMaxSize)
         todo.emplace_back(p, s);
       else
@@ -105,23 +108,65 @@ int run_without_gpu(const BenchOptions& opt, const DeviceInfo& device, std::ostr
     }
   }
 
+  // The texture-shader variant needs OpenGL, not CUDA: it runs here when asked for by name.
+  std::vector<RunRequest> gl_runs;
+  bool gl_selected = false;
+  for (const VariantSelection& sel : opt.selections) {
+    if (sel.variant->backend != Backend::GlShader) continue;
+    gl_selected = true;
+    if (!opt.variants_given) continue;
+    for (Problem p : opt.problems) {
+      for (Precision precision : opt.precisions) {
+        const std::string why = unsupported_reason(*sel.variant, sel.config_index, p, precision, DeviceLimits());
+        if (!why.empty()) {
+          if (sel.named) err << "refused: " << sel.variant->id << ":" << sel.variant->configs[sel.config_index].name
+                             << " " << to_string(p) << " " << to_string(precision) << ": " << why << "\n";
+          continue;
+        }
+        for (const Shape& s : shapes_for(p)) {
+          RunRequest req;
+          req.variant_id = sel.variant->id;
+          req.config_index = sel.config_index;
+          req.problem = p;
+          req.precision = precision;
+          req.shape = s;
+          req.repetitions = opt.repetitions;
+          req.warmup = opt.warmup;
+          req.verify = opt.verify;
+          req.seed = opt.seed;
+          gl_runs.push_back(req);
+        }
+      }
+    }
+  }
+
   out << "Without a GPU, tilescope times only the CPU reference (double precision, sizes up to " << kCpuFallbackMaxSize
-      << ").\n";
+      << ")";
+  out << (gl_runs.empty() ? ".\n" : ", and the texture-shader variant through OpenGL.\n");
   if (!skipped.empty()) {
-    out << "Skipped (above " << kCpuFallbackMaxSize << " for the CPU):";
+    out << "Skipped for the CPU reference (above " << kCpuFallbackMaxSize << "):";
     for (const std::string& s : skipped) out << " " << s << ";";
     out << " try --sizes 64:512:x2\n";
   }
+  if (gl_selected && gl_runs.empty() && !opt.variants_given)
+    out << "The texture-shader GEMM needs only OpenGL: try --variants gl_shader\n";
 
+  Measurer measurer;  // makes no CUDA call until a CUDA variant runs: none does here
   SweepOutcome sweep;
   {
-    const SigintScope sigint;
+    const SigintScope sigint(&measurer.cancel_flag());
+    const std::size_t total = todo.size() + gl_runs.size();
     sweep = run_sweep(
-        todo.size(),
+        total,
         [&](std::size_t i) {
-          return run_description(kCpuReferenceId, "fp64", todo[i].first, Precision::F64, todo[i].second);
+          if (i < todo.size())
+            return run_description(kCpuReferenceId, "fp64", todo[i].first, Precision::F64, todo[i].second);
+          const RunRequest& r = gl_runs[i - todo.size()];
+          return run_description(r.variant_id, find_variant(r.variant_id)->configs[r.config_index].name, r.problem,
+                                 r.precision, r.shape);
         },
         [&](std::size_t i) {
+          if (i >= todo.size()) return measurer.run(gl_runs[i - todo.size()]);
           RunRequest req;
           req.problem = todo[i].first;
           req.shape = todo[i].second;
@@ -135,8 +180,10 @@ int run_without_gpu(const BenchOptions& opt, const DeviceInfo& device, std::ostr
   const std::vector<RunResult>& rows = sweep.rows;
   if (!rows.empty()) out << format_results_table(rows, device);
 
-  const int code = std::max<int>(kExitNoGpu, write_outputs(opt, rows, device, err));
-  return sweep.interrupted ? report_interrupt(rows.size(), todo.size(), err) : code;
+  // A failed run (a texture-shader row that erred or failed its check) outranks "no GPU".
+  int code = write_outputs(opt, rows, device, err);
+  if (code == kExitOk) code = std::any_of(rows.begin(), rows.end(), failed) ? kExitRunFailed : kExitNoGpu;
+  return sweep.interrupted ? report_interrupt(rows.size(), todo.size() + gl_runs.size(), err) : code;
 }
 
 // ---- with a GPU --------------------------------------------------------------------------------
@@ -189,7 +236,8 @@ int run_with_gpu(const BenchOptions& opt, const DeviceInfo& device, std::ostream
     const RunRequest& req = job.request;
     // Say plainly how much memory a size needs instead of letting an allocation fail.
     const double needed = static_cast<double>(device_bytes_needed(req, 1));
-    if (device.global_memory_bytes > 0 && needed > static_cast<double>(device.global_memory_bytes)) {
+    if (job.selection->variant->backend != Backend::GlShader && device.global_memory_bytes > 0 &&
+        needed > static_cast<double>(device.global_memory_bytes)) {
       return unrun_result(job, device,
                           "does not fit in device memory: needs " + bytes_text(needed) + ", the device has " +
                               bytes_text(static_cast<double>(device.global_memory_bytes)));

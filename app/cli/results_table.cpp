@@ -133,8 +133,24 @@ std::string format_device_line(const DeviceInfo& device, const std::vector<RunRe
   return line + "\n";
 }
 
+// The renderers and timers behind texture-shader rows: OpenGL may draw on another device than
+// CUDA's (llvmpipe on a machine without a GPU), so it is named apart.
+std::string format_gl_lines(const std::vector<RunResult>& rows) {
+  std::string out;
+  std::vector<std::string> seen;
+  for (const RunResult& r : rows) {
+    if (r.backend != "gl_shader" || !r.ok()) continue;
+    const std::string line = "texture shaders: drawn by " + r.device_name + ", timed with " + r.timer +
+                             (r.timer == "wall_clock" ? " (this renderer's GL_TIME_ELAPSED undercounts passes)" : "");
+    if (std::find(seen.begin(), seen.end(), line) != seen.end()) continue;
+    seen.push_back(line);
+    out += line + "\n";
+  }
+  return out;
+}
+
 std::string format_results_table(const std::vector<RunResult>& rows, const DeviceInfo& device) {
-  std::string out = format_device_line(device, rows);
+  std::string out = format_device_line(device, rows) + format_gl_lines(rows);
   if (rows.empty()) return out + "(no results)\n";
 
   TextTable table({false, false, false, false, true, true, true, true, true, true, true, true, true, true, true, false,
@@ -207,6 +223,8 @@ std::string format_registry_listing() {
                                      (c.bk > 0 ? std::to_string(c.bk) : std::string("-")) + " " + std::to_string(c.tm) +
                                      "x" + std::to_string(c.tn)
                                : "-";
+      // Fragment shaders have no blocks or threads: the block of C one fragment computes.
+      if (v->backend == Backend::GlShader) tile = std::to_string(c.bm) + "x" + std::to_string(c.bn) + " per fragment";
       std::string math = c.math ? c.math : "";
       if (c.opt_in) math += " [opt-in: run only when named, " + std::string(v->id) + ":" + c.name + "]";
       table.add({c.name, tile, tiled ? std::to_string(c.threads_x) + "x" + std::to_string(c.threads_y) : "-",

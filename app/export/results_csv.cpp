@@ -153,6 +153,10 @@ const std::vector<Column>& columns() {
       text_column("driver_version", &RunResult::driver_version),
       text_column("runtime_version", &RunResult::runtime_version),
       int_column("cublas_version", &RunResult::cublas_version),
+      // Added 2026-11-22 (the texture-shader variant); files without them still load.
+      text_column("timer", &RunResult::timer),
+      int_column("passes", &RunResult::passes),
+      double_column("fetches_per_fma", &RunResult::fetches_per_fma),
   };
   return kColumns;
 }
@@ -275,8 +279,14 @@ bool results_from_csv(const std::string& text, std::vector<RunResult>* out, std:
     *error = "line 1: the file is empty (no header row)";
     return false;
   }
-  const std::vector<Column>& cols = columns();
+  const std::vector<Column>& all_cols = columns();
   const Record& header = records.front();
+  // Files written before the last columns existed (timer, passes, fetches_per_fma) still load:
+  // those fields keep their defaults.
+  std::size_t before_timer = 0;
+  while (before_timer < all_cols.size() && std::string(all_cols[before_timer].name) != "timer") ++before_timer;
+  const std::size_t n_cols = header.fields.size() == before_timer ? before_timer : all_cols.size();
+  const std::vector<Column> cols(all_cols.begin(), all_cols.begin() + static_cast<std::ptrdiff_t>(n_cols));
   for (std::size_t i = 0; i < cols.size(); ++i) {
     if (i >= header.fields.size()) {
       *error = "line " + std::to_string(header.line) + ": the header has " + std::to_string(header.fields.size()) +

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <fstream>
+#include <limits>
 #include <sstream>
 #include <utility>
 
@@ -236,8 +237,10 @@ Plan plan_rgba_packed(const float* a, const float* b, int M, int N, int K, int c
   p.channels = 4;
   p.a_width = kb, p.a_height = mb, p.a_channels = 4;
   p.b_width = nb, p.b_height = kb, p.b_channels = 4;
-  p.a_data = pack_2x2(a, M, K);
-  p.b_data = pack_2x2(b, K, N);
+  if (a && b) {  // null: only describing the plan
+    p.a_data = pack_2x2(a, M, K);
+    p.b_data = pack_2x2(b, K, N);
+  }
   add_k_passes(&p, 0, 0, nb, mb, kb, ceil_div(chunk, 2));
   p.fetches = 2.0 * mb * nb * kb;
   return p;
@@ -289,8 +292,10 @@ Plan plan_multi_target(const float* a, const float* b, int M, int N, int K, int 
   p.channels = 4;
   p.a_width = kp / 4, p.a_height = mp, p.a_channels = 4;
   p.b_width = np / 4, p.b_height = kp, p.b_channels = 4;
-  p.a_data = pad_rows(a, M, K, mp, kp);
-  p.b_data = pad_rows(b, K, N, kp, np);
+  if (a && b) {  // null: only describing the plan
+    p.a_data = pad_rows(a, M, K, mp, kp);
+    p.b_data = pad_rows(b, K, N, kp, np);
+  }
   add_k_passes(&p, 0, 0, np / width, mp / 4, kp / 4, ceil_div(chunk, 4));
   p.fetches = (4.0 + width) * (mp / 4) * (np / width) * (kp / 4);
   return p;
@@ -355,6 +360,20 @@ void unpack_result(ShaderMode mode, const std::vector<std::vector<float>>& targe
   }
 }
 
+// a and b may be null (describing only): then the packed copies are not made.
+Plan make_plan(ShaderMode mode, const float* a, const float* b, int M, int N, int K, const ShaderGemmOptions& options) {
+  const int chunk = options.k_chunk > 0 ? options.k_chunk : default_k_chunk(mode);
+  const int tile = options.tile > 0 ? options.tile : default_tile();
+  switch (mode) {
+    case ShaderMode::kMultipass: return plan_multipass(M, N, K, chunk);
+    case ShaderMode::kRgbaPacked: return plan_rgba_packed(a, b, M, N, K, chunk);
+    case ShaderMode::kBlocked: return plan_blocked(M, N, K, chunk, tile);
+    case ShaderMode::kMrt: return plan_multi_target(a, b, M, N, K, chunk, 4);
+    case ShaderMode::kMrt8: return plan_multi_target(a, b, M, N, K, chunk, 8);
+  }
+  return Plan();
+}
+
 double median(std::vector<double> values) {
   std::sort(values.begin(), values.end());
   const std::size_t n = values.size();
@@ -412,6 +431,30 @@ int default_k_chunk(ShaderMode mode) {
 }
 
 int default_tile() { return 64; }  // T
+
+ShaderPlanSummary describe_shader_plan(ShaderMode mode, int M, int N, int K, const ShaderGemmOptions& options) {
+  ShaderPlanSummary out;
+  if (M < 1 || N < 1 || K < 1) return out;
+  const Plan p = make_plan(mode, nullptr, nullptr, M, N, K, options);
+  out.target_width = p.target_width;
+  out.target_height = p.target_height;
+  out.targets = p.targets;
+  out.channels = p.channels;
+  out.a_width = p.a_width, out.a_height = p.a_height, out.a_channels = p.a_channels;
+  out.b_width = p.b_width, out.b_height = p.b_height, out.b_channels = p.b_channels;
+  switch (mode) {
+    case ShaderMode::kMultipass:
+    case ShaderMode::kBlocked: out.k_per_unit = 1; break;
+    case ShaderMode::kRgbaPacked: out.k_per_unit = 2, out.outputs_per_fragment_rows = 2, out.outputs_per_fragment_cols = 2; break;
+    case ShaderMode::kMrt: out.k_per_unit = 4, out.outputs_per_fragment_rows = 4, out.outputs_per_fragment_cols = 4; break;
+    case ShaderMode::kMrt8: out.k_per_unit = 4, out.outputs_per_fragment_rows = 4, out.outputs_per_fragment_cols = 8; break;
+  }
+  out.passes.reserve(p.passes.size());
+  for (const Pass& pass : p.passes) out.passes.push_back({pass.x, pass.y, pass.w, pass.h, pass.k0, pass.klen});
+  out.fetches = p.fetches;
+  out.fetches_per_fma = p.fetches / (static_cast<double>(M) * N * K);
+  return out;
+}
 
 // ---- ShaderLibrary ---------------------------------------------------------------------------
 
@@ -510,17 +553,7 @@ ShaderGemmResult run_shader_gemm(ShaderMode mode, const float* a, const float* b
     result.error = std::string(shader_mode_name(mode)) + ": " + library.error(mode);
     return result;
   }
-  const int chunk = options.k_chunk > 0 ? options.k_chunk : default_k_chunk(mode);
-  const int tile = options.tile > 0 ? options.tile : default_tile();
-
-  Plan plan;
-  switch (mode) {
-    case ShaderMode::kMultipass: plan = plan_multipass(M, N, K, chunk); break;
-    case ShaderMode::kRgbaPacked: plan = plan_rgba_packed(a, b, M, N, K, chunk); break;
-    case ShaderMode::kBlocked: plan = plan_blocked(M, N, K, chunk, tile); break;
-    case ShaderMode::kMrt: plan = plan_multi_target(a, b, M, N, K, chunk, 4); break;
-    case ShaderMode::kMrt8: plan = plan_multi_target(a, b, M, N, K, chunk, 8); break;
-  }
+  const Plan plan = make_plan(mode, a, b, M, N, K, options);
   gl_clear_stale_errors("before the shader GEMM");
   result.error = check_limits(plan, mode, M, N, K);
   if (!result.error.empty()) return result;
@@ -573,8 +606,12 @@ ShaderGemmResult run_shader_gemm(ShaderMode mode, const float* a, const float* b
   glDisable(GL_CULL_FACE);
   glBlendEquationSeparate(GL_FUNC_ADD, GL_FUNC_ADD);
   glBlendFuncSeparate(GL_ONE, GL_ONE, GL_ONE, GL_ONE);
-  glClearColor(0.0f, 0.0f, 0.0f, 0.0f);
+  // The poison: NaN in every texel of every target. A region's first k-chunk (k0 == 0) writes
+  // with blending off, replacing it; the later chunks add to what is there.
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  glClearColor(nan, nan, nan, nan);
   if (!gl_ok("setting up the passes", &result.error)) return result;
+  auto cancelled = [&] { return options.cancel && options.cancel->load(); };
 
   Query query;
   glGenQueries(1, &query.name);
@@ -592,14 +629,26 @@ ShaderGemmResult run_shader_gemm(ShaderMode mode, const float* a, const float* b
     glDisable(GL_SCISSOR_TEST);
     glDisable(GL_BLEND);
     glClear(GL_COLOR_BUFFER_BIT);
-    glEnable(GL_BLEND);
     glEnable(GL_SCISSOR_TEST);  // the viewport alone would do; the scissor makes the tile exact
+    bool blending = false;
     for (const Pass& pass : plan.passes) {
+      if (cancelled()) break;
+      const bool add = pass.k0 > 0;
+      if (add != blending) {
+        if (add) glEnable(GL_BLEND); else glDisable(GL_BLEND);
+        blending = add;
+      }
       glViewport(pass.x, pass.y, pass.w, pass.h);
       glScissor(pass.x, pass.y, pass.w, pass.h);
       glUniform1i(k0_location, pass.k0);
       glUniform1i(klen_location, pass.klen);
       glDrawArrays(GL_TRIANGLES, 0, 3);
+    }
+    if (cancelled()) {
+      if (timed) glEndQuery(GL_TIME_ELAPSED);
+      glFinish();  // let what was queued drain before the objects go
+      result.error = "cancelled";
+      return result;
     }
     if (timed) {
       glEndQuery(GL_TIME_ELAPSED);

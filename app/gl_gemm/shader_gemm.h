@@ -15,6 +15,7 @@
 // current. Float only: the fragment pipeline has no double textures or double blending.
 #pragma once
 
+#include <atomic>
 #include <string>
 #include <vector>
 
@@ -69,6 +70,8 @@ struct ShaderGemmOptions {
   int k_chunk = 0;  // k values (of the unpadded K) per pass; rounded up to the mode's packing
   int tile = 0;     // blocked only: the T of the T x T output tiles, in output elements
   int warmup = 1;   // untimed runs before the timed ones (drivers compile lazily)
+  // Set from another thread to stop between passes; the result then says "cancelled".
+  const std::atomic<bool>* cancel = nullptr;
 };
 int default_k_chunk(ShaderMode mode);
 int default_tile();
@@ -93,11 +96,35 @@ struct ShaderGemmResult {
   std::vector<double> wall_ms_all;
 };
 
+// What a mode draws for given sizes, without drawing it (no GL): for the history pane's
+// picture of the passes and for the counts shown beside the measurements.
+struct ShaderPass {
+  int x, y, w, h;  // the rectangle of target texels it writes (viewport and scissor)
+  int k0, klen;    // its k-range, in the mode's k units (k, k/2 or k/4: see k_per_unit)
+};
+struct ShaderPlanSummary {
+  int target_width = 0, target_height = 0;  // texels of each render target
+  int targets = 1;                          // colour attachments (MRT modes: 4 or 8)
+  int channels = 1;                         // 1: GL_R32F targets, 4: GL_RGBA32F
+  int a_width = 0, a_height = 0, a_channels = 1;  // the textures of A and B, texels
+  int b_width = 0, b_height = 0, b_channels = 1;
+  int k_per_unit = 1;                       // k values per k unit of a pass (1, 2 or 4)
+  int outputs_per_fragment_rows = 1, outputs_per_fragment_cols = 1;  // the block of C per fragment
+  std::vector<ShaderPass> passes;           // in drawing order
+  double fetches = 0;                       // texels fetched by all passes of one run
+  double fetches_per_fma = 0;               // fetches / (M*N*K)
+};
+// Refuses nothing: sizes are the caller's to check (run_shader_gemm checks the GL limits).
+ShaderPlanSummary describe_shader_plan(ShaderMode mode, int M, int N, int K,
+                                       const ShaderGemmOptions& options = ShaderGemmOptions());
+
 // C = A * B with A M x K and B K x N, row-major floats, any M, N, K >= 1. Runs warmup + repetitions
 // times (each a full clear and all passes, timed with GL_TIME_ELAPSED) and returns the last
 // result. Refuses, with a message naming the limit, sizes whose textures or targets exceed
 // GL_MAX_TEXTURE_SIZE / GL_MAX_VIEWPORT_DIMS, and modes needing more render targets than
-// GL_MAX_DRAW_BUFFERS / GL_MAX_COLOR_ATTACHMENTS (mrt8 needs 8). Restores the GL state it changes (framebuffer,
+// GL_MAX_DRAW_BUFFERS / GL_MAX_COLOR_ATTACHMENTS (mrt8 needs 8). The targets are cleared to NaN
+// (the poison) and each region's first k-chunk overwrites it (blending off), the later ones add:
+// a texel no pass covers stays NaN and fails the check. Restores the GL state it changes (framebuffer,
 // viewport, scissor, blending, program, VAO, textures, pixel-store), so it can run between
 // the window's frames.
 ShaderGemmResult run_shader_gemm(ShaderMode mode, const float* a, const float* b, int M, int N, int K,

@@ -3,7 +3,8 @@
 //     NVIDIA driver on the GPU machine (its device advertises EGL_NV_device_cuda);
 //   surfaceless platform (EGL_MESA_platform_surfaceless): Mesa, llvmpipe in CI.
 // The context is made current with no surface (EGL_KHR_surfaceless_context): whoever draws
-// renders into their own framebuffer object. Private to app/platform (the headless host).
+// renders into their own framebuffer object. Used by the headless host and by the texture-shader
+// GEMM's own GL thread (app/gl_gemm/gl_shader_runner.cpp).
 #pragma once
 
 #include <string>

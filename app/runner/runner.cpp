@@ -88,7 +88,9 @@ std::vector<LiveSample> Runner::live_trace() const {
 }
 
 RunResult Runner::run_one(const RunRequest& r, bool first) {
-  if (gpu_) return measurer_->run(r);
+  // The texture-shader variant needs OpenGL only: it runs with or without a CUDA GPU.
+  const VariantDescriptor* v = find_variant(r.variant_id);
+  if (gpu_ || (v && v->backend == Backend::GlShader)) return measurer_->run(r);
   const Shape s = normalised(r.problem, r.shape);
   if (std::max({s.M, s.N, s.K}) > kCpuMaxSize) {
     RunResult res = cpu_reference_row(r, first);

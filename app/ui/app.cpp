@@ -55,7 +55,8 @@ std::vector<RunRequest> App::requests_for(const std::vector<Shape>& shapes) cons
   std::vector<RunRequest> out;
   for (const Shape& shape : shapes) {
     if (!runner_->gpu()) {
-      // One CPU-reference run per size: the variants are not available.
+      // One CPU-reference run per size: the CUDA variants are not available (the texture
+      // shaders, which need only OpenGL, still run below).
       RunRequest r;
       r.variant_id = kCpuReferenceId;
       r.problem = state_.problem;
@@ -64,12 +65,11 @@ std::vector<RunRequest> App::requests_for(const std::vector<Shape>& shapes) cons
       r.repetitions = state_.repetitions;
       r.verify = false;
       out.push_back(r);
-      continue;
     }
     for (const LessonEntry& e : state_.lesson) {
       if (!e.enabled) continue;
       const VariantDescriptor* v = find_variant(e.variant_id);
-      if (!v) continue;
+      if (!v || (!runner_->gpu() && v->backend != Backend::GlShader)) continue;
       if (!unsupported_reason(*v, e.config_index, state_.problem, state_.precision, device_.limits).empty()) continue;
       RunRequest r;
       r.variant_id = e.variant_id;
@@ -213,6 +213,12 @@ void App::frame() {
     if (select_mapping_tab_) mapping_flags |= ImGuiTabItemFlags_SetSelected, select_mapping_tab_ = false;
     if (ImGui::BeginTabItem("Mapping: who computes what", nullptr, mapping_flags)) {
       mapping_.draw(state_, runner_->gpu());
+      ImGui::EndTabItem();
+    }
+    ImGuiTabItemFlags history_flags = 0;
+    if (select_history_tab_) history_flags |= ImGuiTabItemFlags_SetSelected, select_history_tab_ = false;
+    if (ImGui::BeginTabItem("History: GEMM by drawing", nullptr, history_flags)) {
+      history_panel_.draw(state_, history_.snapshot(), device_);
       ImGui::EndTabItem();
     }
     ImGui::EndTabBar();

@@ -15,6 +15,7 @@
 #include "runner/runner.h"
 #include "runner/timing_history.h"
 #include "ui/app_state.h"
+#include "ui/history_panel.h"
 #include "ui/mapping_panel.h"
 
 namespace tilescope {
@@ -47,6 +48,8 @@ class App {
   void set_presenter(bool on);
   void show_mapping() { select_mapping_tab_ = true; }
   MappingPanel& mapping() { return mapping_; }
+  void show_history() { select_history_tab_ = true; }
+  HistoryPanel& history_panel() { return history_panel_; }
   void quit() { host_.request_close(); }
 
   AppState& state() { return state_; }
@@ -106,6 +109,7 @@ class App {
   PlotView plot_view_;
   PlotView live_view_;
   MappingPanel mapping_;
+  HistoryPanel history_panel_;
 
   // Work for after_frame().
   struct PendingExport {
@@ -117,6 +121,7 @@ class App {
   bool capture_in_flight_ = false;
   bool was_busy_ = false;
   bool select_mapping_tab_ = false;
+  bool select_history_tab_ = false;
   bool font_dirty_ = true;
   float applied_font_px_ = 0;
   Theme applied_theme_ = Theme::Dark;

@@ -13,15 +13,21 @@ AppState default_app_state() {
   const struct {
     const char* id;
     const char* config;
-  } kDefaults[] = {{"cublas", "gemm"}, {"naive", "16x16"}, {"smem_tiled", "16"}, {"regtile_prefetch", "128x128x32_8x8"}};
+  } kDefaults[] = {{"cublas", "gemm"},
+                   {"naive", "16x16"},
+                   {"smem_tiled", "16"},
+                   {"regtile_prefetch", "128x128x32_8x8"},
+                   {"gl_shader", "mrt8"}};
   for (const VariantDescriptor* v : variant_registry()) {
     LessonEntry e;
     e.variant_id = v->id;
     for (const auto& d : kDefaults)
       if (e.variant_id == d.id) e.config_index = std::max(0, find_config(*v, d.config));
+    // The texture shaders are the History tab's lesson: ticked there, not in every first Run.
+    e.enabled = v->backend != Backend::GlShader;
+    if (e.variant_id == "regtile_prefetch") s.focused = static_cast<int>(s.lesson.size());
     s.lesson.push_back(e);
   }
-  s.focused = static_cast<int>(s.lesson.size()) - 1;
   return s;
 }
 

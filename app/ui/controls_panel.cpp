@@ -28,7 +28,8 @@ void App::draw_controls_panel() {
     const std::string why = device_.ok() ? "the GPU is switched off for this session"
                                          : device_.unavailable_reason;
     banner("No usable GPU: " + why + ". The CUDA variants cannot run here; Run and Sweep time the "
-           "CPU reference (double precision) for sizes up to 512 instead.");
+           "CPU reference (double precision) for sizes up to 512 instead, and the texture shaders "
+           "(OpenGL) when ticked.");
   } else {
     ImGui::TextDisabled("%s  |  %d SMs  |  FP32 peak %.1f TFLOP/s", device_.name.c_str(), device_.sm_count,
                         device_.peak_fp32_gflops / 1000);
@@ -97,7 +98,11 @@ void App::draw_focused_variant() {
   ImGui::PushTextWrapPos(0);
   ImGui::TextUnformatted(v->summary);
   const TileConfig& cfg = v->configs[e.config_index];
-  if (cfg.bm > 0 && cfg.bk > 0 && cfg.tm * cfg.tn > 1) {
+  if (v->backend == Backend::GlShader) {
+    ImGui::TextDisabled("%s: each fragment (one pixel of the render target) computes a %d x %d block of C. "
+                        "The History tab draws its passes and explains what bounds it.",
+                        cfg.name.c_str(), cfg.bm, cfg.bn);
+  } else if (cfg.bm > 0 && cfg.bk > 0 && cfg.tm * cfg.tn > 1) {
     ImGui::TextDisabled("%s: each block of %d threads computes a %d x %d tile of C, %d k at a time; each thread "
                         "keeps %d x %d results in registers.",
                         cfg.name.c_str(), cfg.threads(), cfg.bm, cfg.bn, cfg.bk, cfg.tm, cfg.tn);
@@ -122,7 +127,7 @@ void App::draw_lesson_table() {
     ImGui::PushID(static_cast<int>(i));
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
-    ImGui::BeginDisabled(!runner_->gpu());
+    ImGui::BeginDisabled(!runner_->gpu() && v->backend != Backend::GlShader);
     ImGui::Checkbox("##use", &e.enabled);
     ImGui::EndDisabled();
     help_tooltip("Take part in Run and Sweep.");
@@ -150,7 +155,9 @@ void App::draw_lesson_table() {
         ImGui::EndDisabled();
         if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
           ImGui::BeginTooltip();
-          if (cfg.bm > 0)
+          if (v->backend == Backend::GlShader)
+            ImGui::Text("each fragment computes a %d x %d block of C", cfg.bm, cfg.bn);
+          else if (cfg.bm > 0)
             ImGui::Text("block tile %d x %d, slab depth %d, %d x %d outputs per thread, %d threads", cfg.bm, cfg.bn,
                         cfg.bk, cfg.tm, cfg.tn, cfg.threads());
           ImGui::Text("arithmetic: %s", cfg.math);
@@ -161,7 +168,7 @@ void App::draw_lesson_table() {
       ImGui::EndCombo();
     }
     const std::string why = unsupported_reason(*v, e.config_index, state_.problem, state_.precision, device_.limits);
-    if (!why.empty() && runner_->gpu()) {
+    if (!why.empty() && (runner_->gpu() || v->backend == Backend::GlShader)) {
       ImGui::TextColored(ImVec4(1, 0.6f, 0.3f, 1), "skipped");
       help_tooltip(("This configuration cannot run: " + why).c_str());
     }

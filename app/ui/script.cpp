@@ -33,7 +33,10 @@ bool to_bool(const std::string& s, bool* out) {
 bool arity_ok(const std::vector<std::string>& w) {
   const std::string& a = w[0];
   const std::size_t n = w.size() - 1;
-  if (a == "run" || a == "sweep" || a == "live" || a == "cancel" || a == "quit" || a == "show-mapping") return n == 0;
+  if (a == "run" || a == "sweep" || a == "live" || a == "cancel" || a == "quit" || a == "show-mapping" ||
+      a == "show-history" || a == "reload-shaders")
+    return n == 0;
+  if (a == "history-mode" || a == "history-pass") return n == 1;
   if (a == "wait") return n <= 1;
   if (a == "frames" || a == "load-csv" || a == "export-csv" || a == "screenshot" || a == "focus") return n == 1;
   if (a == "use" || a == "use-all") return n == 2 || (a == "use-all" && n == 1);
@@ -124,6 +127,28 @@ bool ScriptPlayer::perform(App& app, const Line& line, std::string* why) {
   if (a == "cancel") { app.cancel(); return true; }
   if (a == "quit") { quit_ = true; app.quit(); return true; }
   if (a == "show-mapping") { app.show_mapping(); return true; }
+  if (a == "show-history") { app.show_history(); return true; }
+  if (a == "reload-shaders") {
+    const std::string log = app.history_panel().reload_shaders();
+    if (!log.empty()) return *why = "shaders: " + log.substr(0, log.find('\n')), false;
+    return true;
+  }
+  if (a == "history-mode") {
+    const VariantDescriptor* v = find_variant("gl_shader");
+    const int c = v ? find_config(*v, w[1]) : -1;
+    if (c < 0) return *why = "history-mode takes a gl_shader configuration (multipass, rgba_packed, blocked, mrt, mrt8)", false;
+    app.history_panel().select_mode(c);
+    return true;
+  }
+  if (a == "history-pass") {
+    int p = 0;
+    if (w[1] == "all" || w[1] == "-1")
+      p = -1;
+    else if (w[1] != "0" && !to_int(w[1], &p))
+      return *why = "history-pass P (passes shown as done; 'all' for every pass)", false;
+    app.history_panel().set_pass(p);
+    return true;
+  }
   if (a == "mapping-block") {
     int x = 0, y = 0;
     if (!to_int(w[1], &x) && w[1] != "0") return *why = "mapping-block X Y", false;

@@ -133,3 +133,29 @@ TEST(PlotCommand, CsvToPngAndClearErrors) {
   o = run("plot --csv " + kCsv);
   EXPECT_EQ(o.code, 2) << o.output;
 }
+
+// `tilescope bench` runs the texture-shader variant headless through EGL: with CUDA (exit 0,
+// GPU machine) or without it (exit 3, "no usable GPU", but the OpenGL rows are real), verified,
+// and its rows join the CSV with the renderer and timer named.
+TEST(BenchCommand, RunsTheTextureShadersThroughEgl) {
+  const std::string csv = temp_path("gl.csv");
+  const Outcome o = run("bench --variants gl_shader --sizes 33,64 --reps 2 --warmup 1 --no-baseline --csv " + csv);
+  EXPECT_TRUE(o.code == 0 || o.code == 3) << o.output;
+  EXPECT_NE(o.output.find("texture shaders: drawn by"), std::string::npos) << o.output;
+  std::ifstream in(csv);
+  std::string line;
+  int rows = 0, passed = 0;
+  std::getline(in, line);
+  EXPECT_NE(line.find("fetches_per_fma"), std::string::npos);
+  while (std::getline(in, line)) {
+    if (line.rfind("gl_shader,", 0) != 0) continue;
+    ++rows;
+    if (line.find(",true,true,") != std::string::npos) ++passed;  // verified, passed
+  }
+  EXPECT_EQ(rows, 10) << o.output;  // 5 modes x 2 sizes
+  EXPECT_EQ(passed, 10) << o.output;
+  unlink(csv.c_str());
+
+  const Outcome f64 = run("bench --variants gl_shader:mrt8 --precision f64 --sizes 16 --no-baseline");
+  EXPECT_NE(f64.output.find("float only"), std::string::npos) << f64.output;
+}

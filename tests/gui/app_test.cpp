@@ -8,6 +8,7 @@
 
 #include <string>
 
+#include "gui_test_support.h"
 #include "image_checks.h"
 #include "platform/png_writer.h"
 #include "ui/script.h"
@@ -15,27 +16,13 @@
 using namespace tilescope;
 using tilescope::testing::count_color;
 using tilescope::testing::distinct_colors;
+using tilescope::testing::frame;
+using tilescope::testing::make_host;
 
 namespace {
 
 const std::string kH100Csv = std::string(TILESCOPE_SOURCE_DIR) + "/docs/benchmarks/h100-2026-11-21/bench-gemm.csv";
 
-std::unique_ptr<Host> make_host(int w, int h) {
-  HostOptions o;
-  o.width = w;
-  o.height = h;
-  std::string error;
-  auto host = create_headless_host(o, &error);
-  EXPECT_TRUE(host) << error;
-  return host;
-}
-
-void frame(Host& host, App& app) {
-  host.begin_frame();
-  app.frame();
-  host.end_frame();
-  app.after_frame();
-}
 
 std::string temp_path(const std::string& name) { return "/tmp/tilescope-test-" + std::to_string(getpid()) + "-" + name; }
 

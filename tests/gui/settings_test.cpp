@@ -84,7 +84,12 @@ TEST(Settings, SavedAtomicallyIntoAFreshConfigFolder) {
 TEST(AppState, DefaultLessonAndSweepSizes) {
   const AppState s = default_app_state();
   ASSERT_EQ(s.lesson.size(), variant_registry().size());
-  for (const LessonEntry& e : s.lesson) EXPECT_TRUE(e.enabled) << e.variant_id;
+  // Every CUDA variant takes part in the first Run; the texture shaders wait for the History tab.
+  for (const LessonEntry& e : s.lesson) EXPECT_EQ(e.enabled, e.variant_id != "gl_shader") << e.variant_id;
+  EXPECT_EQ(s.lesson[s.focused].variant_id, "regtile_prefetch");
+  const VariantDescriptor* gl = find_variant("gl_shader");
+  ASSERT_NE(gl, nullptr);
+  EXPECT_EQ(gl->configs[s.lesson.back().config_index].name, "mrt8");
   EXPECT_EQ(s.n, 1024);
   EXPECT_EQ(s.precision, Precision::F32);
   AppState t = s;

@@ -19,12 +19,17 @@
 #include <vector>
 
 #include "gl_gemm/shader_gemm.h"
+#include "gui_test_support.h"
 #include "measure.h"
 #include "platform/host.h"
 #include "reference.h"
 
 namespace tilescope {
 namespace {
+
+using testing::read_file;
+using testing::ShaderDir;
+using testing::write_file;
 
 constexpr std::uint64_t kSeed = 20260501;
 
@@ -217,42 +222,6 @@ TEST_F(ShaderGemmEngine, LeavesTheGlStateAsItFoundIt) {
 
 // ---- loading shaders from a directory --------------------------------------------------------
 
-std::string read_file(const std::string& path) {
-  std::ifstream in(path);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-void write_file(const std::string& path, const std::string& text) {
-  std::ofstream out(path, std::ios::trunc);
-  out << text;
-  ASSERT_TRUE(out.good()) << path;
-}
-
-// A private copy of shaders/ that a test may break or edit.
-class ShaderDir {
- public:
-  ShaderDir() {
-    char name[] = "/tmp/tilescope-shaders-XXXXXX";
-    const char* made = mkdtemp(name);
-    EXPECT_NE(made, nullptr);
-    path_ = made ? made : "";
-    files_.push_back(shader_vertex_file());
-    for (ShaderMode m : all_shader_modes()) files_.push_back(shader_mode_fragment_file(m));
-    for (const std::string& f : files_)
-      write_file(path_ + "/" + f, read_file(std::string(TILESCOPE_SOURCE_DIR) + "/shaders/" + f));
-  }
-  ~ShaderDir() {
-    for (const std::string& f : files_) unlink((path_ + "/" + f).c_str());
-    rmdir(path_.c_str());
-  }
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-  std::vector<std::string> files_;
-};
 
 TEST_F(ShaderGemmEngine, ASyntaxErrorGivesTheCompileLog) {
   ShaderDir dir;

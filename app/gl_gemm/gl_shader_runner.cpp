@@ -1,0 +1,184 @@
+#include "gl_gemm/gl_shader_runner.h"
+
+#include <GL/gl.h>
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <thread>
+#include <utility>
+
+#include "external_runner.h"
+#include "gl_gemm/shader_gemm.h"
+#include "platform/egl_context.h"
+
+namespace tilescope {
+namespace {
+
+// Mesa's software rasterisers run "GPU" work on CPU threads and undercount GL_TIME_ELAPSED over
+// several passes (shader_gemm.cpp); there the wall clock is the honest time.
+bool software_renderer(const std::string& renderer) {
+  return renderer.find("llvmpipe") != std::string::npos || renderer.find("softpipe") != std::string::npos;
+}
+
+class GlShaderThread {
+ public:
+  static GlShaderThread& instance() {
+    static GlShaderThread thread;
+    return thread;
+  }
+
+  ExternalOutcome run(const ExternalRun& job) {
+    std::lock_guard<std::mutex> one_at_a_time(call_mutex_);
+    std::unique_lock<std::mutex> lock(mutex_);
+    if (!thread_.joinable()) thread_ = std::thread(&GlShaderThread::main, this);
+    job_ = job;
+    outcome_.reset();
+    wake_.notify_all();
+    wake_.wait(lock, [&] { return outcome_.has_value(); });
+    ExternalOutcome out = std::move(*outcome_);
+    outcome_.reset();
+    return out;
+  }
+
+  void request_reload() { generation_.fetch_add(1); }
+
+  GlShaderThreadInfo info() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return info_;
+  }
+
+  ~GlShaderThread() {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      quit_ = true;
+      wake_.notify_all();
+    }
+    if (thread_.joinable()) thread_.join();
+  }
+
+ private:
+  GlShaderThread() = default;
+
+  void main() {
+    EglContext context;
+    std::string context_error;
+    std::unique_ptr<ShaderLibrary> library;
+    int loaded_generation = -1;
+    std::set<std::string> warm;  // mode names run since the last load
+    if (context.create(EglPlatform::kAuto, &context_error)) {
+      library = std::make_unique<ShaderLibrary>();
+      const char* renderer = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
+      std::lock_guard<std::mutex> lock(mutex_);
+      info_.renderer = renderer ? renderer : "?";
+      info_.context = context.description();
+      info_.shader_dir = library->directory();
+    } else {
+      context_error = "no OpenGL context for the texture shaders: " + context_error;
+    }
+    for (;;) {
+      ExternalRun job;
+      {
+        std::unique_lock<std::mutex> lock(mutex_);
+        wake_.wait(lock, [&] { return quit_ || job_.has_value(); });
+        if (quit_) break;
+        job = *job_;
+        job_.reset();
+      }
+      ExternalOutcome out;
+      if (!library) {
+        out.error = context_error;
+      } else {
+        const int generation = generation_.load();
+        if (generation != loaded_generation) {
+          // A new library: $TILESCOPE_SHADERS is read again, so a reload may also move folders.
+          library = std::make_unique<ShaderLibrary>();
+          std::string log;
+          library->reload(&log);
+          loaded_generation = generation;
+          warm.clear();
+          std::lock_guard<std::mutex> lock(mutex_);
+          info_.shader_dir = library->directory();
+          info_.load_log = log;
+          ++info_.loads;
+        }
+        out = run_job(job, *library, &warm);
+      }
+      std::lock_guard<std::mutex> lock(mutex_);
+      outcome_ = std::move(out);
+      wake_.notify_all();
+    }
+    library.reset();  // its programs go while the context is still current
+  }
+
+  ExternalOutcome run_job(const ExternalRun& job, const ShaderLibrary& library, std::set<std::string>* warm) {
+    ExternalOutcome out;
+    const std::string config = job.variant->configs[job.config_index].name;
+    const ShaderMode* mode = nullptr;
+    for (const ShaderMode& m : all_shader_modes())
+      if (config == shader_mode_name(m)) mode = &m;
+    if (!mode) {
+      out.error = "the texture-shader engine has no mode '" + config + "'";
+      return out;
+    }
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      out.device_name = info_.renderer;
+    }
+    ShaderGemmOptions options;
+    options.cancel = job.cancel;
+
+    // The first run alone, timed on the wall clock with everything it sets up (textures,
+    // packing, the driver's lazy shader compile), like a cold CUDA launch.
+    options.warmup = 0;
+    out.first_was_cold = warm->insert(config).second;
+    const auto t0 = std::chrono::steady_clock::now();
+    ShaderGemmResult first = run_shader_gemm(*mode, job.a, job.b, job.M, job.N, job.K, 1, library, options);
+    out.first_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    if (!first.error.empty()) {
+      out.error = first.error;
+      return out;
+    }
+    first = ShaderGemmResult();  // free its C before the timed runs make another
+
+    options.warmup = job.warmup;
+    ShaderGemmResult timed = run_shader_gemm(*mode, job.a, job.b, job.M, job.N, job.K, job.repetitions, library, options);
+    if (!timed.error.empty()) {
+      out.error = timed.error;
+      return out;
+    }
+    const bool wall = software_renderer(out.device_name);
+    out.timer = wall ? "wall_clock" : "gl_time_elapsed";
+    out.times_ms = wall ? timed.wall_ms_all : timed.gpu_ms_all;
+    out.passes = timed.passes;
+    out.fetches_per_fma = timed.fetches_per_fma;
+    out.c = std::move(timed.c);
+    return out;
+  }
+
+  std::mutex call_mutex_;  // one caller at a time
+  std::mutex mutex_;       // everything below
+  std::condition_variable wake_;
+  std::optional<ExternalRun> job_;
+  std::optional<ExternalOutcome> outcome_;
+  bool quit_ = false;
+  std::atomic<int> generation_{0};
+  GlShaderThreadInfo info_;
+  std::thread thread_;
+};
+
+}  // namespace
+
+void install_gl_shader_runner() {
+  install_external_runner(Backend::GlShader, [](const ExternalRun& job) { return GlShaderThread::instance().run(job); });
+}
+
+void request_shader_reload() { GlShaderThread::instance().request_reload(); }
+
+GlShaderThreadInfo gl_shader_thread_info() { return GlShaderThread::instance().info(); }
+
+}  // namespace tilescope

@@ -1,0 +1,117 @@
+// The History tab: matrix multiplication by drawing, 2001-2006, run on this machine. What the
+// texture-shader variant (kernels/04_gl_shader.cpp) draws — its passes as the quads they are,
+// what each texel of the textures holds — beside the historical figures and this machine's
+// measured ones, and why fragment shaders are slow on a compute GPU: the texture fetch rate
+// times the multiply-adds each fetched texel feeds. A Reload button recompiles the shaders
+// (shaders/*.frag) after a learner's edit.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "device_info.h"
+#include "gl_gemm/shader_gemm.h"
+#include "measure.h"
+#include "ui/app_state.h"
+
+namespace tilescope {
+
+// ---- the pure logic behind the pictures and tables (tested in tests/gui/history_panel_test.cpp)
+
+// Every mode draws the same k-chunks over each of its quads, all chunks of one quad before the
+// next (shader_gemm.cpp: add_k_passes per rectangle), so its passes are quads x chunks, pass p
+// being chunk p % chunks of quad p / chunks. Built from two small describe_shader_plan calls
+// (K = 1 gives the quads, M = N = 1 the chunks), so sizes whose full list of passes would take
+// hundreds of megabytes (blocked at 16384) are still described exactly.
+struct PassSchedule {
+  std::vector<ShaderPass> quads;   // one per distinct rectangle, in drawing order (k0/klen of chunk 0)
+  std::vector<ShaderPass> chunks;  // k0, klen of each k-chunk (x, y, w, h of the M = N = 1 plan)
+  long long total() const { return static_cast<long long>(quads.size()) * static_cast<long long>(chunks.size()); }
+  ShaderPass pass(long long p) const;  // p in [0, total())
+};
+PassSchedule shader_pass_schedule(ShaderMode mode, int M, int N, int K);
+
+// Where element (row, col) of the M x N matrix A, B or C ('A', 'B', 'C') lives in the textures
+// of a mode: render target (C only), texel (x, y) and channel (0..3 = r, g, b, a). A is
+// M x K (col = k), B is K x N (row = k). The same formulas as shader_gemm.cpp's packing and
+// unpack_result.
+struct TexelSlot {
+  int target = 0, x = 0, y = 0, channel = 0;
+};
+TexelSlot shader_texel_of(ShaderMode mode, char matrix, int row, int col);
+
+// The fastest measured texture-shader row of one configuration: variant gl_shader, float, the
+// run happened and did not fail its check. nullptr when there is none.
+const RunResult* best_shader_row(const std::vector<RunResult>& rows, const std::string& config_name);
+
+// The texture-fetch bound of a fragment-shader GEMM, in GFLOP/s: SMs running fragment work x
+// RGBA32F fetches per clock per SM x clock x flops per fetched texel (2 / fetches_per_fma).
+// The defaults are the H100 probe's (docs: 4 of 132 SMs, about 4 fetches per clock each).
+constexpr int kFragmentSms = 4;
+constexpr double kFetchesPerClockPerSm = 4.0;
+constexpr double kAssumedClockMhz = 1980.0;
+double fetch_bound_gflops(double fetches_per_fma, double clock_mhz, int sms = kFragmentSms,
+                          double fetches_per_clock = kFetchesPerClockPerSm);
+// The clock for that bound: the measured row's SM clock when recorded, else this GPU's maximum
+// clock, else 1980 MHz (an H100 SXM's boost clock) — with the word saying which.
+struct BoundClock {
+  double mhz = kAssumedClockMhz;
+  const char* source = "assumed";  // "measured" | "this GPU" | "assumed"
+};
+BoundClock fetch_bound_clock(const RunResult* row, const DeviceInfo& device);
+
+class HistoryPanel {
+ public:
+  // `rows`: everything measured so far (the TimingHistory's snapshot); `device`: the CUDA device
+  // (may be unavailable). Draws into the current ImGui window.
+  void draw(const AppState& state, const std::vector<RunResult>& rows, const DeviceInfo& device);
+  // For scripts and tests: the mode (configuration index of gl_shader) whose passes are drawn,
+  // and how many of its passes are shown as done.
+  void select_mode(int config_index) { mode_ = config_index, pass_ = -1; }
+  void set_pass(int pass) { pass_ = pass, playing_ = false; }
+  // The Reload button's action: asks the GL thread to reload before its next run and compiles
+  // the shaders here, in the window's context, so that errors show at once. Needs a current
+  // GL context. Returns the log ("" when everything compiled).
+  std::string reload_shaders();
+  const std::string& reload_log() const { return reload_log_; }
+
+ private:
+  // The plans of every mode at one size, kept until the size changes.
+  struct ModePlan {
+    ShaderMode mode = ShaderMode::kMultipass;
+    int M = 0, N = 0, K = 0;       // the size drawn (the run size unless smaller_example)
+    bool smaller_example = false;  // the run size has too many quads to draw: a smaller one is drawn
+    int run_M = 0, run_N = 0;      // the run size's M, N
+    long long run_passes = 0;      // passes at the run size
+    ShaderPlanSummary layout;      // target and texture sizes at (M, N, K); passes left empty
+    ShaderPlanSummary run_layout;  // the same at the run size
+    PassSchedule schedule;
+    double fetches_per_fma = 0;    // from the plan at the run size (see plan_for)
+  };
+  void update_plans(int M, int N, int K);
+  ShaderMode mode() const;
+  void draw_mode_picker(const AppState& state);
+  void draw_passes(const ModePlan& plan, float width, float max_height);
+  void draw_pass_controls(const ModePlan& plan);
+  void draw_pass_strip(const ModePlan& plan, float width);
+  void draw_texture_layout(ShaderMode mode, float width);
+  void draw_history_table(const std::vector<RunResult>& rows);
+  void draw_bound_table(const std::vector<RunResult>& rows, const DeviceInfo& device);
+  void draw_reload();
+
+  int mode_ = 4;       // mrt8: the fastest, the one a class looks at first
+  int pass_ = -1;      // -1: all passes drawn
+  bool playing_ = false;
+  double play_clock_ = 0;
+  float speed_ = 0;     // passes per second while playing; 0 = pick from the pass count
+  int speed_for_mode_ = -1;
+  long long speed_for_passes_ = -1;
+  char layout_matrix_ = 'C';  // which matrix the texture-layout picture shows
+  std::string reload_log_;
+  std::string reload_dir_;
+  bool reloaded_ = false;
+  int plans_M_ = -1, plans_N_ = -1, plans_K_ = -1;
+  std::vector<ModePlan> plans_;  // one per mode, all_shader_modes() order
+};
+
+}  // namespace tilescope

@@ -1,0 +1,71 @@
+// 04 gl_shader — the legacy texture-shader GEMM: matrix multiplication by drawing (2001-2006).
+//
+// Idea: before CUDA, a GPU could only draw. A and B are float textures, C is a float render
+//   target; drawing a rectangle over C runs a fragment shader once per pixel, and that shader
+//   computes its element (or block) of C from texel fetches. Rendering passes add partial
+//   sums with the blender. The shaders are GLSL files in shaders/, read at run time (the
+//   History tab's Reload button recompiles them after a learner's edit); the engine is
+//   app/gl_gemm/shader_gemm.cpp, which this file does not link: see external_runner.h.
+// Changed from the CUDA variants: no threads, blocks, shared memory or registers to program.
+//   The only reuse a fragment shader controls is how many outputs it computes from what it
+//   fetched, so the configurations are the history of that number:
+//     multipass    Larsen & McAllister 2001: one output per fragment, one pass per k-chunk.
+//     rgba_packed  Hall, Carr & Hart 2003; Fatahalian et al. 2004: 2 x 2 blocks in RGBA texels.
+//     blocked      Govindaraju et al. 2006: T x T tiles, one D-long partial sum per pass.
+//     mrt          four render targets (GeForce 6 era): a 4 x 4 block of C per fragment.
+//     mrt8         eight render targets: a 4 x 8 block of C per fragment.
+// Fragment -> C: the fragment at target texel (x, y) owns C rows [r*y, r*y + r) and columns
+//   [c*x, c*x + c) for its r x c block (1 x 1, 2 x 2, 1 x 1, 4 x 4, 4 x 8); MRT modes spread the
+//   block's rows over the targets (shader_gemm.cpp, unpack_result).
+// What to look for: texel fetches per multiply-add fall from 2 to 0.09 across the modes and the
+//   GFLOP/s rise with them. On an H100 the fragment work runs on 4 of the 132 SMs, each issuing
+//   about 4 RGBA32F fetches per clock: speed ≈ fetch rate × multiply-adds per fetched texel —
+//   the argument Fatahalian et al. made in 2004. Float only: the fragment pipeline has no double
+//   textures or double blending. AᵀA is computed as the full product of Aᵀ and A (both triangles).
+#include <string>
+
+#include "variant.h"
+
+namespace tilescope {
+namespace {
+
+// bm x bn: the block of C one fragment computes. Names equal the engine's mode names
+// (shader_mode_name), which is how the app finds the mode of a configuration.
+TileConfig shader_config(const char* name, int rows, int cols) {
+  TileConfig c;
+  c.name = name;
+  c.bm = rows;
+  c.bn = cols;
+  c.tm = rows;
+  c.tn = cols;
+  c.math = "FP32 multiply-add in GLSL fragment shaders; float textures and blending";
+  return c;
+}
+
+std::string shader_refuses(Problem, Precision precision, const TileConfig&) {
+  if (precision == Precision::F64)
+    return "float only: the texture shaders have no double textures or double blending (GL_R32F / GL_RGBA32F)";
+  return "";
+}
+
+}  // namespace
+
+extern const VariantDescriptor kGlShaderVariant = {
+    "gl_shader",
+    "Texture shaders (OpenGL)",
+    "How GPUs multiplied matrices before CUDA (2001-2006): A and B are float textures, drawing "
+    "a rectangle over C runs a fragment shader per element, and rendering passes add partial sums "
+    "by blending. The configurations follow the history: one output per fragment, 2 x 2 RGBA "
+    "packing, blocked passes, 4 and 8 render targets. Float only.",
+    Backend::GlShader,
+    {shader_config("multipass", 1, 1), shader_config("rgba_packed", 2, 2), shader_config("blocked", 1, 1),
+     shader_config("mrt", 4, 4), shader_config("mrt8", 4, 8)},
+    shader_refuses,
+    nullptr,
+    nullptr,
+    nullptr,
+    nullptr,
+    nullptr,
+};
+
+}  // namespace tilescope

@@ -1,0 +1,341 @@
+// The History tab (ui/history_panel): the arithmetic behind its tables, the pass schedule and
+// texel layout it draws (checked against the engine's own plan), the whole tab rendered
+// headless for every mode, and the Reload button's compile log.
+#include "ui/history_panel.h"
+
+#include <gtest/gtest.h>
+#include <GL/gl.h>
+#include <imgui.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "gui_test_support.h"
+#include "image_checks.h"
+#include "platform/host.h"
+#include "platform/png_writer.h"
+#include "ui/app.h"
+#include "viz/colors.h"
+
+using namespace tilescope;
+using tilescope::testing::count_color;
+using tilescope::testing::distinct_colors;
+using tilescope::testing::frame;
+using tilescope::testing::make_host;
+using tilescope::testing::read_file;
+using tilescope::testing::ScopedShaderEnv;
+using tilescope::testing::ShaderDir;
+using tilescope::testing::write_file;
+
+namespace {
+
+// ---- pure logic --------------------------------------------------------------------------------
+
+TEST(HistoryPanelLogic, PassScheduleIsExactlyTheEnginesPlan) {
+  const std::vector<std::tuple<int, int, int>> sizes = {
+      {37, 200, 130}, {130, 70, 300}, {5, 3, 1}, {200, 200, 1000}, {64, 64, 64}, {129, 65, 257}};
+  for (ShaderMode mode : all_shader_modes())
+    for (const auto& [M, N, K] : sizes) {
+      const ShaderPlanSummary plan = describe_shader_plan(mode, M, N, K);
+      const PassSchedule s = shader_pass_schedule(mode, M, N, K);
+      SCOPED_TRACE(std::string(shader_mode_name(mode)) + " " + std::to_string(M) + "x" + std::to_string(N) + "x" +
+                   std::to_string(K));
+      ASSERT_EQ(s.total(), static_cast<long long>(plan.passes.size()));
+      for (long long p = 0; p < s.total(); ++p) {
+        const ShaderPass a = s.pass(p), b = plan.passes[static_cast<std::size_t>(p)];
+        ASSERT_EQ(std::make_tuple(a.x, a.y, a.w, a.h, a.k0, a.klen), std::make_tuple(b.x, b.y, b.w, b.h, b.k0, b.klen))
+            << "pass " << p;
+      }
+    }
+  // The blocked mode's quads are its T x T tiles; the others draw the whole target.
+  EXPECT_EQ(shader_pass_schedule(ShaderMode::kBlocked, 512, 512, 512).quads.size(), 64u);
+  EXPECT_EQ(shader_pass_schedule(ShaderMode::kMrt8, 512, 512, 512).quads.size(), 1u);
+  // Sizes whose full pass list would be huge are still described (blocked at 16384: 8 M passes).
+  const PassSchedule big = shader_pass_schedule(ShaderMode::kBlocked, 16384, 16384, 16384);
+  EXPECT_EQ(big.total(), 256LL * 256 * (16384 / default_k_chunk(ShaderMode::kBlocked)));
+}
+
+TEST(HistoryPanelLogic, EveryElementHasItsOwnTexelSlotInsideTheTextures) {
+  for (ShaderMode mode : all_shader_modes())
+    for (char matrix : {'A', 'B', 'C'})
+      for (int side : {8, 12, 16}) {
+        const ShaderPlanSummary ex = describe_shader_plan(mode, side, side, side);
+        int w = ex.target_width, h = ex.target_height, channels = ex.channels, targets = ex.targets;
+        if (matrix == 'A') w = ex.a_width, h = ex.a_height, channels = ex.a_channels, targets = 1;
+        if (matrix == 'B') w = ex.b_width, h = ex.b_height, channels = ex.b_channels, targets = 1;
+        std::set<std::tuple<int, int, int, int>> seen;
+        for (int i = 0; i < side; ++i)
+          for (int j = 0; j < side; ++j) {
+            const TexelSlot s = shader_texel_of(mode, matrix, i, j);
+            SCOPED_TRACE(std::string(shader_mode_name(mode)) + " " + matrix + "(" + std::to_string(i) + ", " +
+                         std::to_string(j) + ")");
+            EXPECT_GE(s.x, 0);
+            EXPECT_LT(s.x, w);
+            EXPECT_GE(s.y, 0);
+            EXPECT_LT(s.y, h);
+            EXPECT_LT(s.channel, channels);
+            EXPECT_LT(s.target, targets);
+            EXPECT_TRUE(seen.insert({s.target, s.x, s.y, s.channel}).second) << "two elements in one slot";
+          }
+      }
+}
+
+TEST(HistoryPanelLogic, TexelSlotsFollowThePackingRules) {
+  // rgba_packed: (r, g, b, a) = (x00, x01, x10, x11) of a 2 x 2 block.
+  TexelSlot s = shader_texel_of(ShaderMode::kRgbaPacked, 'C', 3, 2);
+  EXPECT_EQ(std::make_tuple(s.target, s.x, s.y, s.channel), std::make_tuple(0, 1, 1, 2));
+  // mrt: target i % 4, texel (j / 4, i / 4), channel j % 4.
+  s = shader_texel_of(ShaderMode::kMrt, 'C', 6, 5);
+  EXPECT_EQ(std::make_tuple(s.target, s.x, s.y, s.channel), std::make_tuple(2, 1, 1, 1));
+  // mrt8: target 2 (i % 4) + (j % 8) / 4, texel (j / 8, i / 4), channel j % 4.
+  s = shader_texel_of(ShaderMode::kMrt8, 'C', 5, 6);
+  EXPECT_EQ(std::make_tuple(s.target, s.x, s.y, s.channel), std::make_tuple(3, 0, 1, 2));
+  s = shader_texel_of(ShaderMode::kMrt8, 'C', 7, 13);
+  EXPECT_EQ(std::make_tuple(s.target, s.x, s.y, s.channel), std::make_tuple(7, 1, 1, 1));
+  // MRT inputs: four consecutive k of a row of A, four consecutive columns of a row of B.
+  s = shader_texel_of(ShaderMode::kMrt8, 'A', 2, 9);
+  EXPECT_EQ(std::make_tuple(s.target, s.x, s.y, s.channel), std::make_tuple(0, 2, 2, 1));
+  s = shader_texel_of(ShaderMode::kMrt, 'B', 9, 6);
+  EXPECT_EQ(std::make_tuple(s.target, s.x, s.y, s.channel), std::make_tuple(0, 1, 9, 2));
+  // One float per texel: texel (col, row).
+  s = shader_texel_of(ShaderMode::kBlocked, 'A', 3, 7);
+  EXPECT_EQ(std::make_tuple(s.target, s.x, s.y, s.channel), std::make_tuple(0, 7, 3, 0));
+}
+
+RunResult shader_row(const std::string& config, double gflops) {
+  RunResult r;
+  r.variant_id = "gl_shader";
+  r.config_name = config;
+  r.precision = Precision::F32;
+  r.shape = Shape{1024, 1024, 1024};
+  r.gflops = gflops;
+  r.device_name = "NVIDIA H100 80GB HBM3/PCIe/SSE2";
+  r.verified = true;
+  r.passed = true;
+  return r;
+}
+
+TEST(HistoryPanelLogic, BestRowIsTheFastestCorrectFloatRunOfThatConfiguration) {
+  std::vector<RunResult> rows;
+  rows.push_back(shader_row("mrt8", 600));
+  rows.push_back(shader_row("mrt8", 650));  // the one
+  rows.push_back(shader_row("mrt", 900));   // other configuration
+  RunResult other = shader_row("mrt8", 5000);
+  other.variant_id = "naive";
+  rows.push_back(other);
+  RunResult f64 = shader_row("mrt8", 2000);
+  f64.precision = Precision::F64;
+  rows.push_back(f64);
+  RunResult failed = shader_row("mrt8", 3000);
+  failed.error = "cancelled";
+  rows.push_back(failed);
+  RunResult wrong = shader_row("mrt8", 4000);
+  wrong.passed = false;
+  rows.push_back(wrong);
+  RunResult unchecked = shader_row("mrt8", 640);
+  unchecked.verified = false, unchecked.passed = false;  // verify off: still a measurement
+  rows.push_back(unchecked);
+
+  const RunResult* best = best_shader_row(rows, "mrt8");
+  ASSERT_NE(best, nullptr);
+  EXPECT_EQ(best, &rows[1]);
+  ASSERT_NE(best_shader_row(rows, "mrt"), nullptr);
+  EXPECT_DOUBLE_EQ(best_shader_row(rows, "mrt")->gflops, 900);
+  EXPECT_EQ(best_shader_row(rows, "multipass"), nullptr);
+  EXPECT_EQ(best_shader_row({}, "mrt8"), nullptr);
+}
+
+TEST(HistoryPanelLogic, FetchBoundIsSmsTimesFetchRateTimesClockTimesFlopsPerFetch) {
+  // mrt8: 12 fetches per 128 FMAs -> 21.3 flops per fetch; 4 SMs x 4 fetches x 1.98 GHz = 675.8 GFLOP/s,
+  // the bound the H100 probe's 640-670 GFLOP/s sat at ~95 % of.
+  EXPECT_NEAR(fetch_bound_gflops(12.0 / 128.0, 1980), 675.84, 1e-9);
+  EXPECT_NEAR(fetch_bound_gflops(0.25, 1980), 253.44, 1e-9);   // rgba_packed
+  EXPECT_NEAR(fetch_bound_gflops(0.125, 1980), 506.88, 1e-9);  // mrt
+  EXPECT_NEAR(fetch_bound_gflops(2.0, 1000, 132, 4), 528.0, 1e-9);
+  EXPECT_EQ(fetch_bound_gflops(0, 1980), 0);
+  EXPECT_EQ(fetch_bound_gflops(0.25, 0), 0);
+
+  DeviceInfo none;  // no GPU
+  BoundClock c = fetch_bound_clock(nullptr, none);
+  EXPECT_DOUBLE_EQ(c.mhz, 1980);
+  EXPECT_STREQ(c.source, "assumed");
+  DeviceInfo gpu;
+  gpu.availability = GpuAvailability::Available;
+  gpu.sm_clock_khz = 1755000;
+  c = fetch_bound_clock(nullptr, gpu);
+  EXPECT_DOUBLE_EQ(c.mhz, 1755);
+  EXPECT_STREQ(c.source, "this GPU");
+  RunResult row = shader_row("mrt8", 650);
+  row.sm_clock_mhz = 1650;
+  c = fetch_bound_clock(&row, gpu);
+  EXPECT_DOUBLE_EQ(c.mhz, 1650);
+  EXPECT_STREQ(c.source, "measured");
+  row.sm_clock_mhz = 0;  // not recorded: the device's clock
+  EXPECT_STREQ(fetch_bound_clock(&row, gpu).source, "this GPU");
+}
+
+// ---- the tab, rendered -------------------------------------------------------------------------
+
+
+std::string temp_path(const std::string& name) {
+  return "/tmp/tilescope-history-test-" + std::to_string(getpid()) + "-" + name;
+}
+
+Image screenshot(Host& host, App& app, const std::string& name) {
+  const std::string path = temp_path(name);
+  app.request_screenshot(path);
+  frame(host, app);
+  Image img;
+  std::string error;
+  EXPECT_TRUE(read_png(path, &img, &error)) << error << " (" << app.status() << ")";
+  unlink(path.c_str());
+  return img;
+}
+
+// The colour of the last k-chunk (every pass drawn): the panel's ramp ends at heat_color(1).
+const unsigned kLastChunk = heat_color(1.0);
+
+TEST(HistoryPanelTab, EveryModeIsDrawnWithoutGlErrorsAndStepsThroughItsPasses) {
+  auto host = make_host(1920, 1080);
+  ASSERT_TRUE(host);
+  AppOptions options;
+  options.use_gpu = false;
+  App app(*host, options);
+  app.state().n = app.state().m = app.state().k = 256;
+  app.show_history();
+  frame(*host, app);
+  for (int mode = 0; mode < kShaderModeCount; ++mode) {
+    SCOPED_TRACE("mode " + std::to_string(mode));
+    app.history_panel().select_mode(mode);
+    for (int i = 0; i < 2; ++i) frame(*host, app);
+    EXPECT_EQ(glGetError(), static_cast<GLenum>(GL_NO_ERROR));
+    const Image all = screenshot(*host, app, "all.png");
+    ASSERT_GT(all.width, 0);
+    EXPECT_GT(distinct_colors(all), 60u) << "not a blank frame";
+    // All passes drawn: the target(s) of C are filled with the last chunk's colour.
+    const int filled = count_color(all, kLastChunk, 6);
+    EXPECT_GT(filled, 40000) << "the completed passes are not drawn";
+
+    app.history_panel().set_pass(0);  // nothing drawn: only the legend's cell has that colour
+    frame(*host, app);
+    const Image none = screenshot(*host, app, "none.png");
+    EXPECT_LT(count_color(none, kLastChunk, 6), filled / 10) << "pass 0 still shows the passes as drawn";
+    EXPECT_EQ(glGetError(), static_cast<GLenum>(GL_NO_ERROR));
+  }
+}
+
+TEST(HistoryPanelTab, MeasuredRowsAppearBesideTheHistoricalFigures) {
+  auto host = make_host(1920, 3200);  // tall: the tables below the pictures are on screen
+  ASSERT_TRUE(host);
+  AppOptions options;
+  options.use_gpu = false;
+  App app(*host, options);
+  app.show_history();
+  frame(*host, app);
+  const Image before = screenshot(*host, app, "before.png");
+  const unsigned ours = IM_COL32(240, 170, 60, 255), theirs = IM_COL32(110, 150, 210, 255);
+  EXPECT_GT(count_color(before, theirs, 4), 200) << "the historical bars";
+  const int ours_before = count_color(before, ours, 4);
+
+  app.history().append(shader_row("mrt8", 650));
+  app.history().append(shader_row("rgba_packed", 250));
+  for (int i = 0; i < 2; ++i) frame(*host, app);
+  const Image after = screenshot(*host, app, "after.png");
+  EXPECT_GT(count_color(after, ours, 4), ours_before + 400) << "this machine's bars";
+  EXPECT_EQ(glGetError(), static_cast<GLenum>(GL_NO_ERROR));
+}
+
+TEST(HistoryPanelTab, DoublePrecisionAndPresenterModeStillDraw) {
+  auto host = make_host(1280, 720);
+  ASSERT_TRUE(host);
+  AppOptions options;
+  options.use_gpu = false;
+  App app(*host, options);
+  app.state().precision = Precision::F64;
+  app.state().presenter = true;
+  app.show_history();
+  app.history_panel().select_mode(2);
+  app.history_panel().set_pass(1000);
+  for (int i = 0; i < 4; ++i) frame(*host, app);  // presenter fonts are rebuilt between frames
+  const Image img = screenshot(*host, app, "f64.png");
+  EXPECT_GT(distinct_colors(img), 40u);
+  EXPECT_EQ(glGetError(), static_cast<GLenum>(GL_NO_ERROR));
+}
+
+// Sizes the window's controls allow with a GPU (up to 65536): the panel drawn on its own, so the
+// size is not clamped to what the CPU path runs. Blocked at 16384 has 65,536 tiles and 8 M passes:
+// a smaller example is drawn, quickly, and the rest of the tab still draws.
+TEST(HistoryPanelTab, HugeSizesDrawASmallerExampleQuickly) {
+  auto host = make_host(1600, 1000);
+  ASSERT_TRUE(host);
+  HistoryPanel panel;
+  AppState state = default_app_state();
+  DeviceInfo device;
+  std::vector<RunResult> rows;
+  for (int n : {16384, 65536}) {
+    state.n = state.m = state.k = n;
+    for (int mode = 0; mode < kShaderModeCount; ++mode) {
+      SCOPED_TRACE("N = " + std::to_string(n) + ", mode " + std::to_string(mode));
+      panel.select_mode(mode);
+      panel.set_pass(mode == 2 ? 1000000 : 1);
+      const auto t0 = std::chrono::steady_clock::now();
+      for (int i = 0; i < 2; ++i) {
+        host->begin_frame();
+        ImGui::SetNextWindowPos(ImVec2(0, 0));
+        ImGui::SetNextWindowSize(ImVec2(1600, 1000));
+        ImGui::Begin("history", nullptr, ImGuiWindowFlags_NoDecoration);
+        panel.draw(state, rows, device);
+        ImGui::End();
+        if (i == 1) host->request_capture();
+        host->end_frame();
+      }
+      const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      EXPECT_LT(seconds, 5.0) << "two frames";
+      Image shot;
+      std::string error;
+      ASSERT_TRUE(host->take_capture(&shot, &error)) << error;
+      EXPECT_GT(distinct_colors(shot), 40u);
+      EXPECT_EQ(glGetError(), static_cast<GLenum>(GL_NO_ERROR));
+    }
+  }
+}
+
+// ---- the Reload button -----------------------------------------------------------------------
+
+
+
+TEST(HistoryPanelReload, CompilesTheRealShadersAndNamesTheBrokenFile) {
+  auto host = make_host(64, 64);  // a current GL context
+  ASSERT_TRUE(host);
+  const std::string real = std::string(TILESCOPE_SOURCE_DIR) + "/shaders";
+  HistoryPanel panel;
+  {
+    ScopedShaderEnv env(real);
+    EXPECT_EQ(panel.reload_shaders(), "");
+    EXPECT_EQ(panel.reload_log(), "");
+  }
+
+  // A private copy of shaders/ with one fragment shader broken.
+  const ShaderDir dir;
+  const std::string broken = shader_mode_fragment_file(ShaderMode::kMrt);
+  write_file(dir.file(ShaderMode::kMrt), read_file(dir.file(ShaderMode::kMrt)) + "\nthis is not GLSL;\n");
+  {
+    ScopedShaderEnv env(dir.path());
+    const std::string log = panel.reload_shaders();
+    EXPECT_FALSE(log.empty());
+    EXPECT_NE(log.find(broken), std::string::npos) << log;
+    EXPECT_EQ(log.find(shader_mode_fragment_file(ShaderMode::kMrt8)), std::string::npos) << "only the broken file: " << log;
+    EXPECT_EQ(panel.reload_log(), log);
+  }
+  EXPECT_EQ(glGetError(), static_cast<GLenum>(GL_NO_ERROR));
+}
+
+}  // namespace
