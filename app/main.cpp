@@ -66,7 +66,11 @@ int run(int argc, char** argv) {
 
 int main(int argc, char** argv) {
   try {
-    return run(argc, argv);
+    const int code = run(argc, argv);
+#ifdef TILESCOPE_HAS_GUI
+    tilescope::stop_gl_shader_runner();  // while every library is still whole (gl_shader_runner.h)
+#endif
+    return code;
   } catch (const std::exception& e) {
     std::cerr << "tilescope: internal error: " << e.what() << "\n";
   } catch (...) {

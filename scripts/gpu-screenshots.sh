@@ -2,7 +2,8 @@
 # On the GPU machine: the window's own checks there, writing into OUTDIR.
 #   1. the lesson script (assets/lessons/sweep-all.txt): every variant swept, float, gemm and AᵀA;
 #      plot PNGs and window screenshots for docs/screenshots/;
-#   2. frame times at 1920 x 1080 while a sweep runs (assets/lessons/frame-bench.txt).
+#   2. the History tab after timing every texture-shader mode (assets/lessons/history.txt);
+#   3. frame times at 1920 x 1080 while a sweep runs (assets/lessons/frame-bench.txt).
 # Headless through EGL on the GPU by default; --window uses a real window under Xvfb with
 # NVIDIA's GLX (source .gpu/on-device.sh --x first, which starts Xvfb on :99).
 # Usage: scripts/gpu-screenshots.sh OUTDIR [--window]
@@ -20,6 +21,10 @@ echo "=== lesson script ($tag)"
 "$bin/tilescope" $mode --no-settings --size 1920x1080 --script assets/lessons/sweep-all.txt 2>&1 | tail -n 5
 [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
 for f in shots/*.png shots/*.csv; do [ -e "$f" ] && cp "$f" "$out/${tag}-$(basename "$f")"; done
+echo "=== the History tab: every texture-shader mode at 1024 and 4096, a tall frame (headless)"
+"$bin/tilescope" --headless --no-settings --size 1920x2160 --script assets/lessons/history.txt 2>&1 | tail -n 2
+[ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+for f in shots/history-*; do [ -e "$f" ] && cp "$f" "$out/"; done
 echo "=== frame times at 1920 x 1080 while a sweep runs ($tag)"
 "$bin/tilescope" $mode --no-settings --size 1920x1080 --script assets/lessons/frame-bench.txt \
   --frame-stats "$out/frames-$tag.txt" 2>&1 | tail -n 2

@@ -28,13 +28,30 @@ bool software_renderer(const std::string& renderer) {
 class GlShaderThread {
  public:
   static GlShaderThread& instance() {
-    static GlShaderThread thread;
-    return thread;
+    // Never destroyed: ending the GL thread from a static destructor, inside exit(), crashed
+    // on the NVIDIA driver (tilescope bench, H200, driver 580). main() calls stop() instead,
+    // while every library is still whole.
+    static GlShaderThread* thread = new GlShaderThread();
+    return *thread;
+  }
+
+  void stop() {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      quit_ = true;
+      wake_.notify_all();
+    }
+    if (thread_.joinable()) thread_.join();
   }
 
   ExternalOutcome run(const ExternalRun& job) {
     std::lock_guard<std::mutex> one_at_a_time(call_mutex_);
     std::unique_lock<std::mutex> lock(mutex_);
+    if (quit_) {
+      ExternalOutcome stopped;
+      stopped.error = "the texture shaders' GL thread has stopped (the program is ending)";
+      return stopped;
+    }
     if (!thread_.joinable()) thread_ = std::thread(&GlShaderThread::main, this);
     job_ = job;
     outcome_.reset();
@@ -52,14 +69,6 @@ class GlShaderThread {
     return info_;
   }
 
-  ~GlShaderThread() {
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      quit_ = true;
-      wake_.notify_all();
-    }
-    if (thread_.joinable()) thread_.join();
-  }
 
  private:
   GlShaderThread() = default;
@@ -176,6 +185,8 @@ class GlShaderThread {
 void install_gl_shader_runner() {
   install_external_runner(Backend::GlShader, [](const ExternalRun& job) { return GlShaderThread::instance().run(job); });
 }
+
+void stop_gl_shader_runner() { GlShaderThread::instance().stop(); }
 
 void request_shader_reload() { GlShaderThread::instance().request_reload(); }
 

@@ -15,6 +15,11 @@ namespace tilescope {
 // Installs the runner for Backend::GlShader; the GL thread starts at the first run. Idempotent.
 void install_gl_shader_runner();
 
+// Ends the GL thread, destroying its context: main() calls it before returning, test programs
+// from a global test environment. Not from a static destructor: tearing GL down inside exit()
+// crashed on the NVIDIA driver. Runs asked for afterwards fail with a message.
+void stop_gl_shader_runner();
+
 // The Reload button: the GL thread re-reads and recompiles every shader in the shader folder
 // before its next run, so an edited shader is what gets timed. Returns at once.
 void request_shader_reload();

@@ -26,6 +26,13 @@
 namespace tilescope {
 namespace {
 
+// The GL thread ends before main() returns, as in the program (gl_shader_runner.h says why).
+class StopGlThreadAtTheEnd : public ::testing::Environment {
+ public:
+  void TearDown() override { stop_gl_shader_runner(); }
+};
+const ::testing::Environment* const kStopGlThread = ::testing::AddGlobalTestEnvironment(new StopGlThreadAtTheEnd);
+
 class GlShaderVariant : public ::testing::Test {
  protected:
   void SetUp() override { install_gl_shader_runner(); }
