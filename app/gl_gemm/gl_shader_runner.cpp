@@ -35,23 +35,29 @@ class GlShaderThread {
     return *thread;
   }
 
+  // Waits for a run in progress (the caller's cancel shortens it), ends the thread, and leaves
+  // everything ready for a new thread at the next run.
   void stop() {
+    std::lock_guard<std::mutex> one_at_a_time(call_mutex_);
     {
       std::lock_guard<std::mutex> lock(mutex_);
       quit_ = true;
       wake_.notify_all();
     }
     if (thread_.joinable()) thread_.join();
+    std::lock_guard<std::mutex> lock(mutex_);
+    quit_ = false;
+  }
+
+  void set_context(GlThreadContext* context) {
+    stop();
+    std::lock_guard<std::mutex> lock(mutex_);
+    context_source_ = context;
   }
 
   ExternalOutcome run(const ExternalRun& job) {
     std::lock_guard<std::mutex> one_at_a_time(call_mutex_);
     std::unique_lock<std::mutex> lock(mutex_);
-    if (quit_) {
-      ExternalOutcome stopped;
-      stopped.error = "the texture shaders' GL thread has stopped (the program is ending)";
-      return stopped;
-    }
     if (!thread_.joinable()) thread_ = std::thread(&GlShaderThread::main, this);
     job_ = job;
     outcome_.reset();
@@ -74,17 +80,32 @@ class GlShaderThread {
   GlShaderThread() = default;
 
   void main() {
-    EglContext context;
+    GlThreadContext* external = nullptr;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      external = context_source_;
+    }
+    std::unique_ptr<EglContext> egl;
     std::string context_error;
+    bool have_context = false;
+    std::string description;
+    if (external) {
+      have_context = external->make_current(&context_error);
+      description = external->description();
+    } else {
+      egl = std::make_unique<EglContext>();
+      have_context = egl->create(EglPlatform::kAuto, &context_error);
+      description = egl->description();
+    }
     std::unique_ptr<ShaderLibrary> library;
     int loaded_generation = -1;
     std::set<std::string> warm;  // mode names run since the last load
-    if (context.create(EglPlatform::kAuto, &context_error)) {
+    if (have_context) {
       library = std::make_unique<ShaderLibrary>();
       const char* renderer = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
       std::lock_guard<std::mutex> lock(mutex_);
       info_.renderer = renderer ? renderer : "?";
-      info_.context = context.description();
+      info_.context = description;
       info_.shader_dir = library->directory();
     } else {
       context_error = "no OpenGL context for the texture shaders: " + context_error;
@@ -122,6 +143,7 @@ class GlShaderThread {
       wake_.notify_all();
     }
     library.reset();  // its programs go while the context is still current
+    if (external && have_context) external->release();
   }
 
   ExternalOutcome run_job(const ExternalRun& job, const ShaderLibrary& library, std::set<std::string>* warm) {
@@ -175,6 +197,7 @@ class GlShaderThread {
   std::optional<ExternalRun> job_;
   std::optional<ExternalOutcome> outcome_;
   bool quit_ = false;
+  GlThreadContext* context_source_ = nullptr;  // nullptr: a headless EGL context of its own
   std::atomic<int> generation_{0};
   GlShaderThreadInfo info_;
   std::thread thread_;
@@ -187,6 +210,8 @@ void install_gl_shader_runner() {
 }
 
 void stop_gl_shader_runner() { GlShaderThread::instance().stop(); }
+
+void set_gl_thread_context(GlThreadContext* context) { GlShaderThread::instance().set_context(context); }
 
 void request_shader_reload() { GlShaderThread::instance().request_reload(); }
 

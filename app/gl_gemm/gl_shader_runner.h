@@ -1,6 +1,7 @@
 // Runs the texture-shader variant (kernels/04_gl_shader.cpp) for the Measurer: the runner that
-// main() installs through external_runner.h. The GL work happens on a thread of its own with its
-// own headless EGL context (the NVIDIA device platform on a GPU machine, Mesa elsewhere), so
+// main() installs through external_runner.h. The GL work happens on a thread of its own with a
+// context of its own — a headless EGL context (the NVIDIA device platform on a GPU machine, Mesa
+// elsewhere), or in the window a hidden GLFW window's context (see set_gl_thread_context) — so
 //   - the window's context and frames are never touched (the UI keeps drawing while a
 //     4096-sized multipass run takes seconds), and
 //   - whichever thread calls the Measurer (the app's worker, `bench`'s main thread, a test) needs
@@ -15,9 +16,26 @@ namespace tilescope {
 // Installs the runner for Backend::GlShader; the GL thread starts at the first run. Idempotent.
 void install_gl_shader_runner();
 
-// Ends the GL thread, destroying its context: main() calls it before returning, test programs
+// A context that the GL thread makes current on itself.
+class GlThreadContext {
+ public:
+  virtual ~GlThreadContext() = default;
+  virtual bool make_current(std::string* error) = 0;  // on the calling thread (the GL thread)
+  virtual void release() = 0;                         // nothing current on the calling thread
+  virtual std::string description() const = 0;       // "GLX through GLFW (a hidden window)"
+};
+
+// Where the GL thread's context comes from: nullptr (the default) makes its own headless EGL
+// context. The window host passes a hidden window of its own GL: through glvnd, the NVIDIA driver
+// refused to make an EGL context current on one thread while the window's GLX context was
+// current on another (eglMakeCurrent failed, H100, driver 580). Not owned. Stops the GL thread
+// (after its current run) so that the next run starts with the new context; call it with nullptr
+// before destroying the context.
+void set_gl_thread_context(GlThreadContext* context);
+
+// Ends the GL thread, destroying its EGL context: main() calls it before returning, test programs
 // from a global test environment. Not from a static destructor: tearing GL down inside exit()
-// crashed on the NVIDIA driver. Runs asked for afterwards fail with a message.
+// crashed on the NVIDIA driver. A later run starts the thread again.
 void stop_gl_shader_runner();
 
 // The Reload button: the GL thread re-reads and recompiles every shader in the shader folder

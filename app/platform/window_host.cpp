@@ -8,8 +8,10 @@
 #include <imgui_impl_opengl3.h>
 
 #include <cstdlib>
+#include <memory>
 #include <string>
 
+#include "gl_gemm/gl_shader_runner.h"
 #include "platform/gl_check.h"
 #include "platform/host.h"
 #include "platform/host_internal.h"
@@ -25,6 +27,25 @@ void remember_glfw_error(int code, const char* description) {
                       std::to_string(code) + ")";
 }
 
+// The texture-shader GEMM's context in the window: a hidden 16 x 16 window of the same GL (GLX
+// on X11), made current on the GL thread (gl_shader_runner.h says why not EGL there). GLFW lets
+// any thread make a window's context current; creating and destroying it stay on this one.
+class HiddenWindowContext final : public GlThreadContext {
+ public:
+  explicit HiddenWindowContext(GLFWwindow* window) : window_(window) {}
+  bool make_current(std::string* error) override {
+    glfwMakeContextCurrent(window_);
+    if (glfwGetCurrentContext() == window_) return true;
+    *error = "cannot make the hidden window's context current on the GL thread";
+    return false;
+  }
+  void release() override { glfwMakeContextCurrent(nullptr); }
+  std::string description() const override { return "GLX through GLFW (a hidden window beside the app's)"; }
+
+ private:
+  GLFWwindow* window_;
+};
+
 const char kNoDisplay[] =
     "no display (DISPLAY is not set or cannot be opened); run `tilescope --headless ...` instead";
 
@@ -33,6 +54,11 @@ class WindowHost final : public Host {
   explicit WindowHost(const HostOptions& options) : ini_path_(options.imgui_ini_path) {}
 
   ~WindowHost() override {
+    if (shader_context_) {
+      set_gl_thread_context(nullptr);  // the GL thread lets go of the hidden window first
+      shader_context_.reset();
+      glfwDestroyWindow(shader_window_);
+    }
     if (window_) glfwMakeContextCurrent(window_);
     if (renderer_ready_) ImGui_ImplOpenGL3_Shutdown();
     if (platform_ready_) ImGui_ImplGlfw_Shutdown();
@@ -65,6 +91,15 @@ class WindowHost final : public Host {
       *error = "cannot open a " + std::to_string(options.width) + "x" + std::to_string(options.height) +
                " window with an OpenGL 3.3 core context: " + g_last_glfw_error;
       return false;
+    }
+    // The texture shaders' context (same hints, invisible). Without it they fall back to EGL.
+    glfwWindowHint(GLFW_VISIBLE, GLFW_FALSE);
+    glfwWindowHint(GLFW_SCALE_TO_MONITOR, GLFW_FALSE);
+    shader_window_ = glfwCreateWindow(16, 16, "tilescope texture shaders", nullptr, nullptr);
+    glfwDefaultWindowHints();
+    if (shader_window_) {
+      shader_context_ = std::make_unique<HiddenWindowContext>(shader_window_);
+      set_gl_thread_context(shader_context_.get());
     }
     glfwMakeContextCurrent(window_);
     glfwSwapInterval(options.vsync ? 1 : 0);
@@ -145,6 +180,8 @@ class WindowHost final : public Host {
  private:
   std::string ini_path_;  // ImGui keeps a pointer to it
   GLFWwindow* window_ = nullptr;
+  GLFWwindow* shader_window_ = nullptr;                // the texture shaders' hidden window
+  std::unique_ptr<HiddenWindowContext> shader_context_;  // handed to the GL thread
   float forced_scale_ = 0;
   bool slot_claimed_ = false, glfw_ready_ = false, imgui_created_ = false;
   bool platform_ready_ = false, renderer_ready_ = false;

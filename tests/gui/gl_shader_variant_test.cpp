@@ -21,6 +21,7 @@
 #include "gl_gemm/shader_gemm.h"
 #include "gui_test_support.h"
 #include "measure.h"
+#include "platform/host.h"
 #include "registry.h"
 
 namespace tilescope {
@@ -208,6 +209,31 @@ TEST_F(GlShaderVariant, CancelStopsALongRunQuickly) {
   EXPECT_EQ(res.error, "cancelled");
   EXPECT_LT(seconds, 1.5) << "the cancel landed after 0.3 s";
   measurer.cancel_flag().store(false);
+}
+
+// In the window the GL thread uses a hidden window of the window's own GL (on the NVIDIA driver
+// an EGL context there could not be made current beside the window's GLX one); when the window
+// goes, it is back to headless EGL. Both must give correct rows.
+TEST_F(GlShaderVariant, InTheWindowTheGlThreadUsesAHiddenWindowsContext) {
+  if (!std::getenv("DISPLAY")) GTEST_SKIP() << "no DISPLAY: scripts/test.sh runs the GUI tests under xvfb-run";
+  Measurer measurer;
+  {
+    HostOptions options;
+    options.width = 320;
+    options.height = 200;
+    options.vsync = false;
+    std::string error;
+    auto window = create_window_host(options, &error);
+    ASSERT_TRUE(window) << error;
+    const RunResult r = measurer.run(request("mrt8", Problem::Gemm, Shape{70, 90, 33}));
+    ASSERT_TRUE(r.ok()) << r.error;
+    EXPECT_TRUE(r.passed);
+    EXPECT_NE(gl_shader_thread_info().context.find("GLFW"), std::string::npos) << gl_shader_thread_info().context;
+  }
+  const RunResult after = measurer.run(request("mrt8", Problem::Gemm, Shape{70, 90, 33}));
+  ASSERT_TRUE(after.ok()) << after.error;
+  EXPECT_TRUE(after.passed);
+  EXPECT_NE(gl_shader_thread_info().context.find("EGL"), std::string::npos) << gl_shader_thread_info().context;
 }
 
 // Without the runner (a build without OpenGL) the variant is refused with a reason, not run.
