@@ -13,52 +13,9 @@
 #include "gl_gemm/shader_gemm.h"
 #include "measure.h"
 #include "ui/app_state.h"
+#include "ui/history_model.h"
 
 namespace tilescope {
-
-// ---- the pure logic behind the pictures and tables (tested in tests/gui/history_panel_test.cpp)
-
-// Every mode draws the same k-chunks over each of its quads, all chunks of one quad before the
-// next (shader_gemm.cpp: add_k_passes per rectangle), so its passes are quads x chunks, pass p
-// being chunk p % chunks of quad p / chunks. Built from two small describe_shader_plan calls
-// (K = 1 gives the quads, M = N = 1 the chunks), so sizes whose full list of passes would take
-// hundreds of megabytes (blocked at 16384) are still described exactly.
-struct PassSchedule {
-  std::vector<ShaderPass> quads;   // one per distinct rectangle, in drawing order (k0/klen of chunk 0)
-  std::vector<ShaderPass> chunks;  // k0, klen of each k-chunk (x, y, w, h of the M = N = 1 plan)
-  long long total() const { return static_cast<long long>(quads.size()) * static_cast<long long>(chunks.size()); }
-  ShaderPass pass(long long p) const;  // p in [0, total())
-};
-PassSchedule shader_pass_schedule(ShaderMode mode, int M, int N, int K);
-
-// Where element (row, col) of the M x N matrix A, B or C ('A', 'B', 'C') lives in the textures
-// of a mode: render target (C only), texel (x, y) and channel (0..3 = r, g, b, a). A is
-// M x K (col = k), B is K x N (row = k). The same formulas as shader_gemm.cpp's packing and
-// unpack_result.
-struct TexelSlot {
-  int target = 0, x = 0, y = 0, channel = 0;
-};
-TexelSlot shader_texel_of(ShaderMode mode, char matrix, int row, int col);
-
-// The fastest measured texture-shader row of one configuration: variant gl_shader, float, the
-// run happened and did not fail its check. nullptr when there is none.
-const RunResult* best_shader_row(const std::vector<RunResult>& rows, const std::string& config_name);
-
-// The texture-fetch bound of a fragment-shader GEMM, in GFLOP/s: SMs running fragment work x
-// RGBA32F fetches per clock per SM x clock x flops per fetched texel (2 / fetches_per_fma).
-// The defaults are the H100 probe's (docs: 4 of 132 SMs, about 4 fetches per clock each).
-constexpr int kFragmentSms = 4;
-constexpr double kFetchesPerClockPerSm = 4.0;
-constexpr double kAssumedClockMhz = 1980.0;
-double fetch_bound_gflops(double fetches_per_fma, double clock_mhz, int sms = kFragmentSms,
-                          double fetches_per_clock = kFetchesPerClockPerSm);
-// The clock for that bound: the measured row's SM clock when recorded, else this GPU's maximum
-// clock, else 1980 MHz (an H100 SXM's boost clock) — with the word saying which.
-struct BoundClock {
-  double mhz = kAssumedClockMhz;
-  const char* source = "assumed";  // "measured" | "this GPU" | "assumed"
-};
-BoundClock fetch_bound_clock(const RunResult* row, const DeviceInfo& device);
 
 class HistoryPanel {
  public:
@@ -91,13 +48,15 @@ class HistoryPanel {
   void update_plans(int M, int N, int K);
   ShaderMode mode() const;
   void draw_mode_picker(const AppState& state);
+  // history_passes.cpp
   void draw_passes(const ModePlan& plan, float width, float max_height);
   void draw_pass_controls(const ModePlan& plan);
   void draw_pass_strip(const ModePlan& plan, float width);
-  void draw_texture_layout(ShaderMode mode, float width);
+  void draw_texture_layout(ShaderMode mode, float width);  // history_texels.cpp
+  // history_figures.cpp
   void draw_history_table(const std::vector<RunResult>& rows);
   void draw_bound_table(const std::vector<RunResult>& rows, const DeviceInfo& device);
-  void draw_reload();
+  void draw_reload();  // and the rest: history_panel.cpp
 
   int mode_ = 4;       // mrt8: the fastest, the one a class looks at first
   int pass_ = -1;      // -1: all passes drawn

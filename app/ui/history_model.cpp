@@ -1,0 +1,78 @@
+#include "ui/history_model.h"
+
+#include <algorithm>
+
+namespace tilescope {
+
+
+ShaderPass PassSchedule::pass(long long p) const {
+  const long long c = static_cast<long long>(chunks.size());
+  const ShaderPass& q = quads[static_cast<std::size_t>(p / c)];
+  const ShaderPass& k = chunks[static_cast<std::size_t>(p % c)];
+  return {q.x, q.y, q.w, q.h, k.k0, k.klen};
+}
+
+PassSchedule shader_pass_schedule(ShaderMode mode, int M, int N, int K) {
+  PassSchedule s;
+  if (M < 1 || N < 1 || K < 1) return s;
+  s.quads = describe_shader_plan(mode, M, N, 1).passes;   // K = 1: one chunk, one pass per quad
+  s.chunks = describe_shader_plan(mode, 1, 1, K).passes;  // M = N = 1: one quad, one pass per chunk
+  return s;
+}
+
+TexelSlot shader_texel_of(ShaderMode mode, char matrix, int row, int col) {
+  TexelSlot t;
+  switch (mode) {
+    case ShaderMode::kMultipass:
+    case ShaderMode::kBlocked:  // GL_R32F, the row-major array as it is: texel (col, row)
+      t.x = col, t.y = row;
+      break;
+    case ShaderMode::kRgbaPacked:  // 2 x 2 blocks: (r, g, b, a) = (x00, x01, x10, x11)
+      t.x = col / 2, t.y = row / 2, t.channel = (row % 2) * 2 + col % 2;
+      break;
+    case ShaderMode::kMrt:
+    case ShaderMode::kMrt8: {
+      if (matrix != 'C') {  // A: four consecutive k of a row; B: four consecutive columns of a row
+        t.x = col / 4, t.y = row, t.channel = col % 4;
+        break;
+      }
+      const int width = mode == ShaderMode::kMrt ? 4 : 8;  // columns of C per fragment
+      t.target = (width / 4) * (row % 4) + (col % width) / 4;
+      t.x = col / width, t.y = row / 4, t.channel = col % 4;
+      break;
+    }
+  }
+  return t;
+}
+
+const RunResult* best_shader_row(const std::vector<RunResult>& rows, const std::string& config_name) {
+  const RunResult* best = nullptr;
+  for (const RunResult& r : rows) {
+    if (r.variant_id != "gl_shader" || r.config_name != config_name || !r.ok() || r.precision != Precision::F32)
+      continue;
+    if (r.verified && !r.passed) continue;  // a wrong answer is not a speed
+    if (!(r.gflops > 0)) continue;
+    if (!best || r.gflops > best->gflops) best = &r;
+  }
+  return best;
+}
+
+double fetch_bound_gflops(double fetches_per_fma, double clock_mhz, int sms, double fetches_per_clock) {
+  if (!(fetches_per_fma > 0) || !(clock_mhz > 0)) return 0;
+  const double flops_per_fetch = 2.0 / fetches_per_fma;
+  return sms * fetches_per_clock * clock_mhz * 1e-3 * flops_per_fetch;
+}
+
+BoundClock fetch_bound_clock(const RunResult* row, const DeviceInfo& device) {
+  BoundClock c;
+  if (row && row->sm_clock_mhz > 0) {
+    c.mhz = row->sm_clock_mhz;
+    c.source = "measured";
+  } else if (device.ok() && device.sm_clock_khz > 0) {
+    c.mhz = device.sm_clock_khz / 1000.0;
+    c.source = "this GPU";
+  }
+  return c;
+}
+
+}  // namespace tilescope
