@@ -171,10 +171,12 @@ GLuint make_texture(Textures* owner, int width, int height, int channels, const 
 
 // ---- what a mode draws -----------------------------------------------------------------------
 
-// One draw: the rectangle of target texels it writes and its k-range (in the mode's k units:
-// k, k/2 or k/4).
-struct Pass {
+// A rectangle of target texels one draw writes (viewport and scissor).
+struct Quad {
   int x, y, w, h;
+};
+// A k-range, in the mode's k units (k, k/2 or k/4).
+struct KChunk {
   int k0, klen;
 };
 
@@ -187,16 +189,18 @@ struct Plan {
   int a_width = 0, a_height = 0, b_width = 0, b_height = 0;
   int a_channels = 1, b_channels = 1;
   std::vector<float> a_data, b_data;  // packed copies; empty = use the caller's arrays as they are
-  std::vector<Pass> passes;
+  // The passes: every quad gets every k-chunk, all chunks of one quad before the next quad
+  // (blocked: tile by tile, so each tile's strips of A and B stay in the texture cache).
+  std::vector<Quad> quads;
+  std::vector<KChunk> chunks;
   double fetches = 0;  // texels fetched by all passes of one run
 };
 
 // k-chunks over k_units, each `chunk_units` long (the last one shorter).
-void add_k_passes(Plan* plan, int x, int y, int w, int h, int k_units, int chunk_units) {
-  for (int k0 = 0; k0 < k_units; k0 += chunk_units) {
-    const int klen = std::min(chunk_units, k_units - k0);
-    plan->passes.push_back({x, y, w, h, k0, klen});
-  }
+std::vector<KChunk> k_chunks(int k_units, int chunk_units) {
+  std::vector<KChunk> out;
+  for (int k0 = 0; k0 < k_units; k0 += chunk_units) out.push_back({k0, std::min(chunk_units, k_units - k0)});
+  return out;
 }
 
 // ---- mode 1: multipass (Larsen & McAllister 2001) ---------------------------------------------
@@ -210,7 +214,8 @@ Plan plan_multipass(int M, int N, int K, int chunk) {
   p.target_height = M;
   p.a_width = K, p.a_height = M;  // texel (k, i) = A[i][k]: the caller's row-major array as is
   p.b_width = N, p.b_height = K;  // texel (j, k) = B[k][j]
-  add_k_passes(&p, 0, 0, N, M, K, chunk);
+  p.quads = {{0, 0, N, M}};
+  p.chunks = k_chunks(K, chunk);
   p.fetches = 2.0 * M * N * K;
   return p;
 }
@@ -241,7 +246,8 @@ Plan plan_rgba_packed(const float* a, const float* b, int M, int N, int K, int c
     p.a_data = pack_2x2(a, M, K);
     p.b_data = pack_2x2(b, K, N);
   }
-  add_k_passes(&p, 0, 0, nb, mb, kb, ceil_div(chunk, 2));
+  p.quads = {{0, 0, nb, mb}};
+  p.chunks = k_chunks(kb, ceil_div(chunk, 2));
   p.fetches = 2.0 * mb * nb * kb;
   return p;
 }
@@ -259,7 +265,8 @@ Plan plan_blocked(int M, int N, int K, int chunk, int tile) {
   p.a_width = K, p.a_height = M;
   p.b_width = N, p.b_height = K;
   for (int y = 0; y < M; y += tile)
-    for (int x = 0; x < N; x += tile) add_k_passes(&p, x, y, std::min(tile, N - x), std::min(tile, M - y), K, chunk);
+    for (int x = 0; x < N; x += tile) p.quads.push_back({x, y, std::min(tile, N - x), std::min(tile, M - y)});
+  p.chunks = k_chunks(K, chunk);
   p.fetches = 2.0 * M * N * K;
   return p;
 }
@@ -296,7 +303,8 @@ Plan plan_multi_target(const float* a, const float* b, int M, int N, int K, int 
     p.a_data = pad_rows(a, M, K, mp, kp);
     p.b_data = pad_rows(b, K, N, kp, np);
   }
-  add_k_passes(&p, 0, 0, np / width, mp / 4, kp / 4, ceil_div(chunk, 4));
+  p.quads = {{0, 0, np / width, mp / 4}};
+  p.chunks = k_chunks(kp / 4, ceil_div(chunk, 4));
   p.fetches = (4.0 + width) * (mp / 4) * (np / width) * (kp / 4);
   return p;
 }
@@ -432,7 +440,21 @@ int default_k_chunk(ShaderMode mode) {
 
 int default_tile() { return 64; }  // T
 
+ShaderPass ShaderPlanSummary::pass(long long p) const {
+  const long long c = static_cast<long long>(chunks.size());
+  const ShaderPass& q = quads[static_cast<std::size_t>(p / c)];
+  const ShaderPass& k = chunks[static_cast<std::size_t>(p % c)];
+  return {q.x, q.y, q.w, q.h, k.k0, k.klen};
+}
+
 ShaderPlanSummary describe_shader_plan(ShaderMode mode, int M, int N, int K, const ShaderGemmOptions& options) {
+  ShaderPlanSummary out = describe_shader_layout(mode, M, N, K, options);
+  out.passes.reserve(static_cast<std::size_t>(out.total()));
+  for (long long p = 0; p < out.total(); ++p) out.passes.push_back(out.pass(p));
+  return out;
+}
+
+ShaderPlanSummary describe_shader_layout(ShaderMode mode, int M, int N, int K, const ShaderGemmOptions& options) {
   ShaderPlanSummary out;
   if (M < 1 || N < 1 || K < 1) return out;
   const Plan p = make_plan(mode, nullptr, nullptr, M, N, K, options);
@@ -449,8 +471,8 @@ ShaderPlanSummary describe_shader_plan(ShaderMode mode, int M, int N, int K, con
     case ShaderMode::kMrt: out.k_per_unit = 4, out.outputs_per_fragment_rows = 4, out.outputs_per_fragment_cols = 4; break;
     case ShaderMode::kMrt8: out.k_per_unit = 4, out.outputs_per_fragment_rows = 4, out.outputs_per_fragment_cols = 8; break;
   }
-  out.passes.reserve(p.passes.size());
-  for (const Pass& pass : p.passes) out.passes.push_back({pass.x, pass.y, pass.w, pass.h, pass.k0, pass.klen});
+  for (const Quad& q : p.quads) out.quads.push_back({q.x, q.y, q.w, q.h, 0, 0});
+  for (const KChunk& c : p.chunks) out.chunks.push_back({0, 0, 0, 0, c.k0, c.klen});
   out.fetches = p.fetches;
   out.fetches_per_fma = p.fetches / (static_cast<double>(M) * N * K);
   return out;
@@ -535,6 +557,7 @@ bool ShaderLibrary::reload(std::string* error) {
 
 ShaderGemmResult run_shader_gemm(ShaderMode mode, const float* a, const float* b, int M, int N, int K,
                                  int repetitions, const ShaderLibrary& library, const ShaderGemmOptions& options) {
+  const auto call_start = std::chrono::steady_clock::now();
   ShaderGemmResult result;
   if (M < 1 || N < 1 || K < 1) {
     result.error = "M, N and K must be at least 1";
@@ -557,7 +580,7 @@ ShaderGemmResult run_shader_gemm(ShaderMode mode, const float* a, const float* b
   gl_clear_stale_errors("before the shader GEMM");
   result.error = check_limits(plan, mode, M, N, K);
   if (!result.error.empty()) return result;
-  result.passes = static_cast<int>(plan.passes.size());
+  result.passes = static_cast<int>(plan.quads.size() * plan.chunks.size());
   result.fetches_per_fma = plan.fetches / (static_cast<double>(M) * N * K);
 
   StateGuard guard;  // declared before the owners below, so it restores after they are deleted
@@ -630,19 +653,17 @@ ShaderGemmResult run_shader_gemm(ShaderMode mode, const float* a, const float* b
     glDisable(GL_BLEND);
     glClear(GL_COLOR_BUFFER_BIT);
     glEnable(GL_SCISSOR_TEST);  // the viewport alone would do; the scissor makes the tile exact
-    bool blending = false;
-    for (const Pass& pass : plan.passes) {
+    for (const Quad& quad : plan.quads) {
       if (cancelled()) break;
-      const bool add = pass.k0 > 0;
-      if (add != blending) {
-        if (add) glEnable(GL_BLEND); else glDisable(GL_BLEND);
-        blending = add;
+      glViewport(quad.x, quad.y, quad.w, quad.h);
+      glScissor(quad.x, quad.y, quad.w, quad.h);
+      glDisable(GL_BLEND);  // the quad's first chunk replaces the poison; the later ones add
+      for (std::size_t c = 0; c < plan.chunks.size() && !cancelled(); ++c) {
+        if (c == 1) glEnable(GL_BLEND);
+        glUniform1i(k0_location, plan.chunks[c].k0);
+        glUniform1i(klen_location, plan.chunks[c].klen);
+        glDrawArrays(GL_TRIANGLES, 0, 3);
       }
-      glViewport(pass.x, pass.y, pass.w, pass.h);
-      glScissor(pass.x, pass.y, pass.w, pass.h);
-      glUniform1i(k0_location, pass.k0);
-      glUniform1i(klen_location, pass.klen);
-      glDrawArrays(GL_TRIANGLES, 0, 3);
     }
     if (cancelled()) {
       if (timed) glEndQuery(GL_TIME_ELAPSED);
@@ -664,6 +685,10 @@ ShaderGemmResult run_shader_gemm(ShaderMode mode, const float* a, const float* b
     if (!gl_ok("drawing the GEMM passes", &result.error)) {
       result.error = std::string(shader_mode_name(mode)) + ": " + result.error;
       return result;
+    }
+    if (run == 0) {
+      glFinish();  // the first run's end, for first_ms (the timed runs finish before they start anyway)
+      result.first_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - call_start).count();
     }
   }
   result.gpu_ms = median(result.gpu_ms_all);

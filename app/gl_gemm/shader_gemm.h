@@ -94,6 +94,9 @@ struct ShaderGemmResult {
   // and a cross-check where a driver's timer queries are doubtful (llvmpipe: see the .cpp).
   double wall_ms = 0;
   std::vector<double> wall_ms_all;
+  // Wall clock from the call until the first run (warm-up or not) had finished: packing, the
+  // textures and targets, and the driver's lazy shader compile included, like a cold CUDA launch.
+  double first_ms = 0;
 };
 
 // What a mode draws for given sizes, without drawing it (no GL): for the history pane's
@@ -102,6 +105,8 @@ struct ShaderPass {
   int x, y, w, h;  // the rectangle of target texels it writes (viewport and scissor)
   int k0, klen;    // its k-range, in the mode's k units (k, k/2 or k/4: see k_per_unit)
 };
+// Every mode draws each of its quads once per k-chunk, all chunks of a quad before the next
+// quad: pass p is chunk p % chunks of quad p / chunks.
 struct ShaderPlanSummary {
   int target_width = 0, target_height = 0;  // texels of each render target
   int targets = 1;                          // colour attachments (MRT modes: 4 or 8)
@@ -110,11 +115,19 @@ struct ShaderPlanSummary {
   int b_width = 0, b_height = 0, b_channels = 1;
   int k_per_unit = 1;                       // k values per k unit of a pass (1, 2 or 4)
   int outputs_per_fragment_rows = 1, outputs_per_fragment_cols = 1;  // the block of C per fragment
-  std::vector<ShaderPass> passes;           // in drawing order
+  std::vector<ShaderPass> quads;            // the rectangles, in drawing order (k0 = klen = 0)
+  std::vector<ShaderPass> chunks;           // the k-ranges, in drawing order (rectangles 0)
+  long long total() const { return static_cast<long long>(quads.size()) * static_cast<long long>(chunks.size()); }
+  ShaderPass pass(long long p) const;       // p in [0, total())
+  std::vector<ShaderPass> passes;           // every pass in drawing order (describe_shader_plan only)
   double fetches = 0;                       // texels fetched by all passes of one run
   double fetches_per_fma = 0;               // fetches / (M*N*K)
 };
 // Refuses nothing: sizes are the caller's to check (run_shader_gemm checks the GL limits).
+// describe_shader_layout leaves `passes` empty, so it is cheap at any size (blocked at 16384
+// draws 8 M passes); describe_shader_plan also lists them.
+ShaderPlanSummary describe_shader_layout(ShaderMode mode, int M, int N, int K,
+                                         const ShaderGemmOptions& options = ShaderGemmOptions());
 ShaderPlanSummary describe_shader_plan(ShaderMode mode, int M, int N, int K,
                                        const ShaderGemmOptions& options = ShaderGemmOptions());
 

@@ -152,7 +152,7 @@ void HistoryPanel::draw_bound_table(const std::vector<RunResult>& rows, const De
       const ModePlan& p = plans_[i];
       const RunResult* r = best_shader_row(rows, shader_mode_name(p.mode));
       const bool counted = r && r->fetches_per_fma > 0;
-      const double fpf = counted ? r->fetches_per_fma : p.fetches_per_fma;
+      const double fpf = counted ? r->fetches_per_fma : p.run_layout.fetches_per_fma;
       const BoundClock clock = fetch_bound_clock(r, device);
       const double bound = fetch_bound_gflops(fpf, clock.mhz);
       const bool r32 = p.layout.a_channels == 1;
@@ -172,7 +172,7 @@ void HistoryPanel::draw_bound_table(const std::vector<RunResult>& rows, const De
       ImGui::SameLine();
       ImGui::TextDisabled("%s", counted ? "counted" : "plan");
       help_tooltip(counted ? "Counted from the passes the measured run drew (its row's fetches per FMA)."
-                           : "From the plan of this mode at the current size (describe_shader_plan): no measured row yet.");
+                           : "From the plan of this mode at the current size (describe_shader_layout): no measured row yet.");
       ImGui::TableSetColumnIndex(3);
       ImGui::Text("%.3g", fpf > 0 ? 2.0 / fpf : 0.0);
       ImGui::TableSetColumnIndex(4);

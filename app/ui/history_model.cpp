@@ -4,20 +4,8 @@
 
 namespace tilescope {
 
-
-ShaderPass PassSchedule::pass(long long p) const {
-  const long long c = static_cast<long long>(chunks.size());
-  const ShaderPass& q = quads[static_cast<std::size_t>(p / c)];
-  const ShaderPass& k = chunks[static_cast<std::size_t>(p % c)];
-  return {q.x, q.y, q.w, q.h, k.k0, k.klen};
-}
-
 PassSchedule shader_pass_schedule(ShaderMode mode, int M, int N, int K) {
-  PassSchedule s;
-  if (M < 1 || N < 1 || K < 1) return s;
-  s.quads = describe_shader_plan(mode, M, N, 1).passes;   // K = 1: one chunk, one pass per quad
-  s.chunks = describe_shader_plan(mode, 1, 1, K).passes;  // M = N = 1: one quad, one pass per chunk
-  return s;
+  return describe_shader_layout(mode, M, N, K);
 }
 
 TexelSlot shader_texel_of(ShaderMode mode, char matrix, int row, int col) {

@@ -13,17 +13,9 @@
 namespace tilescope {
 
 
-// Every mode draws the same k-chunks over each of its quads, all chunks of one quad before the
-// next (shader_gemm.cpp: add_k_passes per rectangle), so its passes are quads x chunks, pass p
-// being chunk p % chunks of quad p / chunks. Built from two small describe_shader_plan calls
-// (K = 1 gives the quads, M = N = 1 the chunks), so sizes whose full list of passes would take
-// hundreds of megabytes (blocked at 16384) are still described exactly.
-struct PassSchedule {
-  std::vector<ShaderPass> quads;   // one per distinct rectangle, in drawing order (k0/klen of chunk 0)
-  std::vector<ShaderPass> chunks;  // k0, klen of each k-chunk (x, y, w, h of the M = N = 1 plan)
-  long long total() const { return static_cast<long long>(quads.size()) * static_cast<long long>(chunks.size()); }
-  ShaderPass pass(long long p) const;  // p in [0, total())
-};
+// The passes of a mode at a size: its quads and k-chunks (pass p = chunk p % chunks of quad
+// p / chunks), the engine's own plan without the expanded list, so it is cheap at any size.
+using PassSchedule = ShaderPlanSummary;
 PassSchedule shader_pass_schedule(ShaderMode mode, int M, int N, int K);
 
 // Where element (row, col) of the M x N matrix A, B or C ('A', 'B', 'C') lives in the textures

@@ -42,28 +42,8 @@ void HistoryPanel::update_plans(int M, int N, int K) {
       while (tiles(md, nd) > kMaxQuads) md = (md + 1) / 2, nd = (nd + 1) / 2;
     p.M = md, p.N = nd;
     p.smaller_example = md != M || nd != N;
-    p.schedule = shader_pass_schedule(mode, md, nd, K);
-    p.run_passes = p.smaller_example ? tiles(M, N) * static_cast<long long>(p.schedule.chunks.size()) : p.schedule.total();
-    // Target and texture sizes: M and N set the target, A's height and B's width; K sets A's
-    // width and B's height.
-    p.layout = describe_shader_plan(mode, md, nd, 1);
-    const ShaderPlanSummary along_k = describe_shader_plan(mode, 1, 1, K);
-    p.layout.a_width = along_k.a_width;
-    p.layout.b_height = along_k.b_height;
-    p.layout.passes.clear();
-    // The same at the run size, from plans one quad row or column wide (cheap at any size).
-    p.run_layout = p.layout;
-    if (p.smaller_example) {
-      const ShaderPlanSummary rows_only = describe_shader_plan(mode, M, 1, 1), cols_only = describe_shader_plan(mode, 1, N, 1);
-      p.run_layout.target_height = rows_only.target_height;
-      p.run_layout.a_height = rows_only.a_height;
-      p.run_layout.target_width = cols_only.target_width;
-      p.run_layout.b_width = cols_only.b_width;
-    }
-    if (!p.smaller_example && p.schedule.total() <= kMaxDescribedPasses)
-      p.fetches_per_fma = describe_shader_plan(mode, M, N, K).fetches_per_fma;
-    else  // only blocked gets here: one scalar fetch of A and one of B per multiply-add at any M, N
-      p.fetches_per_fma = describe_shader_plan(mode, std::min(M, 256), std::min(N, 256), K).fetches_per_fma;
+    p.layout = describe_shader_layout(mode, md, nd, K);
+    p.run_layout = p.smaller_example ? describe_shader_layout(mode, M, N, K) : p.layout;
     plans_.push_back(std::move(p));
   }
 }

@@ -39,11 +39,8 @@ class HistoryPanel {
     int M = 0, N = 0, K = 0;       // the size drawn (the run size unless smaller_example)
     bool smaller_example = false;  // the run size has too many quads to draw: a smaller one is drawn
     int run_M = 0, run_N = 0;      // the run size's M, N
-    long long run_passes = 0;      // passes at the run size
-    ShaderPlanSummary layout;      // target and texture sizes at (M, N, K); passes left empty
-    ShaderPlanSummary run_layout;  // the same at the run size
-    PassSchedule schedule;
-    double fetches_per_fma = 0;    // from the plan at the run size (see plan_for)
+    ShaderPlanSummary layout;      // sizes, quads and k-chunks at (M, N, K): what is drawn
+    ShaderPlanSummary run_layout;  // the same at the run size (passes, fetches per FMA)
   };
   void update_plans(int M, int N, int K);
   ShaderMode mode() const;

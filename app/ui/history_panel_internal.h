@@ -14,7 +14,6 @@
 namespace tilescope::history_ui {
 
 inline constexpr long long kMaxQuads = 16384;          // more quads than this: a smaller example is drawn
-inline constexpr long long kMaxDescribedPasses = 1 << 18;  // fetch count from the full plan up to this
 
 inline const ImVec4 kGreen(0.35f, 0.85f, 0.40f, 1.0f);
 inline const ImVec4 kRed(1.0f, 0.40f, 0.35f, 1.0f);

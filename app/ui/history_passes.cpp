@@ -23,15 +23,14 @@ using namespace history_ui;
 void HistoryPanel::draw_passes(const ModePlan& plan, float width, float max_height) {
   const float em = ImGui::GetFontSize();
   const ShaderPlanSummary& L = plan.layout;
-  const PassSchedule& S = plan.schedule;
   section("The passes, drawn as the quads they are");
-  if (S.quads.empty() || S.chunks.empty() || L.target_width < 1 || L.target_height < 1) {
+  if (L.quads.empty() || L.chunks.empty() || L.target_width < 1 || L.target_height < 1) {
     ImGui::TextDisabled("nothing to draw at this size");
     return;
   }
-  const long long total = S.total();
-  const long long chunks = static_cast<long long>(S.chunks.size());
-  const long long quads = static_cast<long long>(S.quads.size());
+  const long long total = L.total();
+  const long long chunks = static_cast<long long>(L.chunks.size());
+  const long long quads = static_cast<long long>(L.quads.size());
   if (pass_ > total) pass_ = -1;
   const long long shown = pass_ < 0 ? total : pass_;
 
@@ -43,8 +42,8 @@ void HistoryPanel::draw_passes(const ModePlan& plan, float width, float max_heig
     ImGui::PushTextWrapPos(0);
     ImGui::Text("At this size there are %s passes (%s tiles x %lld k-chunks): too many quads to draw. "
                 "Drawn: the same mode at M = %d, N = %d.",
-                format_thousands(static_cast<double>(plan.run_passes)).c_str(),
-                format_thousands(static_cast<double>(plan.run_passes / std::max(1LL, chunks))).c_str(), chunks, plan.M,
+                format_thousands(static_cast<double>(plan.run_layout.total())).c_str(),
+                format_thousands(static_cast<double>(plan.run_layout.total() / std::max(1LL, chunks))).c_str(), chunks, plan.M,
                 plan.N);
     ImGui::PopTextWrapPos();
     ImGui::PopStyleColor();
@@ -104,11 +103,11 @@ void HistoryPanel::draw_passes(const ModePlan& plan, float width, float max_heig
     // Completed quads, merged into row strips (tiles of one row of tiles are contiguous).
     const ImU32 done = with_alpha(chunk_color(chunks - 1, chunks), alpha);
     for (long long i = 0; i < full;) {
-      const ShaderPass& q = S.quads[static_cast<std::size_t>(i)];
+      const ShaderPass& q = L.quads[static_cast<std::size_t>(i)];
       int x1 = q.x + q.w;
       long long j = i + 1;
       while (j < full) {
-        const ShaderPass& n = S.quads[static_cast<std::size_t>(j)];
+        const ShaderPass& n = L.quads[static_cast<std::size_t>(j)];
         if (n.y != q.y || n.h != q.h || n.x != x1) break;
         x1 = n.x + n.w;
         ++j;
@@ -118,7 +117,7 @@ void HistoryPanel::draw_passes(const ModePlan& plan, float width, float max_heig
       i = j;
     }
     if (partial > 0 && full < quads) {
-      const ShaderPass& q = S.quads[static_cast<std::size_t>(full)];
+      const ShaderPass& q = L.quads[static_cast<std::size_t>(full)];
       const auto rc = rect_of(org, q.x, q.y, q.w, q.h);
       dl->AddRectFilled(rc.first, rc.second, with_alpha(chunk_color(partial - 1, chunks), alpha));
     }
@@ -138,10 +137,10 @@ void HistoryPanel::draw_passes(const ModePlan& plan, float width, float max_heig
   }
   if (quads > 1 && quads <= kMaxQuads) {
     float min_side = 1e9f;
-    for (const ShaderPass& q : S.quads) min_side = std::min(min_side, std::min(q.w, q.h) * scale);
+    for (const ShaderPass& q : L.quads) min_side = std::min(min_side, std::min(q.w, q.h) * scale);
     if (min_side >= 4) {
       const ImU32 line = with_alpha(text, 90);
-      for (const ShaderPass& q : S.quads) {
+      for (const ShaderPass& q : L.quads) {
         const auto rc = rect_of(o, q.x, q.y, q.w, q.h);
         dl->AddRect(rc.first, rc.second, line);
       }
@@ -149,13 +148,13 @@ void HistoryPanel::draw_passes(const ModePlan& plan, float width, float max_heig
   }
   // The pass just drawn (thick white) and the next one (cyan).
   if (shown < total) {
-    const ShaderPass& q = S.quads[static_cast<std::size_t>(shown / chunks)];
+    const ShaderPass& q = L.quads[static_cast<std::size_t>(shown / chunks)];
     const auto rc = rect_of(o, q.x, q.y, q.w, q.h);
     dl->AddRect(ImVec2(rc.first.x + 1, rc.first.y + 1), ImVec2(rc.second.x - 1, rc.second.y - 1), 0xFFFFFF40, 0, 0,
                 std::max(1.5f, em * 0.1f));
   }
   if (shown > 0) {
-    const ShaderPass& q = S.quads[static_cast<std::size_t>((shown - 1) / chunks)];
+    const ShaderPass& q = L.quads[static_cast<std::size_t>((shown - 1) / chunks)];
     const auto rc = rect_of(o, q.x, q.y, q.w, q.h);
     // Two tones: readable on the dark and the light themes.
     dl->AddRect(rc.first, rc.second, 0xFF000000u, 0, 0, std::max(4.0f, em * 0.26f));
@@ -182,7 +181,7 @@ void HistoryPanel::draw_passes(const ModePlan& plan, float width, float max_heig
     if (tx >= 0 && ty >= 0 && tx < L.target_width && ty < L.target_height) {
       long long qi = -1;
       for (long long i = 0; i < quads; ++i) {
-        const ShaderPass& q = S.quads[static_cast<std::size_t>(i)];
+        const ShaderPass& q = L.quads[static_cast<std::size_t>(i)];
         if (tx >= q.x && tx < q.x + q.w && ty >= q.y && ty < q.y + q.h) {
           qi = i;
           break;
@@ -213,7 +212,7 @@ void HistoryPanel::draw_passes(const ModePlan& plan, float width, float max_heig
                           ImVec2(x + em * 0.3f, lp.y + lh + em * 0.45f), text);
   }
   ImGui::Dummy(ImVec2(lw, lh + em * 0.5f));
-  const long long k_last = std::min<long long>(plan.K, static_cast<long long>(S.chunks.back().k0 + S.chunks.back().klen) * kpu) - 1;
+  const long long k_last = std::min<long long>(plan.K, static_cast<long long>(L.chunks.back().k0 + L.chunks.back().klen) * kpu) - 1;
   ImGui::TextDisabled("colour = the latest k-chunk added: k = 0.. (dark) to ..%lld (yellow); plain background: not drawn yet",
                       k_last);
 }
@@ -224,8 +223,7 @@ void HistoryPanel::draw_passes(const ModePlan& plan, float width, float max_heig
 void HistoryPanel::draw_pass_strip(const ModePlan& plan, float width) {
   const float em = ImGui::GetFontSize();
   const ShaderPlanSummary& L = plan.layout;
-  const PassSchedule& S = plan.schedule;
-  const long long total = S.total(), chunks = static_cast<long long>(S.chunks.size());
+  const long long total = L.total(), chunks = static_cast<long long>(L.chunks.size());
   const long long shown = pass_ < 0 ? total : std::min<long long>(pass_, total);
   const float aspect = std::clamp(static_cast<float>(L.target_width) / L.target_height, 0.5f, 3.0f);
   const float th = em * 1.6f, tw = th * aspect, gap = em * 0.3f;
@@ -251,7 +249,7 @@ void HistoryPanel::draw_pass_strip(const ModePlan& plan, float width) {
     const ImVec2 a(o.x + static_cast<float>(slot % per_row) * (tw + gap), o.y + static_cast<float>(slot / per_row) * (th + gap));
     const ImVec2 b(a.x + tw, a.y + th);
     dl->AddRectFilled(a, b, bg);
-    const ShaderPass p = S.pass(i);
+    const ShaderPass p = L.pass(i);
     // At least 2 pixels, so a small tile stays visible on a thumbnail.
     ImVec2 qa(a.x + p.x * sx, a.y + p.y * sy), qb(a.x + (p.x + p.w) * sx, a.y + (p.y + p.h) * sy);
     qb.x = std::max(qb.x, qa.x + 2), qb.y = std::max(qb.y, qa.y + 2);
@@ -270,8 +268,8 @@ void HistoryPanel::draw_pass_strip(const ModePlan& plan, float width) {
 
 void HistoryPanel::draw_pass_controls(const ModePlan& plan) {
   const float em = ImGui::GetFontSize();
-  const PassSchedule& S = plan.schedule;
-  const long long total = S.total();
+  const ShaderPlanSummary& L = plan.layout;
+  const long long total = L.total();
   const int total_i = static_cast<int>(std::min<long long>(total, 1 << 30));
   if (speed_for_mode_ != static_cast<int>(plan.mode) || speed_for_passes_ != total || speed_ <= 0) {
     speed_ = static_cast<float>(std::clamp(static_cast<double>(total) / 12.0, 1.0, 100000.0));  // ~12 s for all
@@ -331,10 +329,10 @@ void HistoryPanel::draw_pass_controls(const ModePlan& plan) {
   if (shown == 0) {
     ImGui::TextUnformatted("Nothing drawn yet: the targets are cleared (to NaN, the poison a missed texel would keep).");
   } else {
-    const ShaderPass p = S.pass(shown - 1);
+    const ShaderPass p = L.pass(shown - 1);
     const long long k0 = static_cast<long long>(p.k0) * kpu;
     const long long k1 = std::min<long long>(plan.K, static_cast<long long>(p.k0 + p.klen) * kpu) - 1;
-    const long long chunk_index = (shown - 1) % static_cast<long long>(S.chunks.size());
+    const long long chunk_index = (shown - 1) % static_cast<long long>(L.chunks.size());
     const int outputs = plan.layout.outputs_per_fragment_rows * plan.layout.outputs_per_fragment_cols;
     ImGui::Text("Pass %d of %lld: quad at (%d, %d), %d x %d texels, k = %lld..%lld (k-chunk %lld): every fragment in it "
                 "adds %lld products to %s%s.",

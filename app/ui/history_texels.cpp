@@ -31,7 +31,7 @@ void HistoryPanel::draw_texture_layout(ShaderMode mode, float width) {
   ImGui::TextDisabled("an 8 x 8 example (M = N = K = 8)");
   const char X = layout_matrix_;
   constexpr int kSide = 8;
-  const ShaderPlanSummary ex = describe_shader_plan(mode, kSide, kSide, kSide);
+  const ShaderPlanSummary ex = describe_shader_layout(mode, kSide, kSide, kSide);
   int targets = 1, tw = ex.target_width, th = ex.target_height, channels = ex.channels;
   if (X == 'C') targets = ex.targets;
   if (X == 'A') tw = ex.a_width, th = ex.a_height, channels = ex.a_channels;
