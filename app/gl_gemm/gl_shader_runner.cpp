@@ -3,7 +3,6 @@
 #include <GL/gl.h>
 
 #include <atomic>
-#include <chrono>
 #include <condition_variable>
 #include <memory>
 #include <mutex>
@@ -162,32 +161,21 @@ class GlShaderThread {
     }
     ShaderGemmOptions options;
     options.cancel = job.cancel;
-
-    // The first run alone, timed on the wall clock with everything it sets up (textures,
-    // packing, the driver's lazy shader compile), like a cold CUDA launch.
-    options.warmup = 0;
+    // The Measurer's first run is timed apart: here it is the engine's first warm-up run.
+    options.warmup = job.warmup + 1;
     out.first_was_cold = warm->insert(config).second;
-    const auto t0 = std::chrono::steady_clock::now();
-    ShaderGemmResult first = run_shader_gemm(*mode, job.a, job.b, job.M, job.N, job.K, 1, library, options);
-    out.first_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-    if (!first.error.empty()) {
-      out.error = first.error;
+    ShaderGemmResult result = run_shader_gemm(*mode, job.a, job.b, job.M, job.N, job.K, job.repetitions, library, options);
+    if (!result.error.empty()) {
+      out.error = result.error;
       return out;
     }
-    first = ShaderGemmResult();  // free its C before the timed runs make another
-
-    options.warmup = job.warmup;
-    ShaderGemmResult timed = run_shader_gemm(*mode, job.a, job.b, job.M, job.N, job.K, job.repetitions, library, options);
-    if (!timed.error.empty()) {
-      out.error = timed.error;
-      return out;
-    }
+    out.first_ms = result.first_ms;
     const bool wall = software_renderer(out.device_name);
     out.timer = wall ? "wall_clock" : "gl_time_elapsed";
-    out.times_ms = wall ? timed.wall_ms_all : timed.gpu_ms_all;
-    out.passes = timed.passes;
-    out.fetches_per_fma = timed.fetches_per_fma;
-    out.c = std::move(timed.c);
+    out.times_ms = wall ? result.wall_ms_all : result.gpu_ms_all;
+    out.passes = result.passes;
+    out.fetches_per_fma = result.fetches_per_fma;
+    out.c = std::move(result.c);
     return out;
   }
 
