@@ -87,20 +87,21 @@ int write_outputs(const BenchOptions& opt, const std::vector<RunResult>& rows, c
 
 
 int run_without_gpu(const BenchOptions& opt, const DeviceInfo& device, std::ostream& out, std::ostream& err) {
-  std::vector<std::pair<Problem, Shape>> todo;
-  std::vector<std::string> skipped;
   // Without size options the GPU defaults (1024, 2048) are all too large for the CPU: show
   // something real instead, so that a plain `tilescope bench` still does what it can.
-  auto shapes_for = [&](Problem p) {
-    std::vector<Shape> shapes = opt.shapes_for(p);
-    if (!opt.sizes_given) {
-      shapes.clear();
-      for (long long n : kCpuFallbackDefaultSizes) shapes.push_back(normalised(p, Shape{n, n, n}));
+  BenchOptions sized = opt;
+  if (!opt.sizes_given) {
+    sized.gemm_shapes.clear();
+    sized.ata_shapes.clear();
+    for (long long n : kCpuFallbackDefaultSizes) {
+      sized.gemm_shapes.push_back(normalised(Problem::Gemm, Shape{n, n, n}));
+      sized.ata_shapes.push_back(normalised(Problem::Ata, Shape{n, n, n}));
     }
-    return shapes;
-  };
+  }
+  std::vector<std::pair<Problem, Shape>> todo;
+  std::vector<std::string> skipped;
   for (Problem p : opt.problems) {
-    for (const Shape& s : shapes_for(p)) {
+    for (const Shape& s : sized.shapes_for(p)) {
       if (std::max({s.M, s.N, s.K}) <= kCpuFallbackMaxSize)
         todo.emplace_back(p, s);
       else
@@ -108,36 +109,17 @@ int run_without_gpu(const BenchOptions& opt, const DeviceInfo& device, std::ostr
     }
   }
 
-  // The texture-shader variant needs OpenGL, not CUDA: it runs here when asked for by name.
+  // The texture-shader variant needs OpenGL, not CUDA: it runs here when --variants asks for it.
+  auto is_gl = [](const VariantDescriptor* v) { return v && v->backend == Backend::GlShader; };
+  const bool gl_selected =
+      std::any_of(opt.selections.begin(), opt.selections.end(), [&](const VariantSelection& s) { return is_gl(s.variant); });
   std::vector<RunRequest> gl_runs;
-  bool gl_selected = false;
-  for (const VariantSelection& sel : opt.selections) {
-    if (sel.variant->backend != Backend::GlShader) continue;
-    gl_selected = true;
-    if (!opt.variants_given) continue;
-    for (Problem p : opt.problems) {
-      for (Precision precision : opt.precisions) {
-        const std::string why = unsupported_reason(*sel.variant, sel.config_index, p, precision, DeviceLimits());
-        if (!why.empty()) {
-          if (sel.named) err << "refused: " << sel.variant->id << ":" << sel.variant->configs[sel.config_index].name
-                             << " " << to_string(p) << " " << to_string(precision) << ": " << why << "\n";
-          continue;
-        }
-        for (const Shape& s : shapes_for(p)) {
-          RunRequest req;
-          req.variant_id = sel.variant->id;
-          req.config_index = sel.config_index;
-          req.problem = p;
-          req.precision = precision;
-          req.shape = s;
-          req.repetitions = opt.repetitions;
-          req.warmup = opt.warmup;
-          req.verify = opt.verify;
-          req.seed = opt.seed;
-          gl_runs.push_back(req);
-        }
-      }
-    }
+  if (opt.variants_given) {
+    const BenchPlan plan = plan_bench(sized, DeviceLimits());
+    for (const std::string& line : plan.refused)
+      if (is_gl(find_variant(line.substr(0, line.find(':'))))) err << "refused: " << line << "\n";
+    for (const PlannedRun& run : plan.runs)
+      if (is_gl(run.selection->variant)) gl_runs.push_back(run.request);
   }
 
   out << "Without a GPU, tilescope times only the CPU reference (double precision, sizes up to " << kCpuFallbackMaxSize
