@@ -54,6 +54,14 @@ bool mark_warm(const std::string& key) {
   return g_warm_kernels.insert(key).second;  // true: first time
 }
 
+// The verdict of a check: error, unwritten elements, the tolerance for this K and arithmetic.
+void record_check(RunResult& res, const ErrorReport& er, double unit_roundoff, std::int64_t k, std::int64_t elements) {
+  res.rel_error = er.rel_error;
+  res.unwritten = er.unwritten;
+  res.tolerance = relative_error_tolerance(unit_roundoff, k, er.reference_norm, elements);
+  res.passed = er.unwritten == 0 && std::isfinite(er.rel_error) && er.rel_error <= res.tolerance;
+}
+
 double median_of(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   const std::size_t n = v.size();
@@ -104,6 +112,24 @@ struct Measurer::Impl {
   }
 
   void run_checked(const RunRequest& req, const VariantDescriptor& v, RunResult& res);
+  // cublasDgemm on double inputs already on the device (rb null for AᵀA) into ref_c, and the
+  // device C of `precision` compared with it over `part`.
+  ErrorReport compare_with_cublas_dgemm(Problem problem, const Shape& s, const double* ra, const double* rb,
+                                        const void* c_device, Precision precision, OutputPart part) {
+    ref_c.resize(static_cast<std::size_t>(s.M) * s.N * 8);
+    GemmArgs ref;
+    ref.problem = problem;
+    ref.precision = Precision::F64;
+    ref.shape = s;
+    ref.a = ra;
+    ref.b = rb;
+    ref.c = ref_c.get();
+    ref.stream = stream;
+    ref.cublas = cublas;
+    const VariantDescriptor* cublas_variant = find_variant("cublas");
+    cublas_variant->launch(ref, find_config(*cublas_variant, "gemm"));
+    return device_compare(c_device, precision, static_cast<const double*>(ref_c.get()), s.M, s.N, part, stream);
+  }
   void run_external(const RunRequest& req, const VariantDescriptor& v, RunResult& res);
 };
 
@@ -309,24 +335,13 @@ void Measurer::Impl::run_checked(const RunRequest& req, const VariantDescriptor&
       // precise than any float variant (and an independent one for the double variants).
       res.reference = "cublas_dgemm";
       ref_inputs.resize(static_cast<std::size_t>(a_n + b_n) * 8);
-      ref_c.resize(static_cast<std::size_t>(c_n) * 8);
       double* ra = static_cast<double*>(ref_inputs.get());
       double* rb = ra + a_n;
       widen_to_double(ra, set_a(0), req.precision, a_n, stream);
       if (b_n) widen_to_double(rb, set_b(0), req.precision, b_n, stream);
-      GemmArgs ref = args;
-      ref.precision = Precision::F64;
-      ref.a = ra;
-      ref.b = b_n ? rb : nullptr;
-      ref.c = ref_c.get();
-      const VariantDescriptor* cublas_variant = find_variant("cublas");
-      cublas_variant->launch(ref, find_config(*cublas_variant, "gemm"));
-      er = device_compare(c.get(), req.precision, static_cast<const double*>(ref_c.get()), s.M, s.N, cfg.output, stream);
+      er = compare_with_cublas_dgemm(req.problem, s, ra, b_n ? rb : nullptr, c.get(), req.precision, cfg.output);
     }
-    res.rel_error = er.rel_error;
-    res.unwritten = er.unwritten;
-    res.tolerance = relative_error_tolerance(unit_roundoff_for(req.precision, cfg.tf32), s.K, er.reference_norm, er.checked);
-    res.passed = er.unwritten == 0 && std::isfinite(er.rel_error) && er.rel_error <= res.tolerance;
+    record_check(res, er, unit_roundoff_for(req.precision, cfg.tf32), s.K, er.checked);
   }
 
   for (int i = 0; i < req.warmup; ++i) {
@@ -477,34 +492,20 @@ void Measurer::Impl::run_external(const RunRequest& req, const VariantDescriptor
       // cublasDgemm on the same inputs, as for the CUDA variants.
       res.reference = "cublas_dgemm";
       init();
-      ref_inputs.resize(static_cast<std::size_t>(a_n + b_n) * 8);
-      ref_c.resize(static_cast<std::size_t>(M) * N * 8);
-      c.resize(static_cast<std::size_t>(M) * N * 4);
+      ref_inputs.resize(a64.size() * 8 + b64.size() * 8);
+      c.resize(out.c.size() * 4);
       double* ra = static_cast<double*>(ref_inputs.get());
+      double* rb = ra + a64.size();
       CUDA_CHECK(cudaMemcpyAsync(ra, a64.data(), a64.size() * 8, cudaMemcpyHostToDevice, stream));
-      CUDA_CHECK(cudaMemcpyAsync(ra + a_n, b64.data(), b64.size() * 8, cudaMemcpyHostToDevice, stream));
+      CUDA_CHECK(cudaMemcpyAsync(rb, b64.data(), b64.size() * 8, cudaMemcpyHostToDevice, stream));
       CUDA_CHECK(cudaMemcpyAsync(c.get(), out.c.data(), out.c.size() * 4, cudaMemcpyHostToDevice, stream));
-      GemmArgs ref;
-      ref.problem = Problem::Gemm;
-      ref.precision = Precision::F64;
-      ref.shape = Shape{M, N, K};
-      ref.a = ra;
-      ref.b = ra + a_n;
-      ref.c = ref_c.get();
-      ref.stream = stream;
-      ref.cublas = cublas;
-      const VariantDescriptor* cublas_variant = find_variant("cublas");
-      cublas_variant->launch(ref, find_config(*cublas_variant, "gemm"));
-      er = device_compare(c.get(), Precision::F32, static_cast<const double*>(ref_c.get()), M, N, OutputPart::Full, stream);
+      er = compare_with_cublas_dgemm(Problem::Gemm, Shape{M, N, K}, ra, rb, c.get(), Precision::F32, OutputPart::Full);
     } else {
       res.reference = "cpu_fp64_sampled";
       er = sampled_compare(out.c, a64, b64, M, N, K, req.seed);
     }
-    res.rel_error = er.rel_error;
-    res.unwritten = er.unwritten;
-    res.tolerance = relative_error_tolerance(unit_roundoff_for(Precision::F32, cfg.tf32), s.K, er.reference_norm,
-                                             static_cast<std::int64_t>(M) * N);
-    res.passed = er.unwritten == 0 && std::isfinite(er.rel_error) && er.rel_error <= res.tolerance;
+    // All of C counts for the tolerance's size estimate, also when only a sample was checked.
+    record_check(res, er, unit_roundoff_for(Precision::F32, cfg.tf32), s.K, static_cast<std::int64_t>(M) * N);
   }
 
   res.median_ms = median_of(out.times_ms);

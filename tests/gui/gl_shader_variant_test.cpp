@@ -116,6 +116,17 @@ TEST_F(GlShaderVariant, LargeSizesAreCheckedAgainstAnFp64Reference) {
   }
 }
 
+// AᵀA above kCpuReferenceMaxWork: the reference gets A's transpose and A itself (K x N each).
+TEST_F(GlShaderVariant, LargeAtaIsCheckedAgainstAnFp64Reference) {
+  Measurer measurer;
+  const RunResult r = measurer.run(request("mrt8", Problem::Ata, Shape{0, 400, 350}));
+  SCOPED_TRACE(describe(r));
+  ASSERT_TRUE(r.ok());
+  EXPECT_TRUE(r.reference == "cublas_dgemm" || r.reference == "cpu_fp64_sampled") << r.reference;
+  EXPECT_TRUE(r.passed);
+  EXPECT_EQ(r.unwritten, 0);
+}
+
 // The counts the History tab shows: one output per fragment fetches 2 texels per FMA; 4 x 8 per
 // fragment fetches 12 texels per 128 FMAs (at sizes needing no padding).
 TEST_F(GlShaderVariant, FetchesPerFmaFollowTheModes) {
