@@ -59,7 +59,7 @@ void App::draw_results_table() {
   header_with_tooltip(names[2], "C is M x N; every element is a dot product of length K.");
   header_with_tooltip(names[3], "The first run, without warm-up; * = the first use of this kernel in the program, "
                                 "including loading it (cuBLAS: its start-up, ~100 ms).");
-  header_with_tooltip(names[4], "The median of the timed runs (CUDA events): the number to compare.");
+  header_with_tooltip(names[4], "The median of the timed runs (CUDA events; GL_TIME_ELAPSED for the texture shaders): the number to compare.");
   header_with_tooltip(names[5], "The fastest timed run.");
   header_with_tooltip(names[6], "2·M·N·K floating-point operations / median time. For AᵀA every variant is "
                                 "credited with the full product, even those that skip half of it.");
