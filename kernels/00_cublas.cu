@@ -29,9 +29,12 @@ namespace {
 
 enum CublasConfig { kGemm = 0, kSyrk = 1, kGemmTf32 = 2 };
 
+// The configurations by index (the descriptor lists them in this order).
+bool is_syrk(const TileConfig& cfg) { return cfg.output == OutputPart::UpperTriangle; }
+
 std::string cublas_refuses(Problem problem, Precision precision, const TileConfig& cfg) {
-  if (cfg.name == "syrk" && problem != Problem::Ata) return "syrk computes A^T A only (choose the ata problem)";
-  if (cfg.name == "gemm_tf32" && precision != Precision::F32) return "TF32 applies to float only";
+  if (is_syrk(cfg) && problem != Problem::Ata) return "syrk computes A^T A only (choose the ata problem)";
+  if (cfg.tf32 && precision != Precision::F32) return "TF32 applies to float only";
   return "";
 }
 
@@ -86,24 +89,27 @@ TileConfig cublas_config(const char* name, const char* math, bool tf32, OutputPa
 
 }  // namespace
 
-extern const VariantDescriptor kCublasVariant = {
-    "cublas",
-    "cuBLAS",
-    "NVIDIA's library GEMM: the reference every kernel here is measured against. It is tuned per "
-    "GPU and closed, so tilescope can time it but cannot show how it maps threads to C.",
-    Backend::Cublas,
-    {
-        cublas_config("gemm", "FP32 FMA, tensor cores off / FP64", false, OutputPart::Full),
-        cublas_config("syrk", "FP32 FMA, tensor cores off / FP64; writes the upper triangle only", false,
-                      OutputPart::UpperTriangle),
-        cublas_config("gemm_tf32", "TF32 tensor cores (10-bit mantissa inputs), float only", true, OutputPart::Full),
-    },
-    cublas_refuses,
-    cublas_launch,
-    nullptr,  // opaque: no instrumented build
-    cublas_kernel_for,
-    nullptr,
-    nullptr,  // no mapping model: cuBLAS is closed
-};
+extern const VariantDescriptor kCublasVariant = [] {
+  VariantDescriptor v;
+  v.id = "cublas";
+  v.label = "cuBLAS";
+  v.summary =
+      "NVIDIA's library GEMM: the reference every kernel here is measured against. It is tuned per "
+      "GPU and closed, so tilescope can time it but cannot show how it maps threads to C.";
+  v.role = Role::Baseline;
+  v.backend = Backend::Cublas;
+  v.configs = {
+      cublas_config("gemm", "FP32 FMA, tensor cores off / FP64", false, OutputPart::Full),
+      cublas_config("syrk", "FP32 FMA, tensor cores off / FP64; writes the upper triangle only", false,
+                    OutputPart::UpperTriangle),
+      cublas_config("gemm_tf32", "TF32 tensor cores (10-bit mantissa inputs), float only", true, OutputPart::Full),
+  };
+  v.default_config = kGemm;  // also the FP64 reference (cublasDgemm) of large checks
+  v.refuses = cublas_refuses;
+  v.launch = cublas_launch;
+  v.kernel_for = cublas_kernel_for;
+  v.no_model_reason = "cuBLAS is closed: its mapping is not known";
+  return v;
+}();
 
 }  // namespace tilescope

@@ -159,20 +159,24 @@ TileConfig naive_config(int bx, int by) {
 
 }  // namespace
 
-extern const VariantDescriptor kNaiveVariant = {
-    "naive",
-    "Naive",
-    "One thread computes one element of C, reading a whole row of A and a whole column of B "
-    "straight from global memory. Simple and correct, but every element of A and B is fetched "
-    "again and again.",
-    Backend::Cuda,
-    {naive_config(16, 16), naive_config(32, 32)},
-    nullptr,
-    naive_launch,
-    naive_launch_traced,
-    naive_kernel_for,
-    nullptr,
-    naive_model,
-};
+extern const VariantDescriptor kNaiveVariant = [] {
+  VariantDescriptor v;
+  v.id = "naive";
+  v.label = "Naive";
+  v.summary =
+      "One thread computes one element of C, reading a whole row of A and a whole column of B "
+      "straight from global memory. Simple and correct, but every element of A and B is fetched "
+      "again and again.";
+  v.role = Role::Kernel;
+  v.backend = Backend::Cuda;
+  v.configs = {naive_config(16, 16), naive_config(32, 32)};
+  v.default_config = 0;
+  v.launch = naive_launch;
+  v.launch_traced = naive_launch_traced;
+  v.kernel_for = naive_kernel_for;
+  v.model = naive_model;
+  v.model_caps.staged_phases = false;  // one phase: the whole K loop, straight from global memory
+  return v;
+}();
 
 }  // namespace tilescope

@@ -219,20 +219,24 @@ TileConfig tile_config(int tile) {
 
 }  // namespace
 
-extern const VariantDescriptor kSmemTiledVariant = {
-    "smem_tiled",
-    "Shared-memory tiled",
-    "The block's threads cooperatively copy a TILE x TILE tile of A and of B into fast on-chip "
-    "shared memory, wait for each other, then each thread multiplies from there. Every element "
-    "fetched from global memory is now reused TILE times.",
-    Backend::Cuda,
-    {tile_config(8), tile_config(16), tile_config(32)},
-    nullptr,
-    smem_tiled_launch,
-    smem_tiled_launch_traced,
-    smem_tiled_kernel_for,
-    smem_tiled_shared_bytes,
-    smem_tiled_model,
-};
+extern const VariantDescriptor kSmemTiledVariant = [] {
+  VariantDescriptor v;
+  v.id = "smem_tiled";
+  v.label = "Shared-memory tiled";
+  v.summary =
+      "The block's threads cooperatively copy a TILE x TILE tile of A and of B into fast on-chip "
+      "shared memory, wait for each other, then each thread multiplies from there. Every element "
+      "fetched from global memory is now reused TILE times.";
+  v.role = Role::Kernel;
+  v.backend = Backend::Cuda;
+  v.configs = {tile_config(8), tile_config(16), tile_config(32)};
+  v.default_config = 1;  // TILE = 16, the textbook's choice
+  v.launch = smem_tiled_launch;
+  v.launch_traced = smem_tiled_launch_traced;
+  v.kernel_for = smem_tiled_kernel_for;
+  v.shared_bytes = smem_tiled_shared_bytes;
+  v.model = smem_tiled_model;
+  return v;
+}();
 
 }  // namespace tilescope

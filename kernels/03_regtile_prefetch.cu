@@ -561,21 +561,28 @@ std::vector<TileConfig> regtile_configs() {
 
 }  // namespace
 
-extern const VariantDescriptor kRegtilePrefetchVariant = {
-    "regtile_prefetch",
-    "Register-tiled + prefetch",
-    "Each block owns a large tile of C and each thread a small TM x TN tile of it, kept in "
-    "registers. Slabs of A and B go through shared memory, and the next slab is already being "
-    "fetched from global memory while the current one is multiplied, hiding memory latency. "
-    "For AᵀA only the upper-triangle blocks are computed and mirrored.",
-    Backend::Cuda,
-    regtile_configs(),
-    regtile_refuses,
-    regtile_launch,
-    regtile_launch_traced,
-    regtile_kernel_for,
-    regtile_shared_bytes,
-    regtile_model,
-};
+extern const VariantDescriptor kRegtilePrefetchVariant = [] {
+  VariantDescriptor v;
+  v.id = "regtile_prefetch";
+  v.label = "Register-tiled + prefetch";
+  v.summary =
+      "Each block owns a large tile of C and each thread a small TM x TN tile of it, kept in "
+      "registers. Slabs of A and B go through shared memory, and the next slab is already being "
+      "fetched from global memory while the current one is multiplied, hiding memory latency. "
+      "For AᵀA only the upper-triangle blocks are computed and mirrored.";
+  v.role = Role::Kernel;
+  v.backend = Backend::Cuda;
+  v.configs = regtile_configs();
+  v.default_config = kNumConfigs - 1;  // the deep-slab tile the lesson ends on
+  v.refuses = regtile_refuses;
+  v.launch = regtile_launch;
+  v.launch_traced = regtile_launch_traced;
+  v.kernel_for = regtile_kernel_for;
+  v.shared_bytes = regtile_shared_bytes;
+  v.model = regtile_model;
+  v.model_caps.prefetch = true;
+  v.model_caps.mirrored_ata = true;
+  return v;
+}();
 
 }  // namespace tilescope

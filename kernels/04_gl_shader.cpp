@@ -24,16 +24,17 @@
 //   textures or double blending. AᵀA is computed as the full product of Aᵀ and A (both triangles).
 #include <string>
 
+#include "shader_modes.h"
 #include "variant.h"
 
 namespace tilescope {
 namespace {
 
-// bm x bn: the block of C one fragment computes. Names equal the engine's mode names
-// (shader_mode_name), which is how the app finds the mode of a configuration.
-TileConfig shader_config(const char* name, int rows, int cols) {
+// bm x bn: the block of C one fragment computes; `mode` is the engine's mode that draws it.
+TileConfig shader_config(const char* name, ShaderMode mode, int rows, int cols) {
   TileConfig c;
   c.name = name;
+  c.engine_mode = static_cast<int>(mode);
   c.bm = rows;
   c.bn = cols;
   c.tm = rows;
@@ -42,30 +43,28 @@ TileConfig shader_config(const char* name, int rows, int cols) {
   return c;
 }
 
-std::string shader_refuses(Problem, Precision precision, const TileConfig&) {
-  if (precision == Precision::F64)
-    return "float only: the texture shaders have no double textures or double blending (GL_R32F / GL_RGBA32F)";
-  return "";
-}
-
 }  // namespace
 
-extern const VariantDescriptor kGlShaderVariant = {
-    "gl_shader",
-    "Texture shaders (OpenGL)",
-    "How GPUs multiplied matrices before CUDA (2001-2006): A and B are float textures, drawing "
-    "a rectangle over C runs a fragment shader per element, and rendering passes add partial sums "
-    "by blending. The configurations follow the history: one output per fragment, 2 x 2 RGBA "
-    "packing, blocked passes, 4 and 8 render targets. Float only.",
-    Backend::GlShader,
-    {shader_config("multipass", 1, 1), shader_config("rgba_packed", 2, 2), shader_config("blocked", 1, 1),
-     shader_config("mrt", 4, 4), shader_config("mrt8", 4, 8)},
-    shader_refuses,
-    nullptr,
-    nullptr,
-    nullptr,
-    nullptr,
-    nullptr,
-};
+extern const VariantDescriptor kGlShaderVariant = [] {
+  VariantDescriptor v;
+  v.id = "gl_shader";
+  v.label = "Texture shaders (OpenGL)";
+  v.summary =
+      "How GPUs multiplied matrices before CUDA (2001-2006): A and B are float textures, drawing "
+      "a rectangle over C runs a fragment shader per element, and rendering passes add partial sums "
+      "by blending. The configurations follow the history: one output per fragment, 2 x 2 RGBA "
+      "packing, blocked passes, 4 and 8 render targets. Float only.";
+  v.role = Role::History;
+  v.backend = Backend::GlShader;
+  v.configs = {shader_config("multipass", ShaderMode::kMultipass, 1, 1),
+               shader_config("rgba_packed", ShaderMode::kRgbaPacked, 2, 2),
+               shader_config("blocked", ShaderMode::kBlocked, 1, 1), shader_config("mrt", ShaderMode::kMrt, 4, 4),
+               shader_config("mrt8", ShaderMode::kMrt8, 4, 8)};
+  v.default_config = 4;  // mrt8, the fastest: the figure the History tab compares with today's
+  v.precisions = {Precision::F32};
+  v.precision_note = "float only: the texture shaders have no double textures or double blending (GL_R32F / GL_RGBA32F)";
+  v.no_model_reason = "the texture shaders have no threads to map: the History tab draws their passes";
+  return v;
+}();
 
 }  // namespace tilescope

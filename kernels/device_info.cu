@@ -103,6 +103,7 @@ DeviceInfo probe_once() {
   info.limits.shared_per_block_default = prop.sharedMemPerBlock;
   info.limits.shared_per_block_optin = prop.sharedMemPerBlockOptin;
   info.limits.regs_per_block = prop.regsPerBlock;
+  info.limits.compute_capability = prop.major * 10 + prop.minor;
   cudaDriverGetVersion(&info.driver_version);
   cudaRuntimeGetVersion(&info.runtime_version);
   int major = 0, minor = 0, patch = 0;

@@ -48,6 +48,7 @@ struct TileConfig {
   int threads_x = 0, threads_y = 0;  // block shape (0 for cuBLAS)
   const char* math = "";             // what arithmetic it uses, stated for the user
   bool opt_in = false;               // run only when named explicitly (TF32 tensor cores)
+  int engine_mode = 0;               // variants drawn by an external engine: which of its modes
   bool tf32 = false;                 // float inputs rounded to TF32 (10-bit mantissa) by the tensor cores
   OutputPart output = OutputPart::Full;
   int threads() const { return threads_x * threads_y; }
@@ -60,6 +61,7 @@ struct DeviceLimits {
   std::size_t shared_per_block_optin = 48 * 1024;    // with cudaFuncAttributeMaxDynamicSharedMemorySize
   int regs_per_block = 65536;
   int max_regs_per_thread = 255;
+  int compute_capability = 0;  // major * 10 + minor (90 for Hopper); 0 = unknown (not checked)
 };
 
 }  // namespace tilescope

@@ -12,17 +12,13 @@ std::unique_ptr<MappingModel> make_mapping_model(const std::string& variant_id, 
   const Shape s = normalised(problem, shape);
   if (!v) {
     reason = "unknown variant '" + variant_id + "'";
-  } else if (config_index < 0 || config_index >= static_cast<int>(v->configs.size())) {
-    reason = std::string(v->id) + " has no configuration #" + std::to_string(config_index);
-  } else if (v->backend == Backend::Cublas) {
-    reason = "cuBLAS is closed: its mapping is not known";
-  } else if (v->backend == Backend::GlShader) {
-    reason = "the texture shaders have no threads to map: the History tab draws their passes";
+  } else if (const std::string bad = config_index_error(*v, config_index); !bad.empty()) {
+    reason = bad;
   } else if (!v->model) {
-    reason = std::string(v->id) + " has no mapping model";
+    reason = *v->no_model_reason ? v->no_model_reason : std::string(v->id) + " has no mapping model";
   } else if (s.M < 1 || s.N < 1 || s.K < 1) {
     reason = "sizes must be at least 1";
-  } else if (const std::string refused = v->refuses ? v->refuses(problem, precision, v->configs[config_index]) : "";
+  } else if (const std::string refused = unsupported_reason(*v, config_index, problem, precision, DeviceLimits{});
              !refused.empty()) {
     reason = refused;
   } else {

@@ -126,8 +126,10 @@ struct Measurer::Impl {
     ref.c = ref_c.get();
     ref.stream = stream;
     ref.cublas = cublas;
-    const VariantDescriptor* cublas_variant = find_variant("cublas");
-    cublas_variant->launch(ref, find_config(*cublas_variant, "gemm"));
+    // The baseline's default configuration in double: cublasDgemm.
+    const VariantDescriptor* library = baseline_variant();
+    if (!library || !library->launch) throw GpuError("no library baseline to compute the FP64 reference with");
+    library->launch(ref, library->default_config);
     return device_compare(c_device, precision, static_cast<const double*>(ref_c.get()), s.M, s.N, part, stream);
   }
   void run_external(const RunRequest& req, const VariantDescriptor& v, RunResult& res);
@@ -155,8 +157,8 @@ RunResult Measurer::run(const RunRequest& req) {
   }
   res.variant_label = v->label;
   res.backend = to_string(v->backend);
-  if (req.config_index < 0 || req.config_index >= static_cast<int>(v->configs.size())) {
-    res.error = std::string(v->id) + " has no configuration #" + std::to_string(req.config_index);
+  if (std::string bad = config_index_error(*v, req.config_index); !bad.empty()) {
+    res.error = bad;
     return res;
   }
   const TileConfig& cfg = v->configs[req.config_index];
@@ -516,17 +518,19 @@ void Measurer::Impl::run_external(const RunRequest& req, const VariantDescriptor
   res.pct_of_peak = peak > 0 ? 100.0 * res.gflops / peak : 0;
 }
 
+bool is_baseline_row(const RunResult& r) {
+  const VariantDescriptor* v = find_variant(r.variant_id);
+  return v && is_baseline(*v, find_config(*v, r.config_name));
+}
+
 void fill_pct_of_cublas(std::vector<RunResult>& rows) {
   for (RunResult& r : rows) {
     if (!r.ok()) continue;
     double best = 0;
     for (const RunResult& b : rows) {
-      if (!b.ok() || b.variant_id != "cublas" || b.problem != r.problem || b.precision != r.precision ||
-          b.shape.M != r.shape.M || b.shape.N != r.shape.N || b.shape.K != r.shape.K)
+      if (!b.ok() || b.problem != r.problem || b.precision != r.precision || b.shape.M != r.shape.M ||
+          b.shape.N != r.shape.N || b.shape.K != r.shape.K || !is_baseline_row(b))
         continue;
-      const VariantDescriptor* v = find_variant(b.variant_id);
-      const int ci = v ? find_config(*v, b.config_name) : -1;
-      if (ci < 0 || v->configs[ci].opt_in) continue;  // TF32 is another arithmetic: never the bar
       best = std::max(best, b.gflops);
     }
     r.pct_of_cublas = best > 0 ? 100.0 * r.gflops / best : -1;

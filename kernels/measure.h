@@ -143,8 +143,11 @@ RunResult measure_cpu_reference(const RunRequest& request, bool first_in_process
 // The labels of such a row (variant, problem, shape, machine) without running anything.
 RunResult cpu_reference_row(const RunRequest& request, bool first_in_process);
 
-// Fills pct_of_cublas of every row from the best non-opt-in cuBLAS row of the same problem,
-// precision and shape in `rows`.
+// Whether a row is the bar for "% of cuBLAS": a run of a baseline configuration (is_baseline in
+// variant.h: the library, not an opt-in arithmetic such as TF32).
+bool is_baseline_row(const RunResult& r);
+// Fills pct_of_cublas of every row from the best baseline row of the same problem, precision and
+// shape in `rows`.
 void fill_pct_of_cublas(std::vector<RunResult>& rows);
 
 }  // namespace tilescope

@@ -1,25 +1,36 @@
 // The registry is an explicit list on purpose: static self-registration silently loses
-// variants when the linker drops unreferenced objects from a static library.
+// variants when the linker drops unreferenced objects from a static library. A variant file
+// kernels/NN_<id>.cu (or .cpp) defines kVariant<...> and gets one line below, in the order NN;
+// a test checks that files and lines match.
 #include "registry.h"
 
 namespace tilescope {
 
-// Each variant file defines its descriptor.
 extern const VariantDescriptor kCublasVariant;           // 00_cublas.cu
 extern const VariantDescriptor kNaiveVariant;            // 01_naive.cu
 extern const VariantDescriptor kSmemTiledVariant;        // 02_smem_tiled.cu
 extern const VariantDescriptor kRegtilePrefetchVariant;  // 03_regtile_prefetch.cu
 extern const VariantDescriptor kGlShaderVariant;         // 04_gl_shader.cpp
 
-const std::vector<const VariantDescriptor*>& variant_registry() {
-  static const std::vector<const VariantDescriptor*> registry = {
+const VariantList& product_variants() {
+  static const VariantList list = {
       &kCublasVariant,
       &kNaiveVariant,
       &kSmemTiledVariant,
       &kRegtilePrefetchVariant,
       &kGlShaderVariant,
   };
-  return registry;
+  return list;
+}
+
+// The backends' names, as rows of results carry them.
+const char* to_string(Backend b) {
+  switch (b) {
+    case Backend::Cuda: return "cuda";
+    case Backend::Cublas: return "cublas";
+    case Backend::GlShader: return "gl_shader";
+  }
+  return "?";
 }
 
 const VariantDescriptor* find_variant(const std::string& id) {
@@ -32,6 +43,19 @@ int find_config(const VariantDescriptor& v, const std::string& config_name) {
   for (std::size_t i = 0; i < v.configs.size(); ++i)
     if (v.configs[i].name == config_name) return static_cast<int>(i);
   return -1;
+}
+
+const VariantDescriptor* baseline_variant() {
+  for (const VariantDescriptor* v : variant_registry())
+    if (v->role == Role::Baseline) return v;
+  return nullptr;
+}
+
+const VariantDescriptor* focus_variant() {
+  const VariantDescriptor* focus = nullptr;
+  for (const VariantDescriptor* v : variant_registry())
+    if (v->role == Role::Kernel && v->model) focus = v;
+  return focus;
 }
 
 }  // namespace tilescope

@@ -8,10 +8,23 @@
 
 namespace tilescope {
 
-const std::vector<const VariantDescriptor*>& variant_registry();
+using VariantList = std::vector<const VariantDescriptor*>;
+
+// The product's variants: one line each in registry.cpp, kernels/NN_<id>.* in the order NN.
+const VariantList& product_variants();
+
+// The variants this program runs: the product's. A test program may define its own (the product's
+// plus examples, tests/example_variant/test_registry.cpp); product_registry.cpp is then not linked.
+const VariantList& variant_registry();
+
 // nullptr when no variant has this id.
 const VariantDescriptor* find_variant(const std::string& id);
 // -1 when the variant has no configuration of this name.
 int find_config(const VariantDescriptor& v, const std::string& config_name);
+// The library baseline (Role::Baseline), the first one in the registry; nullptr when there is none.
+const VariantDescriptor* baseline_variant();
+// The kernel the lesson focuses on: the last Role::Kernel variant with a mapping model, the top
+// of the staircase so far; nullptr when there is none.
+const VariantDescriptor* focus_variant();
 
 }  // namespace tilescope

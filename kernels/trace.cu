@@ -60,11 +60,9 @@ std::string refusal(const std::string& variant_id, int config_index, Problem pro
                     const Shape& s, const VariantDescriptor** out) {
   const VariantDescriptor* v = find_variant(variant_id);
   if (!v) return "unknown variant '" + variant_id + "'";
-  if (config_index < 0 || config_index >= static_cast<int>(v->configs.size()))
-    return std::string(v->id) + " has no configuration #" + std::to_string(config_index);
+  if (std::string bad = config_index_error(*v, config_index); !bad.empty()) return bad;
   if (!v->launch_traced)
-    return v->backend == Backend::Cublas ? "cuBLAS is closed: it has no instrumented build"
-                                         : std::string(v->id) + " has no instrumented build";
+    return std::string(v->id) + " has no instrumented build" + (*v->no_model_reason ? std::string(": ") + v->no_model_reason : "");
   if (s.M < 1 || s.N < 1 || s.K < 1) return "sizes must be at least 1";
   if (s.M > INT_MAX || s.N > INT_MAX || s.K > INT_MAX) return "sizes above 2147483647 are not supported";
   const DeviceInfo& dev = probe_device();

@@ -1,22 +1,76 @@
 #include "variant.h"
 
+#include <algorithm>
 #include <string>
 
 namespace tilescope {
 
-const char* to_string(Backend b) {
-  switch (b) {
-    case Backend::Cuda: return "cuda";
-    case Backend::Cublas: return "cublas";
-    case Backend::GlShader: return "gl_shader";
+const char* to_string(Role r) {
+  switch (r) {
+    case Role::Baseline: return "baseline";
+    case Role::Kernel: return "kernel";
+    case Role::History: return "history";
+    case Role::Extra: return "extra";
   }
   return "?";
 }
 
+std::string config_index_error(const VariantDescriptor& v, int config_index) {
+  if (config_index >= 0 && config_index < static_cast<int>(v.configs.size())) return "";
+  return std::string(v.id) + " has no configuration #" + std::to_string(config_index);
+}
+
+bool is_baseline(const VariantDescriptor& v, int config_index) {
+  return v.role == Role::Baseline && config_index_error(v, config_index).empty() && !v.configs[config_index].opt_in;
+}
+
+bool runs_by_default(const VariantDescriptor& v, int config_index) {
+  return v.role != Role::Extra && config_index_error(v, config_index).empty() && !v.configs[config_index].opt_in;
+}
+
+bool supports(const VariantDescriptor& v, Problem p) {
+  return std::find(v.problems.begin(), v.problems.end(), p) != v.problems.end();
+}
+
+bool supports(const VariantDescriptor& v, Precision p) {
+  return std::find(v.precisions.begin(), v.precisions.end(), p) != v.precisions.end();
+}
+
+namespace {
+
+template <typename T>
+std::string joined(const std::vector<T>& items) {
+  std::string out;
+  for (const T& item : items) out += (out.empty() ? "" : ", ") + std::string(to_string(item));
+  return out;
+}
+
+std::string with_note(std::string text, const char* note) {
+  return note && *note ? text + ": " + note : text;
+}
+
+// What the descriptor itself rules out: problems, precisions, the architecture.
+std::string descriptor_refusal(const VariantDescriptor& v, Problem problem, Precision precision,
+                               const DeviceLimits& limits) {
+  if (!supports(v, problem)) return std::string(v.id) + " computes " + joined(v.problems) + " only";
+  if (!supports(v, precision))
+    return with_note(std::string(v.id) + " runs " + joined(v.precisions) + " only", v.precision_note);
+  if (v.min_compute_capability > 0 && limits.compute_capability > 0 &&
+      limits.compute_capability < v.min_compute_capability)
+    return with_note(std::string(v.id) + " needs compute capability " + std::to_string(v.min_compute_capability / 10) +
+                         "." + std::to_string(v.min_compute_capability % 10) + " or newer; this GPU has " +
+                         std::to_string(limits.compute_capability / 10) + "." +
+                         std::to_string(limits.compute_capability % 10),
+                     v.architecture_note);
+  return "";
+}
+
+}  // namespace
+
 std::string unsupported_reason(const VariantDescriptor& v, int config_index, Problem problem,
                                Precision precision, const DeviceLimits& limits) {
-  if (config_index < 0 || config_index >= static_cast<int>(v.configs.size()))
-    return std::string(v.id) + " has no configuration #" + std::to_string(config_index);
+  if (std::string why = config_index_error(v, config_index); !why.empty()) return why;
+  if (std::string why = descriptor_refusal(v, problem, precision, limits); !why.empty()) return why;
   const TileConfig& cfg = v.configs[config_index];
   if (v.refuses) {
     std::string why = v.refuses(problem, precision, cfg);

@@ -1,6 +1,7 @@
-// A GEMM variant as the rest of the program sees it: a descriptor in the registry
-// (kernels/registry.cpp). Adding a variant = one file in kernels/ that defines a descriptor,
-// plus one line in the registry; the CLI, exports and tests loop over the registry.
+// A GEMM variant as the rest of the program sees it: one descriptor, defined in the variant's own
+// file in kernels/ and listed once in the registry (kernels/registry.cpp). The descriptor says
+// everything the UI, the CLI, the measurer and the tests need: nothing outside the variant's file
+// decides by its id or its configuration names (docs/ADDING_A_VARIANT.md).
 #pragma once
 
 #include <memory>
@@ -18,10 +19,21 @@ namespace tilescope {
 
 struct TraceBuffers;  // trace.h
 
-// GlShader: runs in OpenGL fragment shaders (04_gl_shader.cpp); the core has no GL, so the
-// Measurer hands those runs to the runner the app installs (external_runner.h).
+// Cuda: kernels of ours. Cublas: the library. GlShader: runs in OpenGL fragment shaders; the
+// core has no GL, so the Measurer hands those runs to the runner the app installs
+// (external_runner.h).
 enum class Backend { Cuda, Cublas, GlShader };
 const char* to_string(Backend b);
+
+// What a variant is in the lesson.
+enum class Role {
+  Baseline,  // the library: its configurations that are not opt-in are the bar for "% of cuBLAS"
+             // and its default configuration in double is the FP64 reference of large checks
+  Kernel,    // a kernel of ours: a step of the staircase (the lesson focuses the last one)
+  History,   // a piece of history: the History tab's lesson, not ticked in every first Run
+  Extra,     // runs only when named explicitly (bench --variants, a ticked box)
+};
+const char* to_string(Role r);
 
 // Everything a launch needs. Pointers are device pointers of the element type of `precision`.
 // For Ata, `b` is unused (B is A).
@@ -33,49 +45,85 @@ struct GemmArgs {
   const void* b = nullptr;
   void* c = nullptr;
   CUstream_st* stream = nullptr;
-  cublasContext* cublas = nullptr;  // only the cuBLAS variant uses it
+  cublasContext* cublas = nullptr;  // only the library baseline uses it
 };
 
 // The kernel a launch would use, for cudaFuncGetAttributes / occupancy queries.
 struct KernelLaunchShape {
-  const void* kernel = nullptr;   // host stub of the __global__ function
+  const void* kernel = nullptr;  // host stub of the __global__ function
   int threads_per_block = 0;
   std::size_t dynamic_shared_bytes = 0;
 };
 
-struct VariantDescriptor {
-  const char* id;       // "naive", "smem_tiled", ... (command line, CSV, settings)
-  const char* label;    // shown in tables and legends
-  const char* summary;  // one paragraph for a tooltip; the file header tells the full story
-  Backend backend;
-  std::vector<TileConfig> configs;  // exactly the compiled set, teaching order
+// What the mapping model can show, so that the mapping view asks the descriptor instead of the id.
+struct MappingCaps {
+  // The K loop runs in phases that stage tiles of A and B in shared memory (false: one phase
+  // that reads all of K straight from global memory, as naive does).
+  bool staged_phases = true;
+  // While phase p is computed, phase p + 1 is in flight in prefetch registers.
+  bool prefetch = false;
+  // AᵀA: only the upper triangle is computed; the lower one is stored as its mirror.
+  bool mirrored_ata = false;
+  // Owners are (warp, lane, register) triples (Owner::warp, lane, reg): tensor-core fragments.
+  bool warp_level = false;
+};
 
-  // Variant-specific reasons to refuse a configuration ("" = fine). Device limits are checked
-  // separately and for every variant by unsupported_reason() below.
-  std::string (*refuses)(Problem, Precision, const TileConfig&);
+struct VariantDescriptor {
+  const char* id = "";       // "naive", "smem_tiled", ... (command line, CSV, settings)
+  const char* label = "";    // shown in tables and legends
+  const char* summary = "";  // one paragraph for a tooltip; the file header tells the full story
+  Role role = Role::Kernel;
+  Backend backend = Backend::Cuda;
+  std::vector<TileConfig> configs;  // exactly the compiled set, teaching order
+  int default_config = 0;           // the configuration the window and lessons start in
+
+  // What it can compute. A request outside these is refused with the note.
+  std::vector<Problem> problems = {Problem::Gemm, Problem::Ata};
+  std::vector<Precision> precisions = {Precision::F32, Precision::F64};
+  const char* precision_note = "";  // why some precisions are missing
+  // The oldest CUDA architecture it runs on (compute capability x 10, e.g. 80); 0: any.
+  int min_compute_capability = 0;
+  const char* architecture_note = "";  // why it needs that architecture
+
+  // Variant-specific reasons to refuse a configuration ("" = fine), beyond the problems and
+  // precisions above. Device limits are checked for every variant by unsupported_reason().
+  std::string (*refuses)(Problem, Precision, const TileConfig&) = nullptr;
 
   // Enqueue one product on args.stream. Throws GpuError on a failed CUDA/cuBLAS call,
   // including the launch check. Never prints. nullptr for GlShader (external_runner.h runs those).
-  void (*launch)(const GemmArgs&, int config_index);
+  void (*launch)(const GemmArgs&, int config_index) = nullptr;
 
-  // The same launch with the instrumented kernel (kTrace = true; see trace.h), which records
-  // into `trace`. nullptr for cuBLAS. Throws like `launch`; run_trace is the caller.
-  void (*launch_traced)(const GemmArgs&, int config_index, const TraceBuffers& trace);
+  // The same launch with the instrumented kernel (trace.h), which records into `trace`.
+  // nullptr where there is no instrumented build. Throws like `launch`; run_trace is the caller.
+  void (*launch_traced)(const GemmArgs&, int config_index, const TraceBuffers& trace) = nullptr;
 
-  // The kernel `launch` would run for these args (nullptr for cuBLAS and GlShader: no CUDA kernel).
-  KernelLaunchShape (*kernel_for)(const GemmArgs&, int config_index);
+  // The kernel `launch` would run for these args (nullptr where it is not a CUDA kernel of ours).
+  KernelLaunchShape (*kernel_for)(const GemmArgs&, int config_index) = nullptr;
 
   // Shared memory per block that a configuration needs (bytes); nullptr = none.
-  std::size_t (*shared_bytes)(const TileConfig&, Precision);
+  std::size_t (*shared_bytes)(const TileConfig&, Precision) = nullptr;
 
   // The mapping model of a configuration (kernels/mapping_model.h), defined in the variant's
-  // own file next to the kernel it describes; nullptr for cuBLAS, which is opaque. Callers go
-  // through make_mapping_model, which checks the arguments first.
-  std::unique_ptr<MappingModel> (*model)(int config_index, Problem, Precision, const Shape&);
+  // own file next to the kernel it describes. Callers go through make_mapping_model, which
+  // checks the arguments first. nullptr with `no_model_reason` saying why.
+  std::unique_ptr<MappingModel> (*model)(int config_index, Problem, Precision, const Shape&) = nullptr;
+  MappingCaps model_caps;
+  const char* no_model_reason = "";  // shown in the Mapping tab when `model` is nullptr
 };
 
-// Variant rules plus device limits (threads, static+dynamic shared memory). The register
-// limit needs the compiled kernel and is checked on the device (see measure.h).
+// Whether a configuration is the bar for "% of cuBLAS": the baseline's, and not an opt-in
+// (another arithmetic, such as TF32, is never the bar).
+bool is_baseline(const VariantDescriptor& v, int config_index);
+// Whether "all variants" includes it (not an Extra variant, not an opt-in configuration).
+bool runs_by_default(const VariantDescriptor& v, int config_index);
+bool supports(const VariantDescriptor& v, Problem p);
+bool supports(const VariantDescriptor& v, Precision p);
+// "" when config_index names a configuration of v, else why not ("naive has no configuration #7").
+std::string config_index_error(const VariantDescriptor& v, int config_index);
+
+// The descriptor's problems, precisions and architecture, the variant's own rules, then the
+// device limits (threads, static + dynamic shared memory). The register limit needs the
+// compiled kernel and is checked on the device (see measure.h). "" = fine.
 std::string unsupported_reason(const VariantDescriptor& v, int config_index, Problem problem,
                                Precision precision, const DeviceLimits& limits);
 

@@ -5,7 +5,12 @@
 #   3. a bench sweep N = 1024 ... 8192 of every variant (gemm and AᵀA, f32 and f64) into CSV;
 #      the texture shaders (float only) at N = 1024 and 4096 (multipass takes seconds at 8192).
 # Usage: scripts/gpu-check.sh OUTDIR [--quick] [--skip-tests] [--skip-sanitizer] [--skip-bench]
-# Programs come from $TILESCOPE_BIN (default .gpu/bin, else build/).
+# Runs in a checkout built on this machine, or in a bundle made by pack-gpu-bundle.sh elsewhere.
+# Programs come from $TILESCOPE_BIN (default build/): tilescope there, the GPU suite in its tests/.
+# What the system must provide: the NVIDIA driver (libcuda, nvidia-smi); compute-sanitizer from
+# the CUDA toolkit, on PATH or in /usr/local/cuda/bin (not needed with --skip-sanitizer); for the
+# texture-shader bench, glvnd's libEGL and libOpenGL and the driver's EGL library (it renders on
+# the GPU through EGL's device platform, with no display). The bundle's lib/ brings the rest.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${1:?usage: scripts/gpu-check.sh OUTDIR [--quick] [--skip-tests] [--skip-sanitizer] [--skip-bench]}
@@ -20,14 +25,17 @@ for a in "$@"; do
     *) echo "unknown option $a" >&2; exit 2 ;;
   esac
 done
-bin=${TILESCOPE_BIN:-}
-[ -z "$bin" ] && { [ -x .gpu/bin/tilescope ] && bin=.gpu/bin || bin=build; }
-[ -z "$bin" ] || [ -d "$bin" ] || { echo "no binaries in $bin" >&2; exit 2; }
-[ "$bin" = build ] && gpu_tests=build/tests/tilescope_gpu_tests || gpu_tests=$bin/tilescope_gpu_tests
+bin=${TILESCOPE_BIN:-build}
+[ -x "$bin/tilescope" ] || { echo "no $bin/tilescope: build first (scripts/build.sh) or set TILESCOPE_BIN" >&2; exit 2; }
+gpu_tests=$bin/tests/tilescope_gpu_tests
+[ -x "$gpu_tests" ] || gpu_tests=$bin/tilescope_gpu_tests
 mkdir -p "$out"
-# Debian libraries the GPU image lacks (GLFW, stb, X11 clients), packed by pack-gpu-bundle.sh.
-[ -d .gpu/lib ] && export LD_LIBRARY_PATH=$PWD/.gpu/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-[ -f .gpu/lib/ui-font.ttf ] && export TILESCOPE_UI_FONT=$PWD/.gpu/lib/ui-font.ttf
+# In a bundle: the shared libraries packed beside the programs (cuBLAS, GLFW ...).
+[ -d lib ] && export LD_LIBRARY_PATH=$PWD/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+# The programs look for shaders in the source tree they were built in, which a bundle lacks.
+export TILESCOPE_SHADERS=${TILESCOPE_SHADERS:-$PWD/shaders}
+sanitizer=$(command -v compute-sanitizer || true)
+[ -z "$sanitizer" ] && [ -x /usr/local/cuda/bin/compute-sanitizer ] && sanitizer=/usr/local/cuda/bin/compute-sanitizer
 status=0
 # The CUDA variants (the registry's order): the sanitizer and the full sweep. The texture shaders
 # run in OpenGL, which compute-sanitizer does not check, and get their own bench below.
@@ -47,17 +55,24 @@ fi
 
 if [ $do_sanitizer = 1 ]; then
   step "compute-sanitizer memcheck + racecheck, every CUDA variant, small ragged sizes"
-  for tool in memcheck racecheck; do
-    for problem in gemm ata; do
-      compute-sanitizer --tool $tool --error-exitcode 9 --print-limit 20 \
-        "$bin/tilescope" bench --variants "$cuda_variants" --problem $problem --precision f32,f64 --sizes 37,130 \
-        --reps 1 --warmup 0 > "$out/sanitizer-$tool-$problem.log" 2>&1
-      rc=$?
-      echo "$tool $problem: exit $rc; $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$out/sanitizer-$tool-$problem.log" | tail -n 1)"
-      [ $rc -eq 0 ] || status=1
+  if [ -z "$sanitizer" ]; then
+    # A check that skipped its sanitizer without failing would read as passed.
+    echo "compute-sanitizer not found (it comes with the CUDA toolkit; --skip-sanitizer goes without)" |
+      tee "$out/sanitizer.log"
+    status=1
+  else
+    for tool in memcheck racecheck; do
+      for problem in gemm ata; do
+        "$sanitizer" --tool $tool --error-exitcode 9 --print-limit 20 \
+          "$bin/tilescope" bench --variants "$cuda_variants" --problem $problem --precision f32,f64 --sizes 37,130 \
+          --reps 1 --warmup 0 > "$out/sanitizer-$tool-$problem.log" 2>&1
+        rc=$?
+        echo "$tool $problem: exit $rc; $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$out/sanitizer-$tool-$problem.log" | tail -n 1)"
+        [ $rc -eq 0 ] || status=1
+      done
     done
-  done
-  cat "$out"/sanitizer-*.log > "$out/sanitizer.log" && rm -f "$out"/sanitizer-*-*.log
+    cat "$out"/sanitizer-*.log > "$out/sanitizer.log" && rm -f "$out"/sanitizer-*-*.log
+  fi
 fi
 
 if [ $do_bench = 1 ]; then

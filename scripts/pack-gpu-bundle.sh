@@ -1,27 +1,48 @@
 #!/usr/bin/env bash
-# On the development machine: copies the built programs the GPU check needs into .gpu/bin
-# (ignored by git), next to what ../shared/tools/gpu/pack-for-gpu.sh puts in .gpu/, and the
-# Debian libraries the GPU machine's image lacks (GLFW, stb, X11 client libraries) into .gpu/lib.
-# Then send `.gpu` along and run `source .gpu/on-device.sh; scripts/gpu-check.sh $OUT` there.
-# BUILD_DIR=DIR takes the programs from DIR (default build/); a build for sm_90 only
-# (-DCMAKE_CUDA_ARCHITECTURES=90-real) is ~4x smaller, which leaves room for the Xvfb bundle.
+# Packs what the GPU check needs into out/gpu-bundle/ (out/ is ignored by git), so that programs
+# built on a machine without a GPU can run on one that has only the NVIDIA driver:
+#   build/tilescope, build/tests/tilescope_gpu_tests   the programs of BUILD_DIR (default build/);
+#   lib/                the shared libraries ldd lists for them (cuBLAS, cuBLASLt, GLFW, stb, X11
+#                       client libraries ...), except those the GPU machine must bring (below);
+#   shaders/ assets/    read at run time;
+#   scripts/gpu-check.sh, which puts lib/ on the library path and points $TILESCOPE_SHADERS at
+#                       shaders/ (the programs otherwise look in the source tree they were built in).
+# Copy the folder to the GPU machine and run `scripts/gpu-check.sh OUTDIR` inside it.
+# The CPU and window suites are left out: they name files of the build tree by absolute path,
+# and CI runs them. The programs are not stripped: compute-sanitizer names host functions from
+# their symbols.
+# Usage: [BUILD_DIR=DIR] scripts/pack-gpu-bundle.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${BUILD_DIR:-build}
-[ -x "$build/tilescope" ] || { echo "build first: scripts/build.sh" >&2; exit 1; }
-grep -qxF '/.gpu/' .git/info/exclude 2>/dev/null || echo '/.gpu/' >> .git/info/exclude
-rm -rf .gpu/bin .gpu/lib
-mkdir -p .gpu/bin .gpu/lib
-# The CPU suite runs in CI; 64 MiB travel at most.
-cp "$build/tilescope" "$build/tests/tilescope_gpu_tests" .gpu/bin/
-strip .gpu/bin/* 2>/dev/null || true
-# Shared libraries from Debian packages, except the C/C++ runtime (newer there), the GL/EGL
-# loaders (pack-for-gpu.sh brings those) and CUDA's (the GPU image has its own).
-ldd .gpu/bin/tilescope | awk '/=> \// {print $3}' |
-  grep -vE '/(libc|libm|libstdc\+\+|libgcc_s|libpthread|libdl|librt|libEGL|libOpenGL|libGL|libGLX|libGLdispatch|libcublas|libcublasLt|libcudart)\.so' |
-  while read -r lib; do cp -L "$lib" .gpu/lib/; done
-# The UI font (the GPU image has no fonts-dejavu-core); scripts set TILESCOPE_UI_FONT to it.
-font=$(fc-match -f '%{file}' 'DejaVu Sans' 2>/dev/null || true)
-[ -f "$font" ] || font=/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf
-cp "$font" .gpu/lib/ui-font.ttf
-du -sh .gpu/bin .gpu/lib
+bundle=out/gpu-bundle
+programs=("$build/tilescope" "$build/tests/tilescope_gpu_tests")
+for p in "${programs[@]}"; do
+  [ -x "$p" ] || { echo "no $p: build first (scripts/build.sh)" >&2; exit 1; }
+done
+if ldd "${programs[@]}" | grep -q 'not found'; then
+  ldd "${programs[@]}" | grep 'not found' >&2
+  echo "some libraries are missing here; install them before packing" >&2
+  exit 1
+fi
+
+rm -rf "$bundle"
+mkdir -p "$bundle/build/tests" "$bundle/lib" "$bundle/scripts"
+cp "$build/tilescope" "$bundle/build/"
+cp "$build/tests/tilescope_gpu_tests" "$bundle/build/tests/"
+cp -r shaders assets "$bundle/"
+cp scripts/gpu-check.sh "$bundle/scripts/"
+
+# Left out, because they must be the GPU machine's own:
+#  - the C and C++ runtimes (glibc cannot be swapped under a program): build on a distribution
+#    no newer than the GPU machine's;
+#  - glvnd's GL and EGL loaders, which find the driver's vendor libraries through the GPU
+#    machine's own configuration, and the driver's libraries (libcuda, libnvidia-*).
+# Everything else is copied under its soname, the name the loader asks for.
+ldd "${programs[@]}" | awk '/=> \// {print $3}' | sort -u |
+  { grep -vE '/(libc|libm|libdl|librt|libpthread|libutil|libresolv|libstdc\+\+|libgcc_s|libEGL|libOpenGL|libGL|libGLX|libGLdispatch|libcuda|libnvidia-[^/]*)\.so' || true; } |
+  while read -r lib; do cp -L "$lib" "$bundle/lib/"; done
+
+ls "$bundle/lib"
+du -sh "$bundle"
+echo "copy $bundle/ to the GPU machine, then run there: scripts/gpu-check.sh OUTDIR"

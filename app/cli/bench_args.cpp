@@ -105,7 +105,8 @@ bool parse_variants(const std::string& text, std::vector<VariantSelection>* out,
       return false;
     }
     if (item == "all") {
-      for (const VariantDescriptor* v : variant_registry()) add_default_configs(out, v, false);
+      for (const VariantDescriptor* v : variant_registry())
+        if (v->role != Role::Extra) add_default_configs(out, v, false);
       continue;
     }
     const std::size_t colon = item.find(':');
@@ -312,9 +313,9 @@ BenchOptions parse_bench_args(const std::vector<std::string>& args) {
   // kernels it is compared with, and % of cuBLAS is defined for every shape.
   if (opt.baseline) {
     for (const VariantDescriptor* v : variant_registry()) {
-      if (v->backend != Backend::Cublas) continue;
+      if (v->role != Role::Baseline) continue;
       for (std::size_t i = 0; i < v->configs.size(); ++i) {
-        if (v->configs[i].opt_in) continue;
+        if (!is_baseline(*v, static_cast<int>(i))) continue;
         bool chosen_already = false;
         for (const VariantSelection& s : chosen)
           chosen_already = chosen_already || (s.variant == v && s.config_index == static_cast<int>(i));

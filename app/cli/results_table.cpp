@@ -139,7 +139,8 @@ std::string format_gl_lines(const std::vector<RunResult>& rows) {
   std::string out;
   std::vector<std::string> seen;
   for (const RunResult& r : rows) {
-    if (r.backend != "gl_shader" || !r.ok()) continue;
+    const VariantDescriptor* v = find_variant(r.variant_id);
+    if (!v || v->backend != Backend::GlShader || !r.ok()) continue;
     const std::string line = "texture shaders: drawn by " + r.device_name + ", timed with " + r.timer +
                              (r.timer == "wall_clock" ? " (this renderer's GL_TIME_ELAPSED undercounts passes)" : "");
     if (std::find(seen.begin(), seen.end(), line) != seen.end()) continue;

@@ -147,14 +147,13 @@ class GlShaderThread {
 
   ExternalOutcome run_job(const ExternalRun& job, const ShaderLibrary& library, std::set<std::string>* warm) {
     ExternalOutcome out;
-    const std::string config = job.variant->configs[job.config_index].name;
-    const ShaderMode* mode = nullptr;
-    for (const ShaderMode& m : all_shader_modes())
-      if (config == shader_mode_name(m)) mode = &m;
-    if (!mode) {
-      out.error = "the texture-shader engine has no mode '" + config + "'";
+    const TileConfig& cfg = job.variant->configs[job.config_index];
+    const std::string config = cfg.name;
+    if (cfg.engine_mode < 0 || cfg.engine_mode >= kShaderModeCount) {
+      out.error = "the texture-shader engine has no mode #" + std::to_string(cfg.engine_mode) + " (" + config + ")";
       return out;
     }
+    const ShaderMode mode = static_cast<ShaderMode>(cfg.engine_mode);
     {
       std::lock_guard<std::mutex> lock(mutex_);
       out.device_name = info_.renderer;
@@ -164,7 +163,7 @@ class GlShaderThread {
     // The Measurer's first run is timed apart: here it is the engine's first warm-up run.
     options.warmup = job.warmup + 1;
     out.first_was_cold = warm->insert(config).second;
-    ShaderGemmResult result = run_shader_gemm(*mode, job.a, job.b, job.M, job.N, job.K, job.repetitions, library, options);
+    ShaderGemmResult result = run_shader_gemm(mode, job.a, job.b, job.M, job.N, job.K, job.repetitions, library, options);
     if (!result.error.empty()) {
       out.error = result.error;
       return out;

@@ -317,7 +317,7 @@ std::string check_limits(const Plan& p, ShaderMode mode, int M, int N, int K) {
   glGetIntegerv(GL_MAX_VIEWPORT_DIMS, max_viewport);
   glGetIntegerv(GL_MAX_COLOR_ATTACHMENTS, &max_attachments);
   glGetIntegerv(GL_MAX_DRAW_BUFFERS, &max_draw_buffers);
-  const std::string what = std::string(shader_mode_name(mode)) + " at M=" + std::to_string(M) +
+  const std::string what = std::string(shader_mode_fragment_file(mode)) + " at M=" + std::to_string(M) +
                            " N=" + std::to_string(N) + " K=" + std::to_string(K) + ": ";
   const struct {
     const char* name;
@@ -396,17 +396,6 @@ const std::vector<ShaderMode>& all_shader_modes() {
   static const std::vector<ShaderMode> modes = {ShaderMode::kMultipass, ShaderMode::kRgbaPacked,
                                                 ShaderMode::kBlocked, ShaderMode::kMrt, ShaderMode::kMrt8};
   return modes;
-}
-
-const char* shader_mode_name(ShaderMode mode) {
-  switch (mode) {
-    case ShaderMode::kMultipass: return "multipass";
-    case ShaderMode::kRgbaPacked: return "rgba_packed";
-    case ShaderMode::kBlocked: return "blocked";
-    case ShaderMode::kMrt: return "mrt";
-    case ShaderMode::kMrt8: return "mrt8";
-  }
-  return "?";
 }
 
 const char* shader_mode_fragment_file(ShaderMode mode) {
@@ -541,7 +530,7 @@ bool ShaderLibrary::reload(std::string* error) {
     }
     if (programs_[index(mode)] == 0) {
       if (e.empty()) e = "could not build the program of " + path;
-      all_errors += (all_errors.empty() ? "" : "\n") + std::string(shader_mode_name(mode)) + ": " + e;
+      all_errors += (all_errors.empty() ? "" : "\n") + std::string(shader_mode_fragment_file(mode)) + ": " + e;
     }
   }
   if (vertex) glDeleteShader(vertex);
@@ -573,7 +562,7 @@ ShaderGemmResult run_shader_gemm(ShaderMode mode, const float* a, const float* b
   }
   const GLuint program = library.program(mode);
   if (program == 0) {
-    result.error = std::string(shader_mode_name(mode)) + ": " + library.error(mode);
+    result.error = std::string(shader_mode_fragment_file(mode)) + ": " + library.error(mode);
     return result;
   }
   const Plan plan = make_plan(mode, a, b, M, N, K, options);
@@ -607,7 +596,7 @@ ShaderGemmResult run_shader_gemm(ShaderMode mode, const float* a, const float* b
   glDrawBuffers(static_cast<GLsizei>(draw_buffers.size()), draw_buffers.data());
   if (!gl_ok("creating the float render targets", &result.error)) return result;
   if (!gl_framebuffer_complete(GL_FRAMEBUFFER, &result.error)) {
-    result.error = std::string(shader_mode_name(mode)) + ": " + result.error;
+    result.error = std::string(shader_mode_fragment_file(mode)) + ": " + result.error;
     return result;
   }
 
@@ -683,7 +672,7 @@ ShaderGemmResult run_shader_gemm(ShaderMode mode, const float* a, const float* b
           std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - cpu_start).count());
     }
     if (!gl_ok("drawing the GEMM passes", &result.error)) {
-      result.error = std::string(shader_mode_name(mode)) + ": " + result.error;
+      result.error = std::string(shader_mode_fragment_file(mode)) + ": " + result.error;
       return result;
     }
     if (run == 0) {

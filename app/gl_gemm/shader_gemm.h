@@ -1,4 +1,4 @@
-// The legacy texture-shader GEMM (issue 5): C = A * B computed by drawing, the way GPUs
+// The legacy texture-shader GEMM: C = A * B computed by drawing, the way GPUs
 // multiplied matrices before CUDA. Matrices are float textures, a fragment shader computes one
 // output element (or a block of them), and rendering passes accumulate partial sums into float
 // framebuffers with additive blending. Five modes, each a step in that history:
@@ -19,13 +19,12 @@
 #include <string>
 #include <vector>
 
+#include "shader_modes.h"
+
 namespace tilescope {
 
-enum class ShaderMode { kMultipass, kRgbaPacked, kBlocked, kMrt, kMrt8 };
-constexpr int kShaderModeCount = 5;
-
+// The modes (ShaderMode) are declared with the variant that lists them as its configurations.
 const std::vector<ShaderMode>& all_shader_modes();
-const char* shader_mode_name(ShaderMode mode);  // "multipass", "rgba_packed", "blocked", "mrt", "mrt8"
 // The fragment shader file of a mode ("gemm_multipass.frag"); all modes share gemm_quad.vert.
 const char* shader_mode_fragment_file(ShaderMode mode);
 const char* shader_vertex_file();

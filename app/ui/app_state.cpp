@@ -8,24 +8,16 @@ namespace tilescope {
 
 AppState default_app_state() {
   AppState s;
-  // The configuration each variant starts in: the one the lesson ends on for regtile_prefetch,
-  // TILE = 16 for shared-memory tiling (the textbook's choice).
-  const struct {
-    const char* id;
-    const char* config;
-  } kDefaults[] = {{"cublas", "gemm"},
-                   {"naive", "16x16"},
-                   {"smem_tiled", "16"},
-                   {"regtile_prefetch", "128x128x32_8x8"},
-                   {"gl_shader", "mrt8"}};
+  // Each variant starts in its descriptor's default configuration; the lesson focuses on the
+  // top of the staircase so far.
+  const VariantDescriptor* focus = focus_variant();
   for (const VariantDescriptor* v : variant_registry()) {
     LessonEntry e;
     e.variant_id = v->id;
-    for (const auto& d : kDefaults)
-      if (e.variant_id == d.id) e.config_index = std::max(0, find_config(*v, d.config));
-    // The texture shaders are the History tab's lesson: ticked there, not in every first Run.
-    e.enabled = v->backend != Backend::GlShader;
-    if (e.variant_id == "regtile_prefetch") s.focused = static_cast<int>(s.lesson.size());
+    e.config_index = v->default_config;
+    // History pieces are the History tab's lesson, extras run when ticked: neither in every first Run.
+    e.enabled = v->role == Role::Baseline || v->role == Role::Kernel;
+    if (v == focus) s.focused = static_cast<int>(s.lesson.size());
     s.lesson.push_back(e);
   }
   return s;

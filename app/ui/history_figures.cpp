@@ -35,12 +35,12 @@ void HistoryPanel::draw_history_table(const std::vector<RunResult>& rows) {
        false, ""},
   };
   int measured = 0;
-  for (ShaderMode m : all_shader_modes()) {
-    const RunResult* r = best_shader_row(rows, shader_mode_name(m));
+  for (const ModePlan& p : plans_) {
+    const RunResult* r = best_shader_row(rows, p.name);
     if (!r) continue;
     ++measured;
     table.push_back({"now", r->device_name.empty() ? "this machine" : r->device_name,
-                     std::string("this app: ") + shader_mode_name(m) + ", " + size_text(r->shape),
+                     std::string("this app: ") + p.name + ", " + size_text(r->shape),
                      format_gflops(r->gflops) + " GFLOP/s", r->gflops, true, ""});
   }
   double vmax = 100;
@@ -150,7 +150,7 @@ void HistoryPanel::draw_bound_table(const std::vector<RunResult>& rows, const De
     }
     for (std::size_t i = 0; i < plans_.size(); ++i) {
       const ModePlan& p = plans_[i];
-      const RunResult* r = best_shader_row(rows, shader_mode_name(p.mode));
+      const RunResult* r = best_shader_row(rows, p.name);
       const bool counted = r && r->fetches_per_fma > 0;
       const double fpf = counted ? r->fetches_per_fma : p.run_layout.fetches_per_fma;
       const BoundClock clock = fetch_bound_clock(r, device);
@@ -163,8 +163,8 @@ void HistoryPanel::draw_bound_table(const std::vector<RunResult>& rows, const De
 
       ImGui::TableNextRow();
       ImGui::TableSetColumnIndex(0);
-      if (p.mode == mode()) ImGui::TextColored(kAmber, "%s", shader_mode_name(p.mode));
-      else ImGui::TextUnformatted(shader_mode_name(p.mode));
+      if (p.mode == mode()) ImGui::TextColored(kAmber, "%s", p.name.c_str());
+      else ImGui::TextUnformatted(p.name.c_str());
       ImGui::TableSetColumnIndex(1);
       ImGui::Text("%d x %d", p.layout.outputs_per_fragment_rows, p.layout.outputs_per_fragment_cols);
       ImGui::TableSetColumnIndex(2);

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "registry.h"
+
 namespace tilescope {
 
 PassSchedule shader_pass_schedule(ShaderMode mode, int M, int N, int K) {
@@ -33,10 +35,21 @@ TexelSlot shader_texel_of(ShaderMode mode, char matrix, int row, int col) {
   return t;
 }
 
+const VariantDescriptor* shader_variant() {
+  for (const VariantDescriptor* v : variant_registry())
+    if (v->backend == Backend::GlShader) return v;
+  return nullptr;
+}
+
+ShaderMode shader_mode_of(const TileConfig& config) {
+  return static_cast<ShaderMode>(std::clamp(config.engine_mode, 0, kShaderModeCount - 1));
+}
+
 const RunResult* best_shader_row(const std::vector<RunResult>& rows, const std::string& config_name) {
+  const VariantDescriptor* v = shader_variant();
   const RunResult* best = nullptr;
   for (const RunResult& r : rows) {
-    if (r.variant_id != "gl_shader" || r.config_name != config_name || !r.ok() || r.precision != Precision::F32)
+    if (!v || r.variant_id != v->id || r.config_name != config_name || !r.ok() || r.precision != Precision::F32)
       continue;
     if (r.verified && !r.passed) continue;  // a wrong answer is not a speed
     if (!(r.gflops > 0)) continue;

@@ -9,6 +9,7 @@
 #include "device_info.h"
 #include "gl_gemm/shader_gemm.h"
 #include "measure.h"
+#include "variant.h"
 
 namespace tilescope {
 
@@ -27,8 +28,13 @@ struct TexelSlot {
 };
 TexelSlot shader_texel_of(ShaderMode mode, char matrix, int row, int col);
 
-// The fastest measured texture-shader row of one configuration: variant gl_shader, float, the
-// run happened and did not fail its check. nullptr when there is none.
+// The variant the History tab shows: the registry's texture-shader variant (Backend::GlShader);
+// nullptr when there is none. Its configurations name the engine's modes (TileConfig::engine_mode).
+const VariantDescriptor* shader_variant();
+ShaderMode shader_mode_of(const TileConfig& config);
+
+// The fastest measured texture-shader row of one configuration: variant shader_variant(), float,
+// the run happened and did not fail its check. nullptr when there is none.
 const RunResult* best_shader_row(const std::vector<RunResult>& rows, const std::string& config_name);
 
 // The texture-fetch bound of a fragment-shader GEMM, in GFLOP/s: SMs running fragment work x

@@ -17,23 +17,22 @@ namespace tilescope {
 using namespace history_ui;
 
 ShaderMode HistoryPanel::mode() const {
-  const auto& modes = all_shader_modes();
-  const int i = std::clamp(mode_, 0, static_cast<int>(modes.size()) - 1);
-  // The configuration's name is the mode's name (kernels/04_gl_shader.cpp); match by name.
-  if (const VariantDescriptor* v = find_variant("gl_shader"))
-    if (i < static_cast<int>(v->configs.size()))
-      for (ShaderMode m : modes)
-        if (v->configs[i].name == shader_mode_name(m)) return m;
-  return modes[i];
+  const VariantDescriptor* v = shader_variant();
+  if (!v || v->configs.empty()) return ShaderMode::kMultipass;
+  const int i = mode_ < 0 ? v->default_config : std::min(mode_, static_cast<int>(v->configs.size()) - 1);
+  return shader_mode_of(v->configs[i]);
 }
 
 void HistoryPanel::update_plans(int M, int N, int K) {
   if (M == plans_M_ && N == plans_N_ && K == plans_K_ && !plans_.empty()) return;
   plans_M_ = M, plans_N_ = N, plans_K_ = K;
   plans_.clear();
-  for (ShaderMode mode : all_shader_modes()) {
+  const VariantDescriptor* v = shader_variant();
+  for (std::size_t i = 0; v && i < v->configs.size(); ++i) {
+    const ShaderMode mode = shader_mode_of(v->configs[i]);
     ModePlan p;
     p.mode = mode;
+    p.name = v->configs[i].name;
     p.run_M = M, p.run_N = N, p.K = K;
     int md = M, nd = N;
     const int t = default_tile();
@@ -67,8 +66,13 @@ void HistoryPanel::draw(const AppState& state, const std::vector<RunResult>& row
   const Shape shape = run_shape(state);
   auto clamp_size = [](std::int64_t v) { return static_cast<int>(std::clamp<std::int64_t>(v, 1, 65536)); };
   update_plans(clamp_size(shape.M), clamp_size(shape.N), clamp_size(shape.K));
+  if (plans_.empty()) {
+    ImGui::TextDisabled("This program has no texture-shader variant.");
+    ImGui::EndChild();
+    return;
+  }
   const ShaderMode m = mode();
-  const ModePlan& plan = plans_[static_cast<std::size_t>(m)];
+  const ModePlan& plan = plans_[static_cast<std::size_t>(std::clamp<int>(mode_, 0, static_cast<int>(plans_.size()) - 1))];
 
   const float avail = ImGui::GetContentRegionAvail().x;
   const bool wide = avail > 44 * em;
@@ -97,11 +101,12 @@ void HistoryPanel::draw(const AppState& state, const std::vector<RunResult>& row
 void HistoryPanel::draw_mode_picker(const AppState& state) {
   (void)state;
   section("Mode: which way of drawing C");
-  const VariantDescriptor* v = find_variant("gl_shader");
-  const int count = v ? static_cast<int>(v->configs.size()) : kShaderModeCount;
-  mode_ = std::clamp(mode_, 0, count - 1);
+  const VariantDescriptor* v = shader_variant();
+  const int count = v ? static_cast<int>(v->configs.size()) : 0;
+  if (count == 0) return;
+  mode_ = std::clamp(mode_ < 0 ? v->default_config : mode_, 0, count - 1);
   for (int i = 0; i < count; ++i) {
-    const std::string name = v ? v->configs[i].name : shader_mode_name(all_shader_modes()[i]);
+    const std::string name = v->configs[i].name;
     char label[96];
     std::snprintf(label, sizeof label, "%d %s", i + 1, name.c_str());
     if (i > 0) {
@@ -112,9 +117,7 @@ void HistoryPanel::draw_mode_picker(const AppState& state) {
       if (ImGui::GetItemRectMax().x + gap + w < right) ImGui::SameLine(0, gap);
     }
     if (ImGui::RadioButton(label, mode_ == i)) select_mode(i);
-    ShaderMode m = all_shader_modes()[std::min(i, kShaderModeCount - 1)];
-    for (ShaderMode c : all_shader_modes())
-      if (name == shader_mode_name(c)) m = c;
+    const ShaderMode m = shader_mode_of(v->configs[i]);
     help_tooltip((std::string(mode_year(m)) + ": " + mode_description(m)).c_str());
   }
   ImGui::PushTextWrapPos(0);

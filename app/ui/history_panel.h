@@ -36,6 +36,7 @@ class HistoryPanel {
   // The plans of every mode at one size, kept until the size changes.
   struct ModePlan {
     ShaderMode mode = ShaderMode::kMultipass;
+    std::string name;              // the configuration's name
     int M = 0, N = 0, K = 0;       // the size drawn (the run size unless smaller_example)
     bool smaller_example = false;  // the run size has too many quads to draw: a smaller one is drawn
     int run_M = 0, run_N = 0;      // the run size's M, N
@@ -55,7 +56,7 @@ class HistoryPanel {
   void draw_bound_table(const std::vector<RunResult>& rows, const DeviceInfo& device);
   void draw_reload();  // and the rest: history_panel.cpp
 
-  int mode_ = 4;       // mrt8: the fastest, the one a class looks at first
+  int mode_ = -1;      // a configuration of shader_variant(); -1: its default one
   int pass_ = -1;      // -1: all passes drawn
   bool playing_ = false;
   double play_clock_ = 0;
@@ -67,7 +68,7 @@ class HistoryPanel {
   std::string reload_dir_;
   bool reloaded_ = false;
   int plans_M_ = -1, plans_N_ = -1, plans_K_ = -1;
-  std::vector<ModePlan> plans_;  // one per mode, all_shader_modes() order
+  std::vector<ModePlan> plans_;  // one per configuration of shader_variant(), in its order
 };
 
 }  // namespace tilescope

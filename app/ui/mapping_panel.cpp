@@ -151,7 +151,7 @@ bool MappingPanel::refresh_gpu(const AppState& state) {
                   (!gemm || ensure(b_tex_, b_reg_, shape_.K, shape_.N));
   const auto t0 = std::chrono::steady_clock::now();
   unsigned top = 0;
-  if (!ok || !colour_trace(trace_, selected_x_, selected_y_, problem_ == Problem::Ata && variant_id_ == "regtile_prefetch",
+  if (!ok || !colour_trace(trace_, selected_x_, selected_y_, problem_ == Problem::Ata && caps().mirrored_ata,
                            c_reg_, a_reg_, gemm ? &b_reg_ : nullptr, &error, true, &top, !reads_coloured_)) {
     source_ = "the mapping model, uploaded from the host (CUDA–GL interop failed: " + error + ")";
     return false;
@@ -313,7 +313,7 @@ void MappingPanel::draw_matrices(const AppState& state) {
     const int p = phase_ - 1;
     tile_rect(dl, left, model_->a_tile(selected_x_, selected_y_, p), sel, 2.5f, true);
     tile_rect(dl, top, model_->b_tile(selected_x_, selected_y_, p), sel, 2.5f, true);
-    if (variant_id_ == "regtile_prefetch" && p + 1 < model_->phases()) {
+    if (caps().prefetch && p + 1 < model_->phases()) {
       const ImU32 next = 0xFFFFFF40;  // cyan: in flight to the prefetch registers
       tile_rect(dl, left, model_->a_tile(selected_x_, selected_y_, p + 1), next, 1.5f, false);
       tile_rect(dl, top, model_->b_tile(selected_x_, selected_y_, p + 1), next, 1.5f, false);
@@ -440,7 +440,7 @@ void MappingPanel::draw_animation(const AppState& state) {
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
   ImGui::SliderFloat("phases/s", &speed_, 0.5f, 20.0f, "%.1f");
 
-  const int bk = variant_id_ == "naive" ? static_cast<int>(shape_.K) : std::max(1, cfg.bk);
+  const int bk = !caps().staged_phases ? static_cast<int>(shape_.K) : std::max(1, cfg.bk);
   const std::int64_t k_done = std::min<std::int64_t>(shape_.K, static_cast<std::int64_t>(phase_) * bk);
   if (phase_ == 0) ImGui::TextWrapped("Before the K loop: the accumulators are zero.");
   else
@@ -453,7 +453,7 @@ void MappingPanel::draw_animation(const AppState& state) {
   ImGui::TextColored(ImVec4(1, 0.19f, 1, 1), "magenta");
   ImGui::SameLine(0, 4);
   ImGui::TextDisabled("tiles in shared memory in this phase");
-  if (variant_id_ == "regtile_prefetch") {
+  if (caps().prefetch) {
     ImGui::TextColored(ImVec4(0.25f, 1, 1, 1), "cyan");
     ImGui::SameLine(0, 4);
     ImGui::TextDisabled("the next slab, in flight to the prefetch registers");
@@ -470,7 +470,7 @@ void MappingPanel::draw_animation(const AppState& state) {
   section("Counters (this block, float)");
   ImGui::Text("global loads: %lld elements", static_cast<long long>(global));
   help_tooltip("Elements of A and B this block has read from global memory so far: the tiles of the phases done.");
-  if (variant_id_ != "naive")
+  if (caps().staged_phases)
     ImGui::TextDisabled("formula: (BM + BN) x k = (%d + %d) x %lld = %lld", cfg.bm, cfg.bn, static_cast<long long>(k_done),
                         static_cast<long long>((cfg.bm + cfg.bn) * k_done));
   ImGui::Text("shared-memory loads: %lld", static_cast<long long>(static_cast<std::int64_t>(cfg.threads()) *
@@ -482,11 +482,11 @@ void MappingPanel::draw_animation(const AppState& state) {
   // What sits in shared memory during this phase: the A and B tiles as small grids of their
   // values (sampled to 12 x 12 cells for big tiles; numbers where the cells are wide enough),
   // and for regtile_prefetch the next slab, on its way through the prefetch registers.
-  if (phase_ >= 1 && variant_id_ != "naive") {
+  if (phase_ >= 1 && caps().staged_phases) {
     section("Shared memory in this phase");
     value_grid("A tile", model_->a_tile(selected_x_, selected_y_, phase_ - 1), true);
     value_grid("B tile", model_->b_tile(selected_x_, selected_y_, phase_ - 1), problem_ == Problem::Ata);
-    if (variant_id_ == "regtile_prefetch" && phase_ < phases) {
+    if (caps().prefetch && phase_ < phases) {
       section("Prefetch registers (the next slab, in flight)");
       value_grid("A", model_->a_tile(selected_x_, selected_y_, phase_), true);
       value_grid("B", model_->b_tile(selected_x_, selected_y_, phase_), problem_ == Problem::Ata);
@@ -517,6 +517,11 @@ void MappingPanel::draw_animation(const AppState& state) {
     }
   ImGui::Dummy(ImVec2(show * cell, show * cell));
   ImGui::TextDisabled("%s", phase_ == 0 ? "all zero" : "colour: value (blue negative, yellow positive)");
+}
+
+MappingCaps MappingPanel::caps() const {
+  const VariantDescriptor* v = find_variant(variant_id_);
+  return v ? v->model_caps : MappingCaps{};
 }
 
 }  // namespace tilescope

@@ -12,6 +12,7 @@
 
 #include "mapping_model.h"
 #include "trace.h"
+#include "variant.h"
 #include "viz/interop.h"
 #include "ui/app_state.h"
 #include "viz/gl_texture.h"
@@ -33,6 +34,8 @@ class MappingPanel {
   void set_playing(bool on) { playing_ = on; }
 
  private:
+  // What the shown variant's model can draw (prefetch slab, mirror, phases), from its descriptor.
+  MappingCaps caps() const;
   void rebuild(const AppState& state);
   void draw_matrices(const AppState& state);
   void draw_animation(const AppState& state);

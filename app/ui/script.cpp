@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "registry.h"
+#include "ui/history_model.h"
 
 namespace tilescope {
 
@@ -134,9 +135,13 @@ bool ScriptPlayer::perform(App& app, const Line& line, std::string* why) {
     return true;
   }
   if (a == "history-mode") {
-    const VariantDescriptor* v = find_variant("gl_shader");
+    const VariantDescriptor* v = shader_variant();
     const int c = v ? find_config(*v, w[1]) : -1;
-    if (c < 0) return *why = "history-mode takes a gl_shader configuration (multipass, rgba_packed, blocked, mrt, mrt8)", false;
+    if (c < 0) {
+      std::string names;
+      for (std::size_t i = 0; v && i < v->configs.size(); ++i) names += (i ? ", " : "") + v->configs[i].name;
+      return *why = "history-mode takes a configuration of the texture shaders (" + names + ")", false;
+    }
     app.history_panel().select_mode(c);
     return true;
   }

@@ -81,7 +81,7 @@ void App::rebuild_plot_data() {
     const std::string label = series_label(r);
     if (!grouped.count(label)) order.push_back(label);
     grouped[label][size_of(r)] = r;
-    if (r.variant_id == "cublas" && r.config_name.find("tf32") == std::string::npos) best_cublas = std::max(best_cublas, r.gflops);
+    if (is_baseline_row(r)) best_cublas = std::max(best_cublas, r.gflops);
   }
   // Teaching order: registry order, then anything else (CPU reference, loaded rows).
   auto rank = [](const std::string& label, const std::map<double, RunResult>& pts) {
