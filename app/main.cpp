@@ -1,5 +1,6 @@
-// tilescope: for now the headless benchmark (`tilescope bench`); the window arrives in a later
-// version, and will then be what `tilescope` with no arguments opens.
+// tilescope: with no command (or window options only) the window or its headless twin
+// (ui/gui_main.h); `tilescope bench` the headless benchmark (cli/bench_command.h); `tilescope
+// plot` a CSV's timing plot as a PNG (ui/plot_command.h).
 #include <cstring>
 #include <exception>
 #include <iostream>
@@ -8,13 +9,11 @@
 #ifdef TILESCOPE_HAS_GUI
 #include "gl_gemm/gl_shader_runner.h"
 #include "ui/gui_main.h"
+#include "ui/plot_command.h"
 #endif
+#include "version.h"
 
 namespace {
-
-#ifndef TILESCOPE_VERSION
-#define TILESCOPE_VERSION "unknown"
-#endif
 
 const char* kUsage = R"(usage: tilescope [window options]      the window (tilescope --help-window)
        tilescope <command> [options]
@@ -55,7 +54,7 @@ int run(int argc, char** argv) {
     return 0;
   }
   if (std::strcmp(command, "--version") == 0) {
-    std::cout << "tilescope " << TILESCOPE_VERSION << "\n";
+    std::cout << "tilescope " << tilescope::kTilescopeVersion << "\n";
     return 0;
   }
   std::cerr << "tilescope: unknown command '" << command << "'\n" << kUsage;

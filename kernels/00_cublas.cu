@@ -30,7 +30,9 @@ namespace {
 enum CublasConfig { kGemm = 0, kSyrk = 1, kGemmTf32 = 2 };
 
 // The configurations by index (the descriptor lists them in this order).
-bool is_syrk(const TileConfig& cfg) { return cfg.output == OutputPart::UpperTriangle; }
+bool is_syrk(const TileConfig& cfg) {
+  return cfg.output == OutputPart::UpperTriangle;
+}
 
 std::string cublas_refuses(Problem problem, Precision precision, const TileConfig& cfg) {
   if (is_syrk(cfg) && problem != Problem::Ata) return "syrk computes A^T A only (choose the ata problem)";
@@ -60,11 +62,11 @@ void cublas_launch(const GemmArgs& g, int config_index) {
   // Ata: X = A^T column-major, N x K, leading dimension N.
   if (config_index == kSyrk) {
     if (f32)
-      CUBLAS_CHECK(cublasSsyrk(h, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, N, K, &one_f,
-                               static_cast<const float*>(g.a), N, &zero_f, static_cast<float*>(g.c), N));
+      CUBLAS_CHECK(cublasSsyrk(h, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, N, K, &one_f, static_cast<const float*>(g.a), N,
+                               &zero_f, static_cast<float*>(g.c), N));
     else
-      CUBLAS_CHECK(cublasDsyrk(h, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, N, K, &one_d,
-                               static_cast<const double*>(g.a), N, &zero_d, static_cast<double*>(g.c), N));
+      CUBLAS_CHECK(cublasDsyrk(h, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, N, K, &one_d, static_cast<const double*>(g.a), N,
+                               &zero_d, static_cast<double*>(g.c), N));
     return;
   }
   if (f32)
@@ -75,7 +77,9 @@ void cublas_launch(const GemmArgs& g, int config_index) {
                              static_cast<const double*>(g.a), N, &zero_d, static_cast<double*>(g.c), N));
 }
 
-KernelLaunchShape cublas_kernel_for(const GemmArgs&, int) { return {}; }
+KernelLaunchShape cublas_kernel_for(const GemmArgs&, int) {
+  return {};
+}
 
 TileConfig cublas_config(const char* name, const char* math, bool tf32, OutputPart output) {
   TileConfig c;

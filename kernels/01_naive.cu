@@ -12,8 +12,10 @@
 //   (the heatmaps are flat); arithmetic intensity ~ 1/4 FLOP per byte on paper. On big-cache GPUs
 //   (Hopper: 50 MB L2) the caches hide much of it, so naive is slower than tiling by less than
 //   textbooks suggest.
-// Trace build (kTrace, trace.h): also records its loads and stores; the K loop is one phase.
+// Trace build (trace.h): the same kernel with a TraceProbe (probe.cuh), whose loads and store also
+//   record reads and writers; the K loop is one phase, so a phase limit p = 0 computes nothing.
 #include "kernel_common.cuh"
+#include "probe.cuh"
 #include "variant.h"
 
 namespace tilescope {
@@ -22,69 +24,67 @@ extern const VariantDescriptor kNaiveVariant;
 
 namespace {
 
-// kTrace: the instrumented build (trace.h); every trace statement sits under `if constexpr`.
-template <typename T, bool kAta, bool kTrace>
-__global__ void naive_gemm_kernel(const T* __restrict__ A, const T* __restrict__ B, T* __restrict__ C,
-                                  int M, int N, int K, TraceBuffers trace) {
+// Probe: NoProbe in the timed build, TraceProbe in the instrumented one (probe.cuh).
+template <typename T, bool kAta, typename Probe>
+__global__ void naive_gemm_kernel(const T* __restrict__ A, const T* __restrict__ B, T* __restrict__ C, int M, int N,
+                                  int K, Probe probe) {
   const int col = blockIdx.x * blockDim.x + threadIdx.x;
   const int row = blockIdx.y * blockDim.y + threadIdx.y;
   if (row >= M || col >= N) return;
-  int k_end = K;
-  // The whole K loop is naive's one phase.
-  if constexpr (kTrace) k_end = trace.phase_limit == 0 ? 0 : K;
+  // K; a trace's phase limit may end it sooner. The whole K loop is naive's one phase.
+  const int k_end = probe.k_end(K, K);
   T acc = 0;
   for (int k = 0; k < k_end; ++k) {
-    const T a = kAta ? A[(std::int64_t)k * N + row] : A[(std::int64_t)row * K + k];
-    const T b = kAta ? A[(std::int64_t)k * N + col] : B[(std::int64_t)k * N + col];
-    if constexpr (kTrace) {
-      trace_load(trace.a_reads, kAta ? (std::int64_t)k * N + row : (std::int64_t)row * K + k);
-      trace_load(trace.b_reads, (std::int64_t)k * N + col);
-    }
+    // AᵀA: A^T[row][k] = A[k][row], and B is A.
+    const T a = probe.load(Operand::A, A, kAta ? (std::int64_t)k * N + row : (std::int64_t)row * K + k);
+    const T b = probe.load(Operand::B, kAta ? A : B, (std::int64_t)k * N + col);
     acc += a * b;
   }
-  C[(std::int64_t)row * N + col] = acc;
-  if constexpr (kTrace) trace_store(trace.writer, (std::int64_t)row * N + col, 0);
+  probe.store(C, (std::int64_t)row * N + col, acc, 0);
 }
 
-template <typename T>
-const void* naive_kernel(Problem p) {
-  return p == Problem::Ata ? reinterpret_cast<const void*>(naive_gemm_kernel<T, true, false>)
-                           : reinterpret_cast<const void*>(naive_gemm_kernel<T, false, false>);
+// The one kernel of a launch: its template arguments are chosen here and nowhere else, so that
+// naive_kernel_for names exactly the kernel naive_launch runs.
+template <typename T, typename Probe>
+auto naive_kernel(Problem p) {
+  return p == Problem::Ata ? naive_gemm_kernel<T, true, Probe> : naive_gemm_kernel<T, false, Probe>;
 }
 
 KernelLaunchShape naive_kernel_for(const GemmArgs& g, int config_index) {
   const TileConfig& cfg = kNaiveVariant.configs[config_index];
   KernelLaunchShape k;
-  k.kernel = g.precision == Precision::F32 ? naive_kernel<float>(g.problem) : naive_kernel<double>(g.problem);
+  k.kernel = g.precision == Precision::F32 ? reinterpret_cast<const void*>(naive_kernel<float, NoProbe>(g.problem))
+                                           : reinterpret_cast<const void*>(naive_kernel<double, NoProbe>(g.problem));
   k.threads_per_block = cfg.threads();
   return k;
 }
 
-template <typename T, bool kTrace>
-void launch_typed(const GemmArgs& g, const TileConfig& cfg, const TraceBuffers& trace) {
+template <typename T, typename Probe>
+void launch_typed(const GemmArgs& g, const TileConfig& cfg, const Probe& probe) {
   const int M = static_cast<int>(g.shape.M), N = static_cast<int>(g.shape.N), K = static_cast<int>(g.shape.K);
   const dim3 block(cfg.threads_x, cfg.threads_y);
   const dim3 grid = checked_grid(ceil_div(N, cfg.threads_x), ceil_div(M, cfg.threads_y));
   const T* a = static_cast<const T*>(g.a);
-  const T* b = static_cast<const T*>(g.b);
-  T* c = static_cast<T*>(g.c);
-  if (g.problem == Problem::Ata)
-    naive_gemm_kernel<T, true, kTrace><<<grid, block, 0, g.stream>>>(a, a, c, M, N, K, trace);
-  else
-    naive_gemm_kernel<T, false, kTrace><<<grid, block, 0, g.stream>>>(a, b, c, M, N, K, trace);
+  const T* b = g.problem == Problem::Ata ? a : static_cast<const T*>(g.b);
+  const auto kernel = naive_kernel<T, Probe>(g.problem);
+  kernel<<<grid, block, 0, g.stream>>>(a, b, static_cast<T*>(g.c), M, N, K, probe);
   CUDA_CHECK_LAUNCH("naive_gemm_kernel");
 }
 
 void naive_launch(const GemmArgs& g, int config_index) {
   const TileConfig& cfg = kNaiveVariant.configs[config_index];
-  if (g.precision == Precision::F32) launch_typed<float, false>(g, cfg, TraceBuffers{});
-  else launch_typed<double, false>(g, cfg, TraceBuffers{});
+  if (g.precision == Precision::F32)
+    launch_typed<float>(g, cfg, NoProbe{});
+  else
+    launch_typed<double>(g, cfg, NoProbe{});
 }
 
 void naive_launch_traced(const GemmArgs& g, int config_index, const TraceBuffers& trace) {
   const TileConfig& cfg = kNaiveVariant.configs[config_index];
-  if (g.precision == Precision::F32) launch_typed<float, true>(g, cfg, trace);
-  else launch_typed<double, true>(g, cfg, trace);
+  if (g.precision == Precision::F32)
+    launch_typed<float>(g, cfg, TraceProbe{trace});
+  else
+    launch_typed<double>(g, cfg, TraceProbe{trace});
 }
 
 // ---- the mapping model ---------------------------------------------------------------------
@@ -93,7 +93,9 @@ void naive_launch_traced(const GemmArgs& g, int config_index, const TraceBuffers
 class NaiveModel final : public MappingModel {
  public:
   NaiveModel(const TileConfig& cfg, Problem problem, const Shape& shape)
-      : ata_(problem == Problem::Ata), s_(shape), block_{cfg.threads_x, cfg.threads_y},
+      : ata_(problem == Problem::Ata),
+        s_(shape),
+        block_{cfg.threads_x, cfg.threads_y},
         grid_{static_cast<int>(ceil_div(shape.N, cfg.threads_x)), static_cast<int>(ceil_div(shape.M, cfg.threads_y))} {}
 
   Dim2 grid() const override { return grid_; }
@@ -132,8 +134,8 @@ class NaiveModel final : public MappingModel {
     if (ata_)
       return "each element of A is read 2N = " + std::to_string(2 * s_.N) +
              " times from global memory: N times as an element of A^T and N times as one of A";
-    return "each element of A is read N = " + std::to_string(s_.N) + " times and each element of B M = " +
-           std::to_string(s_.M) + " times from global memory";
+    return "each element of A is read N = " + std::to_string(s_.N) +
+           " times and each element of B M = " + std::to_string(s_.M) + " times from global memory";
   }
 
  private:

@@ -14,10 +14,12 @@
 //   and read transposed from shared memory.
 // What to look for: the phase structure in the tile animation; the read heatmaps drop by TILE.
 //   TILE = 32 means 1024 threads per block, the most a block may have.
-// Trace build (kTrace, trace.h): also records its loads and stores, and can stop after p phases.
+// Trace build (trace.h): the same kernel with a TraceProbe (probe.cuh), whose loads and store also
+//   record reads and writers, and whose k_end stops the K loop after p phases.
 #include <algorithm>
 
 #include "kernel_common.cuh"
+#include "probe.cuh"
 #include "variant.h"
 
 namespace tilescope {
@@ -26,37 +28,29 @@ extern const VariantDescriptor kSmemTiledVariant;
 
 namespace {
 
-// kTrace: the instrumented build (trace.h); every trace statement sits under `if constexpr`.
-template <typename T, int TILE, bool kAta, bool kTrace>
-__global__ void smem_tiled_kernel(const T* __restrict__ A, const T* __restrict__ B, T* __restrict__ C,
-                                  int M, int N, int K, TraceBuffers trace) {
+// Probe: NoProbe in the timed build, TraceProbe in the instrumented one (probe.cuh).
+template <typename T, int TILE, bool kAta, typename Probe>
+__global__ void smem_tiled_kernel(const T* __restrict__ A, const T* __restrict__ B, T* __restrict__ C, int M, int N,
+                                  int K, Probe probe) {
   __shared__ T As[TILE][TILE];  // gemm: As[m][k];  ata: As[k][m]
   __shared__ T Bs[TILE][TILE];  // Bs[k][n]
   const int tx = threadIdx.x, ty = threadIdx.y;
   const int row = blockIdx.y * TILE + ty;
   const int col = blockIdx.x * TILE + tx;
-  int k_end = K;
-  if constexpr (kTrace) {
-    if (trace.phase_limit >= 0 && trace.phase_limit < (K + TILE - 1) / TILE) k_end = trace.phase_limit * TILE;
-  }
+  // K; a trace's phase limit may end it after fewer phases.
+  const int k_end = probe.k_end(K, TILE);
   T acc = 0;
   for (int k0 = 0; k0 < k_end; k0 += TILE) {
     if (kAta) {
       const int k = k0 + ty, m = blockIdx.y * TILE + tx;
-      As[ty][tx] = (k < K && m < M) ? A[(std::int64_t)k * N + m] : T(0);
-      if constexpr (kTrace)
-        if (k < K && m < M) trace_load(trace.a_reads, (std::int64_t)k * N + m);
+      As[ty][tx] = (k < K && m < M) ? probe.load(Operand::A, A, (std::int64_t)k * N + m) : T(0);
     } else {
       const int k = k0 + tx;
-      As[ty][tx] = (row < M && k < K) ? A[(std::int64_t)row * K + k] : T(0);
-      if constexpr (kTrace)
-        if (row < M && k < K) trace_load(trace.a_reads, (std::int64_t)row * K + k);
+      As[ty][tx] = (row < M && k < K) ? probe.load(Operand::A, A, (std::int64_t)row * K + k) : T(0);
     }
     {
       const int k = k0 + ty;
-      Bs[ty][tx] = (k < K && col < N) ? B[(std::int64_t)k * N + col] : T(0);
-      if constexpr (kTrace)
-        if (k < K && col < N) trace_load(trace.b_reads, (std::int64_t)k * N + col);
+      Bs[ty][tx] = (k < K && col < N) ? probe.load(Operand::B, B, (std::int64_t)k * N + col) : T(0);
     }
     // Every tile element must be in shared memory before anyone reads it.
     __syncthreads();
@@ -65,60 +59,67 @@ __global__ void smem_tiled_kernel(const T* __restrict__ A, const T* __restrict__
     // Nobody may overwrite the tiles for the next phase while a slower thread still reads them.
     __syncthreads();
   }
-  if (row < M && col < N) {
-    C[(std::int64_t)row * N + col] = acc;
-    if constexpr (kTrace) trace_store(trace.writer, (std::int64_t)row * N + col, 0);
-  }
+  if (row < M && col < N) probe.store(C, (std::int64_t)row * N + col, acc, 0);
 }
 
-template <typename T, int TILE, bool kTrace>
-const void* tiled_kernel(Problem p) {
-  return p == Problem::Ata ? reinterpret_cast<const void*>(smem_tiled_kernel<T, TILE, true, kTrace>)
-                           : reinterpret_cast<const void*>(smem_tiled_kernel<T, TILE, false, kTrace>);
+// The one kernel of a launch: its template arguments are chosen here and nowhere else, so that
+// smem_tiled_kernel_for names exactly the kernel smem_tiled_launch runs.
+template <typename T, int TILE, typename Probe>
+auto tiled_kernel(Problem p) {
+  return p == Problem::Ata ? smem_tiled_kernel<T, TILE, true, Probe> : smem_tiled_kernel<T, TILE, false, Probe>;
 }
 
-template <typename T, bool kTrace>
-const void* tiled_kernel(Problem p, int tile) {
+template <typename T, typename Probe>
+auto tiled_kernel(Problem p, int tile) {
   switch (tile) {
-    case 8: return tiled_kernel<T, 8, kTrace>(p);
-    case 16: return tiled_kernel<T, 16, kTrace>(p);
-    case 32: return tiled_kernel<T, 32, kTrace>(p);
-    default: throw GpuError("smem_tiled was not compiled for TILE = " + std::to_string(tile));
+    case 8:
+      return tiled_kernel<T, 8, Probe>(p);
+    case 16:
+      return tiled_kernel<T, 16, Probe>(p);
+    case 32:
+      return tiled_kernel<T, 32, Probe>(p);
+    default:
+      throw GpuError("smem_tiled was not compiled for TILE = " + std::to_string(tile));
   }
 }
 
-template <bool kTrace>
-KernelLaunchShape kernel_for(const GemmArgs& g, int config_index) {
+KernelLaunchShape smem_tiled_kernel_for(const GemmArgs& g, int config_index) {
   const TileConfig& cfg = kSmemTiledVariant.configs[config_index];
   KernelLaunchShape k;
-  k.kernel = g.precision == Precision::F32 ? tiled_kernel<float, kTrace>(g.problem, cfg.bm)
-                                           : tiled_kernel<double, kTrace>(g.problem, cfg.bm);
+  k.kernel = g.precision == Precision::F32
+                 ? reinterpret_cast<const void*>(tiled_kernel<float, NoProbe>(g.problem, cfg.bm))
+                 : reinterpret_cast<const void*>(tiled_kernel<double, NoProbe>(g.problem, cfg.bm));
   k.threads_per_block = cfg.threads();
   return k;
 }
 
-KernelLaunchShape smem_tiled_kernel_for(const GemmArgs& g, int config_index) { return kernel_for<false>(g, config_index); }
-
-void launch_kernel(const GemmArgs& g, int config_index, const void* kernel, TraceBuffers trace) {
-  const TileConfig& cfg = kSmemTiledVariant.configs[config_index];
+template <typename T, typename Probe>
+void launch_typed(const GemmArgs& g, const TileConfig& cfg, const Probe& probe) {
+  const int M = static_cast<int>(g.shape.M), N = static_cast<int>(g.shape.N), K = static_cast<int>(g.shape.K);
   const int tile = cfg.bm;
   const dim3 block(tile, tile);
-  const dim3 grid = checked_grid(ceil_div(g.shape.N, tile), ceil_div(g.shape.M, tile));
-  int M = static_cast<int>(g.shape.M), N = static_cast<int>(g.shape.N), K = static_cast<int>(g.shape.K);
-  const void* a = g.a;
-  const void* b = g.problem == Problem::Ata ? g.a : g.b;
-  void* c = g.c;
-  void* params[] = {&a, &b, &c, &M, &N, &K, &trace};
-  CUDA_CHECK(cudaLaunchKernel(kernel, grid, block, params, 0, g.stream));
+  const dim3 grid = checked_grid(ceil_div(N, tile), ceil_div(M, tile));
+  const T* a = static_cast<const T*>(g.a);
+  const T* b = g.problem == Problem::Ata ? a : static_cast<const T*>(g.b);
+  const auto kernel = tiled_kernel<T, Probe>(g.problem, tile);
+  kernel<<<grid, block, 0, g.stream>>>(a, b, static_cast<T*>(g.c), M, N, K, probe);
   CUDA_CHECK_LAUNCH("smem_tiled_kernel");
 }
 
 void smem_tiled_launch(const GemmArgs& g, int config_index) {
-  launch_kernel(g, config_index, kernel_for<false>(g, config_index).kernel, TraceBuffers{});
+  const TileConfig& cfg = kSmemTiledVariant.configs[config_index];
+  if (g.precision == Precision::F32)
+    launch_typed<float>(g, cfg, NoProbe{});
+  else
+    launch_typed<double>(g, cfg, NoProbe{});
 }
 
 void smem_tiled_launch_traced(const GemmArgs& g, int config_index, const TraceBuffers& trace) {
-  launch_kernel(g, config_index, kernel_for<true>(g, config_index).kernel, trace);
+  const TileConfig& cfg = kSmemTiledVariant.configs[config_index];
+  if (g.precision == Precision::F32)
+    launch_typed<float>(g, cfg, TraceProbe{trace});
+  else
+    launch_typed<double>(g, cfg, TraceProbe{trace});
 }
 
 std::size_t smem_tiled_shared_bytes(const TileConfig& cfg, Precision p) {
@@ -132,7 +133,9 @@ std::size_t smem_tiled_shared_bytes(const TileConfig& cfg, Precision p) {
 class SmemTiledModel final : public MappingModel {
  public:
   SmemTiledModel(int tile, Problem problem, const Shape& shape)
-      : ata_(problem == Problem::Ata), t_(tile), s_(shape),
+      : ata_(problem == Problem::Ata),
+        t_(tile),
+        s_(shape),
         grid_{static_cast<int>(ceil_div(shape.N, tile)), static_cast<int>(ceil_div(shape.M, tile))} {}
 
   Dim2 grid() const override { return grid_; }
@@ -184,7 +187,8 @@ class SmemTiledModel final : public MappingModel {
     const std::string t = std::to_string(t_);
     if (ata_)
       return "each element of A is read 2 ceil(N / " + t + ") = " + std::to_string(2 * ceil_div(s_.N, t_)) +
-             " times from global memory: once per block of its block row (as A^T) and once per block of its block column";
+             " times from global memory: once per block of its block row (as A^T) and once per block of its block "
+             "column";
     return "each element of A is read ceil(N / " + t + ") = " + std::to_string(ceil_div(s_.N, t_)) +
            " times and each element of B ceil(M / " + t + ") = " + std::to_string(ceil_div(s_.M, t_)) +
            " times from global memory (naive: N and M)";

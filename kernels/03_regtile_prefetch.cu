@@ -28,11 +28,13 @@
 //   are used only when the leading dimensions are multiples of the vector (kVec), else scalars.
 // What to look for: reads of each element of A drop to ceil(N / BN), of B to ceil(M / BM); the
 //   prefetch registers in the tile animation; registers per thread and occupancy in the table.
-// Trace build (kTrace, trace.h): also records loads and stores; can stop (unprefetched) after p slabs.
+// Trace build (trace.h): the same kernel with a TraceProbe (probe.cuh), whose loads and stores also
+//   record reads and writers, and whose k_end stops the K loop after p slabs, prefetches included.
 #include <algorithm>
 #include <cstdint>
 
 #include "kernel_common.cuh"
+#include "probe.cuh"
 #include "variant.h"
 
 namespace tilescope {
@@ -41,43 +43,14 @@ extern const VariantDescriptor kRegtilePrefetchVariant;
 
 namespace {
 
-// Vector types for 16-byte shared/global accesses.
-template <typename T, int W> struct VecOf;
-template <> struct VecOf<float, 4> { using type = float4; };
-template <> struct VecOf<float, 2> { using type = float2; };
-template <> struct VecOf<double, 2> { using type = double2; };
-
-template <typename T, int W>
-__device__ __forceinline__ void load_vec(const T* p, T (&r)[W]) {
-  if constexpr (W == 1) {
-    r[0] = *p;
-  } else {
-    using V = typename VecOf<T, W>::type;
-    const V v = *reinterpret_cast<const V*>(p);
-    const T* e = reinterpret_cast<const T*>(&v);
-#pragma unroll
-    for (int w = 0; w < W; ++w) r[w] = e[w];
-  }
-}
-
-template <typename T, int W>
-__device__ __forceinline__ void store_vec(T* p, const T (&r)[W]) {
-  if constexpr (W == 1) {
-    *p = r[0];
-  } else {
-    using V = typename VecOf<T, W>::type;
-    V v;
-    T* e = reinterpret_cast<T*>(&v);
-#pragma unroll
-    for (int w = 0; w < W; ++w) e[w] = r[w];
-    *reinterpret_cast<V*>(p) = v;
-  }
-}
-
 constexpr int kVecBytes = 16;
-template <typename T> constexpr int vec_width() { return kVecBytes / static_cast<int>(sizeof(T)); }
+template <typename T>
+constexpr int vec_width() {
+  return kVecBytes / static_cast<int>(sizeof(T));
+}
 // The widest vector (<= 16 bytes) that divides `cols`.
-template <typename T> constexpr int widest_dividing(int cols) {
+template <typename T>
+constexpr int widest_dividing(int cols) {
   int w = vec_width<T>();
   while (w > 1 && cols % w != 0) w /= 2;
   return w;
@@ -85,8 +58,9 @@ template <typename T> constexpr int widest_dividing(int cols) {
 
 // A ROWS x COLS piece of a row-major matrix (leading dimension ld, `rows` x `cols` valid
 // elements in all), starting at (r0, c0), moved global -> registers -> shared memory in
-// vectors of LW along a row. Thread `tid` of NT handles vectors tid, tid + NT, ...
-template <typename T, int ROWS, int COLS, int NT, int LW>
+// vectors of LW along a row. Thread `tid` of NT handles vectors tid, tid + NT, ... kOperand:
+// the operand it moves, for the probe's read counters.
+template <typename T, int ROWS, int COLS, int NT, int LW, Operand kOperand>
 struct TileMover {
   static constexpr int kVecsPerRow = COLS / LW;
   static constexpr int kVecs = ROWS * kVecsPerRow;
@@ -95,10 +69,9 @@ struct TileMover {
 
   T regs[kPerThread][LW];
 
-  // kTrace: count each element loaded in `reads` (same indexing as src).
-  template <bool kTrace>
-  __device__ __forceinline__ void load(const T* __restrict__ src, std::int64_t ld, int r0, int c0, int rows,
-                                       int cols, int tid, unsigned* reads) {
+  template <typename Probe>
+  __device__ __forceinline__ void load(const T* __restrict__ src, std::int64_t ld, int r0, int c0, int rows, int cols,
+                                       int tid, const Probe& probe) {
 #pragma unroll
     for (int l = 0; l < kPerThread; ++l) {
       const int v = tid + l * NT;
@@ -107,11 +80,7 @@ struct TileMover {
       const int gr = r0 + r, gc = c0 + c;
       // With LW > 1 the caller guarantees cols % LW == 0, so a vector is all in or all out.
       if (gr < rows && gc < cols) {
-        load_vec<T, LW>(src + gr * ld + gc, regs[l]);
-        if constexpr (kTrace) {
-#pragma unroll
-          for (int w = 0; w < LW; ++w) trace_load(reads, gr * ld + gc + w);
-        }
+        probe.load(kOperand, src, gr * ld + gc, regs[l]);
       } else {
 #pragma unroll
         for (int w = 0; w < LW; ++w) regs[l][w] = T(0);
@@ -144,32 +113,39 @@ struct RegtileShape {
   static constexpr int NT = TX * TY;
   // Compute-side vector: W consecutive rows/cols per chunk when both thread tiles allow it.
   static constexpr int CW = (TM % vec_width<T>() == 0 && TN % vec_width<T>() == 0) ? vec_width<T>() : 1;
-  static constexpr int PAD = vec_width<T>();  // 16 bytes: keeps vectors aligned, spreads banks
-  static constexpr int LDA = BM + PAD;        // row length of As[k][m]
-  static constexpr int LDB = BN + PAD;        // row length of Bs[k][n]
+  static constexpr int PAD = vec_width<T>();                 // 16 bytes: keeps vectors aligned, spreads banks
+  static constexpr int LDA = BM + PAD;                       // row length of As[k][m]
+  static constexpr int LDB = BN + PAD;                       // row length of Bs[k][n]
   static constexpr int kSharedElems = 2 * BK * (LDA + LDB);  // two buffers
   static_assert(BM % TM == 0 && BN % TN == 0, "thread tile must divide block tile");
   static_assert(NT <= 1024, "too many threads per block");
 
-  __host__ __device__ static constexpr int row_in_tile(int i, int ty) { return (i / CW) * (CW * TY) + ty * CW + i % CW; }
-  __host__ __device__ static constexpr int col_in_tile(int j, int tx) { return (j / CW) * (CW * TX) + tx * CW + j % CW; }
+  __host__ __device__ static constexpr int row_in_tile(int i, int ty) {
+    return (i / CW) * (CW * TY) + ty * CW + i % CW;
+  }
+  __host__ __device__ static constexpr int col_in_tile(int j, int tx) {
+    return (j / CW) * (CW * TX) + tx * CW + j % CW;
+  }
 };
 
 // kPieces: the next slab is fetched in kPieces pieces of BK / kPieces rows of k, each issued
 // while the current slab's computation is 1/kPieces further along and written to the other
 // buffer one piece later. Deep slabs (fewer barriers) then need no more prefetch registers than
 // shallow ones. kMinBlocks: blocks per multiprocessor the compiler must make room for
-// (__launch_bounds__), which caps the registers per thread. kTrace: the instrumented build
-// (trace.h); every trace statement sits under `if constexpr`.
+// (__launch_bounds__), which caps the registers per thread. Probe: NoProbe in the timed build,
+// TraceProbe in the instrumented one (probe.cuh).
+// Longer than our ~80-line rule on purpose: it reads top to bottom as the algorithm (prologue,
+// slab loop with its prefetch, epilogue), and moving the epilogue into a function of its own
+// changed the register allocation of the timed vectorised kernels.
 template <typename T, int BM, int BN, int BK, int TM, int TN, int kPieces, int kMinBlocks, bool kAta, bool kVec,
-          bool kTrace>
+          typename Probe>
 __global__ void __launch_bounds__((BM / TM) * (BN / TN), kMinBlocks)
-regtile_prefetch_kernel(const T* __restrict__ A, const T* __restrict__ B, T* __restrict__ C, int M, int N, int K,
-                        TraceBuffers trace) {
+    regtile_prefetch_kernel(const T* __restrict__ A, const T* __restrict__ B, T* __restrict__ C, int M, int N, int K,
+                            Probe probe) {
   using S = RegtileShape<T, BM, BN, BK, TM, TN>;
   static_assert(BK % kPieces == 0, "pieces must split the slab evenly");
   static_assert(TM * TN <= kTraceSlots, "a writer id has room for 64 accumulator slots");
-  constexpr int BKP = BK / kPieces;  // rows of k per prefetch piece
+  constexpr int BKP = BK / kPieces;             // rows of k per prefetch piece
   if (kAta && blockIdx.y > blockIdx.x) return;  // lower-triangle block: its mirror computes it
 
   extern __shared__ __align__(16) unsigned char shared_raw[];
@@ -184,16 +160,22 @@ regtile_prefetch_kernel(const T* __restrict__ A, const T* __restrict__ B, T* __r
   // ata reads BKP x BM of A (rows k, along m) and stores it as is.
   constexpr int kACols = kAta ? BM : BKP;
   constexpr int kARows = kAta ? BKP : BM;
-  using AMover = TileMover<T, kARows, kACols, S::NT, kVec ? widest_dividing<T>(kACols) : 1>;
-  using BMover = TileMover<T, BKP, BN, S::NT, kVec ? widest_dividing<T>(BN) : 1>;
+  using AMover = TileMover<T, kARows, kACols, S::NT, kVec ? widest_dividing<T>(kACols) : 1, Operand::A>;
+  using BMover = TileMover<T, BKP, BN, S::NT, kVec ? widest_dividing<T>(BN) : 1, Operand::B>;
   AMover a_next;  // the prefetch registers (ra in the seed)
   BMover b_next;  // (rb)
 
+  // K; a trace's phase limit may end it after fewer slabs. Elements at k >= k_end are never
+  // loaded (like those past K, they are 0), so no slab beyond it is fetched, prologue included.
+  const int k_end = probe.k_end(K, BK);
+
   // Global -> registers for rows [k0, k0 + BKP) of k.
   auto fetch = [&](int k0) {
-    if constexpr (kAta) a_next.template load<kTrace>(A, N, k0, m0, K, N, tid, trace.a_reads);
-    else a_next.template load<kTrace>(A, K, m0, k0, M, K, tid, trace.a_reads);
-    b_next.template load<kTrace>(kAta ? A : B, N, k0, n0, K, N, tid, trace.b_reads);
+    if constexpr (kAta)
+      a_next.load(A, N, k0, m0, k_end, N, tid, probe);
+    else
+      a_next.load(A, K, m0, k0, M, k_end, tid, probe);
+    b_next.load(kAta ? A : B, N, k0, n0, k_end, N, tid, probe);
   };
   // Registers -> shared buffer `buf`, at piece `piece` of the slab.
   auto stash = [&](int buf, int piece) {
@@ -207,17 +189,11 @@ regtile_prefetch_kernel(const T* __restrict__ A, const T* __restrict__ B, T* __r
 #pragma unroll
     for (int j = 0; j < TN; ++j) acc[i][j] = T(0);
 
-  int slabs = (K + BK - 1) / BK;
-  // Traced with a phase limit p: slabs p, p + 1, ... are neither computed nor prefetched.
-  if constexpr (kTrace) {
-    if (trace.phase_limit >= 0 && trace.phase_limit < slabs) slabs = trace.phase_limit;
-  }
-  if (!kTrace || slabs > 0) {
+  const int slabs = (k_end + BK - 1) / BK;
 #pragma unroll
-    for (int piece = 0; piece < kPieces; ++piece) {
-      fetch(piece * BKP);
-      stash(0, piece);
-    }
+  for (int piece = 0; piece < kPieces; ++piece) {
+    fetch(piece * BKP);
+    stash(0, piece);
   }
   __syncthreads();
 
@@ -275,12 +251,9 @@ regtile_prefetch_kernel(const T* __restrict__ A, const T* __restrict__ B, T* __r
         const int col = n0 + S::col_in_tile(j, tx);
         // Only i <= j is written (with its mirror), so no element is stored twice.
         if (col < N && row <= col) {
-          C[(std::int64_t)row * N + col] = acc[i][j];
-          if constexpr (kTrace) trace_store(trace.writer, (std::int64_t)row * N + col, i * TN + j);
-          if (row != col) {
-            C[(std::int64_t)col * N + row] = acc[i][j];
-            if constexpr (kTrace) trace_store(trace.writer, (std::int64_t)col * N + row, i * TN + j);
-          }
+          probe.store(C, (std::int64_t)row * N + col, acc[i][j], i * TN + j);
+          // The mirror carries the writer id of the accumulator it copies.
+          if (row != col) probe.store(C, (std::int64_t)col * N + row, acc[i][j], i * TN + j);
         }
       }
     } else if constexpr (kVec && S::CW == vec_width<T>()) {
@@ -292,21 +265,14 @@ regtile_prefetch_kernel(const T* __restrict__ A, const T* __restrict__ B, T* __r
           T v[S::CW];
 #pragma unroll
           for (int w = 0; w < S::CW; ++w) v[w] = acc[i][j + w];
-          store_vec<T, S::CW>(C + (std::int64_t)row * N + col, v);
-          if constexpr (kTrace) {
-#pragma unroll
-            for (int w = 0; w < S::CW; ++w) trace_store(trace.writer, (std::int64_t)row * N + col + w, i * TN + j + w);
-          }
+          probe.store(C, (std::int64_t)row * N + col, v, i * TN + j);
         }
       }
     } else {
 #pragma unroll
       for (int j = 0; j < TN; ++j) {
         const int col = n0 + S::col_in_tile(j, tx);
-        if (col < N) {
-          C[(std::int64_t)row * N + col] = acc[i][j];
-          if constexpr (kTrace) trace_store(trace.writer, (std::int64_t)row * N + col, i * TN + j);
-        }
+        if (col < N) probe.store(C, (std::int64_t)row * N + col, acc[i][j], i * TN + j);
       }
     }
   }
@@ -314,11 +280,13 @@ regtile_prefetch_kernel(const T* __restrict__ A, const T* __restrict__ B, T* __r
 
 // ---- the compiled set ---------------------------------------------------------------------
 // One row per configuration; the descriptor's config list is built from the same rows.
-struct RegtileParams { int bm, bn, bk, tm, tn, pieces, min_blocks; };
+struct RegtileParams {
+  int bm, bn, bk, tm, tn, pieces, min_blocks;
+};
 constexpr RegtileParams kParams[] = {
-    {48, 48, 16, 3, 3, 1, 1},     // the seed: 16 x 16 threads, 3 x 3 each
-    {64, 64, 8, 8, 8, 1, 1},      // 8 x 8 threads, 8 x 8 each
-    {128, 128, 8, 8, 8, 1, 1},    // 16 x 16 threads, 8 x 8 each
+    {48, 48, 16, 3, 3, 1, 1},   // the seed: 16 x 16 threads, 3 x 3 each
+    {64, 64, 8, 8, 8, 1, 1},    // 8 x 8 threads, 8 x 8 each
+    {128, 128, 8, 8, 8, 1, 1},  // 16 x 16 threads, 8 x 8 each
     // Deep slabs (one barrier per 32 k) prefetched in 4 pieces of 8, and room for 2 blocks per
     // multiprocessor (float: <= 128 registers). Measured on an H200 at N = 4096: 94% of
     // cublasSgemm, where the same tile with BK = 16 in one piece and 1 block/SM reached 63%.
@@ -326,35 +294,52 @@ constexpr RegtileParams kParams[] = {
 };
 constexpr int kNumConfigs = sizeof(kParams) / sizeof(kParams[0]);
 
-template <typename T, int C, bool kTrace>
-KernelLaunchShape kernel_for_config(bool ata, bool vec) {
+// A kernel of the compiled set, with the block size and shared memory its launch needs.
+template <typename T, typename Probe>
+struct RegtileKernel {
+  void (*kernel)(const T*, const T*, T*, int, int, int, Probe) = nullptr;
+  int threads = 0;
+  std::size_t shared_bytes = 0;
+};
+
+template <typename T, int C, bool kAta, bool kVec, typename Probe>
+auto instance() {
   constexpr RegtileParams p = kParams[C];
-  using S = RegtileShape<T, p.bm, p.bn, p.bk, p.tm, p.tn>;
-  KernelLaunchShape k;
   // 64 double accumulators alone take 128 registers: double never asks for 2 blocks per SM.
   constexpr int kMinBlocks = sizeof(T) == 4 ? p.min_blocks : 1;
-#define TILESCOPE_REGTILE(ATA, VEC) \
-  reinterpret_cast<const void*>(    \
-      regtile_prefetch_kernel<T, p.bm, p.bn, p.bk, p.tm, p.tn, p.pieces, kMinBlocks, ATA, VEC, kTrace>)
-  if (ata) k.kernel = vec ? TILESCOPE_REGTILE(true, true) : TILESCOPE_REGTILE(true, false);
-  else k.kernel = vec ? TILESCOPE_REGTILE(false, true) : TILESCOPE_REGTILE(false, false);
-#undef TILESCOPE_REGTILE
-  k.threads_per_block = S::NT;
-  k.dynamic_shared_bytes = S::kSharedElems * sizeof(T);
+  return regtile_prefetch_kernel<T, p.bm, p.bn, p.bk, p.tm, p.tn, p.pieces, kMinBlocks, kAta, kVec, Probe>;
+}
+
+template <typename T, int C, typename Probe>
+RegtileKernel<T, Probe> config_kernel(bool ata, bool vec) {
+  constexpr RegtileParams p = kParams[C];
+  using S = RegtileShape<T, p.bm, p.bn, p.bk, p.tm, p.tn>;
+  RegtileKernel<T, Probe> k;
+  if (ata)
+    k.kernel = vec ? instance<T, C, true, true, Probe>() : instance<T, C, true, false, Probe>();
+  else
+    k.kernel = vec ? instance<T, C, false, true, Probe>() : instance<T, C, false, false, Probe>();
+  k.threads = S::NT;
+  k.shared_bytes = S::kSharedElems * sizeof(T);
   return k;
 }
 
-template <typename T, bool kTrace>
-KernelLaunchShape kernel_for_typed(int config_index, bool ata, bool vec) {
+template <typename T, typename Probe>
+RegtileKernel<T, Probe> typed_kernel(int config_index, bool ata, bool vec) {
   switch (config_index) {
-    case 0: return kernel_for_config<T, 0, kTrace>(ata, vec);
-    case 1: return kernel_for_config<T, 1, kTrace>(ata, vec);
-    case 2: return kernel_for_config<T, 2, kTrace>(ata, vec);
-    case 3: return kernel_for_config<T, 3, kTrace>(ata, vec);
-    default: throw GpuError("regtile_prefetch has no configuration #" + std::to_string(config_index));
+    case 0:
+      return config_kernel<T, 0, Probe>(ata, vec);
+    case 1:
+      return config_kernel<T, 1, Probe>(ata, vec);
+    case 2:
+      return config_kernel<T, 2, Probe>(ata, vec);
+    case 3:
+      return config_kernel<T, 3, Probe>(ata, vec);
+    default:
+      throw GpuError(config_index_error(kRegtilePrefetchVariant, config_index));
   }
 }
-static_assert(kNumConfigs == 4, "add a case to kernel_for_typed for every row of kParams");
+static_assert(kNumConfigs == 4, "add a case to typed_kernel for every row of kParams");
 
 // 16-byte loads need every row start aligned: leading dimensions multiples of the vector.
 bool can_vectorize(const GemmArgs& g) {
@@ -365,40 +350,59 @@ bool can_vectorize(const GemmArgs& g) {
   return g.shape.K % w == 0 && g.shape.N % w == 0;
 }
 
-// kTrace doubles the instantiations (every configuration x type x problem x vec), which is
-// what run_trace needs to trace exactly the path the timed launch takes.
-template <bool kTrace>
-KernelLaunchShape kernel_for(const GemmArgs& g, int config_index) {
-  const bool ata = g.problem == Problem::Ata, vec = can_vectorize(g);
-  return g.precision == Precision::F32 ? kernel_for_typed<float, kTrace>(config_index, ata, vec)
-                                       : kernel_for_typed<double, kTrace>(config_index, ata, vec);
+// The one kernel of a launch: its template arguments are chosen here and nowhere else, so that
+// regtile_kernel_for names exactly the kernel regtile_launch runs. The traced build doubles the
+// instantiations (TraceProbe for every configuration x type x problem x vec), which is what
+// run_trace needs to trace exactly the path the timed launch takes.
+template <typename T, typename Probe>
+RegtileKernel<T, Probe> launch_kernel(const GemmArgs& g, int config_index) {
+  return typed_kernel<T, Probe>(config_index, g.problem == Problem::Ata, can_vectorize(g));
 }
 
-KernelLaunchShape regtile_kernel_for(const GemmArgs& g, int config_index) { return kernel_for<false>(g, config_index); }
+template <typename T>
+KernelLaunchShape launch_shape(const RegtileKernel<T, NoProbe>& k) {
+  KernelLaunchShape s;
+  s.kernel = reinterpret_cast<const void*>(k.kernel);
+  s.threads_per_block = k.threads;
+  s.dynamic_shared_bytes = k.shared_bytes;
+  return s;
+}
 
-void launch_kernel(const GemmArgs& g, int config_index, const KernelLaunchShape& k, TraceBuffers trace) {
+KernelLaunchShape regtile_kernel_for(const GemmArgs& g, int config_index) {
+  return g.precision == Precision::F32 ? launch_shape(launch_kernel<float, NoProbe>(g, config_index))
+                                       : launch_shape(launch_kernel<double, NoProbe>(g, config_index));
+}
+
+template <typename T, typename Probe>
+void launch_typed(const GemmArgs& g, int config_index, const Probe& probe) {
   const RegtileParams& p = kParams[config_index];
+  const RegtileKernel<T, Probe> k = launch_kernel<T, Probe>(g, config_index);
   // Above 48 KB a block's dynamic shared memory must be allowed explicitly.
-  if (k.dynamic_shared_bytes > 48 * 1024)
-    CUDA_CHECK(cudaFuncSetAttribute(k.kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                    static_cast<int>(k.dynamic_shared_bytes)));
+  if (k.shared_bytes > 48 * 1024)
+    CUDA_CHECK(
+        cudaFuncSetAttribute(k.kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(k.shared_bytes)));
+  const int M = static_cast<int>(g.shape.M), N = static_cast<int>(g.shape.N), K = static_cast<int>(g.shape.K);
   const dim3 block(p.bn / p.tn, p.bm / p.tm);
-  const dim3 grid = checked_grid(ceil_div(g.shape.N, p.bn), ceil_div(g.shape.M, p.bm));
-  int M = static_cast<int>(g.shape.M), N = static_cast<int>(g.shape.N), K = static_cast<int>(g.shape.K);
-  const void* a = g.a;
-  const void* b = g.problem == Problem::Ata ? g.a : g.b;
-  void* c = g.c;
-  void* params[] = {&a, &b, &c, &M, &N, &K, &trace};
-  CUDA_CHECK(cudaLaunchKernel(k.kernel, grid, block, params, k.dynamic_shared_bytes, g.stream));
+  const dim3 grid = checked_grid(ceil_div(N, p.bn), ceil_div(M, p.bm));
+  const T* a = static_cast<const T*>(g.a);
+  const T* b = g.problem == Problem::Ata ? a : static_cast<const T*>(g.b);
+  const auto kernel = k.kernel;
+  kernel<<<grid, block, k.shared_bytes, g.stream>>>(a, b, static_cast<T*>(g.c), M, N, K, probe);
   CUDA_CHECK_LAUNCH("regtile_prefetch_kernel");
 }
 
 void regtile_launch(const GemmArgs& g, int config_index) {
-  launch_kernel(g, config_index, kernel_for<false>(g, config_index), TraceBuffers{});
+  if (g.precision == Precision::F32)
+    launch_typed<float>(g, config_index, NoProbe{});
+  else
+    launch_typed<double>(g, config_index, NoProbe{});
 }
 
 void regtile_launch_traced(const GemmArgs& g, int config_index, const TraceBuffers& trace) {
-  launch_kernel(g, config_index, kernel_for<true>(g, config_index), trace);
+  if (g.precision == Precision::F32)
+    launch_typed<float>(g, config_index, TraceProbe{trace});
+  else
+    launch_typed<double>(g, config_index, TraceProbe{trace});
 }
 
 std::string regtile_refuses(Problem problem, Precision, const TileConfig& cfg) {
@@ -469,8 +473,10 @@ class RegtileModel final : public MappingModel {
     const int tid = ty * tx_ + tx;
     const std::int64_t k0 = static_cast<std::int64_t>(phase) * p_.bk + static_cast<std::int64_t>(piece) * bkp_;
     const std::int64_t m0 = static_cast<std::int64_t>(by) * p_.bm, n0 = static_cast<std::int64_t>(bx) * p_.bn;
-    if (ata_) mover_loads(bkp_, p_.bm, k0, m0, s_.K, s_.N, tid, a);
-    else mover_loads(p_.bm, bkp_, m0, k0, s_.M, s_.K, tid, a);
+    if (ata_)
+      mover_loads(bkp_, p_.bm, k0, m0, s_.K, s_.N, tid, a);
+    else
+      mover_loads(p_.bm, bkp_, m0, k0, s_.M, s_.K, tid, a);
     mover_loads(bkp_, p_.bn, k0, n0, s_.K, s_.N, tid, b);
   }
 
@@ -490,8 +496,8 @@ class RegtileModel final : public MappingModel {
              std::to_string(p_.bn) + ") = " + std::to_string(g) +
              "): by the upper-triangle blocks of its block row as A^T and of its block column as A";
     return "each element of A is read ceil(N / " + std::to_string(p_.bn) + ") = " + std::to_string(g) +
-           " times and each element of B ceil(M / " + std::to_string(p_.bm) + ") = " +
-           std::to_string(ceil_div(s_.M, p_.bm)) + " times from global memory";
+           " times and each element of B ceil(M / " + std::to_string(p_.bm) +
+           ") = " + std::to_string(ceil_div(s_.M, p_.bm)) + " times from global memory";
   }
 
  private:
@@ -521,8 +527,8 @@ class RegtileModel final : public MappingModel {
   }
 
   // TileMover<T, rows_in_tile, cols_in_tile, NT, LW>::load(src, ld, r0, c0, rows, cols, tid).
-  void mover_loads(int tile_rows, int tile_cols, std::int64_t r0, std::int64_t c0, std::int64_t rows,
-                   std::int64_t cols, int tid, std::vector<ElementRef>* out) const {
+  void mover_loads(int tile_rows, int tile_cols, std::int64_t r0, std::int64_t c0, std::int64_t rows, std::int64_t cols,
+                   int tid, std::vector<ElementRef>* out) const {
     const int lw = !vec_ ? 1 : f32_ ? widest_dividing<float>(tile_cols) : widest_dividing<double>(tile_cols);
     const int vecs_per_row = tile_cols / lw, vecs = tile_rows * vecs_per_row, nt = tx_ * ty_;
     for (int v = tid; v < vecs; v += nt) {
@@ -540,7 +546,8 @@ class RegtileModel final : public MappingModel {
   Dim2 grid_;
 };
 
-std::unique_ptr<MappingModel> regtile_model(int config_index, Problem problem, Precision precision, const Shape& shape) {
+std::unique_ptr<MappingModel> regtile_model(int config_index, Problem problem, Precision precision,
+                                            const Shape& shape) {
   return std::make_unique<RegtileModel>(kParams[config_index], problem, precision, normalised(problem, shape));
 }
 
@@ -550,7 +557,11 @@ std::vector<TileConfig> regtile_configs() {
     TileConfig c;
     c.name = std::to_string(p.bm) + "x" + std::to_string(p.bn) + "x" + std::to_string(p.bk) + "_" +
              std::to_string(p.tm) + "x" + std::to_string(p.tn);
-    c.bm = p.bm; c.bn = p.bn; c.bk = p.bk; c.tm = p.tm; c.tn = p.tn;
+    c.bm = p.bm;
+    c.bn = p.bn;
+    c.bk = p.bk;
+    c.tm = p.tm;
+    c.tn = p.tn;
     c.threads_x = p.bn / p.tn;
     c.threads_y = p.bm / p.tm;
     c.math = "FP32 / FP64 FMA";

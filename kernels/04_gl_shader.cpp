@@ -62,7 +62,8 @@ extern const VariantDescriptor kGlShaderVariant = [] {
                shader_config("mrt8", ShaderMode::kMrt8, 4, 8)};
   v.default_config = 4;  // mrt8, the fastest: the figure the History tab compares with today's
   v.precisions = {Precision::F32};
-  v.precision_note = "float only: the texture shaders have no double textures or double blending (GL_R32F / GL_RGBA32F)";
+  v.precision_note =
+      "float only: the texture shaders have no double textures or double blending (GL_R32F / GL_RGBA32F)";
   v.no_model_reason = "the texture shaders have no threads to map: the History tab draws their passes";
   return v;
 }();

@@ -1,6 +1,5 @@
 // Timing the CPU double reference: what bench and the window show when there is no usable GPU
 // (the product still does something real), and the timestamp every result carries.
-#include <algorithm>
 #include <chrono>
 #include <ctime>
 #include <vector>
@@ -19,21 +18,28 @@ std::string utc_timestamp_now() {
   return buffer;
 }
 
-RunResult cpu_reference_row(const RunRequest& req, bool first_in_process) {
+RunResult requested_row(const RunRequest& req) {
   RunResult r;
+  r.variant_id = req.variant_id;
+  r.problem = req.problem;
+  r.precision = req.precision;
+  r.shape = normalised(req.problem, req.shape);
+  r.repetitions = req.repetitions;
+  r.warmup = req.warmup;
+  r.seed = req.seed;
   r.timestamp = utc_timestamp_now();
+  return r;
+}
+
+RunResult cpu_reference_row(const RunRequest& req, bool first_in_process) {
+  RunResult r = requested_row(req);
   r.variant_id = kCpuReferenceId;
   r.variant_label = "CPU reference (double)";
   r.config_name = "fp64";
   r.backend = "cpu";
   r.timer = "cpu_wall_clock";
   r.math = "FP64 on the host: the reference that GPU results are checked against";
-  r.problem = req.problem;
   r.precision = Precision::F64;
-  r.shape = normalised(req.problem, req.shape);
-  r.repetitions = req.repetitions;
-  r.warmup = req.warmup;
-  r.seed = req.seed;
   r.device_name = "host CPU (no usable GPU)";
   r.first_was_cold = first_in_process;
   return r;
@@ -68,12 +74,7 @@ RunResult measure_cpu_reference(const RunRequest& req, bool first_in_process, co
       r.error = "cancelled";
       return r;
     }
-    std::sort(times.begin(), times.end());
-    const std::size_t n = times.size();
-    r.median_ms = n % 2 ? times[n / 2] : 0.5 * (times[n / 2 - 1] + times[n / 2]);
-    r.min_ms = times.front();
-    r.max_ms = times.back();
-    r.gflops = r.median_ms > 0 ? flop_count(req.problem, shape) / (r.median_ms * 1e6) : 0;
+    record_timings(r, times, 0);  // no % of peak: the host's is not known
   } catch (const std::exception& e) {
     r.error = std::string("CPU reference failed: ") + e.what();
   }

@@ -21,21 +21,20 @@ const char* cublas_status_name(cublasStatus_t s);
 
 }  // namespace tilescope
 
-#define CUDA_CHECK(expr)                                                                  \
-  do {                                                                                    \
-    cudaError_t tilescope_err_ = (expr);                                                  \
-    if (tilescope_err_ != cudaSuccess)                                                    \
-      ::tilescope::throw_gpu_error(#expr, __FILE__, __LINE__,                             \
-                                   std::string(cudaGetErrorName(tilescope_err_)) + ": " + \
-                                       cudaGetErrorString(tilescope_err_));               \
+#define CUDA_CHECK(expr)                                                                              \
+  do {                                                                                                \
+    cudaError_t tilescope_err_ = (expr);                                                              \
+    if (tilescope_err_ != cudaSuccess)                                                                \
+      ::tilescope::throw_gpu_error(                                                                   \
+          #expr, __FILE__, __LINE__,                                                                  \
+          std::string(cudaGetErrorName(tilescope_err_)) + ": " + cudaGetErrorString(tilescope_err_)); \
   } while (0)
 
-#define CUBLAS_CHECK(expr)                                                                    \
-  do {                                                                                        \
-    cublasStatus_t tilescope_st_ = (expr);                                                    \
-    if (tilescope_st_ != CUBLAS_STATUS_SUCCESS)                                               \
-      ::tilescope::throw_gpu_error(#expr, __FILE__, __LINE__,                                 \
-                                   ::tilescope::cublas_status_name(tilescope_st_));           \
+#define CUBLAS_CHECK(expr)                                                                                     \
+  do {                                                                                                         \
+    cublasStatus_t tilescope_st_ = (expr);                                                                     \
+    if (tilescope_st_ != CUBLAS_STATUS_SUCCESS)                                                                \
+      ::tilescope::throw_gpu_error(#expr, __FILE__, __LINE__, ::tilescope::cublas_status_name(tilescope_st_)); \
   } while (0)
 
 // After every kernel launch: a bad configuration shows up here, not at the next sync.

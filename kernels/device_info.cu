@@ -1,41 +1,60 @@
-#include "device_info.h"
-
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 
 #include <mutex>
 #include <string>
 
+#include "device_info.h"
+
 namespace tilescope {
 
 int fp32_lanes_per_sm(int major, int minor) {
   switch (major) {
-    case 7: return 64;                        // Volta, Turing
-    case 8: return minor == 0 ? 64 : 128;     // A100: 64; GA10x, Ada: 128
-    case 9: return 128;                       // Hopper
-    case 10: case 11: case 12: return 128;    // Blackwell
-    default: return 0;
+    case 7:
+      return 64;  // Volta, Turing
+    case 8:
+      return minor == 0 ? 64 : 128;  // A100: 64; GA10x, Ada: 128
+    case 9:
+      return 128;  // Hopper
+    case 10:
+    case 11:
+    case 12:
+      return 128;  // Blackwell
+    default:
+      return 0;
   }
 }
 
 int fp64_lanes_per_sm(int major, int minor) {
   switch (major) {
-    case 7: return minor == 0 ? 32 : 2;       // V100: 32; Turing: 2
-    case 8: return minor == 0 ? 32 : 2;       // A100: 32; consumer Ampere, Ada: 2
-    case 9: return 64;                        // H100, H200
-    case 10: return 64;                       // B100/B200
-    case 11: case 12: return 2;               // consumer Blackwell
-    default: return 0;
+    case 7:
+      return minor == 0 ? 32 : 2;  // V100: 32; Turing: 2
+    case 8:
+      return minor == 0 ? 32 : 2;  // A100: 32; consumer Ampere, Ada: 2
+    case 9:
+      return 64;  // H100, H200
+    case 10:
+      return 64;  // B100/B200
+    case 11:
+    case 12:
+      return 2;  // consumer Blackwell
+    default:
+      return 0;
   }
 }
 
 const char* to_string(GpuAvailability a) {
   switch (a) {
-    case GpuAvailability::Available: return "available";
-    case GpuAvailability::NoDriver: return "no_driver";
-    case GpuAvailability::StubDriverOnly: return "stub_driver_only";
-    case GpuAvailability::NoDevice: return "no_device";
-    case GpuAvailability::OtherError: return "other_error";
+    case GpuAvailability::Available:
+      return "available";
+    case GpuAvailability::NoDriver:
+      return "no_driver";
+    case GpuAvailability::StubDriverOnly:
+      return "stub_driver_only";
+    case GpuAvailability::NoDevice:
+      return "no_device";
+    case GpuAvailability::OtherError:
+      return "other_error";
   }
   return "other_error";
 }
@@ -51,8 +70,8 @@ GpuAvailability classify_device_count_error(int err, std::string* reason) {
       *reason = "the NVIDIA driver found no CUDA device";
       return GpuAvailability::NoDevice;
     case cudaErrorInsufficientDriver:
-      *reason = "no NVIDIA driver is installed, or it is older than CUDA " +
-                version_string(CUDART_VERSION) + " needs (CUDA error 35)";
+      *reason = "no NVIDIA driver is installed, or it is older than CUDA " + version_string(CUDART_VERSION) +
+                " needs (CUDA error 35)";
       return GpuAvailability::NoDriver;
     case cudaErrorStubLibrary:
       *reason = "only the CUDA stub driver (libcuda.so stub) is present, no real NVIDIA driver (CUDA error 34)";
@@ -61,9 +80,8 @@ GpuAvailability classify_device_count_error(int err, std::string* reason) {
       *reason = "the NVIDIA driver is loaded but sees no CUDA device (CUDA error 100)";
       return GpuAvailability::NoDevice;
     default:
-      *reason = std::string("the CUDA runtime cannot start: ") +
-                cudaGetErrorName(static_cast<cudaError_t>(err)) + " (" +
-                cudaGetErrorString(static_cast<cudaError_t>(err)) + ")";
+      *reason = std::string("the CUDA runtime cannot start: ") + cudaGetErrorName(static_cast<cudaError_t>(err)) +
+                " (" + cudaGetErrorString(static_cast<cudaError_t>(err)) + ")";
       return GpuAvailability::OtherError;
   }
 }

@@ -20,16 +20,16 @@ struct DeviceInfo {
   std::string name;
   int cc_major = 0, cc_minor = 0;
   int sm_count = 0;
-  int sm_clock_khz = 0;       // cudaDevAttrClockRate (the maximum SM clock)
+  int sm_clock_khz = 0;  // cudaDevAttrClockRate (the maximum SM clock)
   int memory_clock_khz = 0;
   int memory_bus_bits = 0;
   std::size_t global_memory_bytes = 0;
   std::size_t l2_bytes = 0;
   int max_threads_per_sm = 0;
   DeviceLimits limits;
-  int driver_version = 0;     // cudaDriverGetVersion, e.g. 13000
-  int runtime_version = 0;    // cudaRuntimeGetVersion
-  int cublas_version = 0;     // cublasGetVersion, e.g. 130100
+  int driver_version = 0;   // cudaDriverGetVersion, e.g. 13000
+  int runtime_version = 0;  // cudaRuntimeGetVersion
+  int cublas_version = 0;   // cublasGetVersion, e.g. 130100
   // Peaks of the plain FMA pipes (not tensor cores): SMs x lanes x 2 x clock.
   double peak_fp32_gflops = 0;
   double peak_fp64_gflops = 0;

@@ -20,23 +20,23 @@ struct ExternalRun {
   const VariantDescriptor* variant = nullptr;
   int config_index = 0;
   int M = 0, N = 0, K = 0;
-  const float* a = nullptr;  // M x K
-  const float* b = nullptr;  // K x N
-  int warmup = 0;            // untimed runs after the first
-  int repetitions = 1;       // timed runs
+  const float* a = nullptr;                   // M x K
+  const float* b = nullptr;                   // K x N
+  int warmup = 0;                             // untimed runs after the first
+  int repetitions = 1;                        // timed runs
   const std::atomic<bool>* cancel = nullptr;  // stop between passes; error "cancelled"
 };
 
 struct ExternalOutcome {
-  std::string error;              // empty on success
-  std::vector<float> c;           // M x N of the last run; NaN where nothing was written
-  double first_ms = 0;            // the first run, wall clock, including its set-up
-  bool first_was_cold = false;    // the first run of this configuration in the process
-  std::vector<double> times_ms;   // each timed run
-  std::string timer;              // what times_ms come from ("gl_time_elapsed", "wall_clock")
-  std::string device_name;        // the renderer that ran it (GL_RENDERER)
-  int passes = 0;                 // draw calls per run
-  double fetches_per_fma = 0;     // texels fetched per useful multiply-add
+  std::string error;             // empty on success
+  std::vector<float> c;          // M x N of the last run; NaN where nothing was written
+  double first_ms = 0;           // the first run, wall clock, including its set-up
+  bool first_was_cold = false;   // the first run of this configuration in the process
+  std::vector<double> times_ms;  // each timed run
+  std::string timer;             // what times_ms come from ("gl_time_elapsed", "wall_clock")
+  std::string device_name;       // the renderer that ran it (GL_RENDERER)
+  int passes = 0;                // draw calls per run
+  double fetches_per_fma = 0;    // texels fetched per useful multiply-add
 };
 
 using ExternalRunner = std::function<ExternalOutcome(const ExternalRun&)>;

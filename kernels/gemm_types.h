@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace tilescope {
 
@@ -19,11 +20,25 @@ const char* to_string(Problem p);    // "gemm" | "ata"
 const char* to_string(Precision p);  // "f32" | "f64"
 bool parse_problem(const std::string& text, Problem* out);
 bool parse_precision(const std::string& text, Precision* out);
-inline std::size_t element_bytes(Precision p) { return p == Precision::F32 ? 4 : 8; }
+inline std::size_t element_bytes(Precision p) {
+  return p == Precision::F32 ? 4 : 8;
+}
 
 struct Shape {
   std::int64_t M = 0, N = 0, K = 0;
 };
+// "1024x512x256": M x N x K, as tables and progress lines write a shape.
+std::string shape_text(const Shape& s);
+
+// How many pieces of length b (> 0) cover a: tiles, blocks, chunks. Usable in device code too
+// (nvcc --expt-relaxed-constexpr).
+constexpr std::int64_t ceil_div(std::int64_t a, std::int64_t b) {
+  return (a + b - 1) / b;
+}
+
+// The median of a run's times (the mean of the two middle ones for an even count); values
+// must not be empty.
+double median_of(std::vector<double> values);
 
 // Sizes of the operands as stored, in elements.
 std::int64_t a_elements(Problem p, const Shape& s);  // Gemm: M*K, Ata: K*N
@@ -42,7 +57,7 @@ enum class OutputPart { Full, UpperTriangle };
 // One compiled configuration of a variant. Tile names follow the literature:
 // BM x BN block tile of C, BK-deep slabs of A and B, TM x TN outputs per thread.
 struct TileConfig {
-  std::string name;        // stable id used on the command line and in CSV: "16", "128x128x8_8x8"
+  std::string name;  // stable id used on the command line and in CSV: "16", "128x128x8_8x8"
   int bm = 0, bn = 0, bk = 0;
   int tm = 1, tn = 1;
   int threads_x = 0, threads_y = 0;  // block shape (0 for cuBLAS)

@@ -1,9 +1,8 @@
-#include "gpu_buffers.h"
-
 #include <cmath>
 #include <string>
 
 #include "cuda_check.h"
+#include "gpu_buffers.h"
 #include "random_inputs.h"
 
 namespace tilescope {
@@ -14,17 +13,28 @@ void throw_gpu_error(const char* expr, const char* file, int line, const std::st
 
 const char* cublas_status_name(cublasStatus_t s) {
   switch (s) {
-    case CUBLAS_STATUS_SUCCESS: return "CUBLAS_STATUS_SUCCESS";
-    case CUBLAS_STATUS_NOT_INITIALIZED: return "CUBLAS_STATUS_NOT_INITIALIZED (no usable GPU or driver)";
-    case CUBLAS_STATUS_ALLOC_FAILED: return "CUBLAS_STATUS_ALLOC_FAILED";
-    case CUBLAS_STATUS_INVALID_VALUE: return "CUBLAS_STATUS_INVALID_VALUE";
-    case CUBLAS_STATUS_ARCH_MISMATCH: return "CUBLAS_STATUS_ARCH_MISMATCH";
-    case CUBLAS_STATUS_MAPPING_ERROR: return "CUBLAS_STATUS_MAPPING_ERROR";
-    case CUBLAS_STATUS_EXECUTION_FAILED: return "CUBLAS_STATUS_EXECUTION_FAILED";
-    case CUBLAS_STATUS_INTERNAL_ERROR: return "CUBLAS_STATUS_INTERNAL_ERROR";
-    case CUBLAS_STATUS_NOT_SUPPORTED: return "CUBLAS_STATUS_NOT_SUPPORTED";
-    case CUBLAS_STATUS_LICENSE_ERROR: return "CUBLAS_STATUS_LICENSE_ERROR";
-    default: return "unknown cuBLAS status";
+    case CUBLAS_STATUS_SUCCESS:
+      return "CUBLAS_STATUS_SUCCESS";
+    case CUBLAS_STATUS_NOT_INITIALIZED:
+      return "CUBLAS_STATUS_NOT_INITIALIZED (no usable GPU or driver)";
+    case CUBLAS_STATUS_ALLOC_FAILED:
+      return "CUBLAS_STATUS_ALLOC_FAILED";
+    case CUBLAS_STATUS_INVALID_VALUE:
+      return "CUBLAS_STATUS_INVALID_VALUE";
+    case CUBLAS_STATUS_ARCH_MISMATCH:
+      return "CUBLAS_STATUS_ARCH_MISMATCH";
+    case CUBLAS_STATUS_MAPPING_ERROR:
+      return "CUBLAS_STATUS_MAPPING_ERROR";
+    case CUBLAS_STATUS_EXECUTION_FAILED:
+      return "CUBLAS_STATUS_EXECUTION_FAILED";
+    case CUBLAS_STATUS_INTERNAL_ERROR:
+      return "CUBLAS_STATUS_INTERNAL_ERROR";
+    case CUBLAS_STATUS_NOT_SUPPORTED:
+      return "CUBLAS_STATUS_NOT_SUPPORTED";
+    case CUBLAS_STATUS_LICENSE_ERROR:
+      return "CUBLAS_STATUS_LICENSE_ERROR";
+    default:
+      return "unknown cuBLAS status";
   }
 }
 
@@ -79,7 +89,10 @@ __global__ void compare_kernel(const T* c, const double* ref, std::int64_t m, st
     if (upper_only && j < i) continue;
     const double v = static_cast<double>(c[idx]);
     const double x = ref[idx];
-    if (isnan(v)) { ++nans; continue; }
+    if (isnan(v)) {
+      ++nans;
+      continue;
+    }
     d2 += (v - x) * (v - x);
     r2 += x * x;
   }
@@ -145,7 +158,10 @@ ErrorReport device_compare(const void* c, Precision p, const double* ref, std::i
   CUDA_CHECK(cudaMemcpyAsync(&h_nan, d_nan, sizeof h_nan, cudaMemcpyDeviceToHost, s));
   CUDA_CHECK(cudaStreamSynchronize(s));
   double diff2 = 0, ref2 = 0;
-  for (int b = 0; b < kBlocks; ++b) { diff2 += h_diff[b]; ref2 += h_ref[b]; }
+  for (int b = 0; b < kBlocks; ++b) {
+    diff2 += h_diff[b];
+    ref2 += h_ref[b];
+  }
   ErrorReport r;
   r.unwritten = static_cast<std::int64_t>(h_nan);
   r.checked = upper ? m * (m + 1) / 2 : m * n;

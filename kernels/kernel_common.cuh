@@ -8,11 +8,8 @@
 
 #include "cuda_check.h"
 #include "gemm_types.h"
-#include "trace.h"
 
 namespace tilescope {
-
-constexpr std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
 
 // A launch grid, refused (not launched) when the matrix needs more blocks than CUDA allows.
 inline dim3 checked_grid(std::int64_t x, std::int64_t y) {
@@ -22,20 +19,49 @@ inline dim3 checked_grid(std::int64_t x, std::int64_t y) {
   return dim3(static_cast<unsigned>(x), static_cast<unsigned>(y));
 }
 
-// ---- the instrumented build (kTrace) ---------------------------------------------------------
-// Called only under `if constexpr (kTrace)`, so the timed kernels compile as if absent.
+// ---- vector accesses -----------------------------------------------------------------------
+// W consecutive elements moved as one 8- or 16-byte access (W = 1: a scalar). The address must
+// be aligned to the vector; callers guarantee it.
+template <typename T, int W>
+struct VecOf;
+template <>
+struct VecOf<float, 4> {
+  using type = float4;
+};
+template <>
+struct VecOf<float, 2> {
+  using type = float2;
+};
+template <>
+struct VecOf<double, 2> {
+  using type = double2;
+};
 
-// One global load of element `index` of an operand.
-__device__ __forceinline__ void trace_load(unsigned* reads, std::int64_t index) { atomicAdd(&reads[index], 1u); }
+template <typename T, int W>
+__device__ __forceinline__ void load_vec(const T* p, T (&r)[W]) {
+  if constexpr (W == 1) {
+    r[0] = *p;
+  } else {
+    using V = typename VecOf<T, W>::type;
+    const V v = *reinterpret_cast<const V*>(p);
+    const T* e = reinterpret_cast<const T*>(&v);
+#pragma unroll
+    for (int w = 0; w < W; ++w) r[w] = e[w];
+  }
+}
 
-// One store to element `index` of C by this thread's accumulator `slot`. A second store to the
-// same element leaves -2, whatever the order: only the first exchange sees -1, and every later
-// one writes -2 after its own exchange.
-__device__ __forceinline__ void trace_store(int* writer, std::int64_t index, int slot) {
-  const int id = trace_writer_id(static_cast<int>(blockIdx.y * gridDim.x + blockIdx.x),
-                                 static_cast<int>(blockDim.x * blockDim.y),
-                                 static_cast<int>(threadIdx.y * blockDim.x + threadIdx.x), slot);
-  if (atomicExch(&writer[index], id) != -1) atomicExch(&writer[index], -2);
+template <typename T, int W>
+__device__ __forceinline__ void store_vec(T* p, const T (&r)[W]) {
+  if constexpr (W == 1) {
+    *p = r[0];
+  } else {
+    using V = typename VecOf<T, W>::type;
+    V v;
+    T* e = reinterpret_cast<T*>(&v);
+#pragma unroll
+    for (int w = 0; w < W; ++w) e[w] = r[w];
+    *reinterpret_cast<V*>(p) = v;
+  }
 }
 
 }  // namespace tilescope

@@ -18,8 +18,7 @@ std::unique_ptr<MappingModel> make_mapping_model(const std::string& variant_id, 
     reason = *v->no_model_reason ? v->no_model_reason : std::string(v->id) + " has no mapping model";
   } else if (s.M < 1 || s.N < 1 || s.K < 1) {
     reason = "sizes must be at least 1";
-  } else if (const std::string refused = unsupported_reason(*v, config_index, problem, precision, DeviceLimits{});
-             !refused.empty()) {
+  } else if (const std::string refused = variant_refusal(*v, config_index, problem, precision); !refused.empty()) {
     reason = refused;
   } else {
     model = v->model(config_index, problem, precision, s);

@@ -26,7 +26,7 @@ struct Dim2 {
 struct Owner {
   int block_x = -1, block_y = -1;  // -1: nobody (a model bug; never for a correct model)
   int thread_x = -1, thread_y = -1;
-  int slot = 0;          // register slot in the thread's TM x TN tile: i * TN + j (0 for one output)
+  int slot = 0;           // register slot in the thread's TM x TN tile: i * TN + j (0 for one output)
   bool mirrored = false;  // AᵀA: written as the mirror of C(j, i), computed by the same thread
   int block_linear(const Dim2& grid) const { return block_y * grid.x + block_x; }
   int thread_linear(const Dim2& block) const { return thread_y * block.x + thread_x; }

@@ -1,5 +1,3 @@
-#include "measure.h"
-
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 
@@ -15,6 +13,7 @@
 #include "cuda_check.h"
 #include "external_runner.h"
 #include "gpu_buffers.h"
+#include "measure.h"
 #include "random_inputs.h"
 #include "reference.h"
 #include "registry.h"
@@ -62,13 +61,78 @@ void record_check(RunResult& res, const ErrorReport& er, double unit_roundoff, s
   res.passed = er.unwritten == 0 && std::isfinite(er.rel_error) && er.rel_error <= res.tolerance;
 }
 
-double median_of(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const std::size_t n = v.size();
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+// Why a request's sizes cannot run ("" = fine), for CUDA and external runs alike.
+std::string size_error(const Shape& s) {
+  if (s.M >= 1 && s.N >= 1 && s.K >= 1) return "";
+  return "sizes must be at least 1 (got M=" + std::to_string(s.M) + " N=" + std::to_string(s.N) +
+         " K=" + std::to_string(s.K) + ")";
+}
+constexpr const char* kRepetitionsError = "repetitions must be >= 1 and warm-up >= 0";
+bool bad_repetitions(const RunRequest& r) {
+  return r.repetitions < 1 || r.warmup < 0;
+}
+
+// The device inputs of a run: `count` sets of A (and B, where the problem has one) back to back;
+// the warm-up and timed runs rotate through them.
+struct InputSets {
+  char* base = nullptr;
+  std::size_t set_bytes = 0;
+  std::size_t a_bytes = 0;  // where B starts within a set
+  bool has_b = false;
+  int count = 1;
+  char* a(int i) const { return base + set_bytes * i; }
+  char* b(int i) const { return has_b ? a(i) + a_bytes : nullptr; }
+  // Points a launch at set i (modulo count).
+  void use(GemmArgs& args, int i) const {
+    args.a = a(i % count);
+    args.b = b(i % count);
+  }
+};
+
+// The product actually drawn, in double (for the reference) and in float (for the engine): Gemm
+// as is; AᵀA as (Aᵀ) * A with Aᵀ made on the host (a texture could be sampled transposed for
+// free; the upload is not timed either way).
+struct ExternalInputs {
+  int M = 0, N = 0, K = 0;
+  std::vector<double> a64, b64;
+  std::vector<float> a32, b32;
+};
+
+// What makes a kernel warm: the variant, configuration, problem and precision, and the kernel
+// itself where a launch picks one of several.
+std::string warm_key(const RunRequest& req, const VariantDescriptor& v, const KernelLaunchShape& shape) {
+  std::string key = std::string(v.id) + ":" + v.configs[req.config_index].name + ":" + to_string(req.problem) + ":" +
+                    to_string(req.precision);
+  if (shape.kernel) key += ":" + std::to_string(reinterpret_cast<std::uintptr_t>(shape.kernel));
+  return key;
+}
+
+// The key of the cached CPU reference: the inputs and sizes it was computed for.
+std::string host_reference_key(const RunRequest& req, const Shape& s) {
+  return std::string(to_string(req.problem)) + ":" + shape_text(s) + ":" + std::to_string(req.seed);
+}
+
+double ms_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
 
 }  // namespace
+
+void record_timings(RunResult& res, const std::vector<double>& times_ms, double peak_gflops) {
+  res.median_ms = median_of(times_ms);
+  res.min_ms = *std::min_element(times_ms.begin(), times_ms.end());
+  res.max_ms = *std::max_element(times_ms.begin(), times_ms.end());
+  res.gflops = res.median_ms > 0 ? flop_count(res.problem, res.shape) / (res.median_ms * 1.0e6) : 0;
+  res.pct_of_peak = peak_gflops > 0 ? 100.0 * res.gflops / peak_gflops : 0;
+}
+
+void record_device(RunResult& res, const DeviceInfo& dev) {
+  res.device_name = dev.name;
+  res.sm_clock_mhz = dev.sm_clock_khz / 1000;
+  res.driver_version = version_string(dev.driver_version);
+  res.runtime_version = version_string(dev.runtime_version);
+  res.cublas_version = dev.cublas_version;
+}
 
 std::size_t device_bytes_needed(const RunRequest& r, int input_sets) {
   const Shape s = normalised(r.problem, r.shape);
@@ -77,8 +141,9 @@ std::size_t device_bytes_needed(const RunRequest& r, int input_sets) {
   if (r.verify) {
     if (uses_cpu_reference(r, s))
       bytes += 0;  // the reference lives on the host
-    else  // double copies of the inputs and a double C for cublasDgemm
-      bytes += static_cast<std::size_t>(a_elements(r.problem, s) + b_elements(r.problem, s) + c_elements(r.problem, s)) * 8;
+    else           // double copies of the inputs and a double C for cublasDgemm
+      bytes +=
+          static_cast<std::size_t>(a_elements(r.problem, s) + b_elements(r.problem, s) + c_elements(r.problem, s)) * 8;
   }
   return bytes;
 }
@@ -112,6 +177,17 @@ struct Measurer::Impl {
   }
 
   void run_checked(const RunRequest& req, const VariantDescriptor& v, RunResult& res);
+  // The steps of run_checked, in order.
+  int choose_input_sets(const RunRequest& req, const DeviceInfo& dev);
+  InputSets allocate_inputs(const RunRequest& req, const Shape& s, int count);
+  double query_kernel(const KernelLaunchShape& shape, bool cold, const DeviceInfo& dev, RunResult& res);
+  void fill_inputs(const RunRequest& req, const Shape& s, const InputSets& sets);
+  void time_first_run(const VariantDescriptor& v, const RunRequest& req, const GemmArgs& args, RunResult& res);
+  void verify(const RunRequest& req, const TileConfig& cfg, const InputSets& sets, RunResult& res);
+  ErrorReport compare_with_host_reference(const RunRequest& req, const Shape& s, OutputPart part);
+  void warm_up(const VariantDescriptor& v, const RunRequest& req, const InputSets& sets, GemmArgs args);
+  std::vector<double> timed_runs(const VariantDescriptor& v, const RunRequest& req, const InputSets& sets,
+                                 GemmArgs args);
   // cublasDgemm on double inputs already on the device (rb null for AᵀA) into ref_c, and the
   // device C of `precision` compared with it over `part`.
   ErrorReport compare_with_cublas_dgemm(Problem problem, const Shape& s, const double* ra, const double* rb,
@@ -133,22 +209,20 @@ struct Measurer::Impl {
     return device_compare(c_device, precision, static_cast<const double*>(ref_c.get()), s.M, s.N, part, stream);
   }
   void run_external(const RunRequest& req, const VariantDescriptor& v, RunResult& res);
+  // The steps of run_external.
+  ExternalRunner checked_external_runner(const RunRequest& req, const VariantDescriptor& v, const Shape& s);
+  void verify_external(const RunRequest& req, const TileConfig& cfg, const ExternalInputs& in,
+                       const std::vector<float>& c_out, const DeviceInfo& dev, RunResult& res);
 };
 
 Measurer::Measurer() : impl_(std::make_unique<Impl>()) {}
 Measurer::~Measurer() = default;
-std::atomic<bool>& Measurer::cancel_flag() { return impl_->cancel; }
+std::atomic<bool>& Measurer::cancel_flag() {
+  return impl_->cancel;
+}
 
 RunResult Measurer::run(const RunRequest& req) {
-  RunResult res;
-  res.variant_id = req.variant_id;
-  res.problem = req.problem;
-  res.precision = req.precision;
-  res.shape = normalised(req.problem, req.shape);
-  res.repetitions = req.repetitions;
-  res.warmup = req.warmup;
-  res.seed = req.seed;
-  res.timestamp = utc_timestamp_now();
+  RunResult res = requested_row(req);
 
   const VariantDescriptor* v = find_variant(req.variant_id);
   if (!v) {
@@ -181,24 +255,19 @@ RunResult Measurer::run(const RunRequest& req) {
     res.error = "no usable GPU: " + dev.unavailable_reason;
     return res;
   }
-  res.device_name = dev.name;
-  res.sm_clock_mhz = dev.sm_clock_khz / 1000;
-  res.driver_version = version_string(dev.driver_version);
-  res.runtime_version = version_string(dev.runtime_version);
-  res.cublas_version = dev.cublas_version;
+  record_device(res, dev);
 
   const Shape& s = res.shape;
-  if (s.M < 1 || s.N < 1 || s.K < 1) {
-    res.error = "sizes must be at least 1 (got M=" + std::to_string(s.M) + " N=" + std::to_string(s.N) +
-                " K=" + std::to_string(s.K) + ")";
+  if (std::string bad = size_error(s); !bad.empty()) {
+    res.error = bad;
     return res;
   }
   if (s.M > INT_MAX || s.N > INT_MAX || s.K > INT_MAX) {
     res.error = "sizes above 2147483647 are not supported (cuBLAS takes 32-bit sizes)";
     return res;
   }
-  if (req.repetitions < 1 || req.warmup < 0) {
-    res.error = "repetitions must be >= 1 and warm-up >= 0";
+  if (bad_repetitions(req)) {
+    res.error = kRepetitionsError;
     return res;
   }
   const std::string refused = unsupported_reason(*v, req.config_index, req.problem, req.precision, dev.limits);
@@ -221,14 +290,42 @@ void Measurer::Impl::run_checked(const RunRequest& req, const VariantDescriptor&
   init();
   const DeviceInfo& dev = probe_device();
   const Shape s = res.shape;
-  const TileConfig& cfg = v.configs[req.config_index];
-  const std::size_t eb = element_bytes(req.precision);
-  const std::int64_t a_n = a_elements(req.problem, s), b_n = b_elements(req.problem, s);
-  const std::int64_t c_n = c_elements(req.problem, s);
+  res.input_sets = choose_input_sets(req, dev);
+  res.timer = "cuda_events";
 
-  // How many input sets to rotate through: enough that they do not all fit in the L2 at once.
+  // Kernel resources, and the checks only a device can make (registers, occupancy).
+  const InputSets sets = allocate_inputs(req, s, res.input_sets);
+  GemmArgs args;
+  args.problem = req.problem;
+  args.precision = req.precision;
+  args.shape = s;
+  args.stream = stream;
+  args.cublas = cublas;
+  sets.use(args, 0);
+  args.c = c.get();
+  const KernelLaunchShape shape = v.kernel_for(args, req.config_index);
+  const bool cold = mark_warm(warm_key(req, v, shape));
+  // With lazy module loading (CUDA's default) the first query of a kernel loads its module: a
+  // cost a cold launch would pay, so for a cold kernel it is timed and counted in first_ms.
+  const double module_load_ms = shape.kernel ? query_kernel(shape, cold, dev, res) : 0;
+
+  fill_inputs(req, s, sets);
+  time_first_run(v, req, args, res);
+  res.first_ms += module_load_ms;
+  res.first_was_cold = cold;
+
+  if (cancel.load()) throw GpuError("cancelled");
+  if (req.verify) verify(req, v.configs[req.config_index], sets, res);
+  warm_up(v, req, sets, args);
+  record_timings(res, timed_runs(v, req, sets, args), dev.peak_gflops(req.precision));
+}
+
+// How many input sets to rotate through: enough that they do not all fit in the L2 at once, as
+// many of those as fit in device memory (throws when not even one does).
+int Measurer::Impl::choose_input_sets(const RunRequest& req, const DeviceInfo& dev) {
   const std::size_t set_bytes = input_set_bytes(req);
-  int sets = static_cast<int>(std::clamp<std::size_t>((2 * dev.l2_bytes + set_bytes - 1) / std::max<std::size_t>(set_bytes, 1), 1, 8));
+  int sets = static_cast<int>(
+      std::clamp<std::size_t>((2 * dev.l2_bytes + set_bytes - 1) / std::max<std::size_t>(set_bytes, 1), 1, 8));
   sets = std::min(sets, req.repetitions);
   std::size_t free_bytes = 0, total_bytes = 0;
   CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
@@ -241,126 +338,134 @@ void Measurer::Impl::run_checked(const RunRequest& req, const VariantDescriptor&
     throw GpuError("does not fit in device memory: needs " + std::to_string(needed) + " bytes (" +
                    std::to_string(needed >> 20) + " MiB), " + std::to_string(usable >> 20) + " MiB usable of " +
                    std::to_string(total_bytes >> 20) + " MiB");
-  res.input_sets = sets;
-  res.timer = "cuda_events";
+  return sets;
+}
 
-  // Kernel resources, and the checks only a device can make (registers, occupancy).
-  GemmArgs args;
-  args.problem = req.problem;
-  args.precision = req.precision;
-  args.shape = s;
-  args.stream = stream;
-  args.cublas = cublas;
-  inputs.resize(set_bytes * sets);
-  c.resize(static_cast<std::size_t>(c_n) * eb);
-  auto set_a = [&](int i) { return static_cast<char*>(inputs.get()) + set_bytes * i; };
-  auto set_b = [&](int i) { return set_a(i) + static_cast<std::size_t>(a_n) * eb; };
-  args.a = set_a(0);
-  args.b = b_n ? set_b(0) : nullptr;
-  args.c = c.get();
+// Sizes the input sets and C on the device.
+InputSets Measurer::Impl::allocate_inputs(const RunRequest& req, const Shape& s, int count) {
+  const std::size_t eb = element_bytes(req.precision);
+  InputSets sets;
+  sets.set_bytes = input_set_bytes(req);
+  sets.a_bytes = static_cast<std::size_t>(a_elements(req.problem, s)) * eb;
+  sets.has_b = b_elements(req.problem, s) > 0;
+  sets.count = count;
+  inputs.resize(sets.set_bytes * count);
+  c.resize(static_cast<std::size_t>(c_elements(req.problem, s)) * eb);
+  sets.base = static_cast<char*>(inputs.get());
+  return sets;
+}
 
-  std::string warm_key = std::string(v.id) + ":" + cfg.name + ":" + to_string(req.problem) + ":" + to_string(req.precision);
-  const KernelLaunchShape shape = v.kernel_for(args, req.config_index);
-  if (shape.kernel) warm_key += ":" + std::to_string(reinterpret_cast<std::uintptr_t>(shape.kernel));
-  const bool cold = mark_warm(warm_key);
-  // With lazy module loading (CUDA's default) the first query of a kernel loads its module: a
-  // cost a cold launch would pay, so for a cold kernel it is timed and counted in first_ms.
-  double module_load_ms = 0;
-  if (shape.kernel) {
-    cudaFuncAttributes attr{};
-    const auto q0 = std::chrono::steady_clock::now();
-    CUDA_CHECK(cudaFuncGetAttributes(&attr, shape.kernel));
-    if (cold) module_load_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - q0).count();
-    res.registers_per_thread = attr.numRegs;
-    res.static_shared_bytes = static_cast<int>(attr.sharedSizeBytes);
-    res.dynamic_shared_bytes = static_cast<int>(shape.dynamic_shared_bytes);
-    res.threads_per_block = shape.threads_per_block;
-    if (static_cast<long long>(attr.numRegs) * shape.threads_per_block > dev.limits.regs_per_block)
-      throw GpuError("refused: " + std::to_string(attr.numRegs) + " registers x " +
-                     std::to_string(shape.threads_per_block) + " threads exceed the " +
-                     std::to_string(dev.limits.regs_per_block) + " registers of a block");
-    if (shape.threads_per_block > attr.maxThreadsPerBlock)
-      throw GpuError("refused: the kernel can run at most " + std::to_string(attr.maxThreadsPerBlock) +
-                     " threads per block, the configuration needs " + std::to_string(shape.threads_per_block));
-    if (shape.dynamic_shared_bytes > 48 * 1024)
-      CUDA_CHECK(cudaFuncSetAttribute(shape.kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                      static_cast<int>(shape.dynamic_shared_bytes)));
-    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&res.active_blocks_per_sm, shape.kernel,
-                                                             shape.threads_per_block, shape.dynamic_shared_bytes));
-    if (res.active_blocks_per_sm == 0)
-      throw GpuError("refused: not one block of this configuration fits on a multiprocessor");
-    const int warps_per_block = (shape.threads_per_block + 31) / 32;
-    res.occupancy = static_cast<double>(res.active_blocks_per_sm * warps_per_block) / (dev.max_threads_per_sm / 32);
+// Registers, shared memory and occupancy of the kernel into `res`; refuses (throws) what cannot
+// launch. Returns the time the query took when the kernel is cold (its module's loading), else 0.
+double Measurer::Impl::query_kernel(const KernelLaunchShape& shape, bool cold, const DeviceInfo& dev, RunResult& res) {
+  cudaFuncAttributes attr{};
+  const auto q0 = std::chrono::steady_clock::now();
+  CUDA_CHECK(cudaFuncGetAttributes(&attr, shape.kernel));
+  const double module_load_ms = cold ? ms_since(q0) : 0;
+  res.registers_per_thread = attr.numRegs;
+  res.static_shared_bytes = static_cast<int>(attr.sharedSizeBytes);
+  res.dynamic_shared_bytes = static_cast<int>(shape.dynamic_shared_bytes);
+  res.threads_per_block = shape.threads_per_block;
+  if (static_cast<long long>(attr.numRegs) * shape.threads_per_block > dev.limits.regs_per_block)
+    throw GpuError("refused: " + std::to_string(attr.numRegs) + " registers x " +
+                   std::to_string(shape.threads_per_block) + " threads exceed the " +
+                   std::to_string(dev.limits.regs_per_block) + " registers of a block");
+  if (shape.threads_per_block > attr.maxThreadsPerBlock)
+    throw GpuError("refused: the kernel can run at most " + std::to_string(attr.maxThreadsPerBlock) +
+                   " threads per block, the configuration needs " + std::to_string(shape.threads_per_block));
+  if (shape.dynamic_shared_bytes > 48 * 1024)
+    CUDA_CHECK(cudaFuncSetAttribute(shape.kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                    static_cast<int>(shape.dynamic_shared_bytes)));
+  CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&res.active_blocks_per_sm, shape.kernel,
+                                                           shape.threads_per_block, shape.dynamic_shared_bytes));
+  if (res.active_blocks_per_sm == 0)
+    throw GpuError("refused: not one block of this configuration fits on a multiprocessor");
+  const int warps_per_block = (shape.threads_per_block + 31) / 32;
+  res.occupancy = static_cast<double>(res.active_blocks_per_sm * warps_per_block) / (dev.max_threads_per_sm / 32);
+  return module_load_ms;
+}
+
+// Fresh random inputs (set i uses seed + i, so no two sets are equal) and a poisoned C.
+void Measurer::Impl::fill_inputs(const RunRequest& req, const Shape& s, const InputSets& sets) {
+  const std::int64_t a_n = a_elements(req.problem, s), b_n = b_elements(req.problem, s);
+  for (int i = 0; i < sets.count; ++i) {
+    fill_random(sets.a(i), req.precision, a_n, req.seed + i, 0, stream);
+    if (b_n) fill_random(sets.b(i), req.precision, b_n, req.seed + i, 1, stream);
   }
-
-  // Fresh random inputs: set i uses seed + i, so no two sets are equal.
-  for (int i = 0; i < sets; ++i) {
-    fill_random(set_a(i), req.precision, a_n, req.seed + i, 0, stream);
-    if (b_n) fill_random(set_b(i), req.precision, b_n, req.seed + i, 1, stream);
-  }
-  poison(c.get(), req.precision, c_n, stream);
+  poison(c.get(), req.precision, c_elements(req.problem, s), stream);
   CUDA_CHECK(cudaStreamSynchronize(stream));
+}
 
-  // The first run, cold if this kernel never ran in this process: host wall clock around
-  // launch + synchronize, so module loading and library start-up are included.
+// The first run, cold if this kernel never ran in this process: host wall clock around
+// launch + synchronize, so module loading and library start-up are included.
+void Measurer::Impl::time_first_run(const VariantDescriptor& v, const RunRequest& req, const GemmArgs& args,
+                                    RunResult& res) {
   const auto t0 = std::chrono::steady_clock::now();
   v.launch(args, req.config_index);
   CUDA_CHECK(cudaStreamSynchronize(stream));
-  const auto t1 = std::chrono::steady_clock::now();
-  res.first_ms = module_load_ms + std::chrono::duration<double, std::milli>(t1 - t0).count();
-  res.first_was_cold = cold;
+  res.first_ms = ms_since(t0);
+}
 
-  if (cancel.load()) throw GpuError("cancelled");
-  if (req.verify) {
-    res.verified = true;
-    ErrorReport er;
-    if (uses_cpu_reference(req, s)) {
-      res.reference = "cpu_fp64";
-      const std::string key = std::string(to_string(req.problem)) + ":" + std::to_string(s.M) + "x" +
-                              std::to_string(s.N) + "x" + std::to_string(s.K) + ":" + std::to_string(req.seed);
-      if (key != host_ref_key) {
-        std::vector<double> ha(a_n), hb(b_n);
-        host_ref.assign(c_n, 0.0);
-        fill_inputs_f64(req.seed, 0, a_n, ha.data());
-        if (b_n) fill_inputs_f64(req.seed, 1, b_n, hb.data());
-        reference_gemm_f64(req.problem, s, ha.data(), hb.data(), host_ref.data());
-        host_ref_key = key;
-      }
-      const std::vector<double>& hc = host_ref;
-      std::vector<char> out(static_cast<std::size_t>(c_n) * eb);
-      CUDA_CHECK(cudaMemcpy(out.data(), c.get(), out.size(), cudaMemcpyDeviceToHost));
-      er = req.precision == Precision::F32
-               ? compare_to_reference(reinterpret_cast<const float*>(out.data()), hc.data(), s.M, s.N, cfg.output)
-               : compare_to_reference(reinterpret_cast<const double*>(out.data()), hc.data(), s.M, s.N, cfg.output);
-    } else {
-      // cublasDgemm on the same inputs widened to double: FP64 arithmetic, a reference far more
-      // precise than any float variant (and an independent one for the double variants).
-      res.reference = "cublas_dgemm";
-      ref_inputs.resize(static_cast<std::size_t>(a_n + b_n) * 8);
-      double* ra = static_cast<double*>(ref_inputs.get());
-      double* rb = ra + a_n;
-      widen_to_double(ra, set_a(0), req.precision, a_n, stream);
-      if (b_n) widen_to_double(rb, set_b(0), req.precision, b_n, stream);
-      er = compare_with_cublas_dgemm(req.problem, s, ra, b_n ? rb : nullptr, c.get(), req.precision, cfg.output);
-    }
-    record_check(res, er, unit_roundoff_for(req.precision, cfg.tf32), s.K, er.checked);
+// C of the first run against a double reference: the CPU's at small sizes, cublasDgemm above.
+void Measurer::Impl::verify(const RunRequest& req, const TileConfig& cfg, const InputSets& sets, RunResult& res) {
+  const Shape& s = res.shape;
+  res.verified = true;
+  ErrorReport er;
+  if (uses_cpu_reference(req, s)) {
+    res.reference = "cpu_fp64";
+    er = compare_with_host_reference(req, s, cfg.output);
+  } else {
+    // cublasDgemm on the same inputs widened to double: FP64 arithmetic, a reference far more
+    // precise than any float variant (and an independent one for the double variants).
+    res.reference = "cublas_dgemm";
+    const std::int64_t a_n = a_elements(req.problem, s), b_n = b_elements(req.problem, s);
+    ref_inputs.resize(static_cast<std::size_t>(a_n + b_n) * 8);
+    double* ra = static_cast<double*>(ref_inputs.get());
+    double* rb = ra + a_n;
+    widen_to_double(ra, sets.a(0), req.precision, a_n, stream);
+    if (b_n) widen_to_double(rb, sets.b(0), req.precision, b_n, stream);
+    er = compare_with_cublas_dgemm(req.problem, s, ra, b_n ? rb : nullptr, c.get(), req.precision, cfg.output);
   }
+  record_check(res, er, unit_roundoff_for(req.precision, cfg.tf32), s.K, er.checked);
+}
 
+// The device C against the CPU reference of input set 0, computed once per problem, shape and seed.
+ErrorReport Measurer::Impl::compare_with_host_reference(const RunRequest& req, const Shape& s, OutputPart part) {
+  const std::int64_t a_n = a_elements(req.problem, s), b_n = b_elements(req.problem, s);
+  const std::int64_t c_n = c_elements(req.problem, s);
+  const std::string key = host_reference_key(req, s);
+  if (key != host_ref_key) {
+    std::vector<double> ha(a_n), hb(b_n);
+    host_ref.assign(c_n, 0.0);
+    fill_inputs_f64(req.seed, 0, a_n, ha.data());
+    if (b_n) fill_inputs_f64(req.seed, 1, b_n, hb.data());
+    reference_gemm_f64(req.problem, s, ha.data(), hb.data(), host_ref.data());
+    host_ref_key = key;
+  }
+  std::vector<char> out(static_cast<std::size_t>(c_n) * element_bytes(req.precision));
+  CUDA_CHECK(cudaMemcpy(out.data(), c.get(), out.size(), cudaMemcpyDeviceToHost));
+  return req.precision == Precision::F32
+             ? compare_to_reference(reinterpret_cast<const float*>(out.data()), host_ref.data(), s.M, s.N, part)
+             : compare_to_reference(reinterpret_cast<const double*>(out.data()), host_ref.data(), s.M, s.N, part);
+}
+
+void Measurer::Impl::warm_up(const VariantDescriptor& v, const RunRequest& req, const InputSets& sets, GemmArgs args) {
   for (int i = 0; i < req.warmup; ++i) {
     if (cancel.load()) throw GpuError("cancelled");
-    args.a = set_a(i % sets);
-    args.b = b_n ? set_b(i % sets) : nullptr;
+    sets.use(args, i);
     v.launch(args, req.config_index);
   }
   CUDA_CHECK(cudaStreamSynchronize(stream));
+}
 
-  // Timed runs, one event pair each, rotating input sets.
+// Timed runs, one event pair each, rotating input sets.
+std::vector<double> Measurer::Impl::timed_runs(const VariantDescriptor& v, const RunRequest& req, const InputSets& sets,
+                                               GemmArgs args) {
   std::vector<double> times;
   times.reserve(req.repetitions);
   for (int i = 0; i < req.repetitions; ++i) {
     if (cancel.load()) throw GpuError("cancelled");
-    args.a = set_a(i % sets);
-    args.b = b_n ? set_b(i % sets) : nullptr;
+    sets.use(args, i);
     CUDA_CHECK(cudaEventRecord(start, stream));
     v.launch(args, req.config_index);
     CUDA_CHECK(cudaEventRecord(stop, stream));
@@ -369,59 +474,23 @@ void Measurer::Impl::run_checked(const RunRequest& req, const VariantDescriptor&
     CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
     times.push_back(ms);
   }
-  res.median_ms = median_of(times);
-  res.min_ms = *std::min_element(times.begin(), times.end());
-  res.max_ms = *std::max_element(times.begin(), times.end());
-  res.gflops = flop_count(req.problem, s) / (res.median_ms * 1.0e6);
-  const double peak = dev.peak_gflops(req.precision);
-  res.pct_of_peak = peak > 0 ? 100.0 * res.gflops / peak : 0;
+  return times;
 }
 
 // ---- variants that run outside CUDA (external_runner.h) ----------------------------------------
 
-namespace {
-
-// The relative error over kSampledReferencePoints elements picked at random (the same for a
-// given seed), each a double dot product on the CPU: how a texture-shader run is checked at
-// sizes where a full CPU reference takes too long and no CUDA device can compute one.
-ErrorReport sampled_compare(const std::vector<float>& c, const std::vector<double>& a, const std::vector<double>& b,
-                            int M, int N, int K, std::uint64_t seed) {
-  ErrorReport r;
-  double diff2 = 0, ref2 = 0;
-  const std::int64_t total = static_cast<std::int64_t>(M) * N;
-  const int samples = static_cast<int>(std::min<std::int64_t>(total, kSampledReferencePoints));
-  for (int s = 0; s < samples; ++s) {
-    const std::int64_t index =
-        samples == total ? s : static_cast<std::int64_t>(splitmix64(seed * 7919 + s) % static_cast<std::uint64_t>(total));
-    const std::int64_t i = index / N, j = index % N;
-    double ref = 0;
-    for (int k = 0; k < K; ++k) ref += a[i * K + k] * b[static_cast<std::int64_t>(k) * N + j];
-    const double v = c[index];
-    if (std::isnan(v)) continue;  // counted over all of C below
-    diff2 += (v - ref) * (v - ref);
-    ref2 += ref * ref;
-    ++r.checked;
-  }
-  for (float v : c) r.unwritten += std::isnan(v) ? 1 : 0;
-  r.reference_norm = std::sqrt(ref2 * static_cast<double>(total) / std::max<std::int64_t>(r.checked, 1));
-  r.rel_error = ref2 > 0 ? std::sqrt(diff2 / ref2) : (diff2 > 0 ? INFINITY : 0.0);
-  return r;
-}
-
-}  // namespace
-
-void Measurer::Impl::run_external(const RunRequest& req, const VariantDescriptor& v, RunResult& res) {
-  const Shape s = res.shape;
-  const TileConfig& cfg = v.configs[req.config_index];
-  if (s.M < 1 || s.N < 1 || s.K < 1)
-    throw GpuError("sizes must be at least 1 (got M=" + std::to_string(s.M) + " N=" + std::to_string(s.N) +
-                   " K=" + std::to_string(s.K) + ")");
-  if (req.repetitions < 1 || req.warmup < 0) throw GpuError("repetitions must be >= 1 and warm-up >= 0");
+// The external run's checks: sizes, repetitions, the descriptor's rules, a runner in this
+// program, texture and host-memory limits. Returns the runner; throws why not.
+ExternalRunner Measurer::Impl::checked_external_runner(const RunRequest& req, const VariantDescriptor& v,
+                                                       const Shape& s) {
+  if (std::string bad = size_error(s); !bad.empty()) throw GpuError(bad);
+  if (bad_repetitions(req)) throw GpuError(kRepetitionsError);
   const std::string refused = unsupported_reason(v, req.config_index, req.problem, req.precision, DeviceLimits());
   if (!refused.empty()) throw GpuError("refused: " + refused);
   const ExternalRunner runner = external_runner(v.backend);
   if (!runner)
-    throw GpuError(std::string(v.label) + " needs tilescope's OpenGL part, which this program lacks "
+    throw GpuError(std::string(v.label) +
+                   " needs tilescope's OpenGL part, which this program lacks "
                    "(built with -DTILESCOPE_GUI=OFF, or a test without it)");
   // Textures are at most 32768 texels wide anywhere; the engine checks this GL's own limit.
   if (s.M > 65536 || s.N > 65536 || s.K > 65536)
@@ -430,39 +499,56 @@ void Measurer::Impl::run_external(const RunRequest& req, const VariantDescriptor
   if (host_bytes > 16.0 * (1ull << 30))
     throw GpuError("needs " + std::to_string(static_cast<long long>(host_bytes / (1 << 20))) +
                    " MiB of host memory for the textures and their packed copies; the limit is 16 GiB");
-  if (cancel.load()) throw GpuError("cancelled");
+  return runner;
+}
 
-  // The product actually drawn: Gemm as is; AᵀA as (Aᵀ) * A with Aᵀ made on the host (a texture
-  // could be sampled transposed for free; the upload is not timed either way).
+namespace {
+
+// The inputs of an external run (ExternalInputs) for this request.
+ExternalInputs external_inputs(const RunRequest& req, const Shape& s) {
+  ExternalInputs in;
   const int M = static_cast<int>(s.M), N = static_cast<int>(s.N), K = static_cast<int>(s.K);
+  in.M = M, in.N = N, in.K = K;
   const std::int64_t a_n = a_elements(req.problem, s), b_n = b_elements(req.problem, s);
-  std::vector<double> a64(a_n), b64;
+  std::vector<double>& a64 = in.a64;
+  a64.resize(a_n);
   fill_inputs_f64(req.seed, 0, a_n, a64.data());
   if (req.problem == Problem::Gemm) {
-    b64.resize(b_n);
-    fill_inputs_f64(req.seed, 1, b_n, b64.data());
+    in.b64.resize(b_n);
+    fill_inputs_f64(req.seed, 1, b_n, in.b64.data());
   } else {  // A is K x N; the left operand is its transpose (N x K), the right one A itself
-    b64 = a64;
+    in.b64 = a64;
     std::vector<double> at(static_cast<std::size_t>(N) * K);
     for (int k = 0; k < K; ++k)
       for (int i = 0; i < N; ++i) at[static_cast<std::size_t>(i) * K + k] = a64[static_cast<std::size_t>(k) * N + i];
     a64.swap(at);
   }
   // Exactly representable in float (random_inputs.h): the float and double copies are equal.
-  const std::vector<float> a32(a64.begin(), a64.end()), b32(b64.begin(), b64.end());
+  in.a32.assign(in.a64.begin(), in.a64.end());
+  in.b32.assign(in.b64.begin(), in.b64.end());
+  return in;
+}
+
+}  // namespace
+
+void Measurer::Impl::run_external(const RunRequest& req, const VariantDescriptor& v, RunResult& res) {
+  const Shape s = res.shape;
+  const ExternalRunner runner = checked_external_runner(req, v, s);
+  if (cancel.load()) throw GpuError("cancelled");
+  const ExternalInputs in = external_inputs(req, s);
 
   ExternalRun run;
   run.variant = &v;
   run.config_index = req.config_index;
-  run.M = M, run.N = N, run.K = K;
-  run.a = a32.data();
-  run.b = b32.data();
+  run.M = in.M, run.N = in.N, run.K = in.K;
+  run.a = in.a32.data();
+  run.b = in.b32.data();
   run.warmup = req.warmup;
   run.repetitions = req.repetitions;
   run.cancel = &cancel;
   ExternalOutcome out = runner(run);
   if (!out.error.empty()) throw GpuError(out.error);
-  if (out.times_ms.empty() || out.c.size() != static_cast<std::size_t>(M) * N)
+  if (out.times_ms.empty() || out.c.size() != static_cast<std::size_t>(in.M) * in.N)
     throw GpuError(std::string(v.id) + ": the runner returned no result");
 
   res.device_name = out.device_name;
@@ -481,41 +567,41 @@ void Measurer::Impl::run_external(const RunRequest& req, const VariantDescriptor
   }
   if (same_gpu) res.sm_clock_mhz = dev.sm_clock_khz / 1000;
 
-  if (req.verify) {
-    res.verified = true;
-    ErrorReport er;
-    const bool cpu = uses_cpu_reference(req, s);
-    if (cpu) {
-      res.reference = "cpu_fp64";
-      std::vector<double> ref(static_cast<std::size_t>(M) * N);
-      reference_gemm_f64(Problem::Gemm, Shape{M, N, K}, a64.data(), b64.data(), ref.data());
-      er = compare_to_reference(out.c.data(), ref.data(), M, N, OutputPart::Full);
-    } else if (dev.ok()) {
-      // cublasDgemm on the same inputs, as for the CUDA variants.
-      res.reference = "cublas_dgemm";
-      init();
-      ref_inputs.resize(a64.size() * 8 + b64.size() * 8);
-      c.resize(out.c.size() * 4);
-      double* ra = static_cast<double*>(ref_inputs.get());
-      double* rb = ra + a64.size();
-      CUDA_CHECK(cudaMemcpyAsync(ra, a64.data(), a64.size() * 8, cudaMemcpyHostToDevice, stream));
-      CUDA_CHECK(cudaMemcpyAsync(rb, b64.data(), b64.size() * 8, cudaMemcpyHostToDevice, stream));
-      CUDA_CHECK(cudaMemcpyAsync(c.get(), out.c.data(), out.c.size() * 4, cudaMemcpyHostToDevice, stream));
-      er = compare_with_cublas_dgemm(Problem::Gemm, Shape{M, N, K}, ra, rb, c.get(), Precision::F32, OutputPart::Full);
-    } else {
-      res.reference = "cpu_fp64_sampled";
-      er = sampled_compare(out.c, a64, b64, M, N, K, req.seed);
-    }
-    // All of C counts for the tolerance's size estimate, also when only a sample was checked.
-    record_check(res, er, unit_roundoff_for(Precision::F32, cfg.tf32), s.K, static_cast<std::int64_t>(M) * N);
-  }
+  if (req.verify) verify_external(req, v.configs[req.config_index], in, out.c, dev, res);
+  record_timings(res, out.times_ms, same_gpu ? dev.peak_gflops(Precision::F32) : 0);
+}
 
-  res.median_ms = median_of(out.times_ms);
-  res.min_ms = *std::min_element(out.times_ms.begin(), out.times_ms.end());
-  res.max_ms = *std::max_element(out.times_ms.begin(), out.times_ms.end());
-  res.gflops = flop_count(req.problem, s) / (res.median_ms * 1.0e6);
-  const double peak = same_gpu ? dev.peak_gflops(Precision::F32) : 0;
-  res.pct_of_peak = peak > 0 ? 100.0 * res.gflops / peak : 0;
+// The engine's C against the CPU reference at small sizes, cublasDgemm where there is a CUDA
+// device, else against a sample of elements computed on the CPU.
+void Measurer::Impl::verify_external(const RunRequest& req, const TileConfig& cfg, const ExternalInputs& in,
+                                     const std::vector<float>& c_out, const DeviceInfo& dev, RunResult& res) {
+  const int M = in.M, N = in.N, K = in.K;
+  res.verified = true;
+  ErrorReport er;
+  if (uses_cpu_reference(req, res.shape)) {
+    res.reference = "cpu_fp64";
+    std::vector<double> ref(static_cast<std::size_t>(M) * N);
+    reference_gemm_f64(Problem::Gemm, Shape{M, N, K}, in.a64.data(), in.b64.data(), ref.data());
+    er = compare_to_reference(c_out.data(), ref.data(), M, N, OutputPart::Full);
+  } else if (dev.ok()) {
+    // cublasDgemm on the same inputs, as for the CUDA variants.
+    res.reference = "cublas_dgemm";
+    init();
+    ref_inputs.resize(in.a64.size() * 8 + in.b64.size() * 8);
+    c.resize(c_out.size() * 4);
+    double* ra = static_cast<double*>(ref_inputs.get());
+    double* rb = ra + in.a64.size();
+    CUDA_CHECK(cudaMemcpyAsync(ra, in.a64.data(), in.a64.size() * 8, cudaMemcpyHostToDevice, stream));
+    CUDA_CHECK(cudaMemcpyAsync(rb, in.b64.data(), in.b64.size() * 8, cudaMemcpyHostToDevice, stream));
+    CUDA_CHECK(cudaMemcpyAsync(c.get(), c_out.data(), c_out.size() * 4, cudaMemcpyHostToDevice, stream));
+    er = compare_with_cublas_dgemm(Problem::Gemm, Shape{M, N, K}, ra, rb, c.get(), Precision::F32, OutputPart::Full);
+  } else {
+    res.reference = "cpu_fp64_sampled";
+    er = sampled_compare_to_reference(c_out.data(), Problem::Gemm, Shape{M, N, K}, in.a64.data(), in.b64.data(),
+                                      kSampledReferencePoints, req.seed);
+  }
+  // All of C counts for the tolerance's size estimate, also when only a sample was checked.
+  record_check(res, er, unit_roundoff_for(Precision::F32, cfg.tf32), res.shape.K, static_cast<std::int64_t>(M) * N);
 }
 
 bool is_baseline_row(const RunResult& r) {

@@ -57,16 +57,16 @@ struct RunResult {
   double first_ms = 0;
   bool first_was_cold = false;
   double median_ms = 0, min_ms = 0, max_ms = 0;
-  double gflops = 0;             // flop_count / median
-  double pct_of_peak = 0;        // of the plain FMA peak of this precision
-  double pct_of_cublas = -1;     // filled by the caller that holds the cuBLAS rows (-1 = none)
+  double gflops = 0;          // flop_count / median
+  double pct_of_peak = 0;     // of the plain FMA peak of this precision
+  double pct_of_cublas = -1;  // filled by the caller that holds the cuBLAS rows (-1 = none)
 
   // Verification. rel_error = ||C - C_ref||_F / ||C_ref||_F over the part the config writes.
-  bool verified = false;         // verification ran
+  bool verified = false;  // verification ran
   bool passed = false;
   double rel_error = -1;
   double tolerance = 0;
-  std::int64_t unwritten = 0;    // elements still holding the poison (NaN) after the run
+  std::int64_t unwritten = 0;  // elements still holding the poison (NaN) after the run
   // "cpu_fp64" | "cublas_dgemm" | "cpu_fp64_sampled" (texture shaders without a CUDA device,
   // above kCpuReferenceMaxWork: the error over kSampledReferencePoints random elements, the
   // poison check over all of C).
@@ -78,9 +78,9 @@ struct RunResult {
   int dynamic_shared_bytes = 0;
   int threads_per_block = 0;
   int active_blocks_per_sm = 0;
-  double occupancy = -1;         // active warps / max warps per SM
+  double occupancy = -1;  // active warps / max warps per SM
 
-  int input_sets = 1;            // how many input sets the timed runs rotated through
+  int input_sets = 1;  // how many input sets the timed runs rotated through
 
   // How the times were taken: "cuda_events", "gl_time_elapsed", "wall_clock" (GL where the
   // driver's timer is known to undercount), "cpu_wall_clock" (the CPU reference).
@@ -102,8 +102,7 @@ struct RunResult {
 // arithmetic the variant uses. `reference_norm` guards tiny outputs against cancellation: when
 // ||C_ref||_F is below what uniform [-1, 1) inputs give on average (sqrt(elements * K) / 3), the
 // tolerance grows by that ratio.
-double relative_error_tolerance(double unit_roundoff, std::int64_t k, double reference_norm,
-                                std::int64_t elements);
+double relative_error_tolerance(double unit_roundoff, std::int64_t k, double reference_norm, std::int64_t elements);
 double unit_roundoff_for(Precision p, bool tf32);
 
 // Bytes of device memory a run needs (inputs, output, reference), for the "does it fit" check.
@@ -131,8 +130,17 @@ class Measurer {
   std::unique_ptr<Impl> impl_;
 };
 
+// The statistics of a row's timed runs (times_ms not empty): median, min and max, GFLOP/s of the
+// median (0 when the median is 0) and its % of `peak_gflops` (0 when the peak is unknown: 0).
+void record_timings(RunResult& res, const std::vector<double>& times_ms, double peak_gflops);
+// The machine's fields of a row (name, clock, driver, runtime, cuBLAS) from the CUDA device.
+void record_device(RunResult& res, const DeviceInfo& device);
+
 // "2026-11-21T23:40:05Z": now, UTC, as RunResult::timestamp.
 std::string utc_timestamp_now();
+// A row for a request with only what was asked filled in: variant id, problem, precision, the
+// normalised shape, repetitions, warm-up, seed, and now as its timestamp.
+RunResult requested_row(const RunRequest& request);
 
 // The variant id of rows timed on the host CPU (not in the registry: it is the reference).
 constexpr const char* kCpuReferenceId = "cpu_reference";

@@ -5,6 +5,8 @@
 
 namespace tilescope {
 
-const VariantList& variant_registry() { return product_variants(); }
+const VariantList& variant_registry() {
+  return product_variants();
+}
 
 }  // namespace tilescope

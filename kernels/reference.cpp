@@ -16,7 +16,10 @@ template <typename Body>
 void parallel_rows(std::int64_t rows, Body body) {
   const unsigned hw = std::max(1u, std::thread::hardware_concurrency());
   const std::int64_t workers = std::min<std::int64_t>(hw, std::max<std::int64_t>(1, rows / 8));
-  if (workers <= 1) { body(0, rows); return; }
+  if (workers <= 1) {
+    body(0, rows);
+    return;
+  }
   std::vector<std::thread> threads;
   const std::int64_t chunk = (rows + workers - 1) / workers;
   for (std::int64_t w = 0; w < workers; ++w) {
@@ -26,23 +29,49 @@ void parallel_rows(std::int64_t rows, Body body) {
   for (auto& t : threads) t.join();
 }
 
+// The two operands as the product reads them, row-major. Gemm: the left one is A (M x K), the
+// right one B (K x N). Ata: A is K x N; the left operand is its transpose, the right one A itself.
+struct Operands {
+  Problem problem;
+  const double* a;
+  const double* b;
+  std::int64_t N, K;
+  Operands(Problem p, const Shape& s, const double* a_in, const double* b_in)
+      : problem(p), a(a_in), b(p == Problem::Gemm ? b_in : a_in), N(s.N), K(s.K) {}
+  // Element (i, k) of the left operand.
+  double left(std::int64_t i, std::int64_t k) const { return problem == Problem::Gemm ? a[i * K + k] : a[k * N + i]; }
+  // Row k of the right operand (N elements).
+  const double* right_row(std::int64_t k) const { return b + k * N; }
+};
+
 }  // namespace
 
 void reference_gemm_f64(Problem problem, const Shape& shape_in, const double* a, const double* b, double* c) {
   const Shape s = normalised(problem, shape_in);
+  const Operands op(problem, s, a, b);
   const std::int64_t M = s.M, N = s.N, K = s.K;
   parallel_rows(M, [=](std::int64_t r0, std::int64_t r1) {
     for (std::int64_t i = r0; i < r1; ++i) {
       double* crow = c + i * N;
       std::fill(crow, crow + N, 0.0);
-      // i-k-j order: the inner loop streams a row of B (or of A for Ata) contiguously.
+      // i-k-j order: the inner loop streams a row of the right operand contiguously. Each
+      // element still sums over k in ascending order, as reference_element_f64 does.
       for (std::int64_t k = 0; k < K; ++k) {
-        const double aik = problem == Problem::Gemm ? a[i * K + k] : a[k * N + i];
-        const double* brow = problem == Problem::Gemm ? b + k * N : a + k * N;
+        const double aik = op.left(i, k);
+        const double* brow = op.right_row(k);
         for (std::int64_t j = 0; j < N; ++j) crow[j] += aik * brow[j];
       }
     }
   });
+}
+
+double reference_element_f64(Problem problem, const Shape& shape_in, const double* a, const double* b, std::int64_t i,
+                             std::int64_t j) {
+  const Shape s = normalised(problem, shape_in);
+  const Operands op(problem, s, a, b);
+  double sum = 0;
+  for (std::int64_t k = 0; k < s.K; ++k) sum += op.left(i, k) * op.right_row(k)[j];
+  return sum;
 }
 
 void fill_inputs_f64(std::uint64_t seed, int stream, std::int64_t count, double* out) {
@@ -60,7 +89,10 @@ ErrorReport compare_to_reference(const T* c, const double* ref, std::int64_t m, 
       const double v = static_cast<double>(c[i * n + j]);
       const double x = ref[i * n + j];
       ++r.checked;
-      if (std::isnan(v)) { ++r.unwritten; continue; }
+      if (std::isnan(v)) {
+        ++r.unwritten;
+        continue;
+      }
       diff2 += (v - x) * (v - x);
       ref2 += x * x;
     }
@@ -68,6 +100,29 @@ ErrorReport compare_to_reference(const T* c, const double* ref, std::int64_t m, 
   r.reference_norm = std::sqrt(ref2);
   r.rel_error = ref2 > 0 ? std::sqrt(diff2 / ref2) : std::sqrt(diff2);
   if (r.unwritten > 0) r.rel_error = INFINITY;
+  return r;
+}
+
+ErrorReport sampled_compare_to_reference(const float* c, Problem problem, const Shape& shape_in, const double* a,
+                                         const double* b, std::int64_t samples, std::uint64_t seed) {
+  const Shape s = normalised(problem, shape_in);
+  ErrorReport r;
+  double diff2 = 0, ref2 = 0;
+  const std::int64_t total = s.M * s.N;
+  const int count = static_cast<int>(std::min<std::int64_t>(total, samples));
+  for (int n = 0; n < count; ++n) {
+    const std::int64_t index =
+        count == total ? n : static_cast<std::int64_t>(splitmix64(seed * 7919 + n) % static_cast<std::uint64_t>(total));
+    const double ref = reference_element_f64(problem, s, a, b, index / s.N, index % s.N);
+    const double v = c[index];
+    if (std::isnan(v)) continue;  // counted over all of C below
+    diff2 += (v - ref) * (v - ref);
+    ref2 += ref * ref;
+    ++r.checked;
+  }
+  for (std::int64_t e = 0; e < total; ++e) r.unwritten += std::isnan(c[e]) ? 1 : 0;
+  r.reference_norm = std::sqrt(ref2 * static_cast<double>(total) / std::max<std::int64_t>(r.checked, 1));
+  r.rel_error = ref2 > 0 ? std::sqrt(diff2 / ref2) : (diff2 > 0 ? INFINITY : 0.0);
   return r;
 }
 

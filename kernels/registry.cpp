@@ -14,11 +14,7 @@ extern const VariantDescriptor kGlShaderVariant;         // 04_gl_shader.cpp
 
 const VariantList& product_variants() {
   static const VariantList list = {
-      &kCublasVariant,
-      &kNaiveVariant,
-      &kSmemTiledVariant,
-      &kRegtilePrefetchVariant,
-      &kGlShaderVariant,
+      &kCublasVariant, &kNaiveVariant, &kSmemTiledVariant, &kRegtilePrefetchVariant, &kGlShaderVariant,
   };
   return list;
 }
@@ -26,9 +22,12 @@ const VariantList& product_variants() {
 // The backends' names, as rows of results carry them.
 const char* to_string(Backend b) {
   switch (b) {
-    case Backend::Cuda: return "cuda";
-    case Backend::Cublas: return "cublas";
-    case Backend::GlShader: return "gl_shader";
+    case Backend::Cuda:
+      return "cuda";
+    case Backend::Cublas:
+      return "cublas";
+    case Backend::GlShader:
+      return "gl_shader";
   }
   return "?";
 }

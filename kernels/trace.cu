@@ -1,5 +1,3 @@
-#include "trace.h"
-
 #include <cuda_runtime.h>
 
 #include <climits>
@@ -11,6 +9,7 @@
 #include "device_info.h"
 #include "gpu_buffers.h"
 #include "registry.h"
+#include "trace.h"
 
 namespace tilescope {
 
@@ -52,7 +51,8 @@ template <typename T>
 void copy_to_host(std::vector<T>& dst, const void* src, std::int64_t count, cudaStream_t s) {
   dst.resize(static_cast<std::size_t>(count));
   if (count > 0)
-    CUDA_CHECK(cudaMemcpyAsync(dst.data(), src, static_cast<std::size_t>(count) * sizeof(T), cudaMemcpyDeviceToHost, s));
+    CUDA_CHECK(
+        cudaMemcpyAsync(dst.data(), src, static_cast<std::size_t>(count) * sizeof(T), cudaMemcpyDeviceToHost, s));
 }
 
 // Checks the request; returns why it cannot run ("" = fine) and fills the variant.
@@ -62,7 +62,8 @@ std::string refusal(const std::string& variant_id, int config_index, Problem pro
   if (!v) return "unknown variant '" + variant_id + "'";
   if (std::string bad = config_index_error(*v, config_index); !bad.empty()) return bad;
   if (!v->launch_traced)
-    return std::string(v->id) + " has no instrumented build" + (*v->no_model_reason ? std::string(": ") + v->no_model_reason : "");
+    return std::string(v->id) + " has no instrumented build" +
+           (*v->no_model_reason ? std::string(": ") + v->no_model_reason : "");
   if (s.M < 1 || s.N < 1 || s.K < 1) return "sizes must be at least 1";
   if (s.M > INT_MAX || s.N > INT_MAX || s.K > INT_MAX) return "sizes above 2147483647 are not supported";
   const DeviceInfo& dev = probe_device();
@@ -90,18 +91,34 @@ struct DeviceTrace::Impl {
 DeviceTrace::DeviceTrace() = default;
 DeviceTrace::~DeviceTrace() = default;
 
-const int* DeviceTrace::writer() const { return impl_ ? static_cast<const int*>(impl_->writer.get()) : nullptr; }
-const unsigned* DeviceTrace::a_reads() const { return impl_ ? static_cast<const unsigned*>(impl_->a_reads.get()) : nullptr; }
+const int* DeviceTrace::writer() const {
+  return impl_ ? static_cast<const int*>(impl_->writer.get()) : nullptr;
+}
+const unsigned* DeviceTrace::a_reads() const {
+  return impl_ ? static_cast<const unsigned*>(impl_->a_reads.get()) : nullptr;
+}
 const unsigned* DeviceTrace::b_reads() const {
   if (!impl_) return nullptr;
   return b_elements(impl_->problem, impl_->shape) ? static_cast<const unsigned*>(impl_->b_reads.get()) : a_reads();
 }
-Shape DeviceTrace::shape() const { return impl_ ? impl_->shape : Shape{}; }
-Problem DeviceTrace::problem() const { return impl_ ? impl_->problem : Problem::Gemm; }
-Dim2 DeviceTrace::grid() const { return impl_ ? impl_->grid : Dim2{}; }
-Dim2 DeviceTrace::block() const { return impl_ ? impl_->block : Dim2{}; }
-bool DeviceTrace::valid() const { return impl_ && impl_->valid; }
-CUstream_st* DeviceTrace::stream() const { return impl_ ? impl_->stream.get() : nullptr; }
+Shape DeviceTrace::shape() const {
+  return impl_ ? impl_->shape : Shape{};
+}
+Problem DeviceTrace::problem() const {
+  return impl_ ? impl_->problem : Problem::Gemm;
+}
+Dim2 DeviceTrace::grid() const {
+  return impl_ ? impl_->grid : Dim2{};
+}
+Dim2 DeviceTrace::block() const {
+  return impl_ ? impl_->block : Dim2{};
+}
+bool DeviceTrace::valid() const {
+  return impl_ && impl_->valid;
+}
+CUstream_st* DeviceTrace::stream() const {
+  return impl_ ? impl_->stream.get() : nullptr;
+}
 
 bool DeviceTrace::run(const std::string& variant_id, int config_index, Problem problem, Precision precision,
                       const Shape& shape, int phase_limit, std::uint64_t seed, std::string* error) {

@@ -1,8 +1,9 @@
-// Instrumented runs: the very kernels that are timed, compiled a second time with the template
-// flag kTrace, record on the GPU who wrote each element of C and how often each element of A
-// and B was loaded from global memory; a phase limit stops the K loop early so that C holds the
-// real partial sums after p phases. The mapping view draws these buffers, and a GPU test
-// requires them to equal the mapping model (mapping_model.h) exactly. Plain C++ header.
+// Instrumented runs: the very kernels that are timed, compiled a second time with a TraceProbe
+// instead of the timed build's NoProbe (probe.cuh), record on the GPU who wrote each element of
+// C and how often each element of A and B was loaded from global memory; a phase limit stops
+// the K loop early so that C holds the real partial sums after p phases. The mapping view draws
+// these buffers, and a GPU test requires them to equal the mapping model (mapping_model.h)
+// exactly. Plain C++ header.
 #pragma once
 
 #include <cstdint>
@@ -17,8 +18,8 @@ struct CUstream_st;
 
 namespace tilescope {
 
-// The instrumented kernels' extra argument, passed by value. Device pointers; the timed kernels
-// (kTrace = false) receive all nulls and never touch it.
+// What the instrumented kernels record into, passed by value inside their TraceProbe. Device
+// pointers; the timed kernels never see it (their NoProbe is empty).
 struct TraceBuffers {
   // Per element of C (row-major): the id of the thread that stored it (trace_writer_id), -1
   // when nothing stored it, -2 when it was stored more than once. Initialise to -1.
@@ -50,8 +51,8 @@ bool writer_ids_fit(const Dim2& grid, const Dim2& block);
 struct TraceResult {
   std::string error;  // empty when the run happened
   bool ok() const { return error.empty(); }
-  Shape shape;        // normalised (AᵀA: M = N)
-  Dim2 grid, block;   // of the launch, to decode writer ids
+  Shape shape;                         // normalised (AᵀA: M = N)
+  Dim2 grid, block;                    // of the launch, to decode writer ids
   std::vector<int> writer;             // M x N, see TraceBuffers::writer
   std::vector<std::uint32_t> a_reads;  // stored A (gemm M x K, AᵀA K x N): both roles for AᵀA
   std::vector<std::uint32_t> b_reads;  // K x N; empty for AᵀA

@@ -7,10 +7,14 @@ namespace tilescope {
 
 const char* to_string(Role r) {
   switch (r) {
-    case Role::Baseline: return "baseline";
-    case Role::Kernel: return "kernel";
-    case Role::History: return "history";
-    case Role::Extra: return "extra";
+    case Role::Baseline:
+      return "baseline";
+    case Role::Kernel:
+      return "kernel";
+    case Role::History:
+      return "history";
+    case Role::Extra:
+      return "extra";
   }
   return "?";
 }
@@ -49,12 +53,7 @@ std::string with_note(std::string text, const char* note) {
   return note && *note ? text + ": " + note : text;
 }
 
-// What the descriptor itself rules out: problems, precisions, the architecture.
-std::string descriptor_refusal(const VariantDescriptor& v, Problem problem, Precision precision,
-                               const DeviceLimits& limits) {
-  if (!supports(v, problem)) return std::string(v.id) + " computes " + joined(v.problems) + " only";
-  if (!supports(v, precision))
-    return with_note(std::string(v.id) + " runs " + joined(v.precisions) + " only", v.precision_note);
+std::string architecture_refusal(const VariantDescriptor& v, const DeviceLimits& limits) {
   if (v.min_compute_capability > 0 && limits.compute_capability > 0 &&
       limits.compute_capability < v.min_compute_capability)
     return with_note(std::string(v.id) + " needs compute capability " + std::to_string(v.min_compute_capability / 10) +
@@ -67,15 +66,19 @@ std::string descriptor_refusal(const VariantDescriptor& v, Problem problem, Prec
 
 }  // namespace
 
-std::string unsupported_reason(const VariantDescriptor& v, int config_index, Problem problem,
-                               Precision precision, const DeviceLimits& limits) {
+std::string variant_refusal(const VariantDescriptor& v, int config_index, Problem problem, Precision precision) {
   if (std::string why = config_index_error(v, config_index); !why.empty()) return why;
-  if (std::string why = descriptor_refusal(v, problem, precision, limits); !why.empty()) return why;
+  if (!supports(v, problem)) return std::string(v.id) + " computes " + joined(v.problems) + " only";
+  if (!supports(v, precision))
+    return with_note(std::string(v.id) + " runs " + joined(v.precisions) + " only", v.precision_note);
+  return v.refuses ? v.refuses(problem, precision, v.configs[config_index]) : "";
+}
+
+std::string unsupported_reason(const VariantDescriptor& v, int config_index, Problem problem, Precision precision,
+                               const DeviceLimits& limits) {
+  if (std::string why = variant_refusal(v, config_index, problem, precision); !why.empty()) return why;
+  if (std::string why = architecture_refusal(v, limits); !why.empty()) return why;
   const TileConfig& cfg = v.configs[config_index];
-  if (v.refuses) {
-    std::string why = v.refuses(problem, precision, cfg);
-    if (!why.empty()) return why;
-  }
   if (cfg.threads() > limits.max_threads_per_block)
     return std::to_string(cfg.threads()) + " threads per block, the device allows " +
            std::to_string(limits.max_threads_per_block);

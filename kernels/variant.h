@@ -121,10 +121,14 @@ bool supports(const VariantDescriptor& v, Precision p);
 // "" when config_index names a configuration of v, else why not ("naive has no configuration #7").
 std::string config_index_error(const VariantDescriptor& v, int config_index);
 
-// The descriptor's problems, precisions and architecture, the variant's own rules, then the
-// device limits (threads, static + dynamic shared memory). The register limit needs the
-// compiled kernel and is checked on the device (see measure.h). "" = fine.
-std::string unsupported_reason(const VariantDescriptor& v, int config_index, Problem problem,
-                               Precision precision, const DeviceLimits& limits);
+// What the variant itself rules out, whatever the device: the descriptor's problems and
+// precisions, then its own rules (`refuses`). "" = fine.
+std::string variant_refusal(const VariantDescriptor& v, int config_index, Problem problem, Precision precision);
+
+// variant_refusal, then the device: its architecture (when known) and limits (threads, static +
+// dynamic shared memory). The register limit needs the compiled kernel and is checked on the
+// device (see measure.h). "" = fine.
+std::string unsupported_reason(const VariantDescriptor& v, int config_index, Problem problem, Precision precision,
+                               const DeviceLimits& limits);
 
 }  // namespace tilescope

@@ -1,20 +1,21 @@
 #!/usr/bin/env bash
-# On the GPU machine: the window's own checks there, writing into OUTDIR.
+# On a machine with an NVIDIA GPU: the window's own checks there, writing into OUTDIR.
 #   1. the lesson script (assets/lessons/sweep-all.txt): every variant swept, float, gemm and AᵀA;
 #      plot PNGs and window screenshots for docs/screenshots/;
 #   2. the History tab after timing every texture-shader mode (assets/lessons/history.txt);
 #   3. frame times at 1920 x 1080 while a sweep runs (assets/lessons/frame-bench.txt).
-# Headless through EGL on the GPU by default; --window uses a real window under Xvfb with
-# NVIDIA's GLX (source .gpu/on-device.sh --x first, which starts Xvfb on :99).
+# Headless through EGL on the GPU by default; --window uses a real window: on a desktop, the
+# display as it is; under Xvfb, start it first and set __GLX_VENDOR_LIBRARY_NAME=nvidia, or GLX
+# silently falls back to Mesa's llvmpipe (the window's banner names the renderer).
+# The programs come from build/ (TILESCOPE_BIN names another folder, e.g. a copied bundle).
 # Usage: scripts/gpu-screenshots.sh OUTDIR [--window]
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${1:?usage: scripts/gpu-screenshots.sh OUTDIR [--window]}
 mode=--headless; tag=headless
 [ "${2:-}" = "--window" ] && { mode=--no-vsync; tag=window; }
-bin=${TILESCOPE_BIN:-.gpu/bin}
-[ -d .gpu/lib ] && export LD_LIBRARY_PATH=$PWD/.gpu/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-[ -f .gpu/lib/ui-font.ttf ] && export TILESCOPE_UI_FONT=$PWD/.gpu/lib/ui-font.ttf
+bin=${TILESCOPE_BIN:-build}
+[ -d "$bin/lib" ] && export LD_LIBRARY_PATH=$PWD/$bin/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 mkdir -p "$out" shots
 status=0
 echo "=== lesson script ($tag)"

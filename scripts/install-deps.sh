@@ -4,7 +4,7 @@
 # cuBLAS) is expected at /usr/local/cuda, as on every development and CI machine of ours.
 set -euo pipefail
 
-packages=(cmake g++ make pkg-config libgtest-dev nlohmann-json3-dev
+packages=(cmake g++ make pkg-config clang-format libgtest-dev nlohmann-json3-dev
           libimgui-dev libglfw3-dev libstb-dev libgl-dev libopengl-dev libegl-dev
           libgl1-mesa-dri libegl-mesa0 libglx-mesa0 xvfb xauth fonts-dejavu-core)
 

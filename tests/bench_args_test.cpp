@@ -15,6 +15,7 @@
 
 #include "cli/bench_command.h"
 #include "registry.h"
+#include "variant_picks.h"
 
 namespace tilescope {
 namespace {
@@ -58,11 +59,15 @@ Dims dims(const std::vector<Shape>& shapes) {
   return out;
 }
 
-const VariantDescriptor& variant(const char* id) {
-  const VariantDescriptor* v = find_variant(id);
-  EXPECT_NE(v, nullptr) << "the registry has no variant '" << id << "' (issue 2 requires it)";
-  static const VariantDescriptor empty{};
-  return v ? *v : empty;
+// Variants picked by what they are (tests/variant_picks.h), never by id.
+const VariantDescriptor& tiled() {
+  return testing::tiled_kernel();
+}
+const VariantDescriptor& first_kernel() {
+  return testing::one_phase_kernel();
+}
+std::string id_of(const VariantDescriptor& v) {
+  return v.id;
 }
 
 TEST(BenchArgs, Defaults) {
@@ -83,11 +88,11 @@ TEST(BenchArgs, Defaults) {
   EXPECT_TRUE(opt.csv_path.empty());
   EXPECT_TRUE(opt.json_path.empty());
 
-  // Every non-opt-in configuration of every variant, once; no opt-in one.
+  // Every configuration that runs by default (no opt-in one, no Extra variant), once.
   std::set<std::string> expected;
   for (const VariantDescriptor* v : variant_registry())
-    for (const TileConfig& c : v->configs)
-      if (!c.opt_in) expected.insert(std::string(v->id) + ":" + c.name);
+    for (std::size_t i = 0; i < v->configs.size(); ++i)
+      if (runs_by_default(*v, static_cast<int>(i))) expected.insert(std::string(v->id) + ":" + v->configs[i].name);
   std::multiset<std::string> got;
   for (const VariantSelection& s : opt.selections) got.insert(selection_name(s));
   EXPECT_EQ(got, std::multiset<std::string>(expected.begin(), expected.end()));
@@ -95,11 +100,11 @@ TEST(BenchArgs, Defaults) {
 }
 
 TEST(BenchArgs, VariantIdMeansItsNonOptInConfigsPlusTheCublasBaseline) {
-  const VariantDescriptor& smem = variant("smem_tiled");
-  const BenchOptions opt = parse_ok({"--variants", "smem_tiled"});
+  const VariantDescriptor& smem = tiled();
+  const BenchOptions opt = parse_ok({"--variants", smem.id});
   std::vector<std::string> expected;
   for (const TileConfig& c : smem.configs)
-    if (!c.opt_in) expected.push_back("smem_tiled:" + c.name);
+    if (!c.opt_in) expected.push_back(id_of(smem) + ":" + c.name);
   EXPECT_EQ(user_selections(opt), expected);
 
   // The baseline: every non-opt-in cuBLAS configuration, flagged, and ahead of the user's.
@@ -107,7 +112,7 @@ TEST(BenchArgs, VariantIdMeansItsNonOptInConfigsPlusTheCublasBaseline) {
   for (std::size_t i = 0; i < opt.selections.size(); ++i) {
     const VariantSelection& s = opt.selections[i];
     if (!s.baseline) continue;
-    EXPECT_EQ(s.variant->backend, Backend::Cublas);
+    EXPECT_EQ(s.variant->role, Role::Baseline);
     EXPECT_FALSE(s.variant->configs[s.config_index].opt_in);
     EXPECT_EQ(i, baseline) << "baseline rows come first";
     ++baseline;
@@ -116,17 +121,18 @@ TEST(BenchArgs, VariantIdMeansItsNonOptInConfigsPlusTheCublasBaseline) {
 }
 
 TEST(BenchArgs, NoBaseline) {
-  const BenchOptions opt = parse_ok({"--variants", "naive", "--no-baseline"});
+  const VariantDescriptor& first = first_kernel();
+  const BenchOptions opt = parse_ok({"--variants", first.id, "--no-baseline"});
   EXPECT_FALSE(opt.baseline);
   for (const VariantSelection& s : opt.selections) {
     EXPECT_FALSE(s.baseline);
-    EXPECT_STREQ(s.variant->id, "naive");
+    EXPECT_EQ(s.variant, &first);
   }
   EXPECT_FALSE(opt.selections.empty());
 }
 
 TEST(BenchArgs, CublasNamedByTheUserIsNotDuplicatedAsBaseline) {
-  const BenchOptions opt = parse_ok({"--variants", "cublas"});
+  const BenchOptions opt = parse_ok({"--variants", testing::baseline().id});
   std::set<std::string> seen;
   for (const VariantSelection& s : opt.selections) {
     EXPECT_TRUE(seen.insert(selection_name(s)).second) << "duplicate " << selection_name(s);
@@ -135,10 +141,10 @@ TEST(BenchArgs, CublasNamedByTheUserIsNotDuplicatedAsBaseline) {
 }
 
 TEST(BenchArgs, OneNamedConfig) {
-  const VariantDescriptor& smem = variant("smem_tiled");
+  const VariantDescriptor& smem = tiled();
   ASSERT_GE(smem.configs.size(), 2u);
   const std::string name = smem.configs[1].name;
-  const BenchOptions opt = parse_ok({"--variants", "smem_tiled:" + name, "--no-baseline"});
+  const BenchOptions opt = parse_ok({"--variants", id_of(smem) + ":" + name, "--no-baseline"});
   ASSERT_EQ(opt.selections.size(), 1u);
   EXPECT_EQ(opt.selections[0].variant, &smem);
   EXPECT_EQ(opt.selections[0].config_index, 1);
@@ -149,7 +155,7 @@ TEST(BenchArgs, OptInConfigsRunOnlyWhenNamed) {
   for (const VariantDescriptor* v : variant_registry())
     for (const TileConfig& c : v->configs)
       if (c.opt_in) opt_in.push_back(std::string(v->id) + ":" + c.name);
-  ASSERT_FALSE(opt_in.empty()) << "issue 2 asks for TF32 as a labelled opt-in extra";
+  ASSERT_FALSE(opt_in.empty()) << "TF32 must be a labelled opt-in extra";
 
   const std::vector<std::string> all = user_selections(parse_ok({"--variants", "all"}));
   for (const std::string& name : opt_in) {
@@ -160,26 +166,27 @@ TEST(BenchArgs, OptInConfigsRunOnlyWhenNamed) {
 }
 
 TEST(BenchArgs, VariantListKeepsOrderWithoutDuplicates) {
-  const BenchOptions opt = parse_ok({"--variants", "naive,smem_tiled,naive", "--no-baseline"});
+  const std::string a = first_kernel().id, b = tiled().id;
+  const BenchOptions opt = parse_ok({"--variants", a + "," + b + "," + a, "--no-baseline"});
   std::vector<std::string> expected;
-  for (const char* id : {"naive", "smem_tiled"})
-    for (const TileConfig& c : variant(id).configs)
-      if (!c.opt_in) expected.push_back(std::string(id) + ":" + c.name);
+  for (const VariantDescriptor* v : {&first_kernel(), &tiled()})
+    for (const TileConfig& c : v->configs)
+      if (!c.opt_in) expected.push_back(id_of(*v) + ":" + c.name);
   EXPECT_EQ(user_selections(opt), expected);
 }
 
 TEST(BenchArgs, UnknownVariantListsTheValidOnes) {
-  const std::string e = parse_error({"--variants", "naive,turbo"});
+  const std::string e = parse_error({"--variants", id_of(first_kernel()) + ",turbo"});
   EXPECT_TRUE(contains(e, "'turbo'")) << e;
   for (const VariantDescriptor* v : variant_registry()) EXPECT_TRUE(contains(e, v->id)) << e;
 }
 
 TEST(BenchArgs, UnknownConfigListsTheVariantsConfigs) {
-  const std::string e = parse_error({"--variants", "smem_tiled:7"});
+  const std::string e = parse_error({"--variants", id_of(tiled()) + ":7"});
   EXPECT_TRUE(contains(e, "'7'")) << e;
-  for (const TileConfig& c : variant("smem_tiled").configs) EXPECT_TRUE(contains(e, c.name)) << e;
+  for (const TileConfig& c : tiled().configs) EXPECT_TRUE(contains(e, c.name)) << e;
   EXPECT_TRUE(contains(parse_error({"--variants", ""}), "empty"));
-  EXPECT_TRUE(contains(parse_error({"--variants", "naive,,cublas"}), "empty"));
+  EXPECT_TRUE(contains(parse_error({"--variants", id_of(first_kernel()) + ",," + testing::baseline().id}), "empty"));
 }
 
 TEST(BenchArgs, ProblemsAndPrecisions) {
@@ -301,10 +308,10 @@ TEST(BenchArgs, ArgvOverloadSkipsTheCommandWord) {
 }
 
 TEST(BenchArgs, NamedConfigsAreMarked) {
-  const VariantDescriptor& smem = variant("smem_tiled");
+  const VariantDescriptor& smem = tiled();
   ASSERT_GE(smem.configs.size(), 2u);
-  const std::string named = "smem_tiled:" + smem.configs[1].name;
-  const BenchOptions opt = parse_ok({"--variants", "smem_tiled," + named, "--no-baseline"});
+  const std::string named = id_of(smem) + ":" + smem.configs[1].name;
+  const BenchOptions opt = parse_ok({"--variants", id_of(smem) + "," + named, "--no-baseline"});
   ASSERT_EQ(opt.selections.size(), smem.configs.size());
   for (const VariantSelection& s : opt.selections) EXPECT_EQ(s.named, s.config_index == 1) << selection_name(s);
 }
@@ -322,19 +329,19 @@ std::vector<std::string> run_names(const BenchPlan& plan) {
 }
 
 TEST(BenchPlan, OrderIsProblemPrecisionShapeThenSelections) {
-  const VariantDescriptor& naive = variant("naive");
+  const VariantDescriptor& naive = first_kernel();
   const std::string cfg = naive.configs.at(0).name;
   const BenchOptions opt =
-      parse_ok({"--variants", "naive:" + cfg, "--no-baseline", "--problem", "gemm,ata", "--precision", "f32,f64",
-                "--sizes", "7,33", "--reps", "3", "--warmup", "1", "--seed", "42", "--no-verify"});
+      parse_ok({"--variants", id_of(naive) + ":" + cfg, "--no-baseline", "--problem", "gemm,ata", "--precision",
+                "f32,f64", "--sizes", "7,33", "--reps", "3", "--warmup", "1", "--seed", "42", "--no-verify"});
   const BenchPlan plan = plan_bench(opt, DeviceLimits{});
-  const std::string n = "naive:" + cfg + " ";
+  const std::string n = id_of(naive) + ":" + cfg + " ";
   EXPECT_EQ(run_names(plan),
             (std::vector<std::string>{n + "gemm f32 7x7x7", n + "gemm f32 33x33x33", n + "gemm f64 7x7x7",
                                       n + "gemm f64 33x33x33", n + "ata f32 7x7x7", n + "ata f32 33x33x33",
                                       n + "ata f64 7x7x7", n + "ata f64 33x33x33"}));
   for (const PlannedRun& r : plan.runs) {
-    EXPECT_EQ(r.request.variant_id, "naive");
+    EXPECT_EQ(r.request.variant_id, naive.id);
     EXPECT_EQ(r.request.repetitions, 3);
     EXPECT_EQ(r.request.warmup, 1);
     EXPECT_EQ(r.request.seed, 42u);
@@ -392,9 +399,11 @@ TEST(BenchPlan, DeviceLimitsRefuseWithTheReason) {
   DeviceLimits small;
   small.max_threads_per_block = 256;
   small.shared_per_block_optin = 227 * 1024;
-  // The CUDA variants only: their configurations apply to gemm f32, so only the limit refuses.
-  const BenchOptions opt =
-      parse_ok({"--variants", "naive,smem_tiled,regtile_prefetch", "--sizes", "64", "--no-baseline"});
+  // The CUDA kernels only: their configurations apply to gemm f32, so only the limit refuses.
+  std::string kernels;
+  for (const VariantDescriptor* v : testing::variants_where(testing::is_product_kernel))
+    kernels += (kernels.empty() ? "" : ",") + id_of(*v);
+  const BenchOptions opt = parse_ok({"--variants", kernels, "--sizes", "64", "--no-baseline"});
   const BenchPlan plan = plan_bench(opt, small);
   std::size_t too_big = 0;
   for (const VariantSelection& s : opt.selections)
@@ -625,7 +634,13 @@ TEST(BenchArgs, UsageDocumentsOptionsAndExitCodes) {
        {"--variants", "--problem", "--precision", "--sizes", "--m", "--n", "--k", "--reps", "--warmup", "--no-verify",
         "--no-baseline", "--csv", "--json", "--seed", "--list", "--help"})
     EXPECT_TRUE(contains(usage, option)) << option;
-  for (const char* code : {"0  ", "1  ", "2  ", "3  ", "4  ", "130  "}) EXPECT_TRUE(contains(usage, code)) << code;
+  // Each exit code starts its own line of the "Exit codes:" list: "\n  0  " cannot be satisfied
+  // by "\n  130  " or by a digit inside a sentence.
+  ASSERT_TRUE(contains(usage, "\nExit codes:\n")) << usage;
+  const std::string codes = usage.substr(usage.find("\nExit codes:\n"));
+  for (const char* code : {"0", "1", "2", "3", "4", "130"})
+    EXPECT_TRUE(contains(codes, std::string("\n  ") + code + "  ")) << "no line for exit code " << code;
+  EXPECT_FALSE(contains(codes, "\n  5  ")) << "the check must be able to fail";
   EXPECT_TRUE(contains(usage, "Ctrl-C"));
   EXPECT_TRUE(contains(usage, "no usable GPU"));
   EXPECT_EQ(usage.rfind(bench_synopsis(), 0), 0u) << "the help starts with the synopsis";

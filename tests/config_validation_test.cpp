@@ -6,9 +6,12 @@
 #include <string>
 
 #include "registry.h"
+#include "shader_modes.h"
 #include "variant.h"
+#include "variant_picks.h"
 
 using namespace tilescope;
+using namespace tilescope::testing;
 
 namespace {
 
@@ -24,17 +27,25 @@ DeviceLimits hopper_limits() {
 
 TEST(Registry, TeachingOrderAndUniqueIds) {
   const auto& reg = variant_registry();
-  ASSERT_EQ(reg.size(), 5u);
-  EXPECT_STREQ(reg[0]->id, "cublas");
-  EXPECT_STREQ(reg[1]->id, "naive");
-  EXPECT_STREQ(reg[2]->id, "smem_tiled");
-  EXPECT_STREQ(reg[3]->id, "regtile_prefetch");
-  EXPECT_STREQ(reg[4]->id, "gl_shader");
+  ASSERT_FALSE(reg.empty());
+  // Teaching order: the baseline first, then the staircase, then history, then extras.
+  for (std::size_t i = 1; i < reg.size(); ++i)
+    EXPECT_LE(static_cast<int>(reg[i - 1]->role), static_cast<int>(reg[i]->role))
+        << reg[i - 1]->id << " before " << reg[i]->id << " breaks the teaching order";
+  EXPECT_EQ(baseline_variant(), reg.front());
   std::set<std::string> ids;
   for (const VariantDescriptor* v : reg) {
     EXPECT_TRUE(ids.insert(v->id).second) << v->id;
     EXPECT_FALSE(v->configs.empty()) << v->id;
+    EXPECT_TRUE(config_index_error(*v, v->default_config).empty()) << v->id << ": default configuration";
+    EXPECT_FALSE(config_index_error(*v, static_cast<int>(v->configs.size())).empty()) << v->id;
     EXPECT_GT(std::string(v->summary).size(), 40u) << v->id << " needs a tooltip a student understands";
+    EXPECT_STRNE(v->label, "") << v->id;
+    EXPECT_FALSE(v->problems.empty()) << v->id;
+    EXPECT_FALSE(v->precisions.empty()) << v->id;
+    if (v->precisions.size() < 2) EXPECT_STRNE(v->precision_note, "") << v->id << " says why precisions are missing";
+    if (v->min_compute_capability > 0) EXPECT_STRNE(v->architecture_note, "") << v->id;
+    if (v->model == nullptr) EXPECT_STRNE(v->no_model_reason, "") << v->id << " says why it has no mapping model";
     if (v->backend == Backend::GlShader) {
       // Drawn by OpenGL through the runner the app installs (external_runner.h): no CUDA entry points.
       EXPECT_EQ(v->launch, nullptr) << v->id;
@@ -51,38 +62,49 @@ TEST(Registry, TeachingOrderAndUniqueIds) {
     EXPECT_EQ(find_variant(v->id), v);
   }
   EXPECT_EQ(find_variant("nope"), nullptr);
+  // The lesson focuses the last kernel of ours with a model.
+  const VariantDescriptor* focus = focus_variant();
+  ASSERT_NE(focus, nullptr);
+  EXPECT_EQ(focus->role, Role::Kernel);
+  EXPECT_NE(focus->model, nullptr);
 }
 
+// Configurations the data file says must (or must not) be compiled, and the shape rules of
+// every register-tiled configuration.
 TEST(Registry, CompiledTileSets) {
-  const VariantDescriptor* tiled = find_variant("smem_tiled");
-  ASSERT_NE(tiled, nullptr);
-  EXPECT_GE(find_config(*tiled, "8"), 0);
-  EXPECT_GE(find_config(*tiled, "16"), 0);
-  EXPECT_GE(find_config(*tiled, "32"), 0);
-  EXPECT_EQ(find_config(*tiled, "64"), -1);
-
-  const VariantDescriptor* reg = find_variant("regtile_prefetch");
-  ASSERT_NE(reg, nullptr);
-  const int seed = find_config(*reg, "48x48x16_3x3");
-  ASSERT_GE(seed, 0) << "the seed configuration must be compiled";
-  EXPECT_EQ(reg->configs[seed].threads_x, 16);
-  EXPECT_EQ(reg->configs[seed].threads_y, 16);
-  EXPECT_GE(find_config(*reg, "128x128x8_8x8"), 0);
-  EXPECT_GE(find_config(*reg, "64x64x8_8x8"), 0);
-  for (const TileConfig& c : reg->configs) {
-    EXPECT_EQ(c.bm % c.tm, 0) << c.name;
-    EXPECT_EQ(c.bn % c.tn, 0) << c.name;
-    EXPECT_EQ(c.threads_x * c.tn, c.bn) << c.name;
-    EXPECT_EQ(c.threads_y * c.tm, c.bm) << c.name;
+  int named = 0;
+  for (const VariantDescriptor* v : variant_registry()) {
+    const nlohmann::json& f = facts_of(*v);
+    for (const std::string& name : f.value("required_configs", std::vector<std::string>{})) {
+      EXPECT_GE(find_config(*v, name), 0) << v->id << " must compile " << name;
+      ++named;
+    }
+    for (const std::string& name : f.value("absent_configs", std::vector<std::string>{}))
+      EXPECT_EQ(find_config(*v, name), -1) << v->id << " must not compile " << name;
+    if (f.contains("seed_config")) {
+      const nlohmann::json& seed = f.at("seed_config");
+      const int i = find_config(*v, seed.at("name").get<std::string>());
+      ASSERT_GE(i, 0) << "the seed configuration must be compiled";
+      EXPECT_EQ(v->configs[i].threads_x, seed.at("threads_x").get<int>());
+      EXPECT_EQ(v->configs[i].threads_y, seed.at("threads_y").get<int>());
+    }
+    for (const TileConfig& c : v->configs) {
+      if (c.tm * c.tn <= 1 || c.threads() == 0) continue;  // register tiles of CUDA threads only
+      EXPECT_EQ(c.bm % c.tm, 0) << v->id << ":" << c.name;
+      EXPECT_EQ(c.bn % c.tn, 0) << v->id << ":" << c.name;
+      EXPECT_EQ(c.threads_x * c.tn, c.bn) << v->id << ":" << c.name;
+      EXPECT_EQ(c.threads_y * c.tm, c.bm) << v->id << ":" << c.name;
+    }
   }
+  EXPECT_GT(named, 0) << "tests/data/variant_facts.json names no configuration";
 
-  const VariantDescriptor* cublas = find_variant("cublas");
-  ASSERT_NE(cublas, nullptr);
-  const int tf32 = find_config(*cublas, "gemm_tf32");
-  ASSERT_GE(tf32, 0);
-  EXPECT_TRUE(cublas->configs[tf32].opt_in) << "TF32 is a labelled extra, never a default baseline";
-  EXPECT_NE(std::string(cublas->configs[tf32].math).find("TF32"), std::string::npos);
-  EXPECT_EQ(cublas->configs[find_config(*cublas, "syrk")].output, OutputPart::UpperTriangle);
+  const VariantDescriptor& base = baseline();
+  const int tf32 = tf32_config(base);
+  EXPECT_TRUE(base.configs[tf32].opt_in) << "TF32 is a labelled extra, never a default baseline";
+  EXPECT_FALSE(is_baseline(base, tf32));
+  EXPECT_NE(std::string(base.configs[tf32].math).find("TF32"), std::string::npos);
+  EXPECT_TRUE(is_baseline(base, base.default_config));
+  EXPECT_EQ(base.configs[upper_triangle_config(base)].output, OutputPart::UpperTriangle);
 }
 
 TEST(ConfigValidation, EveryDefaultConfigurationRunsOnAHopperClassDevice) {
@@ -90,62 +112,79 @@ TEST(ConfigValidation, EveryDefaultConfigurationRunsOnAHopperClassDevice) {
     for (std::size_t i = 0; i < v->configs.size(); ++i)
       for (Precision p : {Precision::F32, Precision::F64}) {
         const std::string why = unsupported_reason(*v, static_cast<int>(i), Problem::Ata, p, hopper_limits());
-        const bool float_only = p == Precision::F64 && ((std::string(v->id) == "cublas" && v->configs[i].name == "gemm_tf32") ||
-                                                        v->backend == Backend::GlShader);
+        const bool float_only = p == Precision::F64 && (v->configs[i].tf32 || !supports(*v, Precision::F64));
         EXPECT_EQ(why.empty(), !float_only) << v->id << ":" << v->configs[i].name << " " << why;
         if (float_only) EXPECT_NE(why.find("float"), std::string::npos) << why;
       }
 }
 
-// The texture-shader configurations are the engine's modes, in history order; the app finds a
-// mode by its name (gl_shader_runner.cpp), so the names are part of the contract.
+// The texture-shader configurations are the engine's modes, in history order: each names its
+// engine mode (TileConfig::engine_mode), all of them once, in the order of the data file.
 TEST(ConfigValidation, TextureShaderConfigurationsFollowTheHistory) {
-  const VariantDescriptor* v = find_variant("gl_shader");
-  ASSERT_NE(v, nullptr);
-  EXPECT_EQ(v->backend, Backend::GlShader);
-  EXPECT_STREQ(to_string(v->backend), "gl_shader");
-  const std::vector<std::string> expected = {"multipass", "rgba_packed", "blocked", "mrt", "mrt8"};
-  ASSERT_EQ(v->configs.size(), expected.size());
-  const int outputs[] = {1, 4, 1, 16, 32};  // per fragment
+  const VariantDescriptor& v = shader_variant_desc();
+  EXPECT_EQ(v.role, Role::History);
+  const nlohmann::json& f = facts_of(v);
+  const auto expected = f.at("history_order").get<std::vector<std::string>>();
+  const auto outputs = f.at("outputs_per_fragment").get<std::vector<int>>();
+  ASSERT_EQ(v.configs.size(), expected.size());
+  ASSERT_EQ(outputs.size(), expected.size());
+  ASSERT_EQ(static_cast<int>(v.configs.size()), kShaderModeCount);
+  std::set<int> modes;
   for (std::size_t i = 0; i < expected.size(); ++i) {
-    EXPECT_EQ(v->configs[i].name, expected[i]);
-    EXPECT_EQ(v->configs[i].bm * v->configs[i].bn, outputs[i]) << expected[i];
-    EXPECT_EQ(v->configs[i].output, OutputPart::Full) << "AᵀA is drawn as the full product";
+    EXPECT_EQ(v.configs[i].name, expected[i]);
+    EXPECT_EQ(v.configs[i].bm * v.configs[i].bn, outputs[i]) << expected[i];
+    EXPECT_EQ(v.configs[i].output, OutputPart::Full) << "AᵀA is drawn as the full product";
+    EXPECT_EQ(v.configs[i].engine_mode, static_cast<int>(i)) << expected[i] << ": modes in history order";
+    modes.insert(v.configs[i].engine_mode);
   }
-  EXPECT_EQ(v->model, nullptr);
+  EXPECT_EQ(modes.size(), v.configs.size());
+  EXPECT_EQ(v.model, nullptr);
 }
 
 TEST(ConfigValidation, ProblemAndPrecisionRulesHaveReasons) {
-  const VariantDescriptor& cublas = *find_variant("cublas");
+  const VariantDescriptor& base = baseline();
   const std::string syrk_on_gemm =
-      unsupported_reason(cublas, find_config(cublas, "syrk"), Problem::Gemm, Precision::F32, hopper_limits());
-  EXPECT_NE(syrk_on_gemm.find("ata"), std::string::npos) << syrk_on_gemm;
+      unsupported_reason(base, upper_triangle_config(base), Problem::Gemm, Precision::F32, hopper_limits());
+  EXPECT_NE(syrk_on_gemm.find(to_string(Problem::Ata)), std::string::npos) << syrk_on_gemm;
   const std::string tf32_double =
-      unsupported_reason(cublas, find_config(cublas, "gemm_tf32"), Problem::Gemm, Precision::F64, hopper_limits());
+      unsupported_reason(base, tf32_config(base), Problem::Gemm, Precision::F64, hopper_limits());
   EXPECT_NE(tf32_double.find("float"), std::string::npos) << tf32_double;
-  EXPECT_FALSE(unsupported_reason(cublas, 99, Problem::Gemm, Precision::F32, hopper_limits()).empty());
+  EXPECT_FALSE(unsupported_reason(base, 99, Problem::Gemm, Precision::F32, hopper_limits()).empty());
 }
 
 TEST(ConfigValidation, DeviceLimitsRefuseWithTheNumbers) {
-  const VariantDescriptor& tiled = *find_variant("smem_tiled");
+  const VariantDescriptor& tiled = tiled_kernel();
   DeviceLimits small = hopper_limits();
   small.max_threads_per_block = 512;  // an old or restricted device
-  const std::string why = unsupported_reason(tiled, find_config(tiled, "32"), Problem::Gemm, Precision::F32, small);
+  const int big = config_where(
+      tiled, [](const TileConfig& c) { return c.threads() == 1024; }, "1024 threads");
+  const int fits = config_where(
+      tiled, [](const TileConfig& c) { return c.threads() <= 512; }, "<= 512 threads");
+  const std::string why = unsupported_reason(tiled, big, Problem::Gemm, Precision::F32, small);
   EXPECT_NE(why.find("1024 threads"), std::string::npos) << why;
   EXPECT_NE(why.find("512"), std::string::npos) << why;
-  EXPECT_TRUE(unsupported_reason(tiled, find_config(tiled, "16"), Problem::Gemm, Precision::F32, small).empty());
+  EXPECT_TRUE(unsupported_reason(tiled, fits, Problem::Gemm, Precision::F32, small).empty());
 
-  // 128 x 128 x 32 slabs in double, double-buffered, rows padded by 16 bytes:
-  // 2 * 32 * (130 + 130) * 8 = 133120 bytes; in float 2 * 32 * (132 + 132) * 4 = 67584.
-  const VariantDescriptor& reg = *find_variant("regtile_prefetch");
-  const int deep = find_config(reg, "128x128x32_8x8");
-  ASSERT_GE(deep, 0);
-  EXPECT_EQ(reg.shared_bytes(reg.configs[deep], Precision::F64), 133120u);
-  EXPECT_EQ(reg.shared_bytes(reg.configs[deep], Precision::F32), 67584u);
-  DeviceLimits ampere_consumer = hopper_limits();
-  ampere_consumer.shared_per_block_optin = 99 * 1024;  // sm_86 / sm_89
-  const std::string smem = unsupported_reason(reg, deep, Problem::Gemm, Precision::F64, ampere_consumer);
-  EXPECT_NE(smem.find("133120 bytes of shared memory"), std::string::npos) << smem;
-  EXPECT_NE(smem.find(std::to_string(99 * 1024)), std::string::npos) << smem;
-  EXPECT_TRUE(unsupported_reason(reg, deep, Problem::Gemm, Precision::F32, ampere_consumer).empty());
+  // The data file states the shared memory of a deep configuration; e.g. 128 x 128 x 32 slabs in
+  // double, double-buffered, rows padded by 16 bytes: 2 * 32 * (130 + 130) * 8 = 133120 bytes;
+  // in float 2 * 32 * (132 + 132) * 4 = 67584.
+  int checked = 0;
+  for (const VariantDescriptor* v : variant_registry())
+    for (const nlohmann::json& e : facts_of(*v).value("shared_bytes", nlohmann::json::array())) {
+      const int deep = fact_config(*v, e.at("config").get<std::string>());
+      const std::size_t f64 = e.at("f64").get<std::size_t>(), f32 = e.at("f32").get<std::size_t>();
+      ASSERT_NE(v->shared_bytes, nullptr) << v->id;
+      EXPECT_EQ(v->shared_bytes(v->configs[deep], Precision::F64), f64);
+      EXPECT_EQ(v->shared_bytes(v->configs[deep], Precision::F32), f32);
+      DeviceLimits ampere_consumer = hopper_limits();
+      ampere_consumer.shared_per_block_optin = 99 * 1024;  // sm_86 / sm_89
+      ASSERT_GT(f64, ampere_consumer.shared_per_block_optin);
+      ASSERT_LE(f32, ampere_consumer.shared_per_block_optin);
+      const std::string smem = unsupported_reason(*v, deep, Problem::Gemm, Precision::F64, ampere_consumer);
+      EXPECT_NE(smem.find(std::to_string(f64) + " bytes of shared memory"), std::string::npos) << smem;
+      EXPECT_NE(smem.find(std::to_string(99 * 1024)), std::string::npos) << smem;
+      EXPECT_TRUE(unsupported_reason(*v, deep, Problem::Gemm, Precision::F32, ampere_consumer).empty());
+      ++checked;
+    }
+  EXPECT_GT(checked, 0) << "tests/data/variant_facts.json states no shared-memory size";
 }

@@ -17,6 +17,7 @@
 #include "export/results_csv.h"
 #include "export/results_json.h"
 #include "registry.h"
+#include "variant_picks.h"
 
 namespace tilescope {
 namespace {
@@ -25,10 +26,12 @@ namespace fs = std::filesystem;
 
 RunResult realistic_row() {
   RunResult r;
-  r.variant_id = "regtile_prefetch";
-  r.variant_label = "Register-tiled + prefetch";
-  r.config_name = "128x128x8_8x8";
-  r.backend = "cuda";
+  // A kernel of ours, its labels from the registry (the row is data: only the round trip matters).
+  const VariantDescriptor& v = testing::prefetch_kernel();
+  r.variant_id = v.id;
+  r.variant_label = v.label;
+  r.config_name = v.configs.back().name;
+  r.backend = to_string(v.backend);
   r.math = "FP32 / FP64 FMA";
   r.problem = Problem::Ata;
   r.precision = Precision::F32;
@@ -69,19 +72,19 @@ RunResult realistic_row() {
 
 // The cuBLAS configuration's own math text (it contains a comma, which CSV must quote), taken
 // from the registry so that the test follows the descriptor when its wording changes.
-std::string cublas_math(const std::string& config) {
-  const VariantDescriptor* v = find_variant("cublas");
-  const int index = v ? find_config(*v, config) : -1;
-  return index >= 0 ? v->configs[index].math : "";
+std::string baseline_math() {
+  const VariantDescriptor& v = testing::baseline();
+  return v.configs[v.default_config].math;
 }
 
 RunResult error_row() {
   RunResult r;
-  r.variant_id = "cublas";
-  r.variant_label = "cuBLAS";
-  r.config_name = "gemm";
-  r.backend = "cublas";
-  r.math = cublas_math("gemm");
+  const VariantDescriptor& base = testing::baseline();
+  r.variant_id = base.id;
+  r.variant_label = base.label;
+  r.config_name = base.configs[base.default_config].name;
+  r.backend = to_string(base.backend);
+  r.math = baseline_math();
   r.problem = Problem::Gemm;
   r.precision = Precision::F64;
   r.shape = {7, 33, 129};
@@ -232,7 +235,7 @@ TEST(ResultsCsv, DeviceMetadataOnEveryRow) {
 TEST(ResultsCsv, QuotesOnlyWhereNeeded) {
   const std::string text = results_to_csv({error_row()});
   EXPECT_TRUE(contains(text, "\"GPU, with \"\"quotes\"\"\"")) << text;
-  EXPECT_TRUE(contains(text, ",cublas,")) << text;
+  EXPECT_TRUE(contains(text, "," + error_row().backend + ",")) << text;
   // The cuBLAS math text holds a comma ("FP32 FMA, tensor cores off / FP64"): quoted.
   ASSERT_TRUE(contains(error_row().math, ",")) << "the registry's cuBLAS math text changed: " << error_row().math;
   EXPECT_TRUE(contains(text, "\"" + error_row().math + "\"")) << text;
@@ -299,9 +302,11 @@ TEST(ResultsCsv, ReadsFilesFromBeforeTheTextureShaderColumns) {
 
 TEST(ResultsCsv, TextureShaderRowRoundTrips) {
   RunResult r = realistic_row();
-  r.variant_id = "gl_shader";
-  r.config_name = "mrt8";
-  r.backend = "gl_shader";
+  const VariantDescriptor& shaders = testing::shader_variant_desc();
+  r.variant_id = shaders.id;
+  r.variant_label = shaders.label;
+  r.config_name = shaders.configs.back().name;
+  r.backend = to_string(shaders.backend);
   r.timer = "gl_time_elapsed";
   r.passes = 16;
   r.fetches_per_fma = 0.09375;
@@ -408,7 +413,7 @@ TEST(ResultsJson, ParsesBackWithEveryField) {
   for (const nlohmann::json& r : results)
     for (const std::string& column : results_csv_columns()) EXPECT_TRUE(r.contains(column)) << column;
   const nlohmann::json& r = results[0];
-  EXPECT_EQ(r.at("variant_id"), "regtile_prefetch");
+  EXPECT_EQ(r.at("variant_id"), realistic_row().variant_id);
   EXPECT_EQ(r.at("problem"), "ata");
   EXPECT_EQ(r.at("N"), 4096);
   EXPECT_EQ(r.at("K"), 1000);

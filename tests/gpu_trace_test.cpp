@@ -1,6 +1,6 @@
-// The instrumented kernels (kTrace) against the mapping models, on the GPU: for every CUDA
+// The instrumented kernels (TraceProbe) against the mapping models, on the GPU: for every CUDA
 // variant x configuration x problem, on ragged sizes (float; double on one size each, since
-// regtile_prefetch's layout depends on the vector width), who wrote each element of C must be
+// the vector-chunk layouts depend on the vector width), who wrote each element of C must be
 // exactly the model's owner, the global reads of each element of A and B exactly the model's
 // closed form, and C after the first p phases the CPU double sum over the first p slabs (within a
 // rigorous rounding bound). Skips itself (visibly) where no CUDA device exists.
@@ -17,8 +17,9 @@
 #include "mapping_model.h"
 #include "reference.h"
 #include "registry.h"
-#include "variant_cases.h"
 #include "trace.h"
+#include "variant_cases.h"
+#include "variant_picks.h"
 
 using namespace tilescope;
 
@@ -53,8 +54,8 @@ std::string check_writers(const MappingModel& m, const TraceResult& r) {
 }
 
 // The reads of an operand the kernel recorded against `expected` (row-major, rows x cols).
-std::string check_counts(const char* name, const std::vector<std::uint32_t>& got, const std::vector<std::int64_t>& expected,
-                         std::int64_t cols) {
+std::string check_counts(const char* name, const std::vector<std::uint32_t>& got,
+                         const std::vector<std::int64_t>& expected, std::int64_t cols) {
   if (got.size() != expected.size()) return std::string(name) + ": read counts have the wrong size";
   for (std::size_t e = 0; e < got.size(); ++e)
     if (static_cast<std::int64_t>(got[e]) != expected[e])
@@ -96,8 +97,10 @@ Expected expected_reads(const MappingModel& m, bool naive, Problem problem, cons
       for (int p = 0; p < phases_run; ++p) {
         add(e.a, e.a_cols, m.a_tile(bx, by, p));
         // AᵀA: the B-operand tile is a tile of A too.
-        if (ata) add(e.a, e.a_cols, m.b_tile(bx, by, p));
-        else add(e.b, e.b_cols, m.b_tile(bx, by, p));
+        if (ata)
+          add(e.a, e.a_cols, m.b_tile(bx, by, p));
+        else
+          add(e.b, e.b_cols, m.b_tile(bx, by, p));
       }
   return e;
 }
@@ -108,7 +111,8 @@ std::string check_values(const TraceResult& r, Problem problem, Precision precis
                          std::int64_t k_end) {
   const Shape& s = r.shape;
   const bool ata = problem == Problem::Ata;
-  std::vector<double> a(static_cast<std::size_t>(a_elements(problem, s))), b(static_cast<std::size_t>(b_elements(problem, s)));
+  std::vector<double> a(static_cast<std::size_t>(a_elements(problem, s))),
+      b(static_cast<std::size_t>(b_elements(problem, s)));
   fill_inputs_f64(seed, 0, static_cast<std::int64_t>(a.size()), a.data());
   fill_inputs_f64(seed, 1, static_cast<std::int64_t>(b.size()), b.data());
   const double u = precision == Precision::F32 ? std::ldexp(1.0, -24) : std::ldexp(1.0, -53);
@@ -134,7 +138,9 @@ std::string check_values(const TraceResult& r, Problem problem, Precision precis
 using Case = tilescope::testing::VariantCase;
 using tilescope::testing::case_name;
 
-std::vector<Case> traced_cases() { return tilescope::testing::variant_cases([](const VariantDescriptor& v) { return v.launch_traced != nullptr; }); }
+std::vector<Case> traced_cases() {
+  return tilescope::testing::variant_cases([](const VariantDescriptor& v) { return v.launch_traced != nullptr; });
+}
 
 class EveryTrace : public ::testing::TestWithParam<Case> {};
 
@@ -142,7 +148,7 @@ TEST_P(EveryTrace, EqualsTheMappingModel) {
   SKIP_WITHOUT_GPU();
   const Case c = GetParam();
   const VariantDescriptor& v = *find_variant(c.variant);
-  const bool naive = c.variant == "naive";
+  const bool naive = !v.model_caps.staged_phases;  // the K loop is one phase
   int checked = 0;
   for (const Shape& raw : trace_shapes(c.problem, c.precision))
     for (std::size_t ci = 0; ci < v.configs.size(); ++ci) {
@@ -187,10 +193,12 @@ INSTANTIATE_TEST_SUITE_P(Gpu, EveryTrace, ::testing::ValuesIn(traced_cases()), c
 TEST(GpuTrace, RefusesWhatItCannotTrace) {
   SKIP_WITHOUT_GPU();
   std::string error;
-  EXPECT_FALSE(run_trace("cublas", 0, Problem::Gemm, Precision::F32, {8, 8, 8}, -1, 1, &error).ok());
-  EXPECT_NE(error.find("cuBLAS"), std::string::npos) << error;
-  EXPECT_FALSE(run_trace("naive", 0, Problem::Gemm, Precision::F32, {0, 8, 8}, -1, 1, &error).ok());
-  EXPECT_FALSE(run_trace("naive", 7, Problem::Gemm, Precision::F32, {8, 8, 8}, -1, 1, &error).ok());
+  const VariantDescriptor& base = tilescope::testing::baseline();
+  EXPECT_FALSE(run_trace(base.id, 0, Problem::Gemm, Precision::F32, {8, 8, 8}, -1, 1, &error).ok());
+  EXPECT_NE(error.find(base.label), std::string::npos) << error;
+  const std::string first = tilescope::testing::one_phase_kernel().id;
+  EXPECT_FALSE(run_trace(first, 0, Problem::Gemm, Precision::F32, {0, 8, 8}, -1, 1, &error).ok());
+  EXPECT_FALSE(run_trace(first, 7, Problem::Gemm, Precision::F32, {8, 8, 8}, -1, 1, &error).ok());
   EXPECT_FALSE(error.empty());
 }
 

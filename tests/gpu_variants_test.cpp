@@ -14,6 +14,7 @@
 #include "measure.h"
 #include "registry.h"
 #include "variant_cases.h"
+#include "variant_picks.h"
 
 using namespace tilescope;
 
@@ -69,8 +70,8 @@ TEST_P(EveryVariant, CorrectOnRaggedSizesAgainstTheCpuReference) {
       r.reference = ReferenceSource::Cpu;
       r.seed = 1000 + shape.M * 7 + shape.N * 13 + shape.K;
       const RunResult res = measurer.run(r);
-      SCOPED_TRACE(c.variant + ":" + v.configs[ci].name + " " + to_string(c.problem) + " " +
-                   to_string(c.precision) + " M=" + std::to_string(res.shape.M) + " N=" + std::to_string(res.shape.N) +
+      SCOPED_TRACE(c.variant + ":" + v.configs[ci].name + " " + to_string(c.problem) + " " + to_string(c.precision) +
+                   " M=" + std::to_string(res.shape.M) + " N=" + std::to_string(res.shape.N) +
                    " K=" + std::to_string(res.shape.K));
       ASSERT_TRUE(res.ok()) << res.error;
       EXPECT_TRUE(res.verified);
@@ -91,8 +92,9 @@ TEST(GpuMeasure, GpuReferenceAgreesWithTheCpuReference) {
   Measurer m;
   for (Problem p : {Problem::Gemm, Problem::Ata}) {
     RunRequest r;
-    r.variant_id = "regtile_prefetch";
-    r.config_index = find_config(*find_variant("regtile_prefetch"), "128x128x8_8x8");
+    const VariantDescriptor& v = tilescope::testing::prefetch_kernel();
+    r.variant_id = v.id;
+    r.config_index = tilescope::testing::fact_config(v, tilescope::testing::facts_of(v).at("large_config"));
     r.problem = p;
     r.shape = {300, 333, 290};
     r.repetitions = 1;
@@ -114,13 +116,16 @@ TEST(GpuMeasure, PoisonIsCountedAsUnwritten) {
   DeviceBuffer c(m * n * sizeof(float)), ref(m * n * sizeof(double));
   fill_random(c.get(), Precision::F32, m * n, 5, 0, nullptr);
   widen_to_double(static_cast<double*>(ref.get()), c.get(), Precision::F32, m * n, nullptr);
-  ErrorReport same = device_compare(c.get(), Precision::F32, static_cast<double*>(ref.get()), m, n, OutputPart::Full, nullptr);
+  ErrorReport same =
+      device_compare(c.get(), Precision::F32, static_cast<double*>(ref.get()), m, n, OutputPart::Full, nullptr);
   EXPECT_EQ(same.unwritten, 0);
   EXPECT_EQ(same.rel_error, 0.0);
   poison(c.get(), Precision::F32, m * n, nullptr);
-  ErrorReport poisoned = device_compare(c.get(), Precision::F32, static_cast<double*>(ref.get()), m, n, OutputPart::Full, nullptr);
+  ErrorReport poisoned =
+      device_compare(c.get(), Precision::F32, static_cast<double*>(ref.get()), m, n, OutputPart::Full, nullptr);
   EXPECT_EQ(poisoned.unwritten, m * n);
-  ErrorReport upper = device_compare(c.get(), Precision::F32, static_cast<double*>(ref.get()), m, n, OutputPart::UpperTriangle, nullptr);
+  ErrorReport upper = device_compare(c.get(), Precision::F32, static_cast<double*>(ref.get()), m, n,
+                                     OutputPart::UpperTriangle, nullptr);
   EXPECT_EQ(upper.unwritten, m * (m + 1) / 2);
 }
 
@@ -128,8 +133,11 @@ TEST(GpuMeasure, ResultsCarryTimingsResourcesAndTheMachine) {
   SKIP_WITHOUT_GPU();
   Measurer m;
   RunRequest r;
-  r.variant_id = "smem_tiled";
-  r.config_index = find_config(*find_variant("smem_tiled"), "16");
+  // A tiled kernel's configuration of 16 x 16 threads: its shared memory is two 16 x 16 tiles.
+  const VariantDescriptor& tiled = tilescope::testing::tiled_kernel();
+  r.variant_id = tiled.id;
+  r.config_index = tilescope::testing::config_where(
+      tiled, [](const TileConfig& c) { return c.threads_x == 16 && c.threads_y == 16 && c.bk == 16; }, "16 x 16");
   r.shape = {512, 512, 512};
   r.repetitions = 5;
   const RunResult res = m.run(r);
@@ -153,7 +161,7 @@ TEST(GpuMeasure, TooLargeAndZeroSizesAreRefusedWithAMessage) {
   SKIP_WITHOUT_GPU();
   Measurer m;
   RunRequest r;
-  r.variant_id = "naive";
+  r.variant_id = tilescope::testing::one_phase_kernel().id;
   r.precision = Precision::F64;
   r.shape = {200000, 200000, 200000};
   const RunResult big = m.run(r);
@@ -173,8 +181,9 @@ TEST(GpuMeasure, SyrkIsCreditedWithTheFullProduct) {
   SKIP_WITHOUT_GPU();
   Measurer m;
   RunRequest r;
-  r.variant_id = "cublas";
-  r.config_index = find_config(*find_variant("cublas"), "syrk");
+  const VariantDescriptor& base = tilescope::testing::baseline();
+  r.variant_id = base.id;
+  r.config_index = tilescope::testing::upper_triangle_config(base);
   r.problem = Problem::Ata;
   r.shape = {0, 256, 100};
   const RunResult res = m.run(r);

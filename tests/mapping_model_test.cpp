@@ -3,9 +3,13 @@
 // store by store, must give every element of C exactly once and agree with owner(); the tiles of
 // consecutive phases must cover K exactly once per block; the threads' loads of a phase must
 // fill the block's tiles exactly once; and the closed-form read counts must equal the counts
-// summed from the tiles (for naive, from each thread's loads). The checks return the first
+// summed from the tiles (for a one-phase kernel, from each thread's loads). Which kernel does what
+// comes from the descriptors' model_caps and, for the thread -> C formula of each kernel file's
+// header, from tests/data/variant_facts.json. The checks return the first
 // disagreement as text, so the last test can show that each of them catches a broken model.
 // (The GPU suite, gpu_trace_test.cpp, compares the same models with what the kernels record.)
+#include "mapping_model.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -16,10 +20,10 @@
 #include <vector>
 
 #include "device_info.h"
-#include "mapping_model.h"
 #include "registry.h"
-#include "variant_cases.h"
 #include "trace.h"
+#include "variant_cases.h"
+#include "variant_picks.h"
 
 using namespace tilescope;
 
@@ -28,7 +32,9 @@ namespace {
 using tilescope::testing::owner_text;
 using tilescope::testing::where;
 
-std::int64_t cdiv(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
+std::int64_t cdiv(std::int64_t a, std::int64_t b) {
+  return (a + b - 1) / b;
+}
 
 std::vector<Shape> ragged_shapes(Problem p) {
   std::vector<Shape> out;
@@ -56,11 +62,26 @@ struct ModelCase {
   TileConfig cfg;
   Problem problem;
   Precision precision;
-  Shape shape;  // normalised
+  Shape shape;              // normalised
+  std::string thread_to_c;  // the kernel file's formula (variant_facts.json)
+  bool one_phase = false;   // !model_caps.staged_phases: the K loop is one phase from global memory
+  bool mirrored = false;    // model_caps.mirrored_ata: AᵀA stores the upper triangle and its mirror
   bool ata() const { return problem == Problem::Ata; }
-  bool naive() const { return variant == "naive"; }
-  bool regtile() const { return variant == "regtile_prefetch"; }
+  bool mirrors() const { return mirrored && ata(); }
 };
+
+ModelCase make_case(const VariantDescriptor& v, int ci, Problem problem, Precision precision, const Shape& raw) {
+  ModelCase s;
+  s.variant = v.id;
+  s.cfg = v.configs[ci];
+  s.problem = problem;
+  s.precision = precision;
+  s.shape = normalised(problem, raw);
+  s.thread_to_c = tilescope::testing::facts_of(v).at("thread_to_c").get<std::string>();
+  s.one_phase = !v.model_caps.staged_phases;
+  s.mirrored = v.model_caps.mirrored_ata;
+  return s;
+}
 
 // ---- what the kernels do, written from the kernel files (not from the models) ---------------
 
@@ -69,24 +90,30 @@ template <typename F>
 void for_each_store(const ModelCase& s, F&& store) {
   const TileConfig& c = s.cfg;
   const std::int64_t gx = cdiv(s.shape.N, c.bn), gy = cdiv(s.shape.M, c.bm);
-  // regtile_prefetch: W consecutive rows/cols per chunk when TM and TN are multiples of the
+  // vector_chunks: W consecutive rows/cols per chunk when TM and TN are multiples of the
   // 16-byte vector, else 1.
   const int vec = s.precision == Precision::F32 ? 4 : 2;
   const int w = (c.tm % vec == 0 && c.tn % vec == 0) ? vec : 1;
   for (std::int64_t by = 0; by < gy; ++by)
     for (std::int64_t bx = 0; bx < gx; ++bx) {
-      if (s.regtile() && s.ata() && by > bx) continue;  // lower-triangle block: returns at once
+      if (s.mirrors() && by > bx) continue;  // lower-triangle block: returns at once
       for (int ty = 0; ty < c.threads_y; ++ty)
         for (int tx = 0; tx < c.threads_x; ++tx)
           for (int i = 0; i < c.tm; ++i)
             for (int j = 0; j < c.tn; ++j) {
               std::int64_t row, col;
-              if (s.regtile()) {
+              if (s.thread_to_c == "vector_chunks") {
                 row = by * c.bm + (i / w) * w * c.threads_y + ty * w + i % w;
                 col = bx * c.bn + (j / w) * w * c.threads_x + tx * w + j % w;
+              } else if (s.thread_to_c == "x_along_row") {
+                row = by * c.bm + ty;
+                col = bx * c.bn + tx;
+              } else if (s.thread_to_c == "x_down_column") {
+                row = by * c.bm + tx;
+                col = bx * c.bn + ty;
               } else {
-                row = by * c.threads_y + ty;
-                col = bx * c.threads_x + tx;
+                ADD_FAILURE() << s.variant << ": unknown thread_to_c \"" << s.thread_to_c << "\" in the facts";
+                return;
               }
               if (row >= s.shape.M || col >= s.shape.N) continue;
               Owner o;
@@ -95,7 +122,7 @@ void for_each_store(const ModelCase& s, F&& store) {
               o.thread_x = tx;
               o.thread_y = ty;
               o.slot = i * c.tn + j;
-              if (s.regtile() && s.ata()) {
+              if (s.mirrors()) {
                 if (row > col) continue;  // computed, but only i <= j is stored (with its mirror)
                 store(row, col, o);
                 if (row != col) {
@@ -112,13 +139,13 @@ void for_each_store(const ModelCase& s, F&& store) {
 // Closed forms of the global reads per element, derived from each kernel's loads.
 std::int64_t expected_a_reads(const ModelCase& s) {
   const std::int64_t N = s.shape.N;
-  if (s.naive()) return s.ata() ? 2 * N : N;
-  if (s.regtile()) return s.ata() ? cdiv(N, s.cfg.bn) + 1 : cdiv(N, s.cfg.bn);
-  return s.ata() ? 2 * cdiv(N, s.cfg.bn) : cdiv(N, s.cfg.bn);  // smem_tiled
+  if (s.one_phase) return s.ata() ? 2 * N : N;
+  if (s.mirrored) return s.ata() ? cdiv(N, s.cfg.bn) + 1 : cdiv(N, s.cfg.bn);
+  return s.ata() ? 2 * cdiv(N, s.cfg.bn) : cdiv(N, s.cfg.bn);  // tiles, both triangles
 }
 std::int64_t expected_b_reads(const ModelCase& s) {
   if (s.ata()) return 0;
-  return s.naive() ? s.shape.M : cdiv(s.shape.M, s.cfg.bm);
+  return s.one_phase ? s.shape.M : cdiv(s.shape.M, s.cfg.bm);
 }
 
 // ---- the checks ------------------------------------------------------------------------------
@@ -127,11 +154,11 @@ std::string check_shapes(const MappingModel& m, const ModelCase& s) {
   const Dim2 g = m.grid(), b = m.block();
   if (b.x != s.cfg.threads_x || b.y != s.cfg.threads_y) return "block shape differs from the configuration's threads";
   if (g.x != cdiv(s.shape.N, s.cfg.bn) || g.y != cdiv(s.shape.M, s.cfg.bm)) return "grid differs from the launcher's";
-  const int phases = s.naive() ? 1 : static_cast<int>(cdiv(s.shape.K, s.cfg.bk));
+  const int phases = s.one_phase ? 1 : static_cast<int>(cdiv(s.shape.K, s.cfg.bk));
   if (m.phases() != phases) return "phases() = " + std::to_string(m.phases()) + ", expected " + std::to_string(phases);
   for (int by = 0; by < g.y; ++by)
     for (int bx = 0; bx < g.x; ++bx)
-      if (m.block_active(bx, by) != !(s.regtile() && s.ata() && by > bx))
+      if (m.block_active(bx, by) != !(s.mirrors() && by > bx))
         return "block_active(" + std::to_string(bx) + ", " + std::to_string(by) + ") is wrong";
   return "";
 }
@@ -154,11 +181,12 @@ std::string check_ownership(const MappingModel& m, const ModelCase& s) {
         return where("C", i, j) + ": owner block outside the grid: " + owner_text(o);
       if (o.thread_x < 0 || o.thread_x >= b.x || o.thread_y < 0 || o.thread_y >= b.y)
         return where("C", i, j) + ": owner thread outside the block: " + owner_text(o);
-      if (o.slot < 0 || o.slot >= s.cfg.tm * s.cfg.tn) return where("C", i, j) + ": slot out of range: " + owner_text(o);
+      if (o.slot < 0 || o.slot >= s.cfg.tm * s.cfg.tn)
+        return where("C", i, j) + ": slot out of range: " + owner_text(o);
       if (!m.block_active(o.block_x, o.block_y)) return where("C", i, j) + ": owned by an inactive block";
       if (!same_owner(o, expected[i * N + j]))
         return where("C", i, j) + ": model says " + owner_text(o) + ", the kernel " + owner_text(expected[i * N + j]);
-      if (s.ata() && s.regtile()) {
+      if (s.mirrors()) {
         // Upper elements by one active block, lower ones as the mirror of their transpose.
         if (o.mirrored != (i > j)) return where("C", i, j) + ": mirrored flag wrong";
         if (i > j) {
@@ -203,7 +231,7 @@ std::string check_tiles(const MappingModel& m, const ModelCase& s) {
       std::int64_t next_k_a = 0, next_k_b = 0;
       for (int p = 0; p < m.phases(); ++p) {
         const TileRect at = m.a_tile(bx, by, p), bt = m.b_tile(bx, by, p);
-        if (s.naive() || !m.block_active(bx, by)) {
+        if (s.one_phase || !m.block_active(bx, by)) {
           if (!at.empty() || !bt.empty()) return blk + ": loads tiles, but nothing goes through shared memory";
           continue;
         }
@@ -212,11 +240,15 @@ std::string check_tiles(const MappingModel& m, const ModelCase& s) {
         const Ranges ra = ranges(at, !s.ata()), rb = ranges(bt, false);
         const std::int64_t r0 = std::min<std::int64_t>(static_cast<std::int64_t>(by) * s.cfg.bm, M);
         const std::int64_t c0 = std::min<std::int64_t>(static_cast<std::int64_t>(bx) * s.cfg.bn, N);
-        if (ra.o0 != r0 || ra.o1 != std::min<std::int64_t>(r0 + s.cfg.bm, M)) return ph + ": A tile misses the block's rows";
-        if (rb.o0 != c0 || rb.o1 != std::min<std::int64_t>(c0 + s.cfg.bn, N)) return ph + ": B tile misses the block's columns";
+        if (ra.o0 != r0 || ra.o1 != std::min<std::int64_t>(r0 + s.cfg.bm, M))
+          return ph + ": A tile misses the block's rows";
+        if (rb.o0 != c0 || rb.o1 != std::min<std::int64_t>(c0 + s.cfg.bn, N))
+          return ph + ": B tile misses the block's columns";
         // Consecutive phases: contiguous k ranges of at most BK, nonempty, from 0.
-        if (ra.k0 != next_k_a || ra.k1 <= ra.k0 || ra.k1 - ra.k0 > s.cfg.bk) return ph + ": A tile's k range breaks the cover";
-        if (rb.k0 != next_k_b || rb.k1 <= rb.k0 || rb.k1 - rb.k0 > s.cfg.bk) return ph + ": B tile's k range breaks the cover";
+        if (ra.k0 != next_k_a || ra.k1 <= ra.k0 || ra.k1 - ra.k0 > s.cfg.bk)
+          return ph + ": A tile's k range breaks the cover";
+        if (rb.k0 != next_k_b || rb.k1 <= rb.k0 || rb.k1 - rb.k0 > s.cfg.bk)
+          return ph + ": B tile's k range breaks the cover";
         next_k_a = ra.k1;
         next_k_b = rb.k1;
         if (at.row1 > a_rows || at.col1 > a_cols || bt.row1 > K || bt.col1 > N) return ph + ": tile outside the matrix";
@@ -243,7 +275,7 @@ std::string check_tiles(const MappingModel& m, const ModelCase& s) {
         if (std::any_of(seen_b.begin(), seen_b.end(), [](int n) { return n != 1; }))
           return ph + ": the threads' loads do not fill the B tile exactly once";
       }
-      if (!s.naive() && m.block_active(bx, by) && (next_k_a != K || next_k_b != K))
+      if (!s.one_phase && m.block_active(bx, by) && (next_k_a != K || next_k_b != K))
         return blk + ": the phases do not cover K";
     }
   return "";
@@ -262,7 +294,7 @@ std::string check_reads(const MappingModel& m, const ModelCase& s) {
     for (std::int64_t i = t.row0; i < t.row1; ++i)
       for (std::int64_t j = t.col0; j < t.col1; ++j) ++r[i * cols + j];
   };
-  if (s.naive()) {
+  if (s.one_phase) {
     std::vector<ElementRef> la, lb;
     for (int by = 0; by < g.y; ++by)
       for (int bx = 0; bx < g.x; ++bx)
@@ -312,7 +344,9 @@ std::string check_all(const MappingModel& m, const ModelCase& s) {
 using Case = tilescope::testing::VariantCase;
 using tilescope::testing::case_name;
 
-std::vector<Case> modelled_cases() { return tilescope::testing::variant_cases([](const VariantDescriptor& v) { return v.model != nullptr; }); }
+std::vector<Case> modelled_cases() {
+  return tilescope::testing::variant_cases([](const VariantDescriptor& v) { return v.model != nullptr; });
+}
 
 class EveryModel : public ::testing::TestWithParam<Case> {};
 
@@ -322,10 +356,9 @@ TEST_P(EveryModel, MatchesTheKernelOnRaggedSizes) {
   int checked = 0;
   for (const Shape& raw : ragged_shapes(c.problem))
     for (std::size_t ci = 0; ci < v.configs.size(); ++ci) {
-      const ModelCase s{c.variant, v.configs[ci], c.problem, c.precision, normalised(c.problem, raw)};
-      SCOPED_TRACE(c.variant + ":" + s.cfg.name + " " + to_string(c.problem) + " " + to_string(c.precision) +
-                   " M=" + std::to_string(s.shape.M) + " N=" + std::to_string(s.shape.N) +
-                   " K=" + std::to_string(s.shape.K));
+      const ModelCase s = make_case(v, static_cast<int>(ci), c.problem, c.precision, raw);
+      SCOPED_TRACE(c.variant + ":" + s.cfg.name + " " + to_string(c.problem) + " " + to_string(c.precision) + " M=" +
+                   std::to_string(s.shape.M) + " N=" + std::to_string(s.shape.N) + " K=" + std::to_string(s.shape.K));
       std::string why;
       const auto m = make_mapping_model(c.variant, static_cast<int>(ci), c.problem, c.precision, raw, &why);
       ASSERT_NE(m, nullptr) << why;
@@ -338,33 +371,38 @@ TEST_P(EveryModel, MatchesTheKernelOnRaggedSizes) {
 
 INSTANTIATE_TEST_SUITE_P(Cpu, EveryModel, ::testing::ValuesIn(modelled_cases()), case_name);
 
-TEST(MappingModel, EveryCudaVariantHasOneAndCublasSaysWhyNot) {
-  for (const VariantDescriptor* v : variant_registry())
-    EXPECT_EQ(v->model != nullptr, v->backend == Backend::Cuda) << v->id;
+TEST(MappingModel, EveryCudaVariantHasOneAndTheOthersSayWhyNot) {
   std::string why;
-  EXPECT_EQ(make_mapping_model("cublas", 0, Problem::Gemm, Precision::F32, Shape{8, 8, 8}, &why), nullptr);
-  EXPECT_EQ(why, "cuBLAS is closed: its mapping is not known");
+  for (const VariantDescriptor* v : variant_registry()) {
+    EXPECT_EQ(v->model != nullptr, v->backend == Backend::Cuda) << v->id;
+    if (v->model) continue;
+    EXPECT_EQ(make_mapping_model(v->id, 0, Problem::Gemm, Precision::F32, Shape{8, 8, 8}, &why), nullptr);
+    EXPECT_EQ(why, v->no_model_reason) << v->id;
+  }
   EXPECT_EQ(make_mapping_model("nonesuch", 0, Problem::Gemm, Shape{8, 8, 8}, &why), nullptr);
   EXPECT_NE(why.find("unknown variant"), std::string::npos);
-  EXPECT_EQ(make_mapping_model("naive", 99, Problem::Gemm, Shape{8, 8, 8}, &why), nullptr);
-  EXPECT_EQ(make_mapping_model("naive", 0, Problem::Gemm, Shape{8, 0, 8}, &why), nullptr);
+  const std::string first = tilescope::testing::one_phase_kernel().id;
+  EXPECT_EQ(make_mapping_model(first, 99, Problem::Gemm, Shape{8, 8, 8}, &why), nullptr);
+  EXPECT_EQ(make_mapping_model(first, 0, Problem::Gemm, Shape{8, 0, 8}, &why), nullptr);
   EXPECT_FALSE(why.empty());
-  EXPECT_NE(make_mapping_model("naive", 0, Problem::Gemm, Shape{8, 8, 8}, &why), nullptr);
+  EXPECT_NE(make_mapping_model(first, 0, Problem::Gemm, Shape{8, 8, 8}, &why), nullptr);
   EXPECT_EQ(why, "");
 }
 
-TEST(MappingModel, AtaShapeIsNormalisedAndPrecisionChangesTheRegtileLayout) {
-  const VariantDescriptor& v = *find_variant("regtile_prefetch");
-  const int ci = find_config(v, "64x64x8_8x8");
-  ASSERT_GE(ci, 0);
-  const auto f = make_mapping_model("regtile_prefetch", ci, Problem::Gemm, Precision::F32, Shape{64, 64, 8}, nullptr);
-  const auto d = make_mapping_model("regtile_prefetch", ci, Problem::Gemm, Precision::F64, Shape{64, 64, 8}, nullptr);
+TEST(MappingModel, AtaShapeIsNormalisedAndPrecisionChangesTheVectorLayout) {
+  const VariantDescriptor& v = tilescope::testing::prefetch_kernel();
+  const nlohmann::json& layout = tilescope::testing::facts_of(v).at("vector_layout");
+  const int ci = tilescope::testing::fact_config(v, layout.at("config").get<std::string>());
+  const auto f = make_mapping_model(v.id, ci, Problem::Gemm, Precision::F32, Shape{64, 64, 8}, nullptr);
+  const auto d = make_mapping_model(v.id, ci, Problem::Gemm, Precision::F64, Shape{64, 64, 8}, nullptr);
   // Float: 4 consecutive columns per thread (a float4), so column 4 is thread 1's; double: 2.
-  EXPECT_EQ(f->owner(0, 4).thread_x, 1);
-  EXPECT_EQ(f->owner(0, 3).thread_x, 0);
-  EXPECT_EQ(d->owner(0, 2).thread_x, 1);
-  EXPECT_EQ(d->owner(0, 3).thread_x, 1);
-  const auto a = make_mapping_model("smem_tiled", 0, Problem::Ata, Shape{5, 20, 3}, nullptr);
+  const int f1 = layout.at("f32_first_column_of_thread_1").get<int>();
+  const int d1 = layout.at("f64_first_column_of_thread_1").get<int>();
+  EXPECT_EQ(f->owner(0, f1).thread_x, 1);
+  EXPECT_EQ(f->owner(0, f1 - 1).thread_x, 0);
+  EXPECT_EQ(d->owner(0, d1).thread_x, 1);
+  EXPECT_EQ(d->owner(0, d1 + 1).thread_x, 1);
+  const auto a = make_mapping_model(tilescope::testing::tiled_kernel().id, 0, Problem::Ata, Shape{5, 20, 3}, nullptr);
   EXPECT_EQ(a->grid().y, a->grid().x);  // M forced to N
 }
 
@@ -409,39 +447,42 @@ class Broken final : public MappingModel {
   Bug bug_;
 };
 
+Broken::Bug bug_named(const std::string& name) {
+  static const std::pair<const char*, Broken::Bug> bugs[] = {
+      {"Owner", Broken::Bug::Owner},         {"Slot", Broken::Bug::Slot},         {"Reads", Broken::Bug::Reads},
+      {"TileShift", Broken::Bug::TileShift}, {"TileDrop", Broken::Bug::TileDrop}, {"Load", Broken::Bug::Load},
+      {"Active", Broken::Bug::Active}};
+  for (const auto& b : bugs)
+    if (name == b.first) return b.second;
+  throw std::runtime_error("unknown bug \"" + name + "\" in tests/data/variant_facts.json");
+}
+
+// The mutation cases (which configuration, problem and bug) are per-variant facts of the data
+// file; every variant with a mapping model has some.
 TEST(MappingModel, TheChecksCatchABrokenModel) {
-  struct Mutation {
-    const char* variant;
-    const char* config;
-    Problem problem;
-    Broken::Bug bug;
-  };
-  const Mutation mutations[] = {
-      {"naive", "16x16", Problem::Gemm, Broken::Bug::Owner},
-      {"naive", "16x16", Problem::Gemm, Broken::Bug::Load},
-      {"naive", "16x16", Problem::Ata, Broken::Bug::Reads},
-      {"smem_tiled", "8", Problem::Gemm, Broken::Bug::Owner},
-      {"smem_tiled", "8", Problem::Gemm, Broken::Bug::TileShift},
-      {"smem_tiled", "8", Problem::Gemm, Broken::Bug::TileDrop},
-      {"smem_tiled", "16", Problem::Ata, Broken::Bug::Load},
-      {"regtile_prefetch", "64x64x8_8x8", Problem::Gemm, Broken::Bug::Slot},
-      {"regtile_prefetch", "64x64x8_8x8", Problem::Gemm, Broken::Bug::TileDrop},
-      {"regtile_prefetch", "128x128x32_8x8", Problem::Gemm, Broken::Bug::Load},
-      {"regtile_prefetch", "48x48x16_3x3", Problem::Ata, Broken::Bug::Active},
-      {"regtile_prefetch", "48x48x16_3x3", Problem::Ata, Broken::Bug::Owner},
-      {"regtile_prefetch", "48x48x16_3x3", Problem::Ata, Broken::Bug::Reads},
-  };
   const Shape shape{129, 150, 77};
-  for (const Mutation& mu : mutations) {
-    const VariantDescriptor& v = *find_variant(mu.variant);
-    const int ci = find_config(v, mu.config);
-    ASSERT_GE(ci, 0) << mu.config;
-    const ModelCase s{mu.variant, v.configs[ci], mu.problem, Precision::F32, normalised(mu.problem, shape)};
-    auto good = make_mapping_model(mu.variant, ci, mu.problem, Precision::F32, shape, nullptr);
-    ASSERT_EQ(check_all(*good, s), "");
-    const Broken broken(std::move(good), mu.bug);
-    EXPECT_NE(check_all(broken, s), "") << mu.variant << " " << mu.config << " bug " << static_cast<int>(mu.bug);
+  int mutations = 0;
+  for (const VariantDescriptor* v : variant_registry()) {
+    if (!v->model) continue;
+    const nlohmann::json cases = tilescope::testing::facts_of(*v).value("mutations", nlohmann::json::array());
+    EXPECT_FALSE(cases.empty()) << v->id << ": the data file lists no broken-model case";
+    for (const nlohmann::json& mu : cases) {
+      const std::string config = mu.at("config").get<std::string>();
+      const int ci = tilescope::testing::fact_config(*v, config);
+      Problem problem;
+      ASSERT_TRUE(parse_problem(mu.at("problem").get<std::string>(), &problem));
+      const Broken::Bug bug = bug_named(mu.at("bug").get<std::string>());
+      const ModelCase s = make_case(*v, ci, problem, Precision::F32, shape);
+      std::string why;
+      auto good = make_mapping_model(v->id, ci, problem, Precision::F32, shape, &why);
+      ASSERT_NE(good, nullptr) << v->id << " " << config << ": " << why;
+      ASSERT_EQ(check_all(*good, s), "");
+      const Broken broken(std::move(good), bug);
+      EXPECT_NE(check_all(broken, s), "") << v->id << " " << config << " bug " << mu.at("bug");
+      ++mutations;
+    }
   }
+  EXPECT_GT(mutations, 0);
 }
 
 // ---- the trace API's host side -------------------------------------------------------------
@@ -450,7 +491,8 @@ TEST(MappingModel, TheChecksCatchABrokenModel) {
 TEST(Trace, WithoutAGpuSaysWhy) {
   if (probe_device().ok()) GTEST_SKIP() << "a GPU is present: GpuTrace covers it";
   std::string error;
-  const TraceResult r = run_trace("naive", 0, Problem::Gemm, Precision::F32, {8, 8, 8}, -1, 1, &error);
+  const TraceResult r =
+      run_trace(tilescope::testing::one_phase_kernel().id, 0, Problem::Gemm, Precision::F32, {8, 8, 8}, -1, 1, &error);
   EXPECT_FALSE(r.ok());
   EXPECT_NE(error.find("no usable GPU"), std::string::npos) << error;
   EXPECT_TRUE(r.writer.empty());
@@ -466,8 +508,8 @@ TEST(Trace, WriterIdsDecode) {
   EXPECT_EQ(o.thread_y, 7);
   EXPECT_EQ(o.slot, 42);
   EXPECT_EQ(decode_writer(-1, grid, block).block_x, -1);
-  EXPECT_TRUE(writer_ids_fit({256, 256}, {16, 16}));     // naive 16x16 on 4096 x 4096
-  EXPECT_FALSE(writer_ids_fit({512, 512}, {16, 16}));    // ... on 8192 x 8192
+  EXPECT_TRUE(writer_ids_fit({256, 256}, {16, 16}));   // 16 x 16 threads per block on 4096 x 4096
+  EXPECT_FALSE(writer_ids_fit({512, 512}, {16, 16}));  // ... on 8192 x 8192
 }
 
 }  // namespace

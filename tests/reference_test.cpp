@@ -83,7 +83,11 @@ TEST(RandomInputs, NeverZeroInRangeFloatExactAndSeeded) {
   EXPECT_EQ(input_value(9, 1, 123), input_value(9, 1, 123));
   // Roughly uniform: the mean of many is near 0 and the mean square near 1/3.
   double sum = 0, sum2 = 0;
-  for (std::uint64_t i = 0; i < 100000; ++i) { const double v = input_value(4, 0, i); sum += v; sum2 += v * v; }
+  for (std::uint64_t i = 0; i < 100000; ++i) {
+    const double v = input_value(4, 0, i);
+    sum += v;
+    sum2 += v * v;
+  }
   EXPECT_NEAR(sum / 100000, 0.0, 0.01);
   EXPECT_NEAR(sum2 / 100000, 1.0 / 3.0, 0.01);
 }

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "registry.h"
+#include "variant_picks.h"
 
 namespace tilescope {
 namespace {
@@ -29,12 +30,13 @@ DeviceInfo h100() {
   return d;
 }
 
-RunResult row(const std::string& variant, const std::string& config, double median_ms) {
+// A row of variant v's configuration ci (labels from the registry; the figures are made up).
+RunResult row(const VariantDescriptor& v, int ci, double median_ms) {
   RunResult r;
-  r.variant_id = variant;
-  r.variant_label = variant;
-  r.config_name = config;
-  r.backend = variant == "cublas" ? "cublas" : "cuda";
+  r.variant_id = v.id;
+  r.variant_label = v.label;
+  r.config_name = v.configs.at(static_cast<std::size_t>(ci)).name;
+  r.backend = to_string(v.backend);
   r.problem = Problem::Gemm;
   r.precision = Precision::F32;
   r.shape = {4096, 4096, 4096};
@@ -54,7 +56,7 @@ RunResult row(const std::string& variant, const std::string& config, double medi
   r.sm_clock_mhz = 1980;
   r.driver_version = "13.0";
   r.runtime_version = "13.0";
-  if (variant != "cublas") {
+  if (v.role != Role::Baseline) {  // the library is opaque: no resources
     r.registers_per_thread = 128;
     r.static_shared_bytes = 4096;
     r.dynamic_shared_bytes = 8192;
@@ -83,8 +85,27 @@ bool contains(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;
 }
 
+using testing::baseline;
+using testing::one_phase_kernel;
+using testing::prefetch_kernel;
+using testing::tiled_kernel;
+
+RunResult base_row(double ms) {
+  return row(baseline(), baseline().default_config, ms);
+}
+RunResult first_row(int ci, double ms) {
+  return row(one_phase_kernel(), ci, ms);
+}
+
+// The line of the table for this variant and configuration ("" when none).
+std::string line_of(const std::string& table, const RunResult& r) {
+  for (const std::string& l : lines_of(table))
+    if (l.rfind(r.variant_id + " ", 0) == 0 && contains(l, " " + r.config_name + " ")) return l;
+  return "";
+}
+
 TEST(ResultsTable, DeviceLine) {
-  const std::string t = format_results_table({row("naive", "16x16", 100)}, h100());
+  const std::string t = format_results_table({first_row(0, 100)}, h100());
   const std::string first = lines_of(t).at(0);
   EXPECT_TRUE(contains(first, "NVIDIA H100 80GB HBM3")) << first;
   EXPECT_TRUE(contains(first, "SM clock 1980 MHz")) << first;
@@ -97,7 +118,7 @@ TEST(ResultsTable, DeviceLineFallsBackToTheRowsThenToNone) {
   DeviceInfo none;
   none.availability = GpuAvailability::NoDriver;
   none.unavailable_reason = "no NVIDIA driver";
-  const std::string from_rows = format_device_line(none, {row("naive", "16x16", 1)});
+  const std::string from_rows = format_device_line(none, {first_row(0, 1)});
   EXPECT_TRUE(contains(from_rows, "NVIDIA H100 80GB HBM3")) << from_rows;
   EXPECT_TRUE(contains(from_rows, "1980 MHz")) << from_rows;
   const std::string nothing = format_device_line(none, {});
@@ -106,40 +127,45 @@ TEST(ResultsTable, DeviceLineFallsBackToTheRowsThenToNone) {
 }
 
 TEST(ResultsTable, ShowsTheFiguresOfARow) {
-  RunResult r = row("regtile_prefetch", "128x128x8_8x8", 2.0);
+  const VariantDescriptor& v = prefetch_kernel();
+  RunResult r = row(v, static_cast<int>(v.configs.size()) - 1, 2.0);
   r.pct_of_cublas = 94.53;
   const std::string t = format_results_table({r}, h100());
-  const std::string line = line_starting(t, "regtile_prefetch");
+  const std::string line = line_of(t, r);
   ASSERT_FALSE(line.empty()) << t;
-  for (const char* part : {"128x128x8_8x8", "gemm", "f32", "4096", "3.000", "2.000", "1.800", "2.400", "68719.5",
-                           "94.5%", "102.7%", "3.2e-07", "pass", "128", "12.0K", "25%"})
+  for (const std::string part :
+       {r.config_name, std::string(to_string(Problem::Gemm)), std::string(to_string(Precision::F32)),
+        std::string("4096"), std::string("3.000"), std::string("2.000"), std::string("1.800"), std::string("2.400"),
+        std::string("68719.5"), std::string("94.5%"), std::string("102.7%"), std::string("3.2e-07"),
+        std::string("pass"), std::string("128"), std::string("12.0K"), std::string("25%")})
     EXPECT_TRUE(contains(line, part)) << "missing " << part << " in\n" << line;
   EXPECT_FALSE(contains(line, "*")) << "not a cold run";
 }
 
 TEST(ResultsTable, ColdFirstRunIsStarredAndExplained) {
-  RunResult cold = row("cublas", "gemm", 1.0);
+  RunResult cold = base_row(1.0);
   cold.first_ms = 120.25;
   cold.first_was_cold = true;
   const std::string t = format_results_table({cold}, h100());
-  EXPECT_TRUE(contains(line_starting(t, "cublas"), "120.2*") || contains(line_starting(t, "cublas"), "120.3*")) << t;
+  const std::string line = line_of(t, cold);
+  ASSERT_FALSE(line.empty()) << t;
+  EXPECT_TRUE(contains(line, "120.2*") || contains(line, "120.3*")) << t;
   EXPECT_TRUE(contains(t, "* first use")) << t;
-  // cuBLAS is opaque: no registers, shared memory or occupancy.
-  EXPECT_FALSE(contains(line_starting(t, "cublas"), "K ")) << t;
-  EXPECT_FALSE(contains(format_results_table({row("naive", "16x16", 1)}, h100()), "* first use"));
+  // The library is opaque: no registers, shared memory or occupancy.
+  EXPECT_FALSE(contains(line, "K ")) << t;
+  EXPECT_FALSE(contains(format_results_table({first_row(0, 1)}, h100()), "* first use"));
 }
 
 TEST(ResultsTable, ColumnsAreAligned) {
-  std::vector<RunResult> rows = {row("cublas", "gemm", 1.2345), row("naive", "16x16", 123.456),
-                                 row("smem_tiled", "8", 0.0421)};
+  std::vector<RunResult> rows = {base_row(1.2345), first_row(0, 123.456), row(tiled_kernel(), 0, 0.0421)};
   rows[1].shape = {7, 33, 129};
   const std::string t = format_results_table(rows, h100());
   const std::string header = line_starting(t, "variant");
   ASSERT_FALSE(header.empty()) << t;
   // Numbers are right-aligned: every value of the median column ends where its title ends.
   const std::size_t end = header.find("median ms") + std::string("median ms").size();
-  for (const char* v : {"cublas", "naive", "smem_tiled"}) {
-    const std::string line = line_starting(t, v);
+  for (const RunResult& r : rows) {
+    const std::string line = line_of(t, r);
     ASSERT_GT(line.size(), end) << line;
     EXPECT_TRUE(std::isdigit(static_cast<unsigned char>(line[end - 1]))) << "\n" << header << "\n" << line;
     EXPECT_EQ(line[end], ' ') << "\n" << header << "\n" << line;
@@ -147,35 +173,38 @@ TEST(ResultsTable, ColumnsAreAligned) {
 }
 
 TEST(ResultsTable, FailedVerificationIsFlaggedAndExplained) {
-  RunResult bad = row("smem_tiled", "32", 5);
+  const VariantDescriptor& tiled = tiled_kernel();
+  RunResult bad = row(tiled, static_cast<int>(tiled.configs.size()) - 1, 5);
   bad.passed = false;
   bad.rel_error = 0.25;
   bad.unwritten = 17;
   const std::string t = format_results_table({bad}, h100());
-  EXPECT_TRUE(contains(line_starting(t, "smem_tiled"), "FAIL")) << t;
-  const std::string note = line_starting(t, "FAIL smem_tiled:32");
+  EXPECT_TRUE(contains(line_of(t, bad), "FAIL")) << t;
+  const std::string note = line_starting(t, "FAIL " + bad.variant_id + ":" + bad.config_name);
   EXPECT_TRUE(contains(note, "2.500e-01")) << t;
   EXPECT_TRUE(contains(note, "17 elements")) << t;
 }
 
 TEST(ResultsTable, ErrorRowShowsItsErrorInsteadOfFigures) {
-  RunResult err = row("naive", "32x32", 5);
+  ASSERT_GE(one_phase_kernel().configs.size(), 2u);
+  RunResult err = first_row(1, 5);
   err.error = "does not fit in device memory: needs 96.00 GiB";
-  const std::string t = format_results_table({row("naive", "16x16", 5), err}, h100());
-  const std::string line = line_starting(t, "naive    32x32");
+  const std::string t = format_results_table({first_row(0, 5), err}, h100());
+  const std::string line = line_of(t, err);
   ASSERT_FALSE(line.empty()) << t;
   EXPECT_TRUE(contains(line, "error: does not fit in device memory: needs 96.00 GiB")) << line;
   EXPECT_FALSE(contains(line, "pass")) << line;
 }
 
 TEST(ResultsTable, NotVerifiedAndNoBaselineShowDashes) {
-  RunResult r = row("naive", "16x16", 5);
+  RunResult r = first_row(0, 5);
   r.verified = false;
   r.passed = false;
   r.rel_error = -1;
   r.pct_of_cublas = -1;
   const std::string t = format_results_table({r}, h100());
-  const std::string line = line_starting(t, "naive");
+  const std::string line = line_of(t, r);
+  ASSERT_FALSE(line.empty()) << t;
   EXPECT_FALSE(contains(line, "FAIL")) << line;
   EXPECT_FALSE(contains(t, "%cuBLAS: against")) << "no row has a % of cuBLAS";
 }

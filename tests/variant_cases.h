@@ -16,10 +16,10 @@
 #include "registry.h"
 
 // The GPU suites skip, visibly, where no CUDA device exists, saying why.
-#define SKIP_WITHOUT_GPU()                                                                             \
-  do {                                                                                                 \
-    if (!::tilescope::probe_device().ok())                                                             \
-      GTEST_SKIP() << "no usable GPU: " << ::tilescope::probe_device().unavailable_reason;             \
+#define SKIP_WITHOUT_GPU()                                                                 \
+  do {                                                                                     \
+    if (!::tilescope::probe_device().ok())                                                 \
+      GTEST_SKIP() << "no usable GPU: " << ::tilescope::probe_device().unavailable_reason; \
   } while (0)
 
 namespace tilescope::testing {

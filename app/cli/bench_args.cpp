@@ -4,6 +4,7 @@
 #include <functional>
 #include <limits>
 
+#include "cli/arg_parser.h"
 #include "cli/size_list.h"
 #include "registry.h"
 
@@ -195,33 +196,25 @@ bool expand_shapes(Problem problem, const std::vector<std::int64_t>& sizes, cons
   return true;
 }
 
-struct OptionSpec {
-  const char* name;
-  bool takes_value;
-};
-
-const OptionSpec kOptions[] = {
-    {"--variants", true}, {"--problem", true}, {"--precision", true},  {"--sizes", true},        {"--m", true},
-    {"--n", true},        {"--k", true},       {"--reps", true},       {"--warmup", true},       {"--seed", true},
-    {"--csv", true},      {"--json", true},    {"--no-verify", false}, {"--no-baseline", false}, {"--list", false},
-};
-
-const OptionSpec* find_option(const std::string& name) {
-  for (const OptionSpec& o : kOptions)
-    if (name == o.name) return &o;
-  return nullptr;
+// Every option of bench, for the one parser (cli/arg_parser.h).
+ArgParser bench_parser() {
+  ArgParser p;
+  for (const char* name : {"--variants", "--problem", "--precision", "--sizes", "--m", "--n", "--k", "--reps",
+                           "--warmup", "--seed", "--csv", "--json"})
+    p.option(name, "VALUE");
+  p.flag("--no-verify").flag("--no-baseline").flag("--list");
+  return p;
 }
 
 }  // namespace
 
 BenchOptions parse_bench_args(const std::vector<std::string>& args) {
   BenchOptions opt;
+  ArgParser parser = bench_parser();
   // Help wins over everything else, so that `bench --sizes oops --help` still helps.
-  for (const std::string& a : args) {
-    if (a == "-h" || a == "--help") {
-      opt.help = true;
-      return opt;
-    }
+  if (parser.parse(args) && parser.help()) {
+    opt.help = true;
+    return opt;
   }
 
   std::string variants_text = "all", problems_text = "gemm", precisions_text = "f32";
@@ -233,28 +226,11 @@ BenchOptions parse_bench_args(const std::vector<std::string>& args) {
     failed.error = message;
     return failed;
   };
+  if (!parser.error().empty()) return fail(parser.error());
 
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string& arg = args[i];
-    std::string name = arg, value;
-    bool has_inline_value = false;
-    const std::size_t eq = arg.find('=');
-    if (arg.rfind("--", 0) == 0 && eq != std::string::npos) {
-      name = arg.substr(0, eq);
-      value = arg.substr(eq + 1);
-      has_inline_value = true;
-    }
-    const OptionSpec* spec = find_option(name);
-    if (!spec) {
-      if (arg.empty() || arg[0] != '-') return fail("unexpected argument '" + arg + "'");
-      return fail("unknown option '" + name + "'");
-    }
-    if (!spec->takes_value && has_inline_value) return fail(name + " takes no value");
-    if (spec->takes_value && !has_inline_value) {
-      // A following option is a forgotten value, not a file or list starting with "--".
-      if (i + 1 >= args.size() || args[i + 1].rfind("--", 0) == 0) return fail(name + " needs a value");
-      value = args[++i];
-    }
+  for (const ArgParser::Arg& arg : parser.args()) {
+    const std::string& name = arg.name;
+    const std::string& value = arg.value;
     std::string error;
     if (name == "--sizes" || name == "--m" || name == "--n" || name == "--k") opt.sizes_given = true;
     if (name == "--variants") {

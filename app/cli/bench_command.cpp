@@ -20,13 +20,10 @@
 #include "measure.h"
 #include "reference.h"
 #include "registry.h"
+#include "version.h"
 
 namespace tilescope {
 namespace {
-
-std::string shape_text(const Shape& s) {
-  return std::to_string(s.M) + "x" + std::to_string(s.N) + "x" + std::to_string(s.K);
-}
 
 std::string ms_text(double ms) {
   char buffer[32];
@@ -85,10 +82,9 @@ int write_outputs(const BenchOptions& opt, const std::vector<RunResult>& rows, c
 
 // ---- without a GPU: the CPU reference ----------------------------------------------------------
 
-
-int run_without_gpu(const BenchOptions& opt, const DeviceInfo& device, std::ostream& out, std::ostream& err) {
-  // Without size options the GPU defaults (1024, 2048) are all too large for the CPU: show
-  // something real instead, so that a plain `tilescope bench` still does what it can.
+// Without size options the GPU defaults (1024, 2048) are all too large for the CPU: show
+// something real instead, so that a plain `tilescope bench` still does what it can.
+BenchOptions with_cpu_sizes(const BenchOptions& opt) {
   BenchOptions sized = opt;
   if (!opt.sizes_given) {
     sized.gemm_shapes.clear();
@@ -98,40 +94,65 @@ int run_without_gpu(const BenchOptions& opt, const DeviceInfo& device, std::ostr
       sized.ata_shapes.push_back(normalised(Problem::Ata, Shape{n, n, n}));
     }
   }
-  std::vector<std::pair<Problem, Shape>> todo;
-  std::vector<std::string> skipped;
+  return sized;
+}
+
+using CpuRun = std::pair<Problem, Shape>;
+
+// The CPU reference's runs: the sizes up to kCpuFallbackMaxSize; the larger ones, named, into `skipped`.
+std::vector<CpuRun> cpu_runs(const BenchOptions& opt, const BenchOptions& sized, std::vector<std::string>* skipped) {
+  std::vector<CpuRun> todo;
   for (Problem p : opt.problems) {
     for (const Shape& s : sized.shapes_for(p)) {
       if (std::max({s.M, s.N, s.K}) <= kCpuFallbackMaxSize)
         todo.emplace_back(p, s);
       else
-        skipped.push_back(std::string(to_string(p)) + " " + shape_text(s));
+        skipped->push_back(std::string(to_string(p)) + " " + shape_text(s));
     }
   }
+  return todo;
+}
 
-  // The texture-shader variant needs OpenGL, not CUDA: it runs here when --variants asks for it.
-  auto is_gl = [](const VariantDescriptor* v) { return v && v->backend == Backend::GlShader; };
-  const bool gl_selected =
-      std::any_of(opt.selections.begin(), opt.selections.end(), [&](const VariantSelection& s) { return is_gl(s.variant); });
+bool is_gl(const VariantDescriptor* v) {
+  return v && v->backend == Backend::GlShader;
+}
+
+// The texture-shader variant needs OpenGL, not CUDA: its runs when --variants asks for it, with
+// their refusals on `err`.
+std::vector<RunRequest> gl_runs_without_gpu(const BenchOptions& opt, const BenchOptions& sized, std::ostream& err) {
   std::vector<RunRequest> gl_runs;
-  if (opt.variants_given) {
-    const BenchPlan plan = plan_bench(sized, DeviceLimits());
-    for (const std::string& line : plan.refused)
-      if (is_gl(find_variant(line.substr(0, line.find(':'))))) err << "refused: " << line << "\n";
-    for (const PlannedRun& run : plan.runs)
-      if (is_gl(run.selection->variant)) gl_runs.push_back(run.request);
-  }
+  if (!opt.variants_given) return gl_runs;
+  const BenchPlan plan = plan_bench(sized, DeviceLimits());
+  for (const std::string& line : plan.refused)
+    if (is_gl(find_variant(line.substr(0, line.find(':'))))) err << "refused: " << line << "\n";
+  for (const PlannedRun& run : plan.runs)
+    if (is_gl(run.selection->variant)) gl_runs.push_back(run.request);
+  return gl_runs;
+}
 
+// What a run without a GPU does, what it skips, and how to get the texture shaders.
+void print_without_gpu_intro(const BenchOptions& opt, const std::vector<std::string>& skipped, bool any_gl,
+                             std::ostream& out) {
+  const bool gl_selected = std::any_of(opt.selections.begin(), opt.selections.end(),
+                                       [&](const VariantSelection& s) { return is_gl(s.variant); });
   out << "Without a GPU, tilescope times only the CPU reference (double precision, sizes up to " << kCpuFallbackMaxSize
       << ")";
-  out << (gl_runs.empty() ? ".\n" : ", and the texture-shader variant through OpenGL.\n");
+  out << (any_gl ? ", and the texture-shader variant through OpenGL.\n" : ".\n");
   if (!skipped.empty()) {
     out << "Skipped for the CPU reference (above " << kCpuFallbackMaxSize << "):";
     for (const std::string& s : skipped) out << " " << s << ";";
     out << " try --sizes 64:512:x2\n";
   }
-  if (gl_selected && gl_runs.empty() && !opt.variants_given)
+  if (gl_selected && !any_gl && !opt.variants_given)
     out << "The texture-shader GEMM needs only OpenGL: try --variants gl_shader\n";
+}
+
+int run_without_gpu(const BenchOptions& opt, const DeviceInfo& device, std::ostream& out, std::ostream& err) {
+  const BenchOptions sized = with_cpu_sizes(opt);
+  std::vector<std::string> skipped;
+  const std::vector<CpuRun> todo = cpu_runs(opt, sized, &skipped);
+  const std::vector<RunRequest> gl_runs = gl_runs_without_gpu(opt, sized, err);
+  print_without_gpu_intro(opt, skipped, !gl_runs.empty(), out);
 
   Measurer measurer;  // makes no CUDA call until a CUDA variant runs: none does here
   SweepOutcome sweep;
@@ -174,25 +195,13 @@ int run_without_gpu(const BenchOptions& opt, const DeviceInfo& device, std::ostr
 RunResult unrun_result(const PlannedRun& job, const DeviceInfo& device, const std::string& error) {
   const VariantDescriptor& v = *job.selection->variant;
   const TileConfig& cfg = v.configs[job.request.config_index];
-  RunResult r;
-  r.variant_id = v.id;
+  RunResult r = requested_row(job.request);
   r.variant_label = v.label;
   r.config_name = cfg.name;
   r.backend = to_string(v.backend);
   r.math = cfg.math ? cfg.math : "";
-  r.problem = job.request.problem;
-  r.precision = job.request.precision;
-  r.shape = job.request.shape;
-  r.repetitions = job.request.repetitions;
-  r.warmup = job.request.warmup;
-  r.seed = job.request.seed;
-  r.timestamp = utc_timestamp_now();
   r.error = error;
-  r.device_name = device.name;
-  r.sm_clock_mhz = device.sm_clock_khz / 1000;
-  r.driver_version = version_string(device.driver_version);
-  r.runtime_version = version_string(device.runtime_version);
-  r.cublas_version = device.cublas_version;
+  record_device(r, device);
   return r;
 }
 
@@ -218,7 +227,7 @@ int run_with_gpu(const BenchOptions& opt, const DeviceInfo& device, std::ostream
     const RunRequest& req = job.request;
     // Say plainly how much memory a size needs instead of letting an allocation fail.
     const double needed = static_cast<double>(device_bytes_needed(req, 1));
-    if (job.selection->variant->backend != Backend::GlShader && device.global_memory_bytes > 0 &&
+    if (!is_gl(job.selection->variant) && device.global_memory_bytes > 0 &&
         needed > static_cast<double>(device.global_memory_bytes)) {
       return unrun_result(job, device,
                           "does not fit in device memory: needs " + bytes_text(needed) + ", the device has " +
@@ -285,8 +294,8 @@ namespace {
 // under `--variants all`). Refusals for device limits are always reported.
 bool quietly_skipped(const VariantSelection& sel, Problem problem, Precision precision) {
   if (sel.baseline) return true;
-  if (sel.named || !sel.variant->refuses) return false;
-  return !sel.variant->refuses(problem, precision, sel.variant->configs[sel.config_index]).empty();
+  if (sel.named) return false;
+  return !variant_refusal(*sel.variant, sel.config_index, problem, precision).empty();
 }
 
 }  // namespace
@@ -399,11 +408,7 @@ bool BenchPlan::has_user_runs() const {
 }
 
 const char* tilescope_version() {
-#ifdef TILESCOPE_VERSION
-  return TILESCOPE_VERSION;
-#else
-  return "unknown";
-#endif
+  return kTilescopeVersion;
 }
 
 int run_bench(int argc, char** argv, std::ostream& out, std::ostream& err) {

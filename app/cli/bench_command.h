@@ -106,7 +106,7 @@ SweepOutcome run_sweep(std::size_t count, const std::function<std::string(std::s
 // argv[0] is the command word ("bench"); the options follow. Never throws.
 int run_bench(int argc, char** argv, std::ostream& out, std::ostream& err);
 
-// The program's version ("0.1.0"), or "unknown" when the build did not define it.
+// The program's version ("0.1.0"): kTilescopeVersion of the generated version.h.
 const char* tilescope_version();
 
 }  // namespace tilescope

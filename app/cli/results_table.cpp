@@ -82,10 +82,6 @@ std::string check_text(const RunResult& r) {
   return r.passed ? "pass" : "FAIL";
 }
 
-std::string shape_text(const Shape& s) {
-  return std::to_string(s.M) + "x" + std::to_string(s.N) + "x" + std::to_string(s.K);
-}
-
 // Words wrapped to `width` columns, each line starting with `indent`.
 std::string wrap(const std::string& text, std::size_t width, const std::string& indent) {
   std::string out, line;
@@ -217,7 +213,8 @@ std::string format_registry_listing() {
     out += wrap(v->summary, 92, "    ");
     TextTable table({false, false, false, false, false});
     table.add({"config", "tile BMxBNxBK TMxTN", "threads", "writes", "math"});
-    for (const TileConfig& c : v->configs) {
+    for (std::size_t i = 0; i < v->configs.size(); ++i) {
+      const TileConfig& c = v->configs[i];
       const bool tiled = c.threads() > 0;
       // BK is 0 for a kernel without K slabs (naive): shown as "-".
       std::string tile = tiled ? std::to_string(c.bm) + "x" + std::to_string(c.bn) + "x" +
@@ -227,7 +224,10 @@ std::string format_registry_listing() {
       // Fragment shaders have no blocks or threads: the block of C one fragment computes.
       if (v->backend == Backend::GlShader) tile = std::to_string(c.bm) + "x" + std::to_string(c.bn) + " per fragment";
       std::string math = c.math ? c.math : "";
-      if (c.opt_in) math += " [opt-in: run only when named, " + std::string(v->id) + ":" + c.name + "]";
+      // Outside "all variants" (runs_by_default): an opt-in configuration, or one of an extra variant.
+      if (!runs_by_default(*v, static_cast<int>(i)))
+        math += " [" + std::string(c.opt_in ? "opt-in" : to_string(v->role)) + ": run only when named, " +
+                std::string(v->id) + ":" + c.name + "]";
       table.add({c.name, tile, tiled ? std::to_string(c.threads_x) + "x" + std::to_string(c.threads_y) : "-",
                  c.output == OutputPart::UpperTriangle ? "upper" : "full", math});
     }

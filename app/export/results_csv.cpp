@@ -5,8 +5,12 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <functional>
 #include <limits>
+#include <sstream>
+
+#include "export/atomic_file.h"
 
 namespace tilescope {
 namespace {
@@ -322,6 +326,28 @@ bool results_from_csv(const std::string& text, std::vector<RunResult>* out, std:
       }
     }
     rows.push_back(std::move(result));
+  }
+  *out = std::move(rows);
+  return true;
+}
+
+bool write_results_csv_file(const std::string& path, const std::vector<RunResult>& rows, std::string* error) {
+  return write_file_atomically(path, results_to_csv(rows), error);
+}
+
+bool read_results_csv_file(const std::string& path, std::vector<RunResult>* out, std::string* error) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    *error = "cannot read " + path;
+    return false;
+  }
+  std::ostringstream text;
+  text << in.rdbuf();
+  std::vector<RunResult> rows;
+  std::string why;
+  if (!results_from_csv(text.str(), &rows, &why)) {
+    *error = path + ": " + why;
+    return false;
   }
   *out = std::move(rows);
   return true;

@@ -22,4 +22,9 @@ std::string results_to_csv(const std::vector<RunResult>& rows);
 // "\n" and "\r\n" line ends are accepted.
 bool results_from_csv(const std::string& text, std::vector<RunResult>* out, std::string* error);
 
+// The same as files: written atomically (a temporary file renamed); read whole. False and
+// *error (naming the path) on failure; *out is then unchanged.
+bool write_results_csv_file(const std::string& path, const std::vector<RunResult>& rows, std::string* error);
+bool read_results_csv_file(const std::string& path, std::vector<RunResult>* out, std::string* error);
+
 }  // namespace tilescope

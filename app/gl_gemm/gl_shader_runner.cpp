@@ -74,7 +74,6 @@ class GlShaderThread {
     return info_;
   }
 
-
  private:
   GlShaderThread() = default;
 
@@ -163,7 +162,8 @@ class GlShaderThread {
     // The Measurer's first run is timed apart: here it is the engine's first warm-up run.
     options.warmup = job.warmup + 1;
     out.first_was_cold = warm->insert(config).second;
-    ShaderGemmResult result = run_shader_gemm(mode, job.a, job.b, job.M, job.N, job.K, job.repetitions, library, options);
+    ShaderGemmResult result =
+        run_shader_gemm(mode, job.a, job.b, job.M, job.N, job.K, job.repetitions, library, options);
     if (!result.error.empty()) {
       out.error = result.error;
       return out;
@@ -193,15 +193,24 @@ class GlShaderThread {
 }  // namespace
 
 void install_gl_shader_runner() {
-  install_external_runner(Backend::GlShader, [](const ExternalRun& job) { return GlShaderThread::instance().run(job); });
+  install_external_runner(Backend::GlShader,
+                          [](const ExternalRun& job) { return GlShaderThread::instance().run(job); });
 }
 
-void stop_gl_shader_runner() { GlShaderThread::instance().stop(); }
+void stop_gl_shader_runner() {
+  GlShaderThread::instance().stop();
+}
 
-void set_gl_thread_context(GlThreadContext* context) { GlShaderThread::instance().set_context(context); }
+void set_gl_thread_context(GlThreadContext* context) {
+  GlShaderThread::instance().set_context(context);
+}
 
-void request_shader_reload() { GlShaderThread::instance().request_reload(); }
+void request_shader_reload() {
+  GlShaderThread::instance().request_reload();
+}
 
-GlShaderThreadInfo gl_shader_thread_info() { return GlShaderThread::instance().info(); }
+GlShaderThreadInfo gl_shader_thread_info() {
+  return GlShaderThread::instance().info();
+}
 
 }  // namespace tilescope

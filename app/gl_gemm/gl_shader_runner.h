@@ -11,22 +11,17 @@
 
 #include <string>
 
+#include "platform/gl_thread_context.h"
+
 namespace tilescope {
 
 // Installs the runner for Backend::GlShader; the GL thread starts at the first run. Idempotent.
 void install_gl_shader_runner();
 
-// A context that the GL thread makes current on itself.
-class GlThreadContext {
- public:
-  virtual ~GlThreadContext() = default;
-  virtual bool make_current(std::string* error) = 0;  // on the calling thread (the GL thread)
-  virtual void release() = 0;                         // nothing current on the calling thread
-  virtual std::string description() const = 0;       // "GLX through GLFW (a hidden window)"
-};
-
-// Where the GL thread's context comes from: nullptr (the default) makes its own headless EGL
-// context. The window host passes a hidden window of its own GL: through glvnd, the NVIDIA driver
+// Where the GL thread's context comes from (a GlThreadContext, platform/gl_thread_context.h):
+// nullptr (the default) makes its own headless EGL context. In the window, the window host's
+// hidden window of the same GL, through HostOptions::on_worker_context (the UI installs this
+// function there): through glvnd, the NVIDIA driver
 // refused to make an EGL context current on one thread while the window's GLX context was
 // current on another (eglMakeCurrent failed, H100, driver 580). Not owned. Stops the GL thread
 // (after its current run) so that the next run starts with the new context; call it with nullptr
@@ -44,11 +39,11 @@ void request_shader_reload();
 
 // What the GL thread knows, for the History tab ("" until its first run).
 struct GlShaderThreadInfo {
-  std::string renderer;      // GL_RENDERER of its context
-  std::string context;       // how the context was made ("EGL device platform (NVIDIA; ...)")
-  std::string shader_dir;    // where the shaders are read from
-  std::string load_log;      // the last (re)load's errors; "" when every shader compiled
-  int loads = 0;             // how many times the shaders were (re)loaded
+  std::string renderer;    // GL_RENDERER of its context
+  std::string context;     // how the context was made ("EGL device platform (NVIDIA; ...)")
+  std::string shader_dir;  // where the shaders are read from
+  std::string load_log;    // the last (re)load's errors; "" when every shader compiled
+  int loads = 0;           // how many times the shaders were (re)loaded
 };
 GlShaderThreadInfo gl_shader_thread_info();
 

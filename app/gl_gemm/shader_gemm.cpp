@@ -12,6 +12,7 @@
 #include <sstream>
 #include <utility>
 
+#include "gemm_types.h"
 #include "platform/gl_check.h"
 
 namespace tilescope {
@@ -19,8 +20,9 @@ namespace {
 
 // ---- small helpers ---------------------------------------------------------------------------
 
-int round_up(int value, int multiple) { return (value + multiple - 1) / multiple * multiple; }
-int ceil_div(int value, int divisor) { return (value + divisor - 1) / divisor; }
+int round_up(int value, int multiple) {
+  return (value + multiple - 1) / multiple * multiple;
+}
 
 bool read_text_file(const std::string& path, std::string* text, std::string* error) {
   std::ifstream in(path, std::ios::binary);
@@ -123,8 +125,8 @@ class StateGuard {
     glActiveTexture(GL_TEXTURE1);
     glBindTexture(GL_TEXTURE_2D, static_cast<GLuint>(texture1_));
     glActiveTexture(static_cast<GLenum>(active_texture_));
-    glBlendFuncSeparate(static_cast<GLenum>(blend_[0]), static_cast<GLenum>(blend_[1]),
-                        static_cast<GLenum>(blend_[2]), static_cast<GLenum>(blend_[3]));
+    glBlendFuncSeparate(static_cast<GLenum>(blend_[0]), static_cast<GLenum>(blend_[1]), static_cast<GLenum>(blend_[2]),
+                        static_cast<GLenum>(blend_[3]));
     glBlendEquationSeparate(static_cast<GLenum>(equation_[0]), static_cast<GLenum>(equation_[1]));
     glClearColor(clear_color_[0], clear_color_[1], clear_color_[2], clear_color_[3]);
     glBindBuffer(GL_PIXEL_PACK_BUFFER, static_cast<GLuint>(pack_buffer_));
@@ -133,7 +135,10 @@ class StateGuard {
     glPixelStorei(GL_UNPACK_ALIGNMENT, unpack_alignment_);
     glPixelStorei(GL_UNPACK_ROW_LENGTH, unpack_row_length_);
     for (int i = 0; i < kCaps; ++i) {
-      if (enabled_[i]) glEnable(kCapList[i]); else glDisable(kCapList[i]);
+      if (enabled_[i])
+        glEnable(kCapList[i]);
+      else
+        glDisable(kCapList[i]);
     }
     TILESCOPE_GL_DEBUG("restoring the state around the shader GEMM");
   }
@@ -142,8 +147,7 @@ class StateGuard {
 
  private:
   static constexpr int kCaps = 5;
-  static constexpr GLenum kCapList[kCaps] = {GL_BLEND, GL_SCISSOR_TEST, GL_DEPTH_TEST, GL_STENCIL_TEST,
-                                             GL_CULL_FACE};
+  static constexpr GLenum kCapList[kCaps] = {GL_BLEND, GL_SCISSOR_TEST, GL_DEPTH_TEST, GL_STENCIL_TEST, GL_CULL_FACE};
   GLint draw_fbo_ = 0, read_fbo_ = 0, viewport_[4] = {}, scissor_[4] = {}, program_ = 0, vao_ = 0;
   GLint active_texture_ = GL_TEXTURE0, texture0_ = 0, texture1_ = 0, blend_[4] = {}, equation_[2] = {};
   GLint pack_buffer_ = 0, unpack_buffer_ = 0, pack_alignment_ = 4, unpack_alignment_ = 4, unpack_row_length_ = 0;
@@ -336,14 +340,15 @@ std::string check_limits(const Plan& p, ShaderMode mode, int M, int N, int K) {
            std::to_string(p.target_height) + ", beyond GL_MAX_VIEWPORT_DIMS = " + std::to_string(max_viewport[0]) +
            " x " + std::to_string(max_viewport[1]);
   if (p.targets > max_attachments || p.targets > max_draw_buffers)
-    return what + "needs " + std::to_string(p.targets) + " render targets; this GL has GL_MAX_DRAW_BUFFERS = " +
-           std::to_string(max_draw_buffers) + " and GL_MAX_COLOR_ATTACHMENTS = " + std::to_string(max_attachments);
+    return what + "needs " + std::to_string(p.targets) +
+           " render targets; this GL has GL_MAX_DRAW_BUFFERS = " + std::to_string(max_draw_buffers) +
+           " and GL_MAX_COLOR_ATTACHMENTS = " + std::to_string(max_attachments);
   return "";
 }
 
 // Copies the read-back targets into the M x N row-major C.
-void unpack_result(ShaderMode mode, const std::vector<std::vector<float>>& targets, int target_width, int M,
-                   int N, std::vector<float>* c) {
+void unpack_result(ShaderMode mode, const std::vector<std::vector<float>>& targets, int target_width, int M, int N,
+                   std::vector<float>* c) {
   c->assign(static_cast<std::size_t>(M) * N, 0.0f);
   for (int i = 0; i < M; ++i) {
     for (int j = 0; j < N; ++j) {
@@ -360,7 +365,8 @@ void unpack_result(ShaderMode mode, const std::vector<std::vector<float>>& targe
           value = targets[i % 4][(static_cast<std::size_t>(i / 4) * target_width + j / 4) * 4 + j % 4];
           break;
         case ShaderMode::kMrt8:  // target 2 (i%4) + (j%8)/4, texel (j/8, i/4), channel j%4
-          value = targets[2 * (i % 4) + (j % 8) / 4][(static_cast<std::size_t>(i / 4) * target_width + j / 8) * 4 + j % 4];
+          value =
+              targets[2 * (i % 4) + (j % 8) / 4][(static_cast<std::size_t>(i / 4) * target_width + j / 8) * 4 + j % 4];
           break;
       }
       (*c)[static_cast<std::size_t>(i) * N + j] = value;
@@ -373,19 +379,18 @@ Plan make_plan(ShaderMode mode, const float* a, const float* b, int M, int N, in
   const int chunk = options.k_chunk > 0 ? options.k_chunk : default_k_chunk(mode);
   const int tile = options.tile > 0 ? options.tile : default_tile();
   switch (mode) {
-    case ShaderMode::kMultipass: return plan_multipass(M, N, K, chunk);
-    case ShaderMode::kRgbaPacked: return plan_rgba_packed(a, b, M, N, K, chunk);
-    case ShaderMode::kBlocked: return plan_blocked(M, N, K, chunk, tile);
-    case ShaderMode::kMrt: return plan_multi_target(a, b, M, N, K, chunk, 4);
-    case ShaderMode::kMrt8: return plan_multi_target(a, b, M, N, K, chunk, 8);
+    case ShaderMode::kMultipass:
+      return plan_multipass(M, N, K, chunk);
+    case ShaderMode::kRgbaPacked:
+      return plan_rgba_packed(a, b, M, N, K, chunk);
+    case ShaderMode::kBlocked:
+      return plan_blocked(M, N, K, chunk, tile);
+    case ShaderMode::kMrt:
+      return plan_multi_target(a, b, M, N, K, chunk, 4);
+    case ShaderMode::kMrt8:
+      return plan_multi_target(a, b, M, N, K, chunk, 8);
   }
   return Plan();
-}
-
-double median(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  const std::size_t n = values.size();
-  return n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
 }
 
 }  // namespace
@@ -393,23 +398,30 @@ double median(std::vector<double> values) {
 // ---- names and defaults ----------------------------------------------------------------------
 
 const std::vector<ShaderMode>& all_shader_modes() {
-  static const std::vector<ShaderMode> modes = {ShaderMode::kMultipass, ShaderMode::kRgbaPacked,
-                                                ShaderMode::kBlocked, ShaderMode::kMrt, ShaderMode::kMrt8};
+  static const std::vector<ShaderMode> modes = {ShaderMode::kMultipass, ShaderMode::kRgbaPacked, ShaderMode::kBlocked,
+                                                ShaderMode::kMrt, ShaderMode::kMrt8};
   return modes;
 }
 
 const char* shader_mode_fragment_file(ShaderMode mode) {
   switch (mode) {
-    case ShaderMode::kMultipass: return "gemm_multipass.frag";
-    case ShaderMode::kRgbaPacked: return "gemm_rgba_packed.frag";
-    case ShaderMode::kBlocked: return "gemm_blocked.frag";
-    case ShaderMode::kMrt: return "gemm_mrt.frag";
-    case ShaderMode::kMrt8: return "gemm_mrt8.frag";
+    case ShaderMode::kMultipass:
+      return "gemm_multipass.frag";
+    case ShaderMode::kRgbaPacked:
+      return "gemm_rgba_packed.frag";
+    case ShaderMode::kBlocked:
+      return "gemm_blocked.frag";
+    case ShaderMode::kMrt:
+      return "gemm_mrt.frag";
+    case ShaderMode::kMrt8:
+      return "gemm_mrt8.frag";
   }
   return "?";
 }
 
-const char* shader_vertex_file() { return "gemm_quad.vert"; }
+const char* shader_vertex_file() {
+  return "gemm_quad.vert";
+}
 
 // Chunk lengths in k. Multipass is the "one pass per k-chunk" mode, so its chunk is short
 // enough to show many passes (8 at K = 512) yet long enough that llvmpipe's per-pass cost
@@ -418,16 +430,23 @@ const char* shader_vertex_file() { return "gemm_quad.vert"; }
 // short, away from display-driver watchdogs at N = 4096.
 int default_k_chunk(ShaderMode mode) {
   switch (mode) {
-    case ShaderMode::kMultipass: return 64;
-    case ShaderMode::kRgbaPacked: return 256;
-    case ShaderMode::kBlocked: return 128;  // D
-    case ShaderMode::kMrt: return 256;
-    case ShaderMode::kMrt8: return 256;
+    case ShaderMode::kMultipass:
+      return 64;
+    case ShaderMode::kRgbaPacked:
+      return 256;
+    case ShaderMode::kBlocked:
+      return 128;  // D
+    case ShaderMode::kMrt:
+      return 256;
+    case ShaderMode::kMrt8:
+      return 256;
   }
   return 64;
 }
 
-int default_tile() { return 64; }  // T
+int default_tile() {
+  return 64;
+}  // T
 
 ShaderPass ShaderPlanSummary::pass(long long p) const {
   const long long c = static_cast<long long>(chunks.size());
@@ -455,10 +474,18 @@ ShaderPlanSummary describe_shader_layout(ShaderMode mode, int M, int N, int K, c
   out.b_width = p.b_width, out.b_height = p.b_height, out.b_channels = p.b_channels;
   switch (mode) {
     case ShaderMode::kMultipass:
-    case ShaderMode::kBlocked: out.k_per_unit = 1; break;
-    case ShaderMode::kRgbaPacked: out.k_per_unit = 2, out.outputs_per_fragment_rows = 2, out.outputs_per_fragment_cols = 2; break;
-    case ShaderMode::kMrt: out.k_per_unit = 4, out.outputs_per_fragment_rows = 4, out.outputs_per_fragment_cols = 4; break;
-    case ShaderMode::kMrt8: out.k_per_unit = 4, out.outputs_per_fragment_rows = 4, out.outputs_per_fragment_cols = 8; break;
+    case ShaderMode::kBlocked:
+      out.k_per_unit = 1;
+      break;
+    case ShaderMode::kRgbaPacked:
+      out.k_per_unit = 2, out.outputs_per_fragment_rows = 2, out.outputs_per_fragment_cols = 2;
+      break;
+    case ShaderMode::kMrt:
+      out.k_per_unit = 4, out.outputs_per_fragment_rows = 4, out.outputs_per_fragment_cols = 4;
+      break;
+    case ShaderMode::kMrt8:
+      out.k_per_unit = 4, out.outputs_per_fragment_rows = 4, out.outputs_per_fragment_cols = 8;
+      break;
   }
   for (const Quad& q : p.quads) out.quads.push_back({q.x, q.y, q.w, q.h, 0, 0});
   for (const KChunk& c : p.chunks) out.chunks.push_back({0, 0, 0, 0, c.k0, c.klen});
@@ -489,7 +516,9 @@ ShaderLibrary::ShaderLibrary(std::string directory) : directory_(std::move(direc
   for (std::string& e : errors_) e = "shader not loaded yet (call ShaderLibrary::reload())";
 }
 
-ShaderLibrary::~ShaderLibrary() { release(); }
+ShaderLibrary::~ShaderLibrary() {
+  release();
+}
 
 void ShaderLibrary::release() {
   for (unsigned& p : programs_) {
@@ -535,8 +564,7 @@ bool ShaderLibrary::reload(std::string* error) {
   }
   if (vertex) glDeleteShader(vertex);
   std::string gl_error;
-  if (!gl_ok("loading the GEMM shaders", &gl_error))
-    all_errors += (all_errors.empty() ? "" : "\n") + gl_error;
+  if (!gl_ok("loading the GEMM shaders", &gl_error)) all_errors += (all_errors.empty() ? "" : "\n") + gl_error;
   if (all_errors.empty()) return true;
   if (error) *error = all_errors;
   return false;
@@ -544,75 +572,70 @@ bool ShaderLibrary::reload(std::string* error) {
 
 // ---- the runner ------------------------------------------------------------------------------
 
-ShaderGemmResult run_shader_gemm(ShaderMode mode, const float* a, const float* b, int M, int N, int K,
-                                 int repetitions, const ShaderLibrary& library, const ShaderGemmOptions& options) {
-  const auto call_start = std::chrono::steady_clock::now();
-  ShaderGemmResult result;
-  if (M < 1 || N < 1 || K < 1) {
-    result.error = "M, N and K must be at least 1";
-    return result;
-  }
-  if (!a || !b) {
-    result.error = "no input matrices";
-    return result;
-  }
-  if (repetitions < 1 || options.warmup < 0) {
-    result.error = "repetitions must be at least 1 and warmup at least 0";
-    return result;
-  }
-  const GLuint program = library.program(mode);
-  if (program == 0) {
-    result.error = std::string(shader_mode_fragment_file(mode)) + ": " + library.error(mode);
-    return result;
-  }
-  const Plan plan = make_plan(mode, a, b, M, N, K, options);
-  gl_clear_stale_errors("before the shader GEMM");
-  result.error = check_limits(plan, mode, M, N, K);
-  if (!result.error.empty()) return result;
-  result.passes = static_cast<int>(plan.quads.size() * plan.chunks.size());
-  result.fetches_per_fma = plan.fetches / (static_cast<double>(M) * N * K);
+namespace {
 
-  StateGuard guard;  // declared before the owners below, so it restores after they are deleted
+// Why run_shader_gemm cannot run these arguments ("" = it can).
+std::string argument_error(ShaderMode mode, const float* a, const float* b, int M, int N, int K, int repetitions,
+                           const ShaderLibrary& library, const ShaderGemmOptions& options) {
+  if (M < 1 || N < 1 || K < 1) return "M, N and K must be at least 1";
+  if (!a || !b) return "no input matrices";
+  if (repetitions < 1 || options.warmup < 0) return "repetitions must be at least 1 and warmup at least 0";
+  if (library.program(mode) == 0) return std::string(shader_mode_fragment_file(mode)) + ": " + library.error(mode);
+  return "";
+}
+
+// Pixel transfers from and to client memory (no pixel buffer bound), rows tightly packed.
+void use_client_pixel_store() {
   glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
   glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
   glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
   glPixelStorei(GL_UNPACK_ROW_LENGTH, 0);
   glPixelStorei(GL_PACK_ALIGNMENT, 4);
+}
 
-  Textures textures;  // the targets, then A and B
-
-  // Float render targets. Blending on 32-bit float colour buffers is core GL 3.0 (no clamping
-  // for float targets), which is what lets the passes add without ping-pong.
-  Framebuffer fbo;
-  glGenFramebuffers(1, &fbo.name);
-  glBindFramebuffer(GL_FRAMEBUFFER, fbo.name);
+// Float render targets on a new framebuffer, one colour attachment and draw buffer each.
+// Blending on 32-bit float colour buffers is core GL 3.0 (no clamping for float targets), which
+// is what lets the passes add without ping-pong.
+bool make_render_targets(ShaderMode mode, const Plan& plan, Textures* textures, Framebuffer* fbo, std::string* error) {
+  glGenFramebuffers(1, &fbo->name);
+  glBindFramebuffer(GL_FRAMEBUFFER, fbo->name);
   std::vector<GLenum> draw_buffers;
   glActiveTexture(GL_TEXTURE0);  // the targets are made on unit 0, which A takes over next
   for (int t = 0; t < plan.targets; ++t) {
-    const GLuint target = make_texture(&textures, plan.target_width, plan.target_height, plan.channels, nullptr);
+    const GLuint target = make_texture(textures, plan.target_width, plan.target_height, plan.channels, nullptr);
     glFramebufferTexture2D(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0 + t, GL_TEXTURE_2D, target, 0);
     draw_buffers.push_back(GL_COLOR_ATTACHMENT0 + t);
   }
   glDrawBuffers(static_cast<GLsizei>(draw_buffers.size()), draw_buffers.data());
-  if (!gl_ok("creating the float render targets", &result.error)) return result;
-  if (!gl_framebuffer_complete(GL_FRAMEBUFFER, &result.error)) {
-    result.error = std::string(shader_mode_fragment_file(mode)) + ": " + result.error;
-    return result;
+  if (!gl_ok("creating the float render targets", error)) return false;
+  if (!gl_framebuffer_complete(GL_FRAMEBUFFER, error)) {
+    *error = std::string(shader_mode_fragment_file(mode)) + ": " + *error;
+    return false;
   }
+  return true;
+}
 
-  // Inputs.
+// A on texture unit 0, B on unit 1: the plan's packed copies, or the caller's arrays as they are.
+bool upload_inputs(const Plan& plan, const float* a, const float* b, Textures* textures, std::string* error) {
   glActiveTexture(GL_TEXTURE0);
-  make_texture(&textures, plan.a_width, plan.a_height, plan.a_channels, plan.a_data.empty() ? a : plan.a_data.data());
+  make_texture(textures, plan.a_width, plan.a_height, plan.a_channels, plan.a_data.empty() ? a : plan.a_data.data());
   glActiveTexture(GL_TEXTURE1);
-  make_texture(&textures, plan.b_width, plan.b_height, plan.b_channels, plan.b_data.empty() ? b : plan.b_data.data());
-  if (!gl_ok("uploading A and B as textures", &result.error)) return result;
+  make_texture(textures, plan.b_width, plan.b_height, plan.b_channels, plan.b_data.empty() ? b : plan.b_data.data());
+  return gl_ok("uploading A and B as textures", error);
+}
 
-  VertexArray vao;  // the core profile draws nothing without one, even with no attributes
-  glGenVertexArrays(1, &vao.name);
-  glBindVertexArray(vao.name);
+// Where a pass's k-range goes in the program.
+struct KRangeUniforms {
+  GLint k0 = -1, klen = -1;
+};
+
+// The program, a vertex array, additive blending and the NaN clear colour, for every pass.
+bool set_up_passes(GLuint program, VertexArray* vao, KRangeUniforms* uniforms, std::string* error) {
+  glGenVertexArrays(1, &vao->name);  // the core profile draws nothing without one, even with no attributes
+  glBindVertexArray(vao->name);
   glUseProgram(program);
-  const GLint k0_location = glGetUniformLocation(program, "u_k0");
-  const GLint klen_location = glGetUniformLocation(program, "u_klen");
+  uniforms->k0 = glGetUniformLocation(program, "u_k0");
+  uniforms->klen = glGetUniformLocation(program, "u_klen");
   glDisable(GL_DEPTH_TEST);
   glDisable(GL_STENCIL_TEST);
   glDisable(GL_CULL_FACE);
@@ -622,9 +645,39 @@ ShaderGemmResult run_shader_gemm(ShaderMode mode, const float* a, const float* b
   // with blending off, replacing it; the later chunks add to what is there.
   const float nan = std::numeric_limits<float>::quiet_NaN();
   glClearColor(nan, nan, nan, nan);
-  if (!gl_ok("setting up the passes", &result.error)) return result;
-  auto cancelled = [&] { return options.cancel && options.cancel->load(); };
+  return gl_ok("setting up the passes", error);
+}
 
+bool cancelled(const ShaderGemmOptions& options) {
+  return options.cancel && options.cancel->load();
+}
+
+// One run: the clear (no scissor: the whole of every target), then every pass added into it.
+// Stops between passes once cancelled.
+void draw_run(const Plan& plan, const KRangeUniforms& uniforms, const ShaderGemmOptions& options) {
+  glDisable(GL_SCISSOR_TEST);
+  glDisable(GL_BLEND);
+  glClear(GL_COLOR_BUFFER_BIT);
+  glEnable(GL_SCISSOR_TEST);  // the viewport alone would do; the scissor makes the tile exact
+  for (const Quad& quad : plan.quads) {
+    if (cancelled(options)) break;
+    glViewport(quad.x, quad.y, quad.w, quad.h);
+    glScissor(quad.x, quad.y, quad.w, quad.h);
+    glDisable(GL_BLEND);  // the quad's first chunk replaces the poison; the later ones add
+    for (std::size_t c = 0; c < plan.chunks.size() && !cancelled(options); ++c) {
+      if (c == 1) glEnable(GL_BLEND);
+      glUniform1i(uniforms.k0, plan.chunks[c].k0);
+      glUniform1i(uniforms.klen, plan.chunks[c].klen);
+      glDrawArrays(GL_TRIANGLES, 0, 3);
+    }
+  }
+}
+
+// The warm-up and timed runs: each timed run's GL and CPU time into `result`, and first_ms from
+// `call_start` to the end of the first run. False, with result->error, when cancelled or GL failed.
+bool draw_runs(ShaderMode mode, const Plan& plan, const KRangeUniforms& uniforms, int repetitions,
+               const ShaderGemmOptions& options, std::chrono::steady_clock::time_point call_start,
+               ShaderGemmResult* result) {
   Query query;
   glGenQueries(1, &query.name);
   const int runs = options.warmup + repetitions;
@@ -637,28 +690,12 @@ ShaderGemmResult run_shader_gemm(ShaderMode mode, const float* a, const float* b
     if (timed) glFinish();
     const auto cpu_start = std::chrono::steady_clock::now();
     if (timed) glBeginQuery(GL_TIME_ELAPSED, query.name);
-    // Clear (no scissor: the whole of every target), then add every pass into it.
-    glDisable(GL_SCISSOR_TEST);
-    glDisable(GL_BLEND);
-    glClear(GL_COLOR_BUFFER_BIT);
-    glEnable(GL_SCISSOR_TEST);  // the viewport alone would do; the scissor makes the tile exact
-    for (const Quad& quad : plan.quads) {
-      if (cancelled()) break;
-      glViewport(quad.x, quad.y, quad.w, quad.h);
-      glScissor(quad.x, quad.y, quad.w, quad.h);
-      glDisable(GL_BLEND);  // the quad's first chunk replaces the poison; the later ones add
-      for (std::size_t c = 0; c < plan.chunks.size() && !cancelled(); ++c) {
-        if (c == 1) glEnable(GL_BLEND);
-        glUniform1i(k0_location, plan.chunks[c].k0);
-        glUniform1i(klen_location, plan.chunks[c].klen);
-        glDrawArrays(GL_TRIANGLES, 0, 3);
-      }
-    }
-    if (cancelled()) {
+    draw_run(plan, uniforms, options);
+    if (cancelled(options)) {
       if (timed) glEndQuery(GL_TIME_ELAPSED);
       glFinish();  // let what was queued drain before the objects go
-      result.error = "cancelled";
-      return result;
+      result->error = "cancelled";
+      return false;
     }
     if (timed) {
       glEndQuery(GL_TIME_ELAPSED);
@@ -667,23 +704,25 @@ ShaderGemmResult run_shader_gemm(ShaderMode mode, const float* a, const float* b
       // runs of several passes (multipass at 512: ~16 ms against ~330 ms of wall_ms, while
       // one-pass runs agree), so on Mesa only wall_ms means anything.
       glGetQueryObjectui64v(query.name, GL_QUERY_RESULT, &nanoseconds);
-      result.gpu_ms_all.push_back(static_cast<double>(nanoseconds) * 1e-6);
-      result.wall_ms_all.push_back(
+      result->gpu_ms_all.push_back(static_cast<double>(nanoseconds) * 1e-6);
+      result->wall_ms_all.push_back(
           std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - cpu_start).count());
     }
-    if (!gl_ok("drawing the GEMM passes", &result.error)) {
-      result.error = std::string(shader_mode_fragment_file(mode)) + ": " + result.error;
-      return result;
+    if (!gl_ok("drawing the GEMM passes", &result->error)) {
+      result->error = std::string(shader_mode_fragment_file(mode)) + ": " + result->error;
+      return false;
     }
     if (run == 0) {
       glFinish();  // the first run's end, for first_ms (the timed runs finish before they start anyway)
-      result.first_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - call_start).count();
+      result->first_ms =
+          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - call_start).count();
     }
   }
-  result.gpu_ms = median(result.gpu_ms_all);
-  result.wall_ms = median(result.wall_ms_all);
+  return true;
+}
 
-  // Read back every target of the last run.
+// Every target of the last run, read back and unpacked into the M x N result->c.
+bool read_back(ShaderMode mode, const Plan& plan, int M, int N, ShaderGemmResult* result) {
   std::vector<std::vector<float>> targets(static_cast<std::size_t>(plan.targets));
   for (int t = 0; t < plan.targets; ++t) {
     targets[t].resize(static_cast<std::size_t>(plan.target_width) * plan.target_height * plan.channels);
@@ -692,8 +731,39 @@ ShaderGemmResult run_shader_gemm(ShaderMode mode, const float* a, const float* b
                  targets[t].data());
   }
   glReadBuffer(GL_COLOR_ATTACHMENT0);
-  if (!gl_ok("reading the result back", &result.error)) return result;
-  unpack_result(mode, targets, plan.target_width, M, N, &result.c);
+  if (!gl_ok("reading the result back", &result->error)) return false;
+  unpack_result(mode, targets, plan.target_width, M, N, &result->c);
+  return true;
+}
+
+}  // namespace
+
+ShaderGemmResult run_shader_gemm(ShaderMode mode, const float* a, const float* b, int M, int N, int K, int repetitions,
+                                 const ShaderLibrary& library, const ShaderGemmOptions& options) {
+  const auto call_start = std::chrono::steady_clock::now();
+  ShaderGemmResult result;
+  result.error = argument_error(mode, a, b, M, N, K, repetitions, library, options);
+  if (!result.error.empty()) return result;
+  const Plan plan = make_plan(mode, a, b, M, N, K, options);
+  gl_clear_stale_errors("before the shader GEMM");
+  result.error = check_limits(plan, mode, M, N, K);
+  if (!result.error.empty()) return result;
+  result.passes = static_cast<int>(plan.quads.size() * plan.chunks.size());
+  result.fetches_per_fma = plan.fetches / (static_cast<double>(M) * N * K);
+
+  StateGuard guard;  // declared before the owners below, so it restores after they are deleted
+  use_client_pixel_store();
+  Textures textures;  // the targets, then A and B
+  Framebuffer fbo;
+  VertexArray vao;
+  KRangeUniforms uniforms;
+  if (!make_render_targets(mode, plan, &textures, &fbo, &result.error)) return result;
+  if (!upload_inputs(plan, a, b, &textures, &result.error)) return result;
+  if (!set_up_passes(library.program(mode), &vao, &uniforms, &result.error)) return result;
+  if (!draw_runs(mode, plan, uniforms, repetitions, options, call_start, &result)) return result;
+  result.gpu_ms = median_of(result.gpu_ms_all);
+  result.wall_ms = median_of(result.wall_ms_all);
+  read_back(mode, plan, M, N, &result);
   return result;
 }
 

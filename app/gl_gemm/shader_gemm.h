@@ -80,8 +80,8 @@ struct ShaderGemmResult {
   // Median over the repetitions of GL_TIME_ELAPSED (clear + all passes). On the NVIDIA driver it
   // agrees with wall_ms (H100, H200); Mesa's llvmpipe undercounts runs of several passes.
   double gpu_ms = 0;
-  std::string error;     // empty on success; otherwise one message (with the GL log if any)
-  int passes = 0;        // draw calls per run
+  std::string error;  // empty on success; otherwise one message (with the GL log if any)
+  int passes = 0;     // draw calls per run
   // Texels fetched per useful multiply-add, counted from the passes drawn: M*N*K FMAs are
   // useful; padding and packing change the numerator. 2 for one scalar output per fragment,
   // 0.25 for 2 x 2 RGBA packing, 0.125 for 4 x 4 per fragment, 0.09375 (12/128) for 4 x 8 per
@@ -107,20 +107,20 @@ struct ShaderPass {
 // Every mode draws each of its quads once per k-chunk, all chunks of a quad before the next
 // quad: pass p is chunk p % chunks of quad p / chunks.
 struct ShaderPlanSummary {
-  int target_width = 0, target_height = 0;  // texels of each render target
-  int targets = 1;                          // colour attachments (MRT modes: 4 or 8)
-  int channels = 1;                         // 1: GL_R32F targets, 4: GL_RGBA32F
+  int target_width = 0, target_height = 0;        // texels of each render target
+  int targets = 1;                                // colour attachments (MRT modes: 4 or 8)
+  int channels = 1;                               // 1: GL_R32F targets, 4: GL_RGBA32F
   int a_width = 0, a_height = 0, a_channels = 1;  // the textures of A and B, texels
   int b_width = 0, b_height = 0, b_channels = 1;
-  int k_per_unit = 1;                       // k values per k unit of a pass (1, 2 or 4)
+  int k_per_unit = 1;                                                // k values per k unit of a pass (1, 2 or 4)
   int outputs_per_fragment_rows = 1, outputs_per_fragment_cols = 1;  // the block of C per fragment
-  std::vector<ShaderPass> quads;            // the rectangles, in drawing order (k0 = klen = 0)
-  std::vector<ShaderPass> chunks;           // the k-ranges, in drawing order (rectangles 0)
+  std::vector<ShaderPass> quads;                                     // the rectangles, in drawing order (k0 = klen = 0)
+  std::vector<ShaderPass> chunks;                                    // the k-ranges, in drawing order (rectangles 0)
   long long total() const { return static_cast<long long>(quads.size()) * static_cast<long long>(chunks.size()); }
-  ShaderPass pass(long long p) const;       // p in [0, total())
-  std::vector<ShaderPass> passes;           // every pass in drawing order (describe_shader_plan only)
-  double fetches = 0;                       // texels fetched by all passes of one run
-  double fetches_per_fma = 0;               // fetches / (M*N*K)
+  ShaderPass pass(long long p) const;  // p in [0, total())
+  std::vector<ShaderPass> passes;      // every pass in drawing order (describe_shader_plan only)
+  double fetches = 0;                  // texels fetched by all passes of one run
+  double fetches_per_fma = 0;          // fetches / (M*N*K)
 };
 // Refuses nothing: sizes are the caller's to check (run_shader_gemm checks the GL limits).
 // describe_shader_layout leaves `passes` empty, so it is cheap at any size (blocked at 16384
@@ -139,8 +139,7 @@ ShaderPlanSummary describe_shader_plan(ShaderMode mode, int M, int N, int K,
 // a texel no pass covers stays NaN and fails the check. Restores the GL state it changes (framebuffer,
 // viewport, scissor, blending, program, VAO, textures, pixel-store), so it can run between
 // the window's frames.
-ShaderGemmResult run_shader_gemm(ShaderMode mode, const float* a, const float* b, int M, int N, int K,
-                                 int repetitions, const ShaderLibrary& library,
-                                 const ShaderGemmOptions& options = ShaderGemmOptions());
+ShaderGemmResult run_shader_gemm(ShaderMode mode, const float* a, const float* b, int M, int N, int K, int repetitions,
+                                 const ShaderLibrary& library, const ShaderGemmOptions& options = ShaderGemmOptions());
 
 }  // namespace tilescope

@@ -15,21 +15,36 @@ namespace {
 
 std::string egl_error_name(EGLint code) {
   switch (code) {
-    case EGL_SUCCESS: return "EGL_SUCCESS";
-    case EGL_NOT_INITIALIZED: return "EGL_NOT_INITIALIZED";
-    case EGL_BAD_ACCESS: return "EGL_BAD_ACCESS";
-    case EGL_BAD_ALLOC: return "EGL_BAD_ALLOC";
-    case EGL_BAD_ATTRIBUTE: return "EGL_BAD_ATTRIBUTE";
-    case EGL_BAD_CONFIG: return "EGL_BAD_CONFIG";
-    case EGL_BAD_CONTEXT: return "EGL_BAD_CONTEXT";
-    case EGL_BAD_CURRENT_SURFACE: return "EGL_BAD_CURRENT_SURFACE";
-    case EGL_BAD_DISPLAY: return "EGL_BAD_DISPLAY";
-    case EGL_BAD_MATCH: return "EGL_BAD_MATCH";
-    case EGL_BAD_NATIVE_PIXMAP: return "EGL_BAD_NATIVE_PIXMAP";
-    case EGL_BAD_NATIVE_WINDOW: return "EGL_BAD_NATIVE_WINDOW";
-    case EGL_BAD_PARAMETER: return "EGL_BAD_PARAMETER";
-    case EGL_BAD_SURFACE: return "EGL_BAD_SURFACE";
-    case EGL_CONTEXT_LOST: return "EGL_CONTEXT_LOST";
+    case EGL_SUCCESS:
+      return "EGL_SUCCESS";
+    case EGL_NOT_INITIALIZED:
+      return "EGL_NOT_INITIALIZED";
+    case EGL_BAD_ACCESS:
+      return "EGL_BAD_ACCESS";
+    case EGL_BAD_ALLOC:
+      return "EGL_BAD_ALLOC";
+    case EGL_BAD_ATTRIBUTE:
+      return "EGL_BAD_ATTRIBUTE";
+    case EGL_BAD_CONFIG:
+      return "EGL_BAD_CONFIG";
+    case EGL_BAD_CONTEXT:
+      return "EGL_BAD_CONTEXT";
+    case EGL_BAD_CURRENT_SURFACE:
+      return "EGL_BAD_CURRENT_SURFACE";
+    case EGL_BAD_DISPLAY:
+      return "EGL_BAD_DISPLAY";
+    case EGL_BAD_MATCH:
+      return "EGL_BAD_MATCH";
+    case EGL_BAD_NATIVE_PIXMAP:
+      return "EGL_BAD_NATIVE_PIXMAP";
+    case EGL_BAD_NATIVE_WINDOW:
+      return "EGL_BAD_NATIVE_WINDOW";
+    case EGL_BAD_PARAMETER:
+      return "EGL_BAD_PARAMETER";
+    case EGL_BAD_SURFACE:
+      return "EGL_BAD_SURFACE";
+    case EGL_CONTEXT_LOST:
+      return "EGL_CONTEXT_LOST";
     default: {
       char text[16];
       std::snprintf(text, sizeof text, "0x%04X", static_cast<unsigned>(code));
@@ -38,7 +53,9 @@ std::string egl_error_name(EGLint code) {
   }
 }
 
-std::string failed(const char* call) { return std::string(call) + " failed (" + egl_error_name(eglGetError()) + ")"; }
+std::string failed(const char* call) {
+  return std::string(call) + " failed (" + egl_error_name(eglGetError()) + ")";
+}
 
 // Extension strings are space-separated names; a plain strstr would let a name match the
 // prefix of a longer one.
@@ -66,7 +83,9 @@ struct Device {
 
 }  // namespace
 
-EglContext::~EglContext() { destroy(); }
+EglContext::~EglContext() {
+  destroy();
+}
 
 void EglContext::destroy() {
   if (display_) {
@@ -109,9 +128,18 @@ bool EglContext::try_display(void* display_handle, std::string* why) {
 
   // Any RGBA8 config that can render desktop GL: we never make a surface with it, but
   // eglCreateContext wants a config and pbuffer-capable ones exist on both Mesa and NVIDIA.
-  const EGLint config_attributes[] = {EGL_SURFACE_TYPE, EGL_PBUFFER_BIT, EGL_RENDERABLE_TYPE, EGL_OPENGL_BIT,
-                                      EGL_RED_SIZE,     8,               EGL_GREEN_SIZE,      8,
-                                      EGL_BLUE_SIZE,    8,               EGL_ALPHA_SIZE,      8,
+  const EGLint config_attributes[] = {EGL_SURFACE_TYPE,
+                                      EGL_PBUFFER_BIT,
+                                      EGL_RENDERABLE_TYPE,
+                                      EGL_OPENGL_BIT,
+                                      EGL_RED_SIZE,
+                                      8,
+                                      EGL_GREEN_SIZE,
+                                      8,
+                                      EGL_BLUE_SIZE,
+                                      8,
+                                      EGL_ALPHA_SIZE,
+                                      8,
                                       EGL_NONE};
   EGLConfig config = nullptr;
   EGLint count = 0;
@@ -121,13 +149,9 @@ bool EglContext::try_display(void* display_handle, std::string* why) {
     }
     config = EGL_NO_CONFIG_KHR;
   }
-  const EGLint context_attributes[] = {EGL_CONTEXT_MAJOR_VERSION,
-                                       3,
-                                       EGL_CONTEXT_MINOR_VERSION,
-                                       3,
-                                       EGL_CONTEXT_OPENGL_PROFILE_MASK,
-                                       EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT,
-                                       EGL_NONE};
+  const EGLint context_attributes[] = {
+      EGL_CONTEXT_MAJOR_VERSION,           3,       EGL_CONTEXT_MINOR_VERSION, 3, EGL_CONTEXT_OPENGL_PROFILE_MASK,
+      EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT, EGL_NONE};
   EGLContext context = eglCreateContext(display, config, EGL_NO_CONTEXT, context_attributes);
   if (context == EGL_NO_CONTEXT) return give_up(failed("eglCreateContext(OpenGL 3.3 core)"));
   if (!eglMakeCurrent(display, EGL_NO_SURFACE, EGL_NO_SURFACE, context)) {
@@ -174,14 +198,18 @@ bool EglContext::create(EglPlatform platform, std::string* error) {
         for (EGLint i = 0; i < count; ++i) {
           const char* extensions = query_device_string(handles[static_cast<std::size_t>(i)], EGL_EXTENSIONS);
           Device device{handles[static_cast<std::size_t>(i)], extensions ? extensions : "", 2};
-          if (has_extension(extensions, "EGL_NV_device_cuda")) device.rank = 0;
-          else if (has_extension(extensions, "EGL_EXT_device_drm")) device.rank = 1;
-          else if (has_extension(extensions, "EGL_MESA_device_software")) device.rank = 3;
+          if (has_extension(extensions, "EGL_NV_device_cuda"))
+            device.rank = 0;
+          else if (has_extension(extensions, "EGL_EXT_device_drm"))
+            device.rank = 1;
+          else if (has_extension(extensions, "EGL_MESA_device_software"))
+            device.rank = 3;
           if (device.rank == 3 && platform == EglPlatform::kAuto) continue;
           devices.push_back(device);
         }
       }
-      std::stable_sort(devices.begin(), devices.end(), [](const Device& a, const Device& b) { return a.rank < b.rank; });
+      std::stable_sort(devices.begin(), devices.end(),
+                       [](const Device& a, const Device& b) { return a.rank < b.rank; });
       if (devices.empty()) note("device platform", "no GPU device found");
       for (std::size_t i = 0; i < devices.size(); ++i) {
         std::string why;

@@ -49,7 +49,9 @@ bool claim_host_slot(std::string* error) {
   return false;
 }
 
-void release_host_slot() { g_host_alive = false; }
+void release_host_slot() {
+  g_host_alive = false;
+}
 
 void create_imgui_context(const std::string& ini_path, float content_scale) {
   IMGUI_CHECKVERSION();

@@ -25,9 +25,11 @@
 // io.KeysDown and the same io.KeyMap, so `ImGui::IsKeyPressed(GLFW_KEY_F12)` means the same in both.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 
+#include "platform/gl_thread_context.h"
 #include "platform/image.h"
 
 namespace tilescope {
@@ -40,9 +42,9 @@ enum class EglPlatform { kAuto, kDevice, kSurfaceless };
 struct HostOptions {
   int width = 1600, height = 900;  // window size (screen coordinates) or framebuffer size (headless)
   std::string title = "tilescope";
-  bool vsync = true;               // window host only
-  std::string imgui_ini_path;      // "" = no imgui.ini
-  float font_size_pixels = 0;      // 0 = 16 px x content scale
+  bool vsync = true;           // window host only
+  std::string imgui_ini_path;  // "" = no imgui.ini
+  float font_size_pixels = 0;  // 0 = 16 px x content scale
   // 0 = the monitor's (window host) or 1 (headless). Set it to render a headless frame as a
   // presenter's high-DPI screen would show it (larger font and widget sizes, same pixel size).
   float content_scale = 0;
@@ -51,6 +53,11 @@ struct HostOptions {
   // 0 = measured wall time.
   float headless_frame_seconds = 1.0f / 60.0f;
   EglPlatform egl_platform = EglPlatform::kAuto;  // headless only
+  // Window host only: when set, the host also makes a hidden 16 x 16 window of the same GL and
+  // hands its context to this hook, for GL work on another thread (the texture-shader GEMM's GL
+  // thread: the UI installs set_gl_thread_context here); it calls the hook with nullptr before
+  // destroying that window. The host does not know who uses the context.
+  std::function<void(GlThreadContext*)> on_worker_context;
 };
 
 class Host {

@@ -31,7 +31,9 @@ class FramebufferBindingGuard {
 
 }  // namespace
 
-RenderTarget::~RenderTarget() { release(); }
+RenderTarget::~RenderTarget() {
+  release();
+}
 
 void RenderTarget::release() {
   if (fbo_) glDeleteFramebuffers(1, &fbo_);
@@ -92,7 +94,9 @@ void RenderTarget::bind() const {
   TILESCOPE_GL_DEBUG("RenderTarget::bind");
 }
 
-void RenderTarget::unbind() { glBindFramebuffer(GL_FRAMEBUFFER, 0); }
+void RenderTarget::unbind() {
+  glBindFramebuffer(GL_FRAMEBUFFER, 0);
+}
 
 bool RenderTarget::read(Image* out, std::string* error) const {
   if (!fbo_) {

@@ -11,7 +11,6 @@
 #include <memory>
 #include <string>
 
-#include "gl_gemm/gl_shader_runner.h"
 #include "platform/gl_check.h"
 #include "platform/host.h"
 #include "platform/host_internal.h"
@@ -23,12 +22,13 @@ namespace {
 // GLFW reports errors through a callback; keep the last one to put into our messages.
 std::string g_last_glfw_error;
 void remember_glfw_error(int code, const char* description) {
-  g_last_glfw_error = std::string(description ? description : "unknown error") + " (GLFW error " +
-                      std::to_string(code) + ")";
+  g_last_glfw_error =
+      std::string(description ? description : "unknown error") + " (GLFW error " + std::to_string(code) + ")";
 }
 
-// The texture-shader GEMM's context in the window: a hidden 16 x 16 window of the same GL (GLX
-// on X11), made current on the GL thread (gl_shader_runner.h says why not EGL there). GLFW lets
+// A context for GL work on another thread (HostOptions::on_worker_context; in the app the
+// texture-shader GEMM's GL thread, whose header says why not EGL there): a hidden 16 x 16 window
+// of the same GL (GLX on X11). GLFW lets
 // any thread make a window's context current; creating and destroying it stay on this one.
 class HiddenWindowContext final : public GlThreadContext {
  public:
@@ -46,16 +46,16 @@ class HiddenWindowContext final : public GlThreadContext {
   GLFWwindow* window_;
 };
 
-const char kNoDisplay[] =
-    "no display (DISPLAY is not set or cannot be opened); run `tilescope --headless ...` instead";
+const char kNoDisplay[] = "no display (DISPLAY is not set or cannot be opened); run `tilescope --headless ...` instead";
 
 class WindowHost final : public Host {
  public:
-  explicit WindowHost(const HostOptions& options) : ini_path_(options.imgui_ini_path) {}
+  explicit WindowHost(const HostOptions& options)
+      : ini_path_(options.imgui_ini_path), on_worker_context_(options.on_worker_context) {}
 
   ~WindowHost() override {
     if (shader_context_) {
-      set_gl_thread_context(nullptr);  // the GL thread lets go of the hidden window first
+      on_worker_context_(nullptr);  // its user lets go of the hidden window first
       shader_context_.reset();
       glfwDestroyWindow(shader_window_);
     }
@@ -92,14 +92,16 @@ class WindowHost final : public Host {
                " window with an OpenGL 3.3 core context: " + g_last_glfw_error;
       return false;
     }
-    // The texture shaders' context (same hints, invisible). Without it they fall back to EGL.
-    glfwWindowHint(GLFW_VISIBLE, GLFW_FALSE);
-    glfwWindowHint(GLFW_SCALE_TO_MONITOR, GLFW_FALSE);
-    shader_window_ = glfwCreateWindow(16, 16, "tilescope texture shaders", nullptr, nullptr);
-    glfwDefaultWindowHints();
+    // The worker's context (same hints, invisible). Without it the texture shaders fall back to EGL.
+    if (on_worker_context_) {
+      glfwWindowHint(GLFW_VISIBLE, GLFW_FALSE);
+      glfwWindowHint(GLFW_SCALE_TO_MONITOR, GLFW_FALSE);
+      shader_window_ = glfwCreateWindow(16, 16, "tilescope texture shaders", nullptr, nullptr);
+      glfwDefaultWindowHints();
+    }
     if (shader_window_) {
       shader_context_ = std::make_unique<HiddenWindowContext>(shader_window_);
-      set_gl_thread_context(shader_context_.get());
+      on_worker_context_(shader_context_.get());
     }
     glfwMakeContextCurrent(window_);
     glfwSwapInterval(options.vsync ? 1 : 0);
@@ -180,8 +182,9 @@ class WindowHost final : public Host {
  private:
   std::string ini_path_;  // ImGui keeps a pointer to it
   GLFWwindow* window_ = nullptr;
-  GLFWwindow* shader_window_ = nullptr;                // the texture shaders' hidden window
-  std::unique_ptr<HiddenWindowContext> shader_context_;  // handed to the GL thread
+  std::function<void(GlThreadContext*)> on_worker_context_;  // HostOptions::on_worker_context
+  GLFWwindow* shader_window_ = nullptr;                      // the worker's hidden window
+  std::unique_ptr<HiddenWindowContext> shader_context_;      // handed to on_worker_context_
   float forced_scale_ = 0;
   bool slot_claimed_ = false, glfw_ready_ = false, imgui_created_ = false;
   bool platform_ready_ = false, renderer_ready_ = false;

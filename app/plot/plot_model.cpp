@@ -10,11 +10,17 @@ namespace tilescope {
 
 namespace {
 
-bool is_log(AxisScale s) { return s != AxisScale::Linear; }
+bool is_log(AxisScale s) {
+  return s != AxisScale::Linear;
+}
 
-double log_base(AxisScale s, double v) { return s == AxisScale::Log2 ? std::log2(v) : std::log10(v); }
+double log_base(AxisScale s, double v) {
+  return s == AxisScale::Log2 ? std::log2(v) : std::log10(v);
+}
 
-double pow_base(AxisScale s, double e) { return s == AxisScale::Log2 ? std::exp2(e) : std::pow(10.0, e); }
+double pow_base(AxisScale s, double e) {
+  return s == AxisScale::Log2 ? std::exp2(e) : std::pow(10.0, e);
+}
 
 // Removes trailing zeros after a decimal point ("2.50" -> "2.5", "3.0" -> "3").
 std::string trim_zeros(std::string s) {
@@ -235,9 +241,15 @@ Axis auto_fit(const std::vector<PlotSeriesData>& series, const std::vector<Refer
   a.scale = scale;
   if (!(mn <= mx)) {
     switch (scale) {
-      case AxisScale::Linear: a.lo = 1, a.hi = 2; break;  // per the header's contract
-      case AxisScale::Log2: a.lo = 256, a.hi = 8192; break;  // a typical matrix-size sweep
-      case AxisScale::Log10: a.lo = 1, a.hi = 1000; break;
+      case AxisScale::Linear:
+        a.lo = 1, a.hi = 2;
+        break;  // per the header's contract
+      case AxisScale::Log2:
+        a.lo = 256, a.hi = 8192;
+        break;  // a typical matrix-size sweep
+      case AxisScale::Log10:
+        a.lo = 1, a.hi = 1000;
+        break;
     }
     return a;
   }
@@ -261,8 +273,8 @@ Axis auto_fit(const std::vector<PlotSeriesData>& series, const std::vector<Refer
   return a;
 }
 
-Hit hit_test(const std::vector<PlotSeriesData>& series, const Axis& x, const Axis& y, double width_px,
-             double height_px, double mouse_x_px, double mouse_y_px, double radius_px) {
+Hit hit_test(const std::vector<PlotSeriesData>& series, const Axis& x, const Axis& y, double width_px, double height_px,
+             double mouse_x_px, double mouse_y_px, double radius_px) {
   Hit best;
   double best_d2 = radius_px * radius_px;
   for (size_t si = 0; si < series.size(); ++si) {

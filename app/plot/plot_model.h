@@ -16,7 +16,7 @@ struct PlotSeriesData {
   std::string label;
   unsigned color = 0xFFFFFFFF;  // ImGui's IM_COL32 layout (ABGR in memory)
   std::vector<PlotPoint> points;
-  bool visible = true;          // hidden by a click on its legend entry
+  bool visible = true;  // hidden by a click on its legend entry
 };
 
 struct ReferenceLine {
@@ -60,7 +60,7 @@ struct Hit {
 };
 // The visible point nearest to the mouse within `radius_px`, in a plot area of `width_px` x
 // `height_px` pixels whose top-left is (0, 0) (screen y grows downwards).
-Hit hit_test(const std::vector<PlotSeriesData>& series, const Axis& x, const Axis& y, double width_px,
-             double height_px, double mouse_x_px, double mouse_y_px, double radius_px);
+Hit hit_test(const std::vector<PlotSeriesData>& series, const Axis& x, const Axis& y, double width_px, double height_px,
+             double mouse_x_px, double mouse_y_px, double radius_px);
 
 }  // namespace tilescope

@@ -13,15 +13,21 @@ namespace {
 
 // ---- colours --------------------------------------------------------------------------------
 
-ImVec4 opaque(ImVec4 c) { return ImVec4(c.x, c.y, c.z, 1.0f); }
+ImVec4 opaque(ImVec4 c) {
+  return ImVec4(c.x, c.y, c.z, 1.0f);
+}
 
 ImVec4 mix(ImVec4 a, ImVec4 b, float t) {
   return ImVec4(a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t, a.z + (b.z - a.z) * t, a.w + (b.w - a.w) * t);
 }
 
-ImU32 with_alpha(ImVec4 c, float a) { return ImGui::ColorConvertFloat4ToU32(ImVec4(c.x, c.y, c.z, c.w * a)); }
+ImU32 with_alpha(ImVec4 c, float a) {
+  return ImGui::ColorConvertFloat4ToU32(ImVec4(c.x, c.y, c.z, c.w * a));
+}
 
-float channel_luminance(float c) { return c <= 0.03928f ? c / 12.92f : std::pow((c + 0.055f) / 1.055f, 2.4f); }
+float channel_luminance(float c) {
+  return c <= 0.03928f ? c / 12.92f : std::pow((c + 0.055f) / 1.055f, 2.4f);
+}
 
 float luminance(ImVec4 c) {
   return 0.2126f * channel_luminance(c.x) + 0.7152f * channel_luminance(c.y) + 0.0722f * channel_luminance(c.z);
@@ -83,14 +89,19 @@ void text(ImDrawList* dl, const Frame& f, float px, ImVec2 pos, ImU32 col, const
               s.c_str() + s.size());
 }
 
-float title_px(const Frame& f) { return f.font_px * 1.3f; }
+float title_px(const Frame& f) {
+  return f.font_px * 1.3f;
+}
 
 // ---- geometry ---------------------------------------------------------------------------------
 
-bool inside(ImVec2 p, ImVec2 mn, ImVec2 mx) { return p.x >= mn.x && p.x <= mx.x && p.y >= mn.y && p.y <= mx.y; }
+bool inside(ImVec2 p, ImVec2 mn, ImVec2 mx) {
+  return p.x >= mn.x && p.x <= mx.x && p.y >= mn.y && p.y <= mx.y;
+}
 
 void dashed_hline(ImDrawList* dl, float x0, float x1, float y, ImU32 col, float thickness, float dash, float gap) {
-  for (float x = x0; x < x1; x += dash + gap) dl->AddLine(ImVec2(x, y), ImVec2(std::min(x + dash, x1), y), col, thickness);
+  for (float x = x0; x < x1; x += dash + gap)
+    dl->AddLine(ImVec2(x, y), ImVec2(std::min(x + dash, x1), y), col, thickness);
 }
 
 float legend_box_width(const Frame& f, const std::vector<PlotSeriesData>& series) {
@@ -302,11 +313,13 @@ void render_plot(ImDrawList* dl, const Frame& f, const PlotStyle& style, const s
   const float grid_w = std::max(1.0f, f.ui);
   for (const auto& t : f.x_ticks) {
     const float x = std::round(to_screen(f, t.value, f.y.lo).x) + 0.5f;
-    if (std::isfinite(x)) dl->AddLine(ImVec2(x, amin.y), ImVec2(x, amax.y), t.major ? pal.u_grid_major : pal.u_grid_minor, grid_w);
+    if (std::isfinite(x))
+      dl->AddLine(ImVec2(x, amin.y), ImVec2(x, amax.y), t.major ? pal.u_grid_major : pal.u_grid_minor, grid_w);
   }
   for (const auto& t : f.y_ticks) {
     const float y = std::round(to_screen(f, f.x.lo, t.value).y) + 0.5f;
-    if (std::isfinite(y)) dl->AddLine(ImVec2(amin.x, y), ImVec2(amax.x, y), t.major ? pal.u_grid_major : pal.u_grid_minor, grid_w);
+    if (std::isfinite(y))
+      dl->AddLine(ImVec2(amin.x, y), ImVec2(amax.x, y), t.major ? pal.u_grid_major : pal.u_grid_minor, grid_w);
   }
 
   // Reference lines under the data, their label at the right end above the line.
@@ -334,7 +347,8 @@ void render_plot(ImDrawList* dl, const Frame& f, const PlotStyle& style, const s
     // An empty plot should say why, or a student takes it for a broken one.
     const std::string msg = total == 0 ? "no results yet" : "every series is hidden: click one in the legend";
     const ImVec2 ts = text_size(f, f.font_px, msg);
-    text(dl, f, f.font_px, ImVec2((amin.x + amax.x - ts.x) * 0.5f, (amin.y + amax.y - ts.y) * 0.5f), pal.u_text_dim, msg);
+    text(dl, f, f.font_px, ImVec2((amin.x + amax.x - ts.x) * 0.5f, (amin.y + amax.y - ts.y) * 0.5f), pal.u_text_dim,
+         msg);
   }
 
   // The hovered point: a ring in the text colour, visible on any series colour and theme.
@@ -379,12 +393,11 @@ void render_plot(ImDrawList* dl, const Frame& f, const PlotStyle& style, const s
     const ImVec2 ts = text_size(f, f.font_px, style.x_label);
     text(dl, f, f.font_px, ImVec2((amin.x + amax.x - ts.x) * 0.5f, f.x_label_y), pal.u_text, style.x_label);
   }
-  if (!style.y_label.empty())
-    text(dl, f, f.font_px, ImVec2(f.min.x + f.pad, f.y_label_y), pal.u_text, style.y_label);
+  if (!style.y_label.empty()) text(dl, f, f.font_px, ImVec2(f.min.x + f.pad, f.y_label_y), pal.u_text, style.y_label);
   if (f.frame_text && !style.title.empty()) {
     const ImVec2 ts = text_size(f, title_px(f), style.title);
-    text(dl, f, title_px(f), ImVec2(std::max(f.min.x + f.pad, (f.min.x + f.max.x - ts.x) * 0.5f), f.title_y), pal.u_text,
-         style.title);
+    text(dl, f, title_px(f), ImVec2(std::max(f.min.x + f.pad, (f.min.x + f.max.x - ts.x) * 0.5f), f.title_y),
+         pal.u_text, style.title);
   }
   if (f.frame_text && !style.footer.empty()) {
     const ImVec2 ts = text_size(f, f.font_px, style.footer);
@@ -398,7 +411,8 @@ void render_plot(ImDrawList* dl, const Frame& f, const PlotStyle& style, const s
     dl->AddRect(f.legend.min, f.legend.max, pal.u_grid_major, 3.0f * f.ui, 0, grid_w);
     for (const auto& e : f.legend.entries) {
       const auto& s = series[e.series];
-      if (e.series == hl.legend_hovered) dl->AddRectFilled(ImVec2(e.min.x + 1, e.min.y), ImVec2(e.max.x - 1, e.max.y), pal.u_legend_hover);
+      if (e.series == hl.legend_hovered)
+        dl->AddRectFilled(ImVec2(e.min.x + 1, e.min.y), ImVec2(e.max.x - 1, e.max.y), pal.u_legend_hover);
       const float cy = (e.min.y + e.max.y) * 0.5f;
       const float sx0 = e.min.x + f.pad, sx1 = sx0 + f.font_px * 1.6f;
       // A hidden series keeps a faint swatch and a dimmed label, so it can be found and re-shown.
@@ -415,7 +429,8 @@ void render_plot(ImDrawList* dl, const Frame& f, const PlotStyle& style, const s
       else
         dl->AddCircle(ImVec2((sx0 + sx1) * 0.5f, cy), style.marker_radius * f.ui, sc, 12, f.ui);
       const ImVec2 ts = text_size(f, f.font_px, s.label);
-      text(dl, f, f.font_px, ImVec2(sx1 + f.pad, cy - ts.y * 0.5f), s.visible ? pal.u_text : pal.u_text_hidden, s.label);
+      text(dl, f, f.font_px, ImVec2(sx1 + f.pad, cy - ts.y * 0.5f), s.visible ? pal.u_text : pal.u_text_hidden,
+           s.label);
     }
   }
   dl->PopClipRect();

@@ -3,9 +3,9 @@
 // and a render pass into an ImDrawList. Internal to app/plot; callers use plot_widget.h.
 #pragma once
 
-#include <vector>
-
 #include <imgui.h>
+
+#include <vector>
 
 #include "plot/plot_widget.h"
 
@@ -24,9 +24,9 @@ struct Legend {
 struct Frame {
   ImFont* font = nullptr;
   float font_px = 13, ui = 1, pad = 6;  // ui: geometry factor, font_px / 13
-  ImVec2 min, max;                     // the whole rectangle
-  ImVec2 area_min, area_max;           // the plot area inside the axes
-  bool frame_text = false;             // title and footer drawn (the export)
+  ImVec2 min, max;                      // the whole rectangle
+  ImVec2 area_min, area_max;            // the plot area inside the axes
+  bool frame_text = false;              // title and footer drawn (the export)
   float title_y = 0, y_label_y = 0, x_ticks_y = 0, x_label_y = 0, footer_y = 0;
   Axis x, y;
   std::vector<Tick> x_ticks, y_ticks;
@@ -39,8 +39,8 @@ Frame layout_plot(ImVec2 min, ImVec2 max, const PlotStyle& style, const std::vec
                   bool with_frame_text);
 
 struct Highlight {
-  Hit hit;                 // the point under the mouse, if any
-  int legend_hovered = -1; // the legend row under the mouse, if any
+  Hit hit;                  // the point under the mouse, if any
+  int legend_hovered = -1;  // the legend row under the mouse, if any
 };
 
 // `fill_background`: paint the whole rectangle (the export has no window behind it).

@@ -2,11 +2,11 @@
 // to auto-fit) and its non-interactive twin for the PNG export. Drawing lives in plot_render.cpp.
 #include "plot/plot_widget.h"
 
+#include <imgui_internal.h>  // SetItemUsingMouseWheel: keep the wheel from scrolling the panel
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-
-#include <imgui_internal.h>  // SetItemUsingMouseWheel: keep the wheel from scrolling the panel
 
 #include "plot/plot_render.h"
 
@@ -43,10 +43,12 @@ std::string exact(double v) {
   return buf;
 }
 
-bool inside(ImVec2 p, ImVec2 mn, ImVec2 mx) { return p.x >= mn.x && p.x <= mx.x && p.y >= mn.y && p.y <= mx.y; }
+bool inside(ImVec2 p, ImVec2 mn, ImVec2 mx) {
+  return p.x >= mn.x && p.x <= mx.x && p.y >= mn.y && p.y <= mx.y;
+}
 
-void tooltip_for(const PlotStyle& style, const std::vector<PlotSeriesData>& series, const Hit& hit,
-                 PlotTooltipFn fn, const void* user) {
+void tooltip_for(const PlotStyle& style, const std::vector<PlotSeriesData>& series, const Hit& hit, PlotTooltipFn fn,
+                 const void* user) {
   const auto& s = series[hit.series];
   const auto& p = s.points[hit.point];
   ImGui::BeginTooltip();

@@ -5,10 +5,10 @@
 // which has a title, axis labels, the legend, and the device name and date in its footer.
 #pragma once
 
+#include <imgui.h>
+
 #include <string>
 #include <vector>
-
-#include <imgui.h>
 
 #include "plot/plot_model.h"
 
@@ -19,7 +19,7 @@ struct PlotStyle {
   // range would start above 0 starts at 0, so a point twice as high is twice as fast.
   bool y_from_zero = false;
   std::string title, x_label, y_label;
-  std::string footer;          // "NVIDIA H100 80GB HBM3 — 2026-11-21" (export)
+  std::string footer;  // "NVIDIA H100 80GB HBM3 — 2026-11-21" (export)
   AxisScale x_scale = AxisScale::Log2;
   AxisScale y_scale = AxisScale::Linear;
   bool show_legend = true;
@@ -45,14 +45,14 @@ using PlotTooltipFn = std::string (*)(int series, int point, const void* user);
 // An interactive ImGui widget filling `size` (0 = available width / height). Returns true when
 // the user toggled a series (so the caller can persist it). `series` visibility is updated in place.
 bool plot_widget(const char* id, const PlotStyle& style, std::vector<PlotSeriesData>& series,
-                 const std::vector<ReferenceLine>& refs, PlotView& view, ImVec2 size,
-                 PlotTooltipFn tooltip = nullptr, const void* tooltip_user = nullptr);
+                 const std::vector<ReferenceLine>& refs, PlotView& view, ImVec2 size, PlotTooltipFn tooltip = nullptr,
+                 const void* tooltip_user = nullptr);
 
 // Draws the plot (with title, labels, legend and footer) into `draw_list` inside the rectangle
 // [min, max], without interaction: the PNG export and tests use it.
 void draw_plot(ImDrawList* draw_list, ImVec2 min, ImVec2 max, const PlotStyle& style,
-               const std::vector<PlotSeriesData>& series, const std::vector<ReferenceLine>& refs,
-               const Axis& x, const Axis& y, float scale = 1.0f);
+               const std::vector<PlotSeriesData>& series, const std::vector<ReferenceLine>& refs, const Axis& x,
+               const Axis& y, float scale = 1.0f);
 
 // auto_fit() for this style's axis (y_from_zero applied): what the widget shows when it fits.
 Axis fit_axis(const PlotStyle& style, const std::vector<PlotSeriesData>& series, const std::vector<ReferenceLine>& refs,

@@ -26,11 +26,11 @@ enum class JobKind { Run, Sweep, Live };
 struct RunnerProgress {
   bool busy = false;
   JobKind kind = JobKind::Run;
-  int done = 0, total = 0;      // runs (Live: iterations so far, total 0)
-  std::string current;          // "regtile_prefetch 128x128x32_8x8 gemm f32 4096x4096x4096"
+  int done = 0, total = 0;  // runs (Live: iterations so far, total 0)
+  std::string current;      // "regtile_prefetch 128x128x32_8x8 gemm f32 4096x4096x4096"
   double elapsed_s = 0;
-  double eta_s = -1;            // -1: no estimate yet
-  double fraction = 0;          // of the work (counted in flops, not runs)
+  double eta_s = -1;    // -1: no estimate yet
+  double fraction = 0;  // of the work (counted in flops, not runs)
   bool cancelling = false;
 };
 

@@ -1,11 +1,5 @@
 #include "runner/timing_history.h"
 
-#include <fstream>
-#include <sstream>
-
-#include "export/atomic_file.h"
-#include "export/results_csv.h"
-
 namespace tilescope {
 
 void TimingHistory::append(RunResult row) {
@@ -38,28 +32,6 @@ std::vector<RunResult> TimingHistory::snapshot() const {
 std::size_t TimingHistory::size() const {
   std::lock_guard<std::mutex> lock(mutex_);
   return rows_.size();
-}
-
-bool TimingHistory::save_csv(const std::string& path, std::string* error) const {
-  return write_file_atomically(path, results_to_csv(snapshot()), error);
-}
-
-bool TimingHistory::load_csv(const std::string& path, std::string* error) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    *error = "cannot read " + path;
-    return false;
-  }
-  std::ostringstream text;
-  text << in.rdbuf();
-  std::vector<RunResult> rows;
-  std::string why;
-  if (!results_from_csv(text.str(), &rows, &why)) {
-    *error = path + ": " + why;
-    return false;
-  }
-  append_all(std::move(rows));
-  return true;
 }
 
 }  // namespace tilescope

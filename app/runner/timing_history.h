@@ -24,10 +24,6 @@ class TimingHistory {
   std::size_t size() const;
   std::uint64_t version() const { return version_.load(); }
 
-  // CSV in the same format as `tilescope bench --csv`; written atomically. Loading appends.
-  bool save_csv(const std::string& path, std::string* error) const;
-  bool load_csv(const std::string& path, std::string* error);
-
  private:
   mutable std::mutex mutex_;
   std::vector<RunResult> rows_;

@@ -5,7 +5,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "platform/png_writer.h"
+#include "export/png_writer.h"
+#include "export/results_csv.h"
 #include "registry.h"
 #include "ui/settings.h"
 
@@ -13,6 +14,7 @@ namespace tilescope {
 
 App::App(Host& host, const AppOptions& options)
     : host_(host), options_(options), device_(probe_device()), state_(default_app_state()) {
+  tabs_ = {&timing_, &mapping_, &history_panel_};
   if (!options_.settings_path.empty()) {
     std::string warnings;
     state_ = load_settings(options_.settings_path, state_, &warnings);
@@ -49,7 +51,9 @@ void App::record_frame_time(double ms) {
   if (frame_times_.size() > kKeep) frame_times_.erase(frame_times_.begin(), frame_times_.end() - kKeep);
 }
 
-bool App::busy() const { return runner_->progress().busy; }
+bool App::busy() const {
+  return runner_->progress().busy;
+}
 
 std::vector<RunRequest> App::requests_for(const std::vector<Shape>& shapes) const {
   std::vector<RunRequest> out;
@@ -87,7 +91,9 @@ std::vector<RunRequest> App::requests_for(const std::vector<Shape>& shapes) cons
 
 bool App::start_job(JobKind kind, std::vector<RunRequest> requests, const char* what) {
   if (requests.empty()) {
-    set_status(std::string("nothing to ") + what + ": tick at least one variant that supports this problem and precision", true);
+    set_status(
+        std::string("nothing to ") + what + ": tick at least one variant that supports this problem and precision",
+        true);
     return false;
   }
   if (!runner_->start(kind, std::move(requests))) {
@@ -98,7 +104,9 @@ bool App::start_job(JobKind kind, std::vector<RunRequest> requests, const char* 
   return true;
 }
 
-bool App::run() { return start_job(JobKind::Run, requests_for({run_shape(state_)}), "run"); }
+bool App::run() {
+  return start_job(JobKind::Run, requests_for({run_shape(state_)}), "run");
+}
 
 bool App::sweep() {
   std::vector<Shape> shapes;
@@ -135,7 +143,7 @@ void App::cancel() {
 
 bool App::export_csv(const std::string& path) {
   std::string error;
-  if (!history_.save_csv(path, &error)) {
+  if (!write_results_csv_file(path, history_.snapshot(), &error)) {
     set_status(error, true);
     return false;
   }
@@ -145,10 +153,12 @@ bool App::export_csv(const std::string& path) {
 
 bool App::load_csv(const std::string& path) {
   std::string error;
-  if (!history_.load_csv(path, &error)) {
+  std::vector<RunResult> rows;
+  if (!read_results_csv_file(path, &rows, &error)) {
     set_status(error, true);
     return false;
   }
+  history_.append_all(std::move(rows));
   set_status("loaded " + path + " (" + std::to_string(history_.size()) + " rows in the history)", false);
   return true;
 }
@@ -157,7 +167,9 @@ void App::request_plot_export(const std::string& path, int width, int height) {
   pending_exports_.push_back({path, width, height});
 }
 
-void App::request_screenshot(const std::string& path) { pending_screenshot_ = path; }
+void App::request_screenshot(const std::string& path) {
+  pending_screenshot_ = path;
+}
 
 void App::set_presenter(bool on) {
   state_.presenter = on;
@@ -169,9 +181,12 @@ void App::frame() {
   const RunnerProgress progress = runner_->progress();
   if (was_busy_ && !progress.busy) {
     const std::string error = runner_->last_error();
-    if (!error.empty()) set_status("finished; the last failure: " + error, true);
-    else set_status("done: " + std::to_string(progress.done) + (progress.done == 1 ? " run; " : " runs; ") +
-                    std::to_string(history_.size()) + " results in the history", false);
+    if (!error.empty())
+      set_status("finished; the last failure: " + error, true);
+    else
+      set_status("done: " + std::to_string(progress.done) + (progress.done == 1 ? " run; " : " runs; ") +
+                     std::to_string(history_.size()) + " results in the history",
+                 false);
   }
   was_busy_ = progress.busy;
   handle_shortcuts();
@@ -192,41 +207,41 @@ void App::frame() {
   const float status_height = ImGui::GetFrameHeightWithSpacing();
   const float em = ImGui::GetFontSize();
   // Presenter mode gives the plot the room: the class reads the plot, the teacher the controls.
-  const float controls_width = std::min((state_.presenter ? 22.0f : 30.0f) * em, ImGui::GetContentRegionAvail().x * 0.42f);
+  const float controls_width =
+      std::min((state_.presenter ? 22.0f : 30.0f) * em, ImGui::GetContentRegionAvail().x * 0.42f);
   ImGui::BeginChild("controls", ImVec2(controls_width, -status_height), true);
-  draw_controls_panel();
+  TabContext ctx = context();
+  controls_.draw(ctx);
   ImGui::EndChild();
   ImGui::SameLine();
   ImGui::BeginChild("right", ImVec2(0, -status_height), false);
-  if (ImGui::BeginTabBar("views")) {
-    if (ImGui::BeginTabItem("Timing")) {
-      const float avail = ImGui::GetContentRegionAvail().y;
-      ImGui::BeginChild("timing", ImVec2(0, avail * (state_.presenter ? 0.72f : 0.58f)), true);
-      draw_timing_panel();
-      ImGui::EndChild();
-      ImGui::BeginChild("results", ImVec2(0, 0), true);
-      draw_results_table();
-      ImGui::EndChild();
-      ImGui::EndTabItem();
-    }
-    ImGuiTabItemFlags mapping_flags = 0;
-    if (select_mapping_tab_) mapping_flags |= ImGuiTabItemFlags_SetSelected, select_mapping_tab_ = false;
-    if (ImGui::BeginTabItem("Mapping: who computes what", nullptr, mapping_flags)) {
-      mapping_.draw(state_, runner_->gpu());
-      ImGui::EndTabItem();
-    }
-    ImGuiTabItemFlags history_flags = 0;
-    if (select_history_tab_) history_flags |= ImGuiTabItemFlags_SetSelected, select_history_tab_ = false;
-    if (ImGui::BeginTabItem("History: GEMM by drawing", nullptr, history_flags)) {
-      history_panel_.draw(state_, history_.snapshot(), device_);
-      ImGui::EndTabItem();
-    }
-    ImGui::EndTabBar();
-  }
+  draw_tabs();
   ImGui::EndChild();
   draw_status_bar();
   draw_dialogs();
   ImGui::End();
+}
+
+TabContext App::context() {
+  return TabContext{*this, state_, device_, *runner_, history_};
+}
+
+const App::PlotData& App::plot_data() {
+  TabContext ctx = context();
+  return timing_.plot_data(ctx);
+}
+
+void App::draw_tabs() {
+  if (!ImGui::BeginTabBar("views")) return;
+  TabContext ctx = context();
+  for (Tab* tab : tabs_) {
+    const ImGuiTabItemFlags flags = tab->take_select() ? ImGuiTabItemFlags_SetSelected : 0;
+    if (ImGui::BeginTabItem(tab->title(), nullptr, flags)) {
+      tab->draw(ctx);
+      ImGui::EndTabItem();
+    }
+  }
+  ImGui::EndTabBar();
 }
 
 void App::after_frame() {
@@ -243,7 +258,8 @@ void App::after_frame() {
 
   for (const PendingExport& e : pending_exports_) {
     std::string error;
-    if (export_plot_now(e.path, e.width, e.height, &error))
+    TabContext ctx = context();
+    if (timing_.export_png(ctx, e.path, e.width, e.height, &error))
       set_status("wrote " + e.path + " (" + std::to_string(e.width) + " x " + std::to_string(e.height) + ")", false);
     else
       set_status(error, true);

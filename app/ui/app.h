@@ -1,5 +1,6 @@
 // The window's UI: one App draws every panel between Host::begin_frame() and end_frame(), in
-// the window and headless alike. Panels edit AppState; actions (run, sweep, live, export) go
+// the window and headless alike: the controls column (a Panel) and the view's tabs (Tabs,
+// drawn in a loop: ui/tab.h). Panels edit AppState; actions (run, sweep, live, export) go
 // through the App, which hands GPU work to the Runner and GL work (plot PNG export, screenshots,
 // font rebuilds) to after_frame(), outside the ImGui frame.
 #pragma once
@@ -15,8 +16,11 @@
 #include "runner/runner.h"
 #include "runner/timing_history.h"
 #include "ui/app_state.h"
+#include "ui/controls_panel.h"
 #include "ui/history_panel.h"
 #include "ui/mapping_panel.h"
+#include "ui/tab.h"
+#include "ui/timing_panel.h"
 
 namespace tilescope {
 
@@ -46,10 +50,12 @@ class App {
   bool export_csv(const std::string& path);
   bool load_csv(const std::string& path);
   void set_presenter(bool on);
-  void show_mapping() { select_mapping_tab_ = true; }
+  void show_mapping() { mapping_.request_select(); }
   MappingPanel& mapping() { return mapping_; }
-  void show_history() { select_history_tab_ = true; }
+  void show_history() { history_panel_.request_select(); }
   HistoryPanel& history_panel() { return history_panel_; }
+  // The Export PNG dialog (File menu, the Timing tab's button).
+  void open_export_dialog();
   void quit() { host_.request_close(); }
 
   AppState& state() { return state_; }
@@ -63,26 +69,15 @@ class App {
   const std::vector<double>& frame_times() const { return frame_times_; }
   void record_frame_time(double ms);
 
-  // The plot as it is drawn now (also what the PNG export renders).
-  struct PlotData {
-    std::vector<PlotSeriesData> series;
-    std::vector<ReferenceLine> refs;
-    std::vector<std::vector<RunResult>> rows;  // rows[s][p]: the result behind series s, point p
-    PlotStyle style;
-  };
+  // The plot as it is drawn now (also what the PNG export renders): the Timing tab's.
+  using PlotData = tilescope::PlotData;
   const PlotData& plot_data();
 
  private:
   void apply_theme();
+  TabContext context();
   void draw_menu_bar();
-  void draw_controls_panel();
-  void draw_lesson_table();
-  void draw_run_buttons();
-  void draw_progress();
-  void draw_focused_variant();
-  void draw_timing_panel();
-  void draw_live_trace();
-  void draw_results_table();
+  void draw_tabs();
   void draw_status_bar();
   void draw_dialogs();
   // A modal asking for a path in path_buffer_; true on the frame the user confirmed it.
@@ -90,8 +85,6 @@ class App {
   void handle_shortcuts();
   std::vector<RunRequest> requests_for(const std::vector<Shape>& shapes) const;
   bool start_job(JobKind kind, std::vector<RunRequest> requests, const char* what);
-  void rebuild_plot_data();
-  bool export_plot_now(const std::string& path, int width, int height, std::string* error);
 
   Host& host_;
   AppOptions options_;
@@ -103,13 +96,11 @@ class App {
   bool status_error_ = false;
   std::vector<double> frame_times_;
 
-  PlotData plot_;
-  std::uint64_t plot_version_ = ~0ull;
-  std::string plot_key_;
-  PlotView plot_view_;
-  PlotView live_view_;
+  ControlsPanel controls_;
+  TimingPanel timing_;
   MappingPanel mapping_;
   HistoryPanel history_panel_;
+  std::vector<Tab*> tabs_;  // the view's tabs, in tab-bar order
 
   // Work for after_frame().
   struct PendingExport {
@@ -120,8 +111,6 @@ class App {
   std::string pending_screenshot_;
   bool capture_in_flight_ = false;
   bool was_busy_ = false;
-  bool select_mapping_tab_ = false;
-  bool select_history_tab_ = false;
   bool font_dirty_ = true;
   float applied_font_px_ = 0;
   Theme applied_theme_ = Theme::Dark;

@@ -39,7 +39,7 @@ struct AppState {
   bool only_current_problem = true;  // table and plot show the selected problem and precision
 
   // Presentation.
-  bool presenter = false;   // big fonts, high-contrast theme
+  bool presenter = false;  // big fonts, high-contrast theme
   Theme theme = Theme::Dark;
   float font_scale = 1.0f;  // on top of the monitor's content scale
 

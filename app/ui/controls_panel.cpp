@@ -1,5 +1,7 @@
 // The left panel: what to run (the lesson's variants and their configurations), on which
 // problem, precision and sizes, and the Run / Sweep / Live / Cancel buttons with progress.
+#include "ui/controls_panel.h"
+
 #include <imgui.h>
 
 #include <algorithm>
@@ -23,75 +25,82 @@ bool int_input(const char* label, int* v, int lo, int hi, const char* help) {
 
 }  // namespace
 
-void App::draw_controls_panel() {
-  if (!runner_->gpu()) {
-    const std::string why = device_.ok() ? "the GPU is switched off for this session"
-                                         : device_.unavailable_reason;
-    banner("No usable GPU: " + why + ". The CUDA variants cannot run here; Run and Sweep time the "
+void ControlsPanel::draw(TabContext& ctx) {
+  AppState& state = ctx.state;
+  const Runner& runner = ctx.runner;
+  const DeviceInfo& dev = ctx.device;
+  if (!runner.gpu()) {
+    const std::string why = dev.ok() ? "the GPU is switched off for this session" : dev.unavailable_reason;
+    banner("No usable GPU: " + why +
+           ". The CUDA variants cannot run here; Run and Sweep time the "
            "CPU reference (double precision) for sizes up to 512 instead, and the texture shaders "
            "(OpenGL) when ticked.");
   } else {
-    ImGui::TextDisabled("%s  |  %d SMs  |  FP32 peak %.1f TFLOP/s", device_.name.c_str(), device_.sm_count,
-                        device_.peak_fp32_gflops / 1000);
+    ImGui::TextDisabled("%s  |  %d SMs  |  FP32 peak %.1f TFLOP/s", dev.name.c_str(), dev.sm_count,
+                        dev.peak_fp32_gflops / 1000);
   }
 
   section("Problem");
-  int problem = state_.problem == Problem::Gemm ? 0 : 1;
+  int problem = state.problem == Problem::Gemm ? 0 : 1;
   ImGui::RadioButton("C = A·B", &problem, 0);
   help_tooltip("The general matrix product: C (M x N) = A (M x K) times B (K x N).");
   ImGui::SameLine();
   ImGui::RadioButton("C = AᵀA", &problem, 1);
-  help_tooltip("The seed project's problem: A transposed times A. C is symmetric, so a clever kernel "
-               "computes only the upper triangle and mirrors it.");
-  state_.problem = problem == 0 ? Problem::Gemm : Problem::Ata;
+  help_tooltip(
+      "The seed project's problem: A transposed times A. C is symmetric, so a clever kernel "
+      "computes only the upper triangle and mirrors it.");
+  state.problem = problem == 0 ? Problem::Gemm : Problem::Ata;
 
-  int precision = state_.precision == Precision::F32 ? 0 : 1;
+  int precision = state.precision == Precision::F32 ? 0 : 1;
   ImGui::RadioButton("float", &precision, 0);
-  help_tooltip("32-bit floating point: what graphics and most machine learning use; the GPU's fastest plain arithmetic.");
+  help_tooltip(
+      "32-bit floating point: what graphics and most machine learning use; the GPU's fastest plain arithmetic.");
   ImGui::SameLine();
   ImGui::RadioButton("double", &precision, 1);
   help_tooltip("64-bit floating point: twice the bytes per number; on many consumer GPUs 32 to 64 times slower.");
-  state_.precision = precision == 0 ? Precision::F32 : Precision::F64;
+  state.precision = precision == 0 ? Precision::F32 : Precision::F64;
 
   section("Sizes");
-  if (state_.problem == Problem::Gemm) {
-    ImGui::Checkbox("square (M = N = K)", &state_.square);
+  if (state.problem == Problem::Gemm) {
+    ImGui::Checkbox("square (M = N = K)", &state.square);
     help_tooltip("One size for all three dimensions; untick to make A and B rectangular.");
   }
-  const int max_size = runner_->gpu() ? 65536 : static_cast<int>(Runner::kCpuMaxSize);
-  if (state_.problem == Problem::Ata) {
-    int_input("N (columns of A)", &state_.n, 1, max_size, "C = AᵀA is N x N.");
-    if (state_.square) state_.k = state_.n;
-    int_input("K (rows of A)", &state_.k, 1, max_size, "The length of every dot product.");
-    state_.square = state_.k == state_.n;
-  } else if (state_.square) {
-    int_input("N", &state_.n, 1, max_size, "M = N = K: C is N x N and every dot product has N terms.");
+  const int max_size = runner.gpu() ? 65536 : static_cast<int>(Runner::kCpuMaxSize);
+  if (state.problem == Problem::Ata) {
+    int_input("N (columns of A)", &state.n, 1, max_size, "C = AᵀA is N x N.");
+    if (state.square) state.k = state.n;
+    int_input("K (rows of A)", &state.k, 1, max_size, "The length of every dot product.");
+    state.square = state.k == state.n;
+  } else if (state.square) {
+    int_input("N", &state.n, 1, max_size, "M = N = K: C is N x N and every dot product has N terms.");
   } else {
-    int_input("M (rows of C)", &state_.m, 1, max_size, "Rows of A and of C.");
-    int_input("N (columns of C)", &state_.n, 1, max_size, "Columns of B and of C.");
-    int_input("K (inner size)", &state_.k, 1, max_size, "Columns of A, rows of B: the length of every dot product.");
+    int_input("M (rows of C)", &state.m, 1, max_size, "Rows of A and of C.");
+    int_input("N (columns of C)", &state.n, 1, max_size, "Columns of B and of C.");
+    int_input("K (inner size)", &state.k, 1, max_size, "Columns of A, rows of B: the length of every dot product.");
   }
-  int_input("repetitions", &state_.repetitions, 1, 1000,
+  int_input("repetitions", &state.repetitions, 1, 1000,
             "How many timed runs the median is taken over; more runs, steadier numbers.");
-  ImGui::Checkbox("verify", &state_.verify);
-  help_tooltip("Check every result against a double-precision reference (relative error), and catch "
-               "elements the kernel never wrote.");
+  ImGui::Checkbox("verify", &state.verify);
+  help_tooltip(
+      "Check every result against a double-precision reference (relative error), and catch "
+      "elements the kernel never wrote.");
 
   section("Variants");
-  draw_lesson_table();
+  draw_lesson_table(ctx);
 
   section("Run");
-  draw_run_buttons();
-  draw_progress();
+  draw_run_buttons(ctx);
+  draw_progress(ctx);
 
-  draw_focused_variant();
+  draw_focused_variant(ctx);
 }
 
 // Below the buttons, the story of the focused variant: what it does and what its chosen
 // configuration means, so a student can predict before pressing Run.
-void App::draw_focused_variant() {
-  if (state_.focused < 0 || state_.focused >= static_cast<int>(state_.lesson.size())) return;
-  const LessonEntry& e = state_.lesson[state_.focused];
+void ControlsPanel::draw_focused_variant(TabContext& ctx) {
+  AppState& state = ctx.state;
+  if (state.focused < 0 || state.focused >= static_cast<int>(state.lesson.size())) return;
+  const LessonEntry& e = state.lesson[state.focused];
   const VariantDescriptor* v = find_variant(e.variant_id);
   if (!v) return;
   section(v->label);
@@ -99,13 +108,15 @@ void App::draw_focused_variant() {
   ImGui::TextUnformatted(v->summary);
   const TileConfig& cfg = v->configs[e.config_index];
   if (v->backend == Backend::GlShader) {
-    ImGui::TextDisabled("%s: each fragment (one pixel of the render target) computes a %d x %d block of C. "
-                        "The History tab draws its passes and explains what bounds it.",
-                        cfg.name.c_str(), cfg.bm, cfg.bn);
+    ImGui::TextDisabled(
+        "%s: each fragment (one pixel of the render target) computes a %d x %d block of C. "
+        "The History tab draws its passes and explains what bounds it.",
+        cfg.name.c_str(), cfg.bm, cfg.bn);
   } else if (cfg.bm > 0 && cfg.bk > 0 && cfg.tm * cfg.tn > 1) {
-    ImGui::TextDisabled("%s: each block of %d threads computes a %d x %d tile of C, %d k at a time; each thread "
-                        "keeps %d x %d results in registers.",
-                        cfg.name.c_str(), cfg.threads(), cfg.bm, cfg.bn, cfg.bk, cfg.tm, cfg.tn);
+    ImGui::TextDisabled(
+        "%s: each block of %d threads computes a %d x %d tile of C, %d k at a time; each thread "
+        "keeps %d x %d results in registers.",
+        cfg.name.c_str(), cfg.threads(), cfg.bm, cfg.bn, cfg.bk, cfg.tm, cfg.tn);
   } else if (cfg.bm > 0) {
     ImGui::TextDisabled("%s: blocks of %d x %d threads, one element of C each.", cfg.name.c_str(), cfg.threads_x,
                         cfg.threads_y);
@@ -114,27 +125,30 @@ void App::draw_focused_variant() {
   ImGui::PopTextWrapPos();
 }
 
-void App::draw_lesson_table() {
+void ControlsPanel::draw_lesson_table(TabContext& ctx) {
+  AppState& state = ctx.state;
+  const Runner& runner = ctx.runner;
+  const DeviceInfo& dev = ctx.device;
   const ImGuiTableFlags flags = ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_RowBg;
   if (!ImGui::BeginTable("lesson", 3, flags)) return;
   ImGui::TableSetupColumn("use", ImGuiTableColumnFlags_WidthFixed);
   ImGui::TableSetupColumn("variant", ImGuiTableColumnFlags_WidthStretch, 1.0f);
   ImGui::TableSetupColumn("configuration", ImGuiTableColumnFlags_WidthStretch, 1.3f);
-  for (std::size_t i = 0; i < state_.lesson.size(); ++i) {
-    LessonEntry& e = state_.lesson[i];
+  for (std::size_t i = 0; i < state.lesson.size(); ++i) {
+    LessonEntry& e = state.lesson[i];
     const VariantDescriptor* v = find_variant(e.variant_id);
     if (!v) continue;
     ImGui::PushID(static_cast<int>(i));
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
-    ImGui::BeginDisabled(!runner_->gpu() && v->backend != Backend::GlShader);
+    ImGui::BeginDisabled(!runner.gpu() && v->backend != Backend::GlShader);
     ImGui::Checkbox("##use", &e.enabled);
     ImGui::EndDisabled();
     help_tooltip("Take part in Run and Sweep.");
     ImGui::TableNextColumn();
-    if (ImGui::Selectable(v->label, state_.focused == static_cast<int>(i), ImGuiSelectableFlags_SpanAllColumns |
-                                                                                ImGuiSelectableFlags_AllowItemOverlap))
-      state_.focused = static_cast<int>(i);
+    if (ImGui::Selectable(v->label, state.focused == static_cast<int>(i),
+                          ImGuiSelectableFlags_SpanAllColumns | ImGuiSelectableFlags_AllowItemOverlap))
+      state.focused = static_cast<int>(i);
     if (ImGui::IsItemHovered()) {
       ImGui::BeginTooltip();
       ImGui::PushTextWrapPos(ImGui::GetFontSize() * 28);
@@ -149,9 +163,10 @@ void App::draw_lesson_table() {
     if (ImGui::BeginCombo("##config", current.name.c_str())) {
       for (std::size_t c = 0; c < v->configs.size(); ++c) {
         const TileConfig& cfg = v->configs[c];
-        const std::string why = unsupported_reason(*v, static_cast<int>(c), state_.problem, state_.precision, device_.limits);
+        const std::string why = unsupported_reason(*v, static_cast<int>(c), state.problem, state.precision, dev.limits);
         ImGui::BeginDisabled(!why.empty());
-        if (ImGui::Selectable(cfg.name.c_str(), static_cast<int>(c) == e.config_index)) e.config_index = static_cast<int>(c);
+        if (ImGui::Selectable(cfg.name.c_str(), static_cast<int>(c) == e.config_index))
+          e.config_index = static_cast<int>(c);
         ImGui::EndDisabled();
         if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
           ImGui::BeginTooltip();
@@ -167,8 +182,8 @@ void App::draw_lesson_table() {
       }
       ImGui::EndCombo();
     }
-    const std::string why = unsupported_reason(*v, e.config_index, state_.problem, state_.precision, device_.limits);
-    if (!why.empty() && (runner_->gpu() || v->backend == Backend::GlShader)) {
+    const std::string why = unsupported_reason(*v, e.config_index, state.problem, state.precision, dev.limits);
+    if (!why.empty() && (runner.gpu() || v->backend == Backend::GlShader)) {
       ImGui::TextColored(ImVec4(1, 0.6f, 0.3f, 1), "skipped");
       help_tooltip(("This configuration cannot run: " + why).c_str());
     }
@@ -177,44 +192,48 @@ void App::draw_lesson_table() {
   ImGui::EndTable();
 }
 
-void App::draw_run_buttons() {
-  const bool is_busy = busy();
+void ControlsPanel::draw_run_buttons(TabContext& ctx) {
+  AppState& state = ctx.state;
+  const Runner& runner = ctx.runner;
+  const bool is_busy = ctx.app.busy();
   const float em = ImGui::GetFontSize();
   ImGui::BeginDisabled(is_busy);
-  if (ImGui::Button("Run", ImVec2(6 * em, 0))) run();
+  if (ImGui::Button("Run", ImVec2(6 * em, 0))) ctx.app.run();
   help_tooltip("Time every ticked variant once at the size above (shortcut R).");
   ImGui::SameLine();
-  if (ImGui::Button("Sweep", ImVec2(6 * em, 0))) sweep();
+  if (ImGui::Button("Sweep", ImVec2(6 * em, 0))) ctx.app.sweep();
   help_tooltip("Time every ticked variant at each size of the range below, doubling (shortcut S).");
   ImGui::SameLine();
-  if (ImGui::Button("Live", ImVec2(6 * em, 0))) live();
-  help_tooltip("Re-run the focused variant again and again and plot each time: change nothing and watch "
-               "the noise, or watch the clock settle (shortcut L).");
+  if (ImGui::Button("Live", ImVec2(6 * em, 0))) ctx.app.live();
+  help_tooltip(
+      "Re-run the focused variant again and again and plot each time: change nothing and watch "
+      "the noise, or watch the clock settle (shortcut L).");
   ImGui::EndDisabled();
   ImGui::BeginDisabled(!is_busy);
-  if (ImGui::Button(runner_->progress().kind == JobKind::Live ? "Stop" : "Cancel", ImVec2(6 * em, 0))) cancel();
+  if (ImGui::Button(runner.progress().kind == JobKind::Live ? "Stop" : "Cancel", ImVec2(6 * em, 0))) ctx.app.cancel();
   help_tooltip("Stop after the kernel now running (shortcut Esc).");
   ImGui::EndDisabled();
 
-  const int max_size = runner_->gpu() ? 65536 : static_cast<int>(Runner::kCpuMaxSize);
+  const int max_size = runner.gpu() ? 65536 : static_cast<int>(Runner::kCpuMaxSize);
   ImGui::SetNextItemWidth(em * 6);
-  ImGui::InputInt("##from", &state_.sweep_from, 0, 0);
-  state_.sweep_from = std::clamp(state_.sweep_from, 1, max_size);
+  ImGui::InputInt("##from", &state.sweep_from, 0, 0);
+  state.sweep_from = std::clamp(state.sweep_from, 1, max_size);
   help_tooltip("The first size of a sweep.");
   ImGui::SameLine();
   ImGui::TextUnformatted("to");
   ImGui::SameLine();
   ImGui::SetNextItemWidth(em * 6);
-  ImGui::InputInt("##to", &state_.sweep_to, 0, 0);
-  state_.sweep_to = std::clamp(state_.sweep_to, state_.sweep_from, max_size);
+  ImGui::InputInt("##to", &state.sweep_to, 0, 0);
+  state.sweep_to = std::clamp(state.sweep_to, state.sweep_from, max_size);
   help_tooltip("The last size of a sweep (sizes double from the first).");
   ImGui::SameLine();
-  ImGui::TextDisabled("(%d sizes)", static_cast<int>(sweep_sizes(state_).size()));
+  ImGui::TextDisabled("(%d sizes)", static_cast<int>(sweep_sizes(state).size()));
 }
 
-void App::draw_progress() {
-  const RunnerProgress p = runner_->progress();
-  const std::string error = runner_->last_error();
+void ControlsPanel::draw_progress(TabContext& ctx) {
+  const Runner& runner = ctx.runner;
+  const RunnerProgress p = runner.progress();
+  const std::string error = runner.last_error();
   if (p.busy) {
     char overlay[128];
     if (p.kind == JobKind::Live)
@@ -223,8 +242,9 @@ void App::draw_progress() {
       std::snprintf(overlay, sizeof overlay, "%d / %d runs, about %.0f s left", p.done, p.total, p.eta_s + 0.5);
     else
       std::snprintf(overlay, sizeof overlay, "%d / %d runs", p.done, p.total);
-    const float fraction = p.kind == JobKind::Live ? static_cast<float>(ImGui::GetTime() * 0.5 - static_cast<int>(ImGui::GetTime() * 0.5))
-                                                   : static_cast<float>(p.fraction);
+    const float fraction = p.kind == JobKind::Live
+                               ? static_cast<float>(ImGui::GetTime() * 0.5 - static_cast<int>(ImGui::GetTime() * 0.5))
+                               : static_cast<float>(p.fraction);
     ImGui::ProgressBar(fraction, ImVec2(-1, 0), overlay);
     ImGui::TextDisabled("%s%s", p.cancelling ? "cancelling: " : "now: ", p.current.c_str());
   }

@@ -13,7 +13,6 @@
 
 namespace tilescope {
 
-
 // The passes of a mode at a size: its quads and k-chunks (pass p = chunk p % chunks of quad
 // p / chunks), the engine's own plan without the expanded list, so it is cheap at any size.
 using PassSchedule = ShaderPlanSummary;

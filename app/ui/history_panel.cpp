@@ -8,6 +8,7 @@
 
 #include "gl_gemm/gl_shader_runner.h"
 #include "registry.h"
+#include "runner/timing_history.h"
 #include "ui/history_panel_internal.h"
 #include "ui/widgets.h"
 #include "viz/colors.h"
@@ -47,6 +48,10 @@ void HistoryPanel::update_plans(int M, int N, int K) {
   }
 }
 
+void HistoryPanel::draw(TabContext& ctx) {
+  draw(ctx.state, ctx.history.snapshot(), ctx.device);
+}
+
 void HistoryPanel::draw(const AppState& state, const std::vector<RunResult>& rows, const DeviceInfo& device) {
   ImGui::BeginChild("history_scroll", ImVec2(0, 0), false);
   const float em = ImGui::GetFontSize();
@@ -58,8 +63,10 @@ void HistoryPanel::draw(const AppState& state, const std::vector<RunResult>& row
       "from texel fetches. Passes added partial sums by blending. This is that method, run on this machine.");
   ImGui::PopTextWrapPos();
   if (state.precision == Precision::F64)
-    banner("Float only: the texture shaders run in float whatever the precision chosen (the variant refuses double: "
-           "the fragment pipeline has no double textures and no double blending). Switch Precision to float to time them.");
+    banner(
+        "Float only: the texture shaders run in float whatever the precision chosen (the variant refuses double: "
+        "the fragment pipeline has no double textures and no double blending). Switch Precision to float to time "
+        "them.");
 
   draw_mode_picker(state);
 
@@ -72,7 +79,8 @@ void HistoryPanel::draw(const AppState& state, const std::vector<RunResult>& row
     return;
   }
   const ShaderMode m = mode();
-  const ModePlan& plan = plans_[static_cast<std::size_t>(std::clamp<int>(mode_, 0, static_cast<int>(plans_.size()) - 1))];
+  const ModePlan& plan =
+      plans_[static_cast<std::size_t>(std::clamp<int>(mode_, 0, static_cast<int>(plans_.size()) - 1))];
 
   const float avail = ImGui::GetContentRegionAvail().x;
   const bool wide = avail > 44 * em;
@@ -128,8 +136,9 @@ void HistoryPanel::draw_mode_picker(const AppState& state) {
 void HistoryPanel::draw_reload() {
   section("Edit a shader, then reload");
   if (ImGui::Button("Reload shaders")) reload_shaders();
-  help_tooltip("Recompiles every shader in the folder below, here (errors show at once), and tells the timing thread "
-               "to reload before its next run, so the next Run times your edited shader.");
+  help_tooltip(
+      "Recompiles every shader in the folder below, here (errors show at once), and tells the timing thread "
+      "to reload before its next run, so the next Run times your edited shader.");
   ImGui::SameLine();
   ImGui::TextDisabled("edit a .frag there and press Reload");
   const std::string dir = ShaderLibrary::default_directory();
@@ -147,7 +156,8 @@ void HistoryPanel::draw_reload() {
       ImGui::TextColored(kRed, "some shaders failed to compile (the log can be selected and copied):");
       int lines = 1;
       for (char ch : reload_log_) lines += ch == '\n';
-      copyable_text("##reload_log", reload_log_, static_cast<float>(std::clamp(lines, 3, 14)), IM_COL32(255, 110, 100, 255));
+      copyable_text("##reload_log", reload_log_, static_cast<float>(std::clamp(lines, 3, 14)),
+                    IM_COL32(255, 110, 100, 255));
     }
   }
   const GlShaderThreadInfo info = gl_shader_thread_info();

@@ -14,11 +14,14 @@
 #include "measure.h"
 #include "ui/app_state.h"
 #include "ui/history_model.h"
+#include "ui/tab.h"
 
 namespace tilescope {
 
-class HistoryPanel {
+class HistoryPanel : public Tab {
  public:
+  const char* title() const override { return "History: GEMM by drawing"; }
+  void draw(TabContext& ctx) override;
   // `rows`: everything measured so far (the TimingHistory's snapshot); `device`: the CUDA device
   // (may be unavailable). Draws into the current ImGui window.
   void draw(const AppState& state, const std::vector<RunResult>& rows, const DeviceInfo& device);
@@ -48,6 +51,9 @@ class HistoryPanel {
   void draw_mode_picker(const AppState& state);
   // history_passes.cpp
   void draw_passes(const ModePlan& plan, float width, float max_height);
+  static void draw_pass_facts(const ModePlan& plan);
+  static void draw_pass_canvas(const ModePlan& plan, float width, float max_height, long long shown);
+  static void draw_chunk_legend(const ModePlan& plan, float width, long long shown);
   void draw_pass_controls(const ModePlan& plan);
   void draw_pass_strip(const ModePlan& plan, float width);
   void draw_texture_layout(ShaderMode mode, float width);  // history_texels.cpp
@@ -56,11 +62,11 @@ class HistoryPanel {
   void draw_bound_table(const std::vector<RunResult>& rows, const DeviceInfo& device);
   void draw_reload();  // and the rest: history_panel.cpp
 
-  int mode_ = -1;      // a configuration of shader_variant(); -1: its default one
-  int pass_ = -1;      // -1: all passes drawn
+  int mode_ = -1;  // a configuration of shader_variant(); -1: its default one
+  int pass_ = -1;  // -1: all passes drawn
   bool playing_ = false;
   double play_clock_ = 0;
-  float speed_ = 0;     // passes per second while playing; 0 = pick from the pass count
+  float speed_ = 0;  // passes per second while playing; 0 = pick from the pass count
   int speed_for_mode_ = -1;
   long long speed_for_passes_ = -1;
   char layout_matrix_ = 'C';  // which matrix the texture-layout picture shows

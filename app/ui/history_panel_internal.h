@@ -13,13 +13,11 @@
 
 namespace tilescope::history_ui {
 
-inline constexpr long long kMaxQuads = 16384;          // more quads than this: a smaller example is drawn
+inline constexpr long long kMaxQuads = 16384;  // more quads than this: a smaller example is drawn
 
 inline const ImVec4 kGreen(0.35f, 0.85f, 0.40f, 1.0f);
 inline const ImVec4 kRed(1.0f, 0.40f, 0.35f, 1.0f);
 inline const ImVec4 kAmber(1.0f, 0.75f, 0.30f, 1.0f);
-
-inline int ceil_div(int a, int b) { return (a + b - 1) / b; }
 
 // Colour of k-chunk c of n: the ramp from dark (first chunk) to yellow (last).
 inline ImU32 chunk_color(long long c, long long n) {
@@ -27,15 +25,22 @@ inline ImU32 chunk_color(long long c, long long n) {
   return heat_color(0.3 + 0.7 * t);
 }
 
-inline ImU32 with_alpha(ImU32 col, int alpha) { return (col & 0x00FFFFFFu) | (static_cast<ImU32>(alpha) << 24); }
+inline ImU32 with_alpha(ImU32 col, int alpha) {
+  return (col & 0x00FFFFFFu) | (static_cast<ImU32>(alpha) << 24);
+}
 
 inline const char* mode_year(ShaderMode m) {
   switch (m) {
-    case ShaderMode::kMultipass: return "2001";
-    case ShaderMode::kRgbaPacked: return "2003-04";
-    case ShaderMode::kBlocked: return "2006";
-    case ShaderMode::kMrt: return "GeForce 6 era";
-    case ShaderMode::kMrt8: return "8 targets";
+    case ShaderMode::kMultipass:
+      return "2001";
+    case ShaderMode::kRgbaPacked:
+      return "2003-04";
+    case ShaderMode::kBlocked:
+      return "2006";
+    case ShaderMode::kMrt:
+      return "GeForce 6 era";
+    case ShaderMode::kMrt8:
+      return "8 targets";
   }
   return "";
 }
@@ -44,10 +49,11 @@ inline std::string mode_description(ShaderMode m) {
   char buf[400];
   switch (m) {
     case ShaderMode::kMultipass:
-      std::snprintf(buf, sizeof buf,
-                    "Larsen & McAllister 2001: one output of C per fragment; one pass over the whole target per "
-                    "k-chunk (%d k each), the blender adding each pass's partial sums. 2 texels fetched per multiply-add.",
-                    default_k_chunk(m));
+      std::snprintf(
+          buf, sizeof buf,
+          "Larsen & McAllister 2001: one output of C per fragment; one pass over the whole target per "
+          "k-chunk (%d k each), the blender adding each pass's partial sums. 2 texels fetched per multiply-add.",
+          default_k_chunk(m));
       break;
     case ShaderMode::kRgbaPacked:
       std::snprintf(buf, sizeof buf,
@@ -55,10 +61,11 @@ inline std::string mode_description(ShaderMode m) {
                     "texels. A fragment computes a 2 x 2 block of C: 2 fetched texels feed 8 multiply-adds.");
       break;
     case ShaderMode::kBlocked:
-      std::snprintf(buf, sizeof buf,
-                    "Govindaraju et al. 2006: C cut into %d x %d tiles; per tile one quad per %d-long k-block, all "
-                    "k-blocks of a tile before the next, so each pass reads strips of A and B that fit the texture cache.",
-                    default_tile(), default_tile(), default_k_chunk(m));
+      std::snprintf(
+          buf, sizeof buf,
+          "Govindaraju et al. 2006: C cut into %d x %d tiles; per tile one quad per %d-long k-block, all "
+          "k-blocks of a tile before the next, so each pass reads strips of A and B that fit the texture cache.",
+          default_tile(), default_tile(), default_k_chunk(m));
       break;
     case ShaderMode::kMrt:
       std::snprintf(buf, sizeof buf,
@@ -76,15 +83,19 @@ inline std::string mode_description(ShaderMode m) {
 
 inline std::string format_gflops(double g) {
   char buf[32];
-  if (g >= 100) std::snprintf(buf, sizeof buf, "%.0f", g);
-  else if (g >= 10) std::snprintf(buf, sizeof buf, "%.1f", g);
-  else std::snprintf(buf, sizeof buf, "%.2f", g);
+  if (g >= 100)
+    std::snprintf(buf, sizeof buf, "%.0f", g);
+  else if (g >= 10)
+    std::snprintf(buf, sizeof buf, "%.1f", g);
+  else
+    std::snprintf(buf, sizeof buf, "%.2f", g);
   return buf;
 }
 
 inline std::string size_text(const Shape& s) {
   char buf[64];
-  if (s.M == s.N && s.N == s.K) std::snprintf(buf, sizeof buf, "N = %lld", static_cast<long long>(s.N));
+  if (s.M == s.N && s.N == s.K)
+    std::snprintf(buf, sizeof buf, "N = %lld", static_cast<long long>(s.N));
   else
     std::snprintf(buf, sizeof buf, "%lld x %lld x %lld", static_cast<long long>(s.M), static_cast<long long>(s.N),
                   static_cast<long long>(s.K));
@@ -100,6 +111,5 @@ inline void copyable_text(const char* id, const std::string& text, float lines, 
                             ImGuiInputTextFlags_ReadOnly);
   ImGui::PopStyleColor();
 }
-
 
 }  // namespace tilescope::history_ui

@@ -20,31 +20,62 @@ namespace tilescope {
 
 using namespace history_ui;
 
-void HistoryPanel::draw_passes(const ModePlan& plan, float width, float max_height) {
-  const float em = ImGui::GetFontSize();
-  const ShaderPlanSummary& L = plan.layout;
-  section("The passes, drawn as the quads they are");
-  if (L.quads.empty() || L.chunks.empty() || L.target_width < 1 || L.target_height < 1) {
-    ImGui::TextDisabled("nothing to draw at this size");
-    return;
+namespace {
+
+// Where the passes canvas lies on the screen and at what scale (texels to pixels).
+struct PassCanvas {
+  ImVec2 o;         // target 0's top-left corner
+  float scale = 1;  // pixels per texel
+};
+
+// Hover: what the texel under the mouse holds and how far its sum has got.
+void pass_tooltip(const ShaderPlanSummary& L, const PassCanvas& cv, long long shown) {
+  const long long chunks = static_cast<long long>(L.chunks.size());
+  const long long quads = static_cast<long long>(L.quads.size());
+  const int r = L.outputs_per_fragment_rows, c = L.outputs_per_fragment_cols;
+  const ImVec2 o = cv.o;
+  const float scale = cv.scale;
+  {
+    const ImVec2 mp = ImGui::GetIO().MousePos;
+    const int tx = static_cast<int>((mp.x - o.x) / scale), ty = static_cast<int>((mp.y - o.y) / scale);
+    if (tx >= 0 && ty >= 0 && tx < L.target_width && ty < L.target_height) {
+      long long qi = -1;
+      for (long long i = 0; i < quads; ++i) {
+        const ShaderPass& q = L.quads[static_cast<std::size_t>(i)];
+        if (tx >= q.x && tx < q.x + q.w && ty >= q.y && ty < q.y + q.h) {
+          qi = i;
+          break;
+        }
+      }
+      const long long added = qi < 0 ? 0 : std::clamp(shown - qi * chunks, 0LL, chunks);
+      ImGui::BeginTooltip();
+      ImGui::Text("texel (%d, %d): the fragment computing C rows %d..%d, columns %d..%d", tx, ty, ty * r,
+                  ty * r + r - 1, tx * c, tx * c + c - 1);
+      if (qi >= 0) ImGui::Text("quad %lld; k-chunks added so far: %lld of %lld", qi, added, chunks);
+      ImGui::EndTooltip();
+    }
   }
+}
+
+}  // namespace
+
+// The facts a teacher reads out: sizes, targets, outputs per fragment, passes, textures.
+void HistoryPanel::draw_pass_facts(const ModePlan& plan) {
+  const ShaderPlanSummary& L = plan.layout;
   const long long total = L.total();
   const long long chunks = static_cast<long long>(L.chunks.size());
   const long long quads = static_cast<long long>(L.quads.size());
-  if (pass_ > total) pass_ = -1;
-  const long long shown = pass_ < 0 ? total : pass_;
-
-  // The facts a teacher reads out.
   const int r = L.outputs_per_fragment_rows, c = L.outputs_per_fragment_cols;
   ImGui::Text("C = A·B with M = %d, N = %d, K = %d", plan.run_M, plan.run_N, plan.K);
   if (plan.smaller_example) {
     ImGui::PushStyleColor(ImGuiCol_Text, kAmber);
     ImGui::PushTextWrapPos(0);
-    ImGui::Text("At this size there are %s passes (%s tiles x %lld k-chunks): too many quads to draw. "
-                "Drawn: the same mode at M = %d, N = %d.",
-                format_thousands(static_cast<double>(plan.run_layout.total())).c_str(),
-                format_thousands(static_cast<double>(plan.run_layout.total() / std::max(1LL, chunks))).c_str(), chunks, plan.M,
-                plan.N);
+    ImGui::Text(
+        "At this size there are %s passes (%s tiles x %lld k-chunks): too many quads to draw. "
+        "Drawn: the same mode at M = %d, N = %d.",
+        format_thousands(static_cast<double>(plan.run_layout.total())).c_str(),
+        format_thousands(static_cast<double>(plan.run_layout.total() / std::max(1LL, chunks))).c_str(), chunks, plan.M,
+        plan.N);
     ImGui::PopTextWrapPos();
     ImGui::PopStyleColor();
   }
@@ -54,26 +85,32 @@ void HistoryPanel::draw_passes(const ModePlan& plan, float width, float max_heig
   if (L.targets > 1) {
     ImGui::SameLine();
     ImGui::TextColored(kAmber, "x %d render targets", L.targets);
-    help_tooltip("One quad writes all the targets at once (multiple render targets): each fragment has 4 (or 8) "
-                 "RGBA outputs, 16 (or 32) floats of C.");
+    help_tooltip(
+        "One quad writes all the targets at once (multiple render targets): each fragment has 4 (or 8) "
+        "RGBA outputs, 16 (or 32) floats of C.");
   }
   ImGui::Text("each fragment computes %d x %d of C", r, c);
-  ImGui::Text("%s: %s = %s quad%s per k-chunk x %lld k-chunk%s", plan.smaller_example ? "passes of the example" : "passes",
-              format_thousands(static_cast<double>(total)).c_str(),
-              format_thousands(static_cast<double>(quads)).c_str(), quads > 1 ? "s" : "", chunks, chunks > 1 ? "s" : "");
-  help_tooltip("A pass is one draw call: a quad (viewport and scissor = its rectangle) over the target, whose "
-               "fragments each add one k-chunk's partial sums. The first chunk of each quad overwrites the cleared "
-               "target, the later ones are added by the blender (GL_ONE, GL_ONE).");
+  ImGui::Text(
+      "%s: %s = %s quad%s per k-chunk x %lld k-chunk%s", plan.smaller_example ? "passes of the example" : "passes",
+      format_thousands(static_cast<double>(total)).c_str(), format_thousands(static_cast<double>(quads)).c_str(),
+      quads > 1 ? "s" : "", chunks, chunks > 1 ? "s" : "");
+  help_tooltip(
+      "A pass is one draw call: a quad (viewport and scissor = its rectangle) over the target, whose "
+      "fragments each add one k-chunk's partial sums. The first chunk of each quad overwrites the cleared "
+      "target, the later ones are added by the blender (GL_ONE, GL_ONE).");
   const int kpu = std::max(1, L.k_per_unit);
   ImGui::TextDisabled("textures: A %d x %d, B %d x %d texels (%s)%s", R.a_width, R.a_height, R.b_width, R.b_height,
                       L.a_channels == 4 ? "RGBA32F" : "R32F",
                       kpu > 1 ? (kpu == 2 ? "; k unit = 2 k" : "; k unit = 4 k") : "");
+}
 
-  draw_pass_controls(plan);
-
-  draw_pass_strip(plan, width);
-
-  // The canvas: the target(s) in texels, scaled to fit.
+// The canvas: the target(s) in texels, scaled to fit, the passes drawn so far filled.
+void HistoryPanel::draw_pass_canvas(const ModePlan& plan, float width, float max_height, long long shown) {
+  const float em = ImGui::GetFontSize();
+  const ShaderPlanSummary& L = plan.layout;
+  const long long total = L.total();
+  const long long chunks = static_cast<long long>(L.chunks.size());
+  const long long quads = static_cast<long long>(L.quads.size());
   const float stack = L.targets > 1 ? 0.45f * em : 0.0f;  // offset of each further target card
   const float extra = stack * static_cast<float>(L.targets - 1);
   const float label_h = em * 1.2f;
@@ -92,7 +129,7 @@ void HistoryPanel::draw_passes(const ModePlan& plan, float width, float max_heig
   const ImU32 border = ImGui::GetColorU32(ImGuiCol_Border);
   const float small = em * 0.72f;
 
-  const long long full = std::min(quads, shown / chunks);  // quads with every chunk added
+  const long long full = std::min(quads, shown / chunks);        // quads with every chunk added
   const long long partial = shown < total ? shown % chunks : 0;  // chunks added to quad `full`
   auto rect_of = [&](const ImVec2& org, int x, int y, int w, int h) {
     return std::make_pair(ImVec2(org.x + x * scale, org.y + y * scale),
@@ -132,8 +169,10 @@ void HistoryPanel::draw_passes(const ModePlan& plan, float width, float max_heig
   // Texel grid where texels are big enough to see; quad outlines where quads are.
   if (scale >= 10) {
     const ImU32 grid = with_alpha(border, 70);
-    for (int x = 1; x < L.target_width; ++x) dl->AddLine(ImVec2(o.x + x * scale, o.y), ImVec2(o.x + x * scale, o.y + bh), grid);
-    for (int y = 1; y < L.target_height; ++y) dl->AddLine(ImVec2(o.x, o.y + y * scale), ImVec2(o.x + bw, o.y + y * scale), grid);
+    for (int x = 1; x < L.target_width; ++x)
+      dl->AddLine(ImVec2(o.x + x * scale, o.y), ImVec2(o.x + x * scale, o.y + bh), grid);
+    for (int y = 1; y < L.target_height; ++y)
+      dl->AddLine(ImVec2(o.x, o.y + y * scale), ImVec2(o.x + bw, o.y + y * scale), grid);
   }
   if (quads > 1 && quads <= kMaxQuads) {
     float min_side = 1e9f;
@@ -174,36 +213,26 @@ void HistoryPanel::draw_passes(const ModePlan& plan, float width, float max_heig
     dl->AddText(ImGui::GetFont(), small, ImVec2(back.x + bw - ts.x - 3, back.y + bh - ts.y - 1), 0xFFFFFFFFu, buf);
   }
 
-  // Hover: what the texel under the mouse holds and how far its sum has got.
-  if (hovered) {
-    const ImVec2 mp = ImGui::GetIO().MousePos;
-    const int tx = static_cast<int>((mp.x - o.x) / scale), ty = static_cast<int>((mp.y - o.y) / scale);
-    if (tx >= 0 && ty >= 0 && tx < L.target_width && ty < L.target_height) {
-      long long qi = -1;
-      for (long long i = 0; i < quads; ++i) {
-        const ShaderPass& q = L.quads[static_cast<std::size_t>(i)];
-        if (tx >= q.x && tx < q.x + q.w && ty >= q.y && ty < q.y + q.h) {
-          qi = i;
-          break;
-        }
-      }
-      const long long added = qi < 0 ? 0 : std::clamp(shown - qi * chunks, 0LL, chunks);
-      ImGui::BeginTooltip();
-      ImGui::Text("texel (%d, %d): the fragment computing C rows %d..%d, columns %d..%d", tx, ty, ty * r, ty * r + r - 1,
-                  tx * c, tx * c + c - 1);
-      if (qi >= 0) ImGui::Text("quad %lld; k-chunks added so far: %lld of %lld", qi, added, chunks);
-      ImGui::EndTooltip();
-    }
-  }
+  if (hovered) pass_tooltip(L, PassCanvas{o, scale}, shown);
+}
 
-  // The k-chunk legend: one cell per chunk (or a ramp when there are many), the latest marked.
+// The k-chunk legend: one cell per chunk (or a ramp when there are many), the latest marked.
+void HistoryPanel::draw_chunk_legend(const ModePlan& plan, float width, long long shown) {
+  const float em = ImGui::GetFontSize();
+  const ShaderPlanSummary& L = plan.layout;
+  const long long total = L.total();
+  const long long chunks = static_cast<long long>(L.chunks.size());
+  const long long partial = shown < total ? shown % chunks : 0;
+  const int kpu = std::max(1, L.k_per_unit);
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text);
   const float lw = std::min(width - em, 22 * em), lh = em * 0.8f;
   const ImVec2 lp = ImGui::GetCursorScreenPos();
   const int cells = static_cast<int>(std::min<long long>(chunks, 64));
   for (int i = 0; i < cells; ++i) {
     const long long ch = chunks <= 64 ? i : i * (chunks - 1) / std::max(1, cells - 1);
-    dl->AddRectFilled(ImVec2(lp.x + lw * i / cells, lp.y), ImVec2(lp.x + lw * (i + 1) / cells - (chunks <= 64 ? 1 : 0), lp.y + lh),
-                      chunk_color(ch, chunks));
+    dl->AddRectFilled(ImVec2(lp.x + lw * i / cells, lp.y),
+                      ImVec2(lp.x + lw * (i + 1) / cells - (chunks <= 64 ? 1 : 0), lp.y + lh), chunk_color(ch, chunks));
   }
   const long long latest = shown == 0 ? -1 : (shown < total ? (partial > 0 ? partial - 1 : chunks - 1) : chunks - 1);
   if (latest >= 0) {
@@ -212,9 +241,28 @@ void HistoryPanel::draw_passes(const ModePlan& plan, float width, float max_heig
                           ImVec2(x + em * 0.3f, lp.y + lh + em * 0.45f), text);
   }
   ImGui::Dummy(ImVec2(lw, lh + em * 0.5f));
-  const long long k_last = std::min<long long>(plan.K, static_cast<long long>(L.chunks.back().k0 + L.chunks.back().klen) * kpu) - 1;
-  ImGui::TextDisabled("colour = the latest k-chunk added: k = 0.. (dark) to ..%lld (yellow); plain background: not drawn yet",
-                      k_last);
+  const long long k_last =
+      std::min<long long>(plan.K, static_cast<long long>(L.chunks.back().k0 + L.chunks.back().klen) * kpu) - 1;
+  ImGui::TextDisabled(
+      "colour = the latest k-chunk added: k = 0.. (dark) to ..%lld (yellow); plain background: not drawn yet", k_last);
+}
+
+void HistoryPanel::draw_passes(const ModePlan& plan, float width, float max_height) {
+  const ShaderPlanSummary& L = plan.layout;
+  section("The passes, drawn as the quads they are");
+  if (L.quads.empty() || L.chunks.empty() || L.target_width < 1 || L.target_height < 1) {
+    ImGui::TextDisabled("nothing to draw at this size");
+    return;
+  }
+  const long long total = L.total();
+  if (pass_ > total) pass_ = -1;
+  const long long shown = pass_ < 0 ? total : pass_;
+
+  draw_pass_facts(plan);
+  draw_pass_controls(plan);
+  draw_pass_strip(plan, width);
+  draw_pass_canvas(plan, width, max_height, shown);
+  draw_chunk_legend(plan, width, shown);
 }
 
 // The passes in drawing order around the current one, each a thumbnail of the target with its
@@ -232,8 +280,8 @@ void HistoryPanel::draw_pass_strip(const ModePlan& plan, float width) {
   const long long first = std::clamp<long long>(shown - count / 2, 0, total - count);
   const int rows = count > per_row ? 2 : 1;
   if (count < total)
-    ImGui::TextDisabled("passes %lld..%lld of %s, in drawing order (click one to stop there):", first + 1, first + count,
-                        format_thousands(static_cast<double>(total)).c_str());
+    ImGui::TextDisabled("passes %lld..%lld of %s, in drawing order (click one to stop there):", first + 1,
+                        first + count, format_thousands(static_cast<double>(total)).c_str());
   else
     ImGui::TextDisabled("the %lld pass%s in drawing order (click one to stop there):", total, total > 1 ? "es" : "");
   const float strip_w = static_cast<float>(std::min<long long>(count, per_row)) * (tw + gap);
@@ -246,15 +294,18 @@ void HistoryPanel::draw_pass_strip(const ModePlan& plan, float width) {
   const ImVec2 mouse = ImGui::GetIO().MousePos;
   for (long long i = first; i < first + count; ++i) {
     const long long slot = i - first;
-    const ImVec2 a(o.x + static_cast<float>(slot % per_row) * (tw + gap), o.y + static_cast<float>(slot / per_row) * (th + gap));
+    const ImVec2 a(o.x + static_cast<float>(slot % per_row) * (tw + gap),
+                   o.y + static_cast<float>(slot / per_row) * (th + gap));
     const ImVec2 b(a.x + tw, a.y + th);
     dl->AddRectFilled(a, b, bg);
     const ShaderPass p = L.pass(i);
     // At least 2 pixels, so a small tile stays visible on a thumbnail.
     ImVec2 qa(a.x + p.x * sx, a.y + p.y * sy), qb(a.x + (p.x + p.w) * sx, a.y + (p.y + p.h) * sy);
     qb.x = std::max(qb.x, qa.x + 2), qb.y = std::max(qb.y, qa.y + 2);
-    if (i < shown) dl->AddRectFilled(qa, qb, chunk_color(i % chunks, chunks));
-    else dl->AddRect(qa, qb, with_alpha(text, 160));
+    if (i < shown)
+      dl->AddRectFilled(qa, qb, chunk_color(i % chunks, chunks));
+    else
+      dl->AddRect(qa, qb, with_alpha(text, 160));
     dl->AddRect(a, b, i == shown - 1 ? 0xFFFFFFFFu : with_alpha(text, 70), 0, 0, i == shown - 1 ? 2.5f : 1.0f);
     if (hovered && mouse.x >= a.x && mouse.x < b.x + gap && mouse.y >= a.y && mouse.y < b.y + gap) {
       const int kpu = std::max(1, L.k_per_unit);
@@ -282,7 +333,8 @@ void HistoryPanel::draw_pass_controls(const ModePlan& plan) {
       if (!playing_ && (pass_ < 0 || pass_ >= total_i)) pass_ = 0;
       playing_ = !playing_;
     }
-    if (ImGui::IsKeyPressed(GLFW_KEY_RIGHT)) pass_ = pass_ < 0 ? -1 : (pass_ + 1 >= total_i ? -1 : pass_ + 1), playing_ = false;
+    if (ImGui::IsKeyPressed(GLFW_KEY_RIGHT))
+      pass_ = pass_ < 0 ? -1 : (pass_ + 1 >= total_i ? -1 : pass_ + 1), playing_ = false;
     if (ImGui::IsKeyPressed(GLFW_KEY_LEFT)) pass_ = std::max(0, (pass_ < 0 ? total_i : pass_) - 1), playing_ = false;
   }
   if (playing_) {
@@ -315,7 +367,8 @@ void HistoryPanel::draw_pass_controls(const ModePlan& plan) {
   ImGui::SameLine();
   ImGui::SetNextItemWidth(std::max(6 * em, ImGui::GetContentRegionAvail().x - 9 * em));
   shown = pass_ < 0 ? total_i : pass_;
-  if (ImGui::SliderInt("##pass", &shown, 0, total_i, "passes drawn: %d")) pass_ = shown >= total_i ? -1 : shown, playing_ = false;
+  if (ImGui::SliderInt("##pass", &shown, 0, total_i, "passes drawn: %d"))
+    pass_ = shown >= total_i ? -1 : shown, playing_ = false;
   help_tooltip("How many passes (draw calls) have been drawn. Drag to step through them.");
   ImGui::SameLine();
   ImGui::SetNextItemWidth(7 * em);
@@ -327,18 +380,20 @@ void HistoryPanel::draw_pass_controls(const ModePlan& plan) {
   shown = pass_ < 0 ? total_i : pass_;
   ImGui::PushTextWrapPos(0);
   if (shown == 0) {
-    ImGui::TextUnformatted("Nothing drawn yet: the targets are cleared (to NaN, the poison a missed texel would keep).");
+    ImGui::TextUnformatted(
+        "Nothing drawn yet: the targets are cleared (to NaN, the poison a missed texel would keep).");
   } else {
     const ShaderPass p = L.pass(shown - 1);
     const long long k0 = static_cast<long long>(p.k0) * kpu;
     const long long k1 = std::min<long long>(plan.K, static_cast<long long>(p.k0 + p.klen) * kpu) - 1;
     const long long chunk_index = (shown - 1) % static_cast<long long>(L.chunks.size());
     const int outputs = plan.layout.outputs_per_fragment_rows * plan.layout.outputs_per_fragment_cols;
-    ImGui::Text("Pass %d of %lld: quad at (%d, %d), %d x %d texels, k = %lld..%lld (k-chunk %lld): every fragment in it "
-                "adds %lld products to %s%s.",
-                shown, total, p.x, p.y, p.w, p.h, k0, k1, chunk_index + 1, k1 - k0 + 1,
-                outputs == 1 ? "its one output" : ("each of its " + std::to_string(outputs) + " outputs").c_str(),
-                chunk_index == 0 ? " (the first chunk overwrites the cleared texels)" : " (the blender adds them)");
+    ImGui::Text(
+        "Pass %d of %lld: quad at (%d, %d), %d x %d texels, k = %lld..%lld (k-chunk %lld): every fragment in it "
+        "adds %lld products to %s%s.",
+        shown, total, p.x, p.y, p.w, p.h, k0, k1, chunk_index + 1, k1 - k0 + 1,
+        outputs == 1 ? "its one output" : ("each of its " + std::to_string(outputs) + " outputs").c_str(),
+        chunk_index == 0 ? " (the first chunk overwrites the cleared texels)" : " (the blender adds them)");
   }
   ImGui::PopTextWrapPos();
 }

@@ -5,13 +5,14 @@
 #include <imgui.h>
 
 #include <algorithm>
-#include <cmath>
 #include <chrono>
-#include <future>
+#include <cmath>
 #include <cstdio>
+#include <future>
 
 #include "random_inputs.h"
 #include "registry.h"
+#include "runner/runner.h"
 #include "ui/widgets.h"
 
 namespace tilescope {
@@ -52,8 +53,10 @@ double stored_value(Problem problem, bool of_a, std::int64_t row, std::int64_t c
 double partial_c(Problem problem, const Shape& s, std::int64_t i, std::int64_t j, std::int64_t k_end) {
   double sum = 0;
   for (std::int64_t k = 0; k < k_end; ++k) {
-    const double a = problem == Problem::Gemm ? stored_value(problem, true, i, k, s) : stored_value(problem, true, k, i, s);
-    const double b = problem == Problem::Gemm ? stored_value(problem, false, k, j, s) : stored_value(problem, true, k, j, s);
+    const double a =
+        problem == Problem::Gemm ? stored_value(problem, true, i, k, s) : stored_value(problem, true, k, i, s);
+    const double b =
+        problem == Problem::Gemm ? stored_value(problem, false, k, j, s) : stored_value(problem, true, k, j, s);
     sum += a * b;
   }
   return sum;
@@ -101,8 +104,9 @@ bool MappingPanel::refresh_gpu(const AppState& state) {
     // thread while the model's pictures stand in — the UI never waits for it.
     const double work = static_cast<double>(shape_.M) * static_cast<double>(shape_.N) * static_cast<double>(shape_.K);
     if (work > kMaxTraceWork) {
-      source_ = "the mapping model, uploaded from the host (sizes beyond 2048^3 are not traced: the counting run "
-                "would take too long)";
+      source_ =
+          "the mapping model, uploaded from the host (sizes beyond 2048^3 are not traced: the counting run "
+          "would take too long)";
       return false;
     }
     if (!trace_job_.valid()) {
@@ -151,8 +155,8 @@ bool MappingPanel::refresh_gpu(const AppState& state) {
                   (!gemm || ensure(b_tex_, b_reg_, shape_.K, shape_.N));
   const auto t0 = std::chrono::steady_clock::now();
   unsigned top = 0;
-  if (!ok || !colour_trace(trace_, selected_x_, selected_y_, problem_ == Problem::Ata && caps().mirrored_ata,
-                           c_reg_, a_reg_, gemm ? &b_reg_ : nullptr, &error, true, &top, !reads_coloured_)) {
+  if (!ok || !colour_trace(trace_, selected_x_, selected_y_, problem_ == Problem::Ata && caps().mirrored_ata, c_reg_,
+                           a_reg_, gemm ? &b_reg_ : nullptr, &error, true, &top, !reads_coloured_)) {
     source_ = "the mapping model, uploaded from the host (CUDA–GL interop failed: " + error + ")";
     return false;
   }
@@ -160,7 +164,8 @@ bool MappingPanel::refresh_gpu(const AppState& state) {
   if (!reads_coloured_) images_.max_reads = top;  // otherwise unchanged since the last trace
   reads_coloured_ = true;
   char buf[160];
-  std::snprintf(buf, sizeof buf, "an instrumented run on the GPU, coloured there (CUDA–GL interop, %.2f ms)", refresh_ms_);
+  std::snprintf(buf, sizeof buf, "an instrumented run on the GPU, coloured there (CUDA–GL interop, %.2f ms)",
+                refresh_ms_);
   source_ = buf;
   return true;
 }
@@ -170,6 +175,10 @@ void MappingPanel::handle_keys() {
   if (ImGui::IsKeyPressed(GLFW_KEY_SPACE, false)) playing_ = !playing_;
   if (ImGui::IsKeyPressed(GLFW_KEY_RIGHT)) phase_ = std::min(phase_ + 1, model_->phases()), playing_ = false;
   if (ImGui::IsKeyPressed(GLFW_KEY_LEFT)) phase_ = std::max(phase_ - 1, 0), playing_ = false;
+}
+
+void MappingPanel::draw(TabContext& ctx) {
+  draw(ctx.state, ctx.runner.gpu());
 }
 
 void MappingPanel::draw(const AppState& state, bool gpu) {
@@ -185,8 +194,10 @@ void MappingPanel::draw(const AppState& state, bool gpu) {
     play_clock_ += ImGui::GetIO().DeltaTime * speed_;
     if (play_clock_ >= 1.0) {
       play_clock_ = 0;
-      if (phase_ < model_->phases()) ++phase_;
-      else playing_ = false;
+      if (phase_ < model_->phases())
+        ++phase_;
+      else
+        playing_ = false;
     }
   }
   // While the instrumented run is in flight the model's pictures stay up; each frame only asks
@@ -216,36 +227,56 @@ void MappingPanel::draw(const AppState& state, bool gpu) {
   ImGui::EndChild();
 }
 
+// Where the three matrices are on screen for the current zoom and pan, in the textbook layout.
+struct MappingPanel::MatrixView {
+  Placement left, top, cpl;  // A (or Aᵀ), B (or A), C
+  float s = 1;               // pixels per element
+  float ks = 0;              // K elements, in pixels
+  double M = 0, N = 0, K = 0;
+};
+
 void MappingPanel::draw_matrices(const AppState& state) {
   (void)state;
   const VariantDescriptor* v = find_variant(variant_id_);
   const TileConfig& cfg = v->configs[config_index_];
-  ImGui::Text("%s %s, %s, M = %lld, N = %lld, K = %lld", v->label, cfg.name.c_str(),
-              problem_ == Problem::Gemm ? "C = A·B" : "C = AᵀA", static_cast<long long>(shape_.M),
-              static_cast<long long>(shape_.N), static_cast<long long>(shape_.K));
-  ImGui::TextDisabled("source: %s", source_.c_str());
-  help_tooltip("With a GPU the pictures come from an instrumented run of the very kernel that is timed (who "
-               "wrote each element of C, how often each element of A and B was read), coloured on the GPU. "
-               "Without one they come from the variant's mapping model; a GPU test checks the two agree exactly.");
-  ImGui::PushTextWrapPos(0);
-  ImGui::TextDisabled("%s Click C to pick a block; the wheel zooms, right-drag pans, double-click resets.",
-                      model_->reads_summary().c_str());
-  ImGui::PopTextWrapPos();
+  draw_matrices_header(*v, cfg);
 
   const ImVec2 region_min = ImGui::GetCursorScreenPos();
   const ImVec2 avail = ImGui::GetContentRegionAvail();
-  ImGui::InvisibleButton("canvas", ImVec2(std::max(avail.x, 50.0f), std::max(avail.y - ImGui::GetFontSize() * 2, 50.0f)),
+  ImGui::InvisibleButton("canvas",
+                         ImVec2(std::max(avail.x, 50.0f), std::max(avail.y - ImGui::GetFontSize() * 2, 50.0f)),
                          ImGuiButtonFlags_MouseButtonLeft | ImGuiButtonFlags_MouseButtonRight);
   const bool hovered = ImGui::IsItemHovered();
   const ImVec2 region_max = ImGui::GetItemRectMax();
   ImDrawList* dl = ImGui::GetWindowDrawList();
-  ImGuiIO& io = ImGui::GetIO();
+  zoom_and_pan(hovered, region_min);
+  const MatrixView view = place_matrices(region_min, region_max);
+  dl->PushClipRect(region_min, region_max, true);
+  draw_matrix_images(dl, view);
+  draw_block_overlay(dl, view, cfg);
+  dl->PopClipRect();
+  if (hovered) hover_matrices(view);
+  draw_reads_legend(dl);
+}
 
-  const double M = static_cast<double>(shape_.M), N = static_cast<double>(shape_.N), K = static_cast<double>(shape_.K);
-  const float gap = ImGui::GetFontSize() * 0.6f;
-  const float w = region_max.x - region_min.x, h = region_max.y - region_min.y;
-  const float fit = static_cast<float>(std::min((w - gap) / (K + N), (h - gap) / (K + M)));
-  // Zoom around the mouse; drag to pan; double-click to reset.
+void MappingPanel::draw_matrices_header(const VariantDescriptor& v, const TileConfig& cfg) const {
+  ImGui::Text("%s %s, %s, M = %lld, N = %lld, K = %lld", v.label, cfg.name.c_str(),
+              problem_ == Problem::Gemm ? "C = A·B" : "C = AᵀA", static_cast<long long>(shape_.M),
+              static_cast<long long>(shape_.N), static_cast<long long>(shape_.K));
+  ImGui::TextDisabled("source: %s", source_.c_str());
+  help_tooltip(
+      "With a GPU the pictures come from an instrumented run of the very kernel that is timed (who "
+      "wrote each element of C, how often each element of A and B was read), coloured on the GPU. "
+      "Without one they come from the variant's mapping model; a GPU test checks the two agree exactly.");
+  ImGui::PushTextWrapPos(0);
+  ImGui::TextDisabled("%s Click C to pick a block; the wheel zooms, right-drag pans, double-click resets.",
+                      model_->reads_summary().c_str());
+  ImGui::PopTextWrapPos();
+}
+
+// Zoom around the mouse; drag to pan; double-click to reset. The canvas is the last item.
+void MappingPanel::zoom_and_pan(bool hovered, ImVec2 region_min) {
+  ImGuiIO& io = ImGui::GetIO();
   if (hovered && io.MouseWheel != 0) {
     const float old = zoom_;
     zoom_ = std::clamp(zoom_ * std::pow(1.2f, io.MouseWheel), 0.25f, 400.0f);
@@ -258,15 +289,30 @@ void MappingPanel::draw_matrices(const AppState& state) {
     pan_.y += io.MouseDelta.y;
   }
   if (hovered && ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left)) zoom_ = 1, pan_ = ImVec2(0, 0);
+}
+
+MappingPanel::MatrixView MappingPanel::place_matrices(ImVec2 region_min, ImVec2 region_max) const {
+  MatrixView v;
+  v.M = static_cast<double>(shape_.M), v.N = static_cast<double>(shape_.N), v.K = static_cast<double>(shape_.K);
+  const float gap = ImGui::GetFontSize() * 0.6f;
+  const float w = region_max.x - region_min.x, h = region_max.y - region_min.y;
+  const float fit = static_cast<float>(std::min((w - gap) / (v.K + v.N), (h - gap) / (v.K + v.M)));
   const float s = fit * zoom_;
   const ImVec2 o(region_min.x + pan_.x, region_min.y + pan_.y);
-  const float ks = static_cast<float>(K) * s;
-
+  const float ks = static_cast<float>(v.K) * s;
   // The textbook layout: B (or A for AᵀA) on top, A (or Aᵀ) on the left, C below right.
-  Placement left{ImVec2(o.x, o.y + ks + gap), s, problem_ == Problem::Ata};
-  Placement top{ImVec2(o.x + ks + gap, o.y), s, false};
-  Placement cpl{ImVec2(o.x + ks + gap, o.y + ks + gap), s, false};
-  dl->PushClipRect(region_min, region_max, true);
+  v.left = Placement{ImVec2(o.x, o.y + ks + gap), s, problem_ == Problem::Ata};
+  v.top = Placement{ImVec2(o.x + ks + gap, o.y), s, false};
+  v.cpl = Placement{ImVec2(o.x + ks + gap, o.y + ks + gap), s, false};
+  v.s = s, v.ks = ks;
+  return v;
+}
+
+// The three heatmaps, their frames and their names.
+void MappingPanel::draw_matrix_images(ImDrawList* dl, const MatrixView& v) const {
+  const Placement &left = v.left, &top = v.top, &cpl = v.cpl;
+  const float s = v.s, ks = v.ks;
+  const double M = v.M, N = v.N;
   const ImU32 frame = ImGui::GetColorU32(ImGuiCol_Border);
   // A (or Aᵀ): the stored A's heatmap, drawn transposed for AᵀA.
   if (a_tex_.valid()) {
@@ -277,7 +323,8 @@ void MappingPanel::draw_matrices(const AppState& state) {
                        ImVec2(left.origin.x, left.origin.y + static_cast<float>(N) * s), ImVec2(0, 0), ImVec2(0, 1),
                        ImVec2(1, 1), ImVec2(1, 0));
     } else {
-      dl->AddImage(a_tex_.imgui_id(), left.origin, ImVec2(left.origin.x + ks, left.origin.y + static_cast<float>(M) * s));
+      dl->AddImage(a_tex_.imgui_id(), left.origin,
+                   ImVec2(left.origin.x + ks, left.origin.y + static_cast<float>(M) * s));
     }
   }
   const ImTextureID top_tex = problem_ == Problem::Ata ? a_tex_.imgui_id() : b_tex_.imgui_id();
@@ -288,87 +335,101 @@ void MappingPanel::draw_matrices(const AppState& state) {
                  ImVec2(cpl.origin.x + static_cast<float>(N) * s, cpl.origin.y + static_cast<float>(M) * s));
   dl->AddRect(left.origin, ImVec2(left.origin.x + ks, left.origin.y + static_cast<float>(M) * s), frame);
   dl->AddRect(top.origin, ImVec2(top.origin.x + static_cast<float>(N) * s, top.origin.y + ks), frame);
-  dl->AddRect(cpl.origin, ImVec2(cpl.origin.x + static_cast<float>(N) * s, cpl.origin.y + static_cast<float>(M) * s), frame);
+  dl->AddRect(cpl.origin, ImVec2(cpl.origin.x + static_cast<float>(N) * s, cpl.origin.y + static_cast<float>(M) * s),
+              frame);
   const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text);
   dl->AddText(ImVec2(left.origin.x, left.origin.y - ImGui::GetFontSize()), text, problem_ == Problem::Ata ? "Aᵀ" : "A");
-  dl->AddText(ImVec2(top.origin.x - ImGui::GetFontSize() * 1.2f, top.origin.y), text, problem_ == Problem::Ata ? "A" : "B");
+  dl->AddText(ImVec2(top.origin.x - ImGui::GetFontSize() * 1.2f, top.origin.y), text,
+              problem_ == Problem::Ata ? "A" : "B");
   dl->AddText(ImVec2(cpl.origin.x - ImGui::GetFontSize() * 1.2f, cpl.origin.y), text, "C");
+}
 
-  // Block boundaries over C (whenever a block is at least 4 pixels): they stay visible when
-  // the image itself is sampled.
+// Block boundaries over C, the selected block, and the tiles it loads in the current phase
+// (and prefetches next).
+void MappingPanel::draw_block_overlay(ImDrawList* dl, const MatrixView& v, const TileConfig& cfg) const {
+  const double M = v.M, N = v.N;
+  const float s = v.s;
+  const ImU32 frame = ImGui::GetColorU32(ImGuiCol_Border);
+  // Whenever a block is at least 4 pixels: they stay visible when the image itself is sampled.
   const int bm = std::max(1, cfg.bm), bn = std::max(1, cfg.bn);
   if (bn * s >= 4 && bm * s >= 4) {
     const ImU32 line = (frame & 0x00FFFFFF) | 0x90000000;
-    for (double c = bn; c < N; c += bn)
-      dl->AddLine(cpl.at(0, c), cpl.at(M, c), line);
-    for (double r = bm; r < M; r += bm)
-      dl->AddLine(cpl.at(r, 0), cpl.at(r, N), line);
+    for (double c = bn; c < N; c += bn) dl->AddLine(v.cpl.at(0, c), v.cpl.at(M, c), line);
+    for (double r = bm; r < M; r += bm) dl->AddLine(v.cpl.at(r, 0), v.cpl.at(r, N), line);
   }
-  // The selected block, and the tiles it loads in the current phase (and prefetches next).
   const ImU32 sel = 0xFFFF30FF;  // magenta: stands out on every colour of the heatmap ramp
-  const TileRect block_rect{static_cast<std::int64_t>(selected_y_) * bm, std::min<std::int64_t>(shape_.M, (selected_y_ + 1LL) * bm),
-                            static_cast<std::int64_t>(selected_x_) * bn, std::min<std::int64_t>(shape_.N, (selected_x_ + 1LL) * bn)};
-  tile_rect(dl, cpl, block_rect, 0xFFFFFFFF, 2.5f, false);
+  const TileRect block_rect{
+      static_cast<std::int64_t>(selected_y_) * bm, std::min<std::int64_t>(shape_.M, (selected_y_ + 1LL) * bm),
+      static_cast<std::int64_t>(selected_x_) * bn, std::min<std::int64_t>(shape_.N, (selected_x_ + 1LL) * bn)};
+  tile_rect(dl, v.cpl, block_rect, 0xFFFFFFFF, 2.5f, false);
   if (phase_ >= 1) {
     const int p = phase_ - 1;
-    tile_rect(dl, left, model_->a_tile(selected_x_, selected_y_, p), sel, 2.5f, true);
-    tile_rect(dl, top, model_->b_tile(selected_x_, selected_y_, p), sel, 2.5f, true);
+    tile_rect(dl, v.left, model_->a_tile(selected_x_, selected_y_, p), sel, 2.5f, true);
+    tile_rect(dl, v.top, model_->b_tile(selected_x_, selected_y_, p), sel, 2.5f, true);
     if (caps().prefetch && p + 1 < model_->phases()) {
       const ImU32 next = 0xFFFFFF40;  // cyan: in flight to the prefetch registers
-      tile_rect(dl, left, model_->a_tile(selected_x_, selected_y_, p + 1), next, 1.5f, false);
-      tile_rect(dl, top, model_->b_tile(selected_x_, selected_y_, p + 1), next, 1.5f, false);
+      tile_rect(dl, v.left, model_->a_tile(selected_x_, selected_y_, p + 1), next, 1.5f, false);
+      tile_rect(dl, v.top, model_->b_tile(selected_x_, selected_y_, p + 1), next, 1.5f, false);
     }
   }
-  dl->PopClipRect();
+}
 
-  // Hover and click.
-  if (hovered) {
-    const ImVec2 m = io.MousePos;
-    auto inside = [&](const Placement& p, double rows, double cols, double* r, double* c) {
-      *c = (m.x - p.origin.x) / s;
-      *r = (m.y - p.origin.y) / s;
-      if (p.transposed) std::swap(*r, *c);
-      return *r >= 0 && *c >= 0 && *r < rows && *c < cols;
-    };
-    double r = 0, c = 0;
-    if (inside(cpl, M, N, &r, &c)) {
-      const std::int64_t i = static_cast<std::int64_t>(r), j = static_cast<std::int64_t>(c);
-      const Owner ow = model_->owner(i, j);
-      ImGui::BeginTooltip();
-      ImGui::Text("C(%lld, %lld)", static_cast<long long>(i), static_cast<long long>(j));
-      ImGui::Text("block (%d, %d), thread (%d, %d), register slot %d%s", ow.block_x, ow.block_y, ow.thread_x,
-                  ow.thread_y, ow.slot, ow.mirrored ? " (mirrored)" : "");
-      ImGui::Text("value %.6g", partial_c(problem_, shape_, i, j, shape_.K));
-      ImGui::EndTooltip();
-      if (ImGui::IsMouseClicked(ImGuiMouseButton_Left) && ow.block_x >= 0) {
-        selected_x_ = ow.block_x;
-        selected_y_ = ow.block_y;
-        phase_ = 0;
-        images_dirty_ = true;
-      }
-    } else {
-      const bool ata = problem_ == Problem::Ata;
-      const bool on_left = inside(left, ata ? K : M, ata ? N : K, &r, &c);
-      double r2 = 0, c2 = 0;
-      const bool on_top = !on_left && inside(top, K, N, &r2, &c2);
-      if (on_left || on_top) {
-        const std::int64_t row = static_cast<std::int64_t>(on_left ? r : r2), col = static_cast<std::int64_t>(on_left ? c : c2);
-        const bool of_a = on_left || ata;
-        const std::int64_t reads = of_a ? model_->a_reads(row, col) : model_->b_reads(row, col);
-        ImGui::BeginTooltip();
-        ImGui::Text("%s(%lld, %lld) = %.6g", of_a ? "A" : "B", static_cast<long long>(row), static_cast<long long>(col),
-                    stored_value(problem_, of_a, row, col, shape_));
-        ImGui::Text("read %lld times from global memory", static_cast<long long>(reads));
-        ImGui::EndTooltip();
-      }
-    }
+// The stored element of `p` under the mouse, if any, in *r, *c.
+static bool element_under_mouse(const Placement& p, double rows, double cols, double* r, double* c) {
+  const ImVec2 m = ImGui::GetIO().MousePos;
+  *c = (m.x - p.origin.x) / p.scale;
+  *r = (m.y - p.origin.y) / p.scale;
+  if (p.transposed) std::swap(*r, *c);
+  return *r >= 0 && *c >= 0 && *r < rows && *c < cols;
+}
+
+// Hover: a tooltip for the element under the mouse; a click on C selects its block.
+void MappingPanel::hover_matrices(const MatrixView& v) {
+  double r = 0, c = 0;
+  if (element_under_mouse(v.cpl, v.M, v.N, &r, &c)) {
+    hover_c(static_cast<std::int64_t>(r), static_cast<std::int64_t>(c));
+    return;
   }
+  const bool ata = problem_ == Problem::Ata;
+  const bool on_left = element_under_mouse(v.left, ata ? v.K : v.M, ata ? v.N : v.K, &r, &c);
+  double r2 = 0, c2 = 0;
+  const bool on_top = !on_left && element_under_mouse(v.top, v.K, v.N, &r2, &c2);
+  if (!on_left && !on_top) return;
+  const std::int64_t row = static_cast<std::int64_t>(on_left ? r : r2),
+                     col = static_cast<std::int64_t>(on_left ? c : c2);
+  const bool of_a = on_left || ata;
+  const std::int64_t reads = of_a ? model_->a_reads(row, col) : model_->b_reads(row, col);
+  ImGui::BeginTooltip();
+  ImGui::Text("%s(%lld, %lld) = %.6g", of_a ? "A" : "B", static_cast<long long>(row), static_cast<long long>(col),
+              stored_value(problem_, of_a, row, col, shape_));
+  ImGui::Text("read %lld times from global memory", static_cast<long long>(reads));
+  ImGui::EndTooltip();
+}
 
-  // The heatmap legend.
+// The tooltip of C(i, j): who computes it, and its value; a click selects its block.
+void MappingPanel::hover_c(std::int64_t i, std::int64_t j) {
+  const Owner ow = model_->owner(i, j);
+  ImGui::BeginTooltip();
+  ImGui::Text("C(%lld, %lld)", static_cast<long long>(i), static_cast<long long>(j));
+  ImGui::Text("block (%d, %d), thread (%d, %d), register slot %d%s", ow.block_x, ow.block_y, ow.thread_x, ow.thread_y,
+              ow.slot, ow.mirrored ? " (mirrored)" : "");
+  ImGui::Text("value %.6g", partial_c(problem_, shape_, i, j, shape_.K));
+  ImGui::EndTooltip();
+  if (ImGui::IsMouseClicked(ImGuiMouseButton_Left) && ow.block_x >= 0) {
+    selected_x_ = ow.block_x;
+    selected_y_ = ow.block_y;
+    phase_ = 0;
+    images_dirty_ = true;
+  }
+}
+
+// The heatmap legend, under the canvas.
+void MappingPanel::draw_reads_legend(ImDrawList* dl) const {
   const ImVec2 lp = ImGui::GetCursorScreenPos();
   const float lw = ImGui::GetFontSize() * 10, lh = ImGui::GetFontSize() * 0.8f;
   for (int i = 0; i < 64; ++i)
-    dl->AddRectFilled(ImVec2(lp.x + lw * i / 64, lp.y), ImVec2(lp.x + lw * (i + 1) / 64, lp.y + lh), heat_color(i / 63.0));
+    dl->AddRectFilled(ImVec2(lp.x + lw * i / 64, lp.y), ImVec2(lp.x + lw * (i + 1) / 64, lp.y + lh),
+                      heat_color(i / 63.0));
   ImGui::Dummy(ImVec2(lw, lh));
   ImGui::SameLine();
   ImGui::Text("global reads per element: 0 ... %lld", static_cast<long long>(images_.max_reads));
@@ -383,10 +444,11 @@ void MappingPanel::value_grid(const char* title, const TileRect& t, bool of_a) {
   }
   const std::int64_t rows = t.row1 - t.row0, cols = t.col1 - t.col0;
   ImGui::TextDisabled("%s: rows %lld..%lld, cols %lld..%lld of %s", title, static_cast<long long>(t.row0),
-                      static_cast<long long>(t.row1 - 1), static_cast<long long>(t.col0), static_cast<long long>(t.col1 - 1),
-                      of_a ? "A" : "B");
+                      static_cast<long long>(t.row1 - 1), static_cast<long long>(t.col0),
+                      static_cast<long long>(t.col1 - 1), of_a ? "A" : "B");
   constexpr int kMaxCells = 12;
-  const int gr = static_cast<int>(std::min<std::int64_t>(rows, kMaxCells)), gc = static_cast<int>(std::min<std::int64_t>(cols, kMaxCells));
+  const int gr = static_cast<int>(std::min<std::int64_t>(rows, kMaxCells)),
+            gc = static_cast<int>(std::min<std::int64_t>(cols, kMaxCells));
   const float cell = std::min(ImGui::GetContentRegionAvail().x / gc, ImGui::GetFontSize() * 2.2f);
   const ImVec2 p0 = ImGui::GetCursorScreenPos();
   ImDrawList* dl = ImGui::GetWindowDrawList();
@@ -409,7 +471,8 @@ void MappingPanel::value_grid(const char* title, const TileRect& t, bool of_a) {
   ImGui::InvisibleButton(title, ImVec2(gc * cell, gr * cell));
   if (ImGui::IsItemHovered()) {
     const ImVec2 m = ImGui::GetIO().MousePos;
-    const int x = std::clamp(static_cast<int>((m.x - p0.x) / cell), 0, gc - 1), y = std::clamp(static_cast<int>((m.y - p0.y) / cell), 0, gr - 1);
+    const int x = std::clamp(static_cast<int>((m.x - p0.x) / cell), 0, gc - 1),
+              y = std::clamp(static_cast<int>((m.y - p0.y) / cell), 0, gr - 1);
     const std::int64_t r = t.row0 + y * rows / gr, c = t.col0 + x * cols / gc;
     ImGui::SetTooltip("%s(%lld, %lld) = %.7g", of_a ? "A" : "B", static_cast<long long>(r), static_cast<long long>(c),
                       stored_value(problem_, of_a, r, c, shape_));
@@ -422,6 +485,20 @@ void MappingPanel::draw_animation(const AppState& state) {
   const TileConfig& cfg = v->configs[config_index_];
   const int phases = model_->phases();
   section("Tile animation");
+  draw_phase_controls(phases);
+  const int bk = !caps().staged_phases ? static_cast<int>(shape_.K) : std::max(1, cfg.bk);
+  const std::int64_t k_done = std::min<std::int64_t>(shape_.K, static_cast<std::int64_t>(phase_) * bk);
+  draw_phase_text(phases, bk, k_done, cfg);
+  // The block's extent (one block's rows and columns, cut at the matrix's edge).
+  const std::int64_t rows = std::min<std::int64_t>(cfg.bm > 0 ? cfg.bm : 1, shape_.M);
+  const std::int64_t cols = std::min<std::int64_t>(cfg.bn > 0 ? cfg.bn : 1, shape_.N);
+  draw_block_counters(cfg, rows, cols, k_done);
+  draw_shared_tiles(phases);
+  draw_partial_sums(cfg, rows, cols, k_done);
+}
+
+// Which block, and the buttons and sliders that step through its phases.
+void MappingPanel::draw_phase_controls(int phases) {
   ImGui::Text("block (%d, %d) of %d x %d", selected_x_, selected_y_, model_->grid().x, model_->grid().y);
   if (!model_->block_active(selected_x_, selected_y_))
     ImGui::TextColored(ImVec4(1, 0.7f, 0.3f, 1), "this block exits at once: its mirror computes it");
@@ -439,16 +516,19 @@ void MappingPanel::draw_animation(const AppState& state) {
   ImGui::SliderInt("##phase", &phase_, 0, phases, "after phase %d");
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
   ImGui::SliderFloat("phases/s", &speed_, 0.5f, 20.0f, "%.1f");
+}
 
-  const int bk = !caps().staged_phases ? static_cast<int>(shape_.K) : std::max(1, cfg.bk);
-  const std::int64_t k_done = std::min<std::int64_t>(shape_.K, static_cast<std::int64_t>(phase_) * bk);
-  if (phase_ == 0) ImGui::TextWrapped("Before the K loop: the accumulators are zero.");
+// What the phase did, in words, and what the colours over the matrices mean.
+void MappingPanel::draw_phase_text(int phases, int bk, std::int64_t k_done, const TileConfig& cfg) const {
+  if (phase_ == 0)
+    ImGui::TextWrapped("Before the K loop: the accumulators are zero.");
   else
-    ImGui::TextWrapped("Phase %d of %d: k = %lld ... %lld went through shared memory; each thread added %lld products "
-                       "to each of its %d output(s).",
-                       phase_, phases, static_cast<long long>((phase_ - 1) * static_cast<std::int64_t>(bk)),
-                       static_cast<long long>(k_done - 1), static_cast<long long>(k_done - (phase_ - 1) * static_cast<std::int64_t>(bk)),
-                       cfg.tm * cfg.tn);
+    ImGui::TextWrapped(
+        "Phase %d of %d: k = %lld ... %lld went through shared memory; each thread added %lld products "
+        "to each of its %d output(s).",
+        phase_, phases, static_cast<long long>((phase_ - 1) * static_cast<std::int64_t>(bk)),
+        static_cast<long long>(k_done - 1),
+        static_cast<long long>(k_done - (phase_ - 1) * static_cast<std::int64_t>(bk)), cfg.tm * cfg.tn);
 
   ImGui::TextColored(ImVec4(1, 0.19f, 1, 1), "magenta");
   ImGui::SameLine(0, 4);
@@ -458,48 +538,56 @@ void MappingPanel::draw_animation(const AppState& state) {
     ImGui::SameLine(0, 4);
     ImGui::TextDisabled("the next slab, in flight to the prefetch registers");
   }
+}
 
-  // Counters for this block, against the model's tiles.
+// Counters for this block, against the model's tiles.
+void MappingPanel::draw_block_counters(const TileConfig& cfg, std::int64_t rows, std::int64_t cols,
+                                       std::int64_t k_done) const {
   std::int64_t global = 0;
   for (int p = 0; p < phase_; ++p)
-    global += model_->a_tile(selected_x_, selected_y_, p).elements() + model_->b_tile(selected_x_, selected_y_, p).elements();
-  const std::int64_t rows = std::min<std::int64_t>(cfg.bm > 0 ? cfg.bm : 1, shape_.M);
-  const std::int64_t cols = std::min<std::int64_t>(cfg.bn > 0 ? cfg.bn : 1, shape_.N);
+    global +=
+        model_->a_tile(selected_x_, selected_y_, p).elements() + model_->b_tile(selected_x_, selected_y_, p).elements();
   const double flops = 2.0 * rows * cols * k_done;
   const double bytes = global * 4.0;
   section("Counters (this block, float)");
   ImGui::Text("global loads: %lld elements", static_cast<long long>(global));
   help_tooltip("Elements of A and B this block has read from global memory so far: the tiles of the phases done.");
   if (caps().staged_phases)
-    ImGui::TextDisabled("formula: (BM + BN) x k = (%d + %d) x %lld = %lld", cfg.bm, cfg.bn, static_cast<long long>(k_done),
-                        static_cast<long long>((cfg.bm + cfg.bn) * k_done));
-  ImGui::Text("shared-memory loads: %lld", static_cast<long long>(static_cast<std::int64_t>(cfg.threads()) *
-                                                                  (cfg.tm + cfg.tn) * k_done));
+    ImGui::TextDisabled("formula: (BM + BN) x k = (%d + %d) x %lld = %lld", cfg.bm, cfg.bn,
+                        static_cast<long long>(k_done), static_cast<long long>((cfg.bm + cfg.bn) * k_done));
+  ImGui::Text("shared-memory loads: %lld",
+              static_cast<long long>(static_cast<std::int64_t>(cfg.threads()) * (cfg.tm + cfg.tn) * k_done));
   help_tooltip("Each thread reads TM values of A and TN of B from shared memory per k.");
   ImGui::Text("arithmetic intensity: %.2f FLOP/byte", bytes > 0 ? flops / bytes : 0.0);
-  help_tooltip("Multiply-adds (x2) per byte fetched from global memory: the higher, the less the kernel waits for memory.");
+  help_tooltip(
+      "Multiply-adds (x2) per byte fetched from global memory: the higher, the less the kernel waits for memory.");
+}
 
-  // What sits in shared memory during this phase: the A and B tiles as small grids of their
-  // values (sampled to 12 x 12 cells for big tiles; numbers where the cells are wide enough),
-  // and for regtile_prefetch the next slab, on its way through the prefetch registers.
-  if (phase_ >= 1 && caps().staged_phases) {
-    section("Shared memory in this phase");
-    value_grid("A tile", model_->a_tile(selected_x_, selected_y_, phase_ - 1), true);
-    value_grid("B tile", model_->b_tile(selected_x_, selected_y_, phase_ - 1), problem_ == Problem::Ata);
-    if (caps().prefetch && phase_ < phases) {
-      section("Prefetch registers (the next slab, in flight)");
-      value_grid("A", model_->a_tile(selected_x_, selected_y_, phase_), true);
-      value_grid("B", model_->b_tile(selected_x_, selected_y_, phase_), problem_ == Problem::Ata);
-    }
+// What sits in shared memory during this phase: the A and B tiles as small grids of their
+// values (sampled to 12 x 12 cells for big tiles; numbers where the cells are wide enough),
+// and, for a variant that prefetches, the next slab on its way through the prefetch registers.
+void MappingPanel::draw_shared_tiles(int phases) {
+  if (phase_ < 1 || !caps().staged_phases) return;
+  section("Shared memory in this phase");
+  value_grid("A tile", model_->a_tile(selected_x_, selected_y_, phase_ - 1), true);
+  value_grid("B tile", model_->b_tile(selected_x_, selected_y_, phase_ - 1), problem_ == Problem::Ata);
+  if (caps().prefetch && phase_ < phases) {
+    section("Prefetch registers (the next slab, in flight)");
+    value_grid("A", model_->a_tile(selected_x_, selected_y_, phase_), true);
+    value_grid("B", model_->b_tile(selected_x_, selected_y_, phase_), problem_ == Problem::Ata);
   }
+}
 
-  // The block's partial sums after this phase, on a small grid (sampled for big tiles).
+// The block's partial sums after this phase, on a small grid (sampled for big tiles).
+void MappingPanel::draw_partial_sums(const TileConfig& cfg, std::int64_t rows, std::int64_t cols,
+                                     std::int64_t k_done) const {
   section("Partial sums of C in this block");
   const int show = static_cast<int>(std::min<std::int64_t>({rows, cols, 16}));
   const float cell = std::min(ImGui::GetContentRegionAvail().x / std::max(show, 1), ImGui::GetFontSize() * 1.6f);
   const ImVec2 p0 = ImGui::GetCursorScreenPos();
   ImDrawList* dl = ImGui::GetWindowDrawList();
-  const std::int64_t i0 = static_cast<std::int64_t>(selected_y_) * cfg.bm, j0 = static_cast<std::int64_t>(selected_x_) * cfg.bn;
+  const std::int64_t i0 = static_cast<std::int64_t>(selected_y_) * cfg.bm,
+                     j0 = static_cast<std::int64_t>(selected_x_) * cfg.bn;
   double vmax = 1e-9;
   std::vector<double> vals(static_cast<std::size_t>(show) * show, 0);
   for (int y = 0; y < show; ++y)
@@ -512,8 +600,8 @@ void MappingPanel::draw_animation(const AppState& state) {
   for (int y = 0; y < show; ++y)
     for (int x = 0; x < show; ++x) {
       const double t = 0.5 + 0.5 * vals[static_cast<std::size_t>(y) * show + x] / vmax;
-      dl->AddRectFilled(ImVec2(p0.x + x * cell, p0.y + y * cell), ImVec2(p0.x + (x + 1) * cell - 1, p0.y + (y + 1) * cell - 1),
-                        heat_color(t));
+      dl->AddRectFilled(ImVec2(p0.x + x * cell, p0.y + y * cell),
+                        ImVec2(p0.x + (x + 1) * cell - 1, p0.y + (y + 1) * cell - 1), heat_color(t));
     }
   ImGui::Dummy(ImVec2(show * cell, show * cell));
   ImGui::TextDisabled("%s", phase_ == 0 ? "all zero" : "colour: value (blue negative, yellow positive)");

@@ -12,16 +12,19 @@
 
 #include "mapping_model.h"
 #include "trace.h"
-#include "variant.h"
-#include "viz/interop.h"
 #include "ui/app_state.h"
+#include "ui/tab.h"
+#include "variant.h"
 #include "viz/gl_texture.h"
+#include "viz/interop.h"
 #include "viz/mapping_images.h"
 
 namespace tilescope {
 
-class MappingPanel {
+class MappingPanel : public Tab {
  public:
+  const char* title() const override { return "Mapping: who computes what"; }
+  void draw(TabContext& ctx) override;
   // Draws the panel for the focused variant of `state` (its configuration, problem and sizes).
   // `gpu`: pictures from an instrumented run, coloured on the GPU through CUDA–GL interop;
   // otherwise (or if that fails) from the mapping model, uploaded from the host.
@@ -37,8 +40,24 @@ class MappingPanel {
   // What the shown variant's model can draw (prefetch slab, mirror, phases), from its descriptor.
   MappingCaps caps() const;
   void rebuild(const AppState& state);
+  // The matrices: header, canvas (zoom, pan), heatmaps, block overlay, hover, legend.
+  struct MatrixView;  // where A, B and C are on screen (mapping_panel.cpp)
   void draw_matrices(const AppState& state);
+  void draw_matrices_header(const VariantDescriptor& v, const TileConfig& cfg) const;
+  void zoom_and_pan(bool hovered, ImVec2 region_min);
+  MatrixView place_matrices(ImVec2 region_min, ImVec2 region_max) const;
+  void draw_matrix_images(ImDrawList* dl, const MatrixView& v) const;
+  void draw_block_overlay(ImDrawList* dl, const MatrixView& v, const TileConfig& cfg) const;
+  void hover_matrices(const MatrixView& v);
+  void hover_c(std::int64_t i, std::int64_t j);
+  void draw_reads_legend(ImDrawList* dl) const;
+  // The tile animation: controls, the phase in words, counters, shared tiles, partial sums.
   void draw_animation(const AppState& state);
+  void draw_phase_controls(int phases);
+  void draw_phase_text(int phases, int bk, std::int64_t k_done, const TileConfig& cfg) const;
+  void draw_block_counters(const TileConfig& cfg, std::int64_t rows, std::int64_t cols, std::int64_t k_done) const;
+  void draw_shared_tiles(int phases);
+  void draw_partial_sums(const TileConfig& cfg, std::int64_t rows, std::int64_t cols, std::int64_t k_done) const;
   void value_grid(const char* title, const TileRect& tile, bool of_a);
 
   std::string key_;  // what the current model and images were made for
@@ -58,15 +77,15 @@ class MappingPanel {
   bool trace_failed_ = false;
   bool awaiting_trace_ = false;
   std::future<std::string> trace_job_;  // the instrumented run in flight ("" = ok, else why not)
-  bool reads_coloured_ = false;  // the A/B heatmaps hold the current trace's counts
+  bool reads_coloured_ = false;         // the A/B heatmaps hold the current trace's counts
   CudaGlTexture c_reg_, a_reg_, b_reg_;
-  std::string source_;         // what the pictures show, for the header line
-  double refresh_ms_ = 0;      // the last interop refresh (map + colour + unmap)
+  std::string source_;     // what the pictures show, for the header line
+  double refresh_ms_ = 0;  // the last interop refresh (map + colour + unmap)
 
   int selected_x_ = 0, selected_y_ = 0;  // the selected block
   int phase_ = 0;                        // phases completed in the animation (0 = before the first)
   bool playing_ = false;
-  float speed_ = 2.0f;                   // phases per second
+  float speed_ = 2.0f;  // phases per second
   double play_clock_ = 0;
   float zoom_ = 1.0f;
   ImVec2 pan_{0, 0};

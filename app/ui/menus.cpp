@@ -9,9 +9,10 @@
 #include <cstring>
 #include <numeric>
 
-#include "cli/bench_command.h"
+#include "gemm_types.h"
 #include "ui/app.h"
 #include "ui/widgets.h"
+#include "version.h"
 
 namespace tilescope {
 
@@ -19,7 +20,9 @@ namespace {
 
 // Dear ImGui 1.86 reports keys by the platform backend's codes: GLFW's. (The headless host has
 // no keyboard; scripts drive it.)
-bool key_pressed(int glfw_key) { return ImGui::IsKeyPressed(glfw_key, false); }
+bool key_pressed(int glfw_key) {
+  return ImGui::IsKeyPressed(glfw_key, false);
+}
 
 // A high-contrast theme for projectors: pure black background, white text, saturated accents.
 void style_high_contrast() {
@@ -47,9 +50,15 @@ void style_high_contrast() {
 void App::apply_theme() {
   const Theme theme = state_.presenter ? Theme::HighContrast : state_.theme;
   switch (theme) {
-    case Theme::Light: ImGui::StyleColorsLight(); break;
-    case Theme::HighContrast: style_high_contrast(); break;
-    default: ImGui::StyleColorsDark(); break;
+    case Theme::Light:
+      ImGui::StyleColorsLight();
+      break;
+    case Theme::HighContrast:
+      style_high_contrast();
+      break;
+    default:
+      ImGui::StyleColorsDark();
+      break;
   }
   ImGuiStyle& st = ImGui::GetStyle();
   st.FrameRounding = 3;
@@ -68,10 +77,7 @@ void App::handle_shortcuts() {
   }
   if (key_pressed(GLFW_KEY_ESCAPE)) cancel();
   if (io.KeyCtrl && key_pressed(GLFW_KEY_Q)) quit();
-  if (io.KeyCtrl && key_pressed(GLFW_KEY_E)) {
-    show_export_dialog_ = true;
-    std::snprintf(path_buffer_, sizeof path_buffer_, "%s/tilescope-plot.png", state_.export_dir.c_str());
-  }
+  if (io.KeyCtrl && key_pressed(GLFW_KEY_E)) open_export_dialog();
   if (io.KeyCtrl && key_pressed(GLFW_KEY_O)) {
     show_load_dialog_ = true;
     std::snprintf(path_buffer_, sizeof path_buffer_, "%s/tilescope-results.csv", state_.export_dir.c_str());
@@ -98,10 +104,7 @@ void App::draw_menu_bar() {
       show_csv_dialog_ = true;
       std::snprintf(path_buffer_, sizeof path_buffer_, "%s/tilescope-results.csv", state_.export_dir.c_str());
     }
-    if (ImGui::MenuItem("Export plot PNG...", "Ctrl+E")) {
-      show_export_dialog_ = true;
-      std::snprintf(path_buffer_, sizeof path_buffer_, "%s/tilescope-plot.png", state_.export_dir.c_str());
-    }
+    if (ImGui::MenuItem("Export plot PNG...", "Ctrl+E")) open_export_dialog();
     if (ImGui::MenuItem("Screenshot of the window", "F12"))
       request_screenshot(state_.export_dir + "/tilescope-screenshot-" + utc_timestamp_now() + ".png");
     ImGui::Separator();
@@ -137,17 +140,19 @@ void App::draw_menu_bar() {
 void App::draw_status_bar() {
   ImGui::Separator();
   if (!status_.empty()) {
-    if (status_error_) ImGui::TextColored(ImVec4(1, 0.45f, 0.35f, 1), "%s", status_.c_str());
-    else ImGui::TextUnformatted(status_.c_str());
+    if (status_error_)
+      ImGui::TextColored(ImVec4(1, 0.45f, 0.35f, 1), "%s", status_.c_str());
+    else
+      ImGui::TextUnformatted(status_.c_str());
   } else {
     ImGui::TextDisabled("Ready. R: run, S: sweep, L: live, Esc: cancel, F11: presenter mode, F12: screenshot.");
   }
   // Frame time and renderer on the right.
   double median = 0;
   if (!frame_times_.empty()) {
-    std::vector<double> t(frame_times_.end() - std::min<std::size_t>(frame_times_.size(), 60), frame_times_.end());
-    std::nth_element(t.begin(), t.begin() + t.size() / 2, t.end());
-    median = t[t.size() / 2];
+    // The last 60 frames; an even count takes the mean of the two middle ones (median_of's rule).
+    median = median_of(
+        std::vector<double>(frame_times_.end() - std::min<std::size_t>(frame_times_.size(), 60), frame_times_.end()));
   }
   char right[256];
   std::snprintf(right, sizeof right, "%.1f ms/frame  |  %s", median, host_.renderer().c_str());
@@ -159,6 +164,11 @@ void App::draw_status_bar() {
     ImGui::SameLine(x);
     ImGui::TextDisabled("%s", right);
   }
+}
+
+void App::open_export_dialog() {
+  show_export_dialog_ = true;
+  std::snprintf(path_buffer_, sizeof path_buffer_, "%s/tilescope-plot.png", state_.export_dir.c_str());
 }
 
 bool App::path_dialog(const char* title, const char* help, const char* action) {
@@ -221,12 +231,12 @@ void App::draw_dialogs() {
                   "Load"))
     load_csv(path_buffer_);
   if (ImGui::BeginPopupModal("About tilescope", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
-    ImGui::Text("tilescope %s: how a GPU multiplies matrices.", tilescope_version());
+    ImGui::Text("tilescope %s: how a GPU multiplies matrices.", kTilescopeVersion);
     ImGui::Text("OpenGL: %s", host_.gl_version().c_str());
     ImGui::Text("Renderer: %s", host_.renderer().c_str());
     if (device_.ok())
-      ImGui::Text("GPU: %s, driver %s, CUDA runtime %s", device_.name.c_str(), version_string(device_.driver_version).c_str(),
-                  version_string(device_.runtime_version).c_str());
+      ImGui::Text("GPU: %s, driver %s, CUDA runtime %s", device_.name.c_str(),
+                  version_string(device_.driver_version).c_str(), version_string(device_.runtime_version).c_str());
     else
       ImGui::Text("GPU: none usable (%s)", device_.unavailable_reason.c_str());
     if (ImGui::Button("Close", ImVec2(em * 6, 0))) ImGui::CloseCurrentPopup();

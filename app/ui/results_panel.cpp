@@ -7,6 +7,7 @@
 #include <cstdio>
 
 #include "ui/app.h"
+#include "ui/timing_panel.h"
 #include "ui/widgets.h"
 
 namespace tilescope {
@@ -30,24 +31,25 @@ void header_with_tooltip(const char* name, const char* help) {
 
 }  // namespace
 
-void App::draw_results_table() {
-  const std::vector<RunResult> rows = history_.snapshot();
+void TimingPanel::draw_results_table(TabContext& ctx) {
+  AppState& state = ctx.state;
+  const std::vector<RunResult> rows = ctx.history.snapshot();
   ImGui::TextUnformatted("Results");
   ImGui::SameLine();
-  ImGui::Checkbox("only this problem and precision", &state_.only_current_problem);
+  ImGui::Checkbox("only this problem and precision", &state.only_current_problem);
   help_tooltip("Show only the rows of the problem and precision chosen on the left.");
   ImGui::SameLine();
   ImGui::TextDisabled("(%zu rows)", rows.size());
   ImGui::SameLine();
-  if (ImGui::SmallButton("Clear")) history_.clear();
+  if (ImGui::SmallButton("Clear")) ctx.history.clear();
   help_tooltip("Forget every result (export the CSV first if you want to keep them).");
 
   const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_Borders | ImGuiTableFlags_ScrollY |
                                 ImGuiTableFlags_ScrollX | ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_Resizable;
   if (!ImGui::BeginTable("results", 15, flags)) return;
   ImGui::TableSetupScrollFreeze(2, 1);
-  const char* names[] = {"variant", "config", "M x N x K", "first", "median", "min", "GFLOP/s", "% cuBLAS",
-                         "% peak", "rel. error", "check", "regs", "smem", "occupancy", "device"};
+  const char* names[] = {"variant", "config",     "M x N x K", "first", "median", "min",       "GFLOP/s", "% cuBLAS",
+                         "% peak",  "rel. error", "check",     "regs",  "smem",   "occupancy", "device"};
   // Widths in characters: rows arrive after the table first appears, so fitting to the first
   // frame's contents would squeeze them.
   const float widths[] = {16, 14, 18, 7, 7, 7, 7, 7, 6, 7, 4, 4, 7, 7, 20};
@@ -57,26 +59,33 @@ void App::draw_results_table() {
   header_with_tooltip(names[0], "The kernel.");
   header_with_tooltip(names[1], "Its tile configuration (cuBLAS: which routine).");
   header_with_tooltip(names[2], "C is M x N; every element is a dot product of length K.");
-  header_with_tooltip(names[3], "The first run, without warm-up; * = the first use of this kernel in the program, "
-                                "including loading it (cuBLAS: its start-up, ~100 ms).");
-  header_with_tooltip(names[4], "The median of the timed runs (CUDA events; GL_TIME_ELAPSED for the texture shaders): the number to compare.");
+  header_with_tooltip(names[3],
+                      "The first run, without warm-up; * = the first use of this kernel in the program, "
+                      "including loading it (cuBLAS: its start-up, ~100 ms).");
+  header_with_tooltip(
+      names[4],
+      "The median of the timed runs (CUDA events; GL_TIME_ELAPSED for the texture shaders): the number to compare.");
   header_with_tooltip(names[5], "The fastest timed run.");
-  header_with_tooltip(names[6], "2·M·N·K floating-point operations / median time. For AᵀA every variant is "
-                                "credited with the full product, even those that skip half of it.");
+  header_with_tooltip(names[6],
+                      "2·M·N·K floating-point operations / median time. For AᵀA every variant is "
+                      "credited with the full product, even those that skip half of it.");
   header_with_tooltip(names[7], "Speed relative to the fastest cuBLAS routine measured on the same problem and size.");
-  header_with_tooltip(names[8], "Speed relative to what the GPU's FMA units can do at most (tensor cores not counted).");
+  header_with_tooltip(names[8],
+                      "Speed relative to what the GPU's FMA units can do at most (tensor cores not counted).");
   header_with_tooltip(names[9], "||C - C_ref|| / ||C_ref|| against a double-precision reference.");
-  header_with_tooltip(names[10], "pass: the error is within the tolerance for this K and arithmetic, and every "
-                                 "element was written.");
-  header_with_tooltip(names[11], "Registers per thread. More registers per thread means fewer threads fit on a multiprocessor.");
+  header_with_tooltip(names[10],
+                      "pass: the error is within the tolerance for this K and arithmetic, and every "
+                      "element was written.");
+  header_with_tooltip(names[11],
+                      "Registers per thread. More registers per thread means fewer threads fit on a multiprocessor.");
   header_with_tooltip(names[12], "Shared memory per block (static + dynamic).");
   header_with_tooltip(names[13], "Active warps per multiprocessor / the most it can hold.");
   header_with_tooltip(names[14], "Where it ran.");
 
   for (auto it = rows.rbegin(); it != rows.rend(); ++it) {
     const RunResult& r = *it;
-    if (state_.only_current_problem &&
-        (r.problem != state_.problem || (r.precision != state_.precision && r.variant_id != kCpuReferenceId)))
+    if (state.only_current_problem &&
+        (r.problem != state.problem || (r.precision != state.precision && r.variant_id != kCpuReferenceId)))
       continue;
     ImGui::TableNextRow();
     cell("%s", r.variant_id.c_str());
@@ -92,16 +101,37 @@ void App::draw_results_table() {
     cell("%s", format_ms(r.median_ms).c_str());
     cell("%s", format_ms(r.min_ms).c_str());
     cell("%s", format_thousands(r.gflops).c_str());
-    if (r.pct_of_cublas >= 0) cell("%.1f%%", r.pct_of_cublas); else cell("-");
-    if (r.pct_of_peak > 0) cell("%.1f%%", r.pct_of_peak); else cell("-");
-    if (r.verified) cell("%.1e", r.rel_error); else cell("-");
+    if (r.pct_of_cublas >= 0)
+      cell("%.1f%%", r.pct_of_cublas);
+    else
+      cell("-");
+    if (r.pct_of_peak > 0)
+      cell("%.1f%%", r.pct_of_peak);
+    else
+      cell("-");
+    if (r.verified)
+      cell("%.1e", r.rel_error);
+    else
+      cell("-");
     ImGui::TableNextColumn();
-    if (!r.verified) ImGui::TextDisabled("-");
-    else if (r.passed) ImGui::TextColored(ImVec4(0.35f, 0.85f, 0.45f, 1), "pass");
-    else ImGui::TextColored(ImVec4(1, 0.35f, 0.3f, 1), "FAIL");
-    if (r.registers_per_thread > 0) cell("%d", r.registers_per_thread); else cell("-");
-    if (r.threads_per_block > 0) cell("%.1f KB", (r.static_shared_bytes + r.dynamic_shared_bytes) / 1024.0); else cell("-");
-    if (r.occupancy >= 0) cell("%.0f%%", r.occupancy * 100); else cell("-");
+    if (!r.verified)
+      ImGui::TextDisabled("-");
+    else if (r.passed)
+      ImGui::TextColored(ImVec4(0.35f, 0.85f, 0.45f, 1), "pass");
+    else
+      ImGui::TextColored(ImVec4(1, 0.35f, 0.3f, 1), "FAIL");
+    if (r.registers_per_thread > 0)
+      cell("%d", r.registers_per_thread);
+    else
+      cell("-");
+    if (r.threads_per_block > 0)
+      cell("%.1f KB", (r.static_shared_bytes + r.dynamic_shared_bytes) / 1024.0);
+    else
+      cell("-");
+    if (r.occupancy >= 0)
+      cell("%.0f%%", r.occupancy * 100);
+    else
+      cell("-");
     cell("%s", r.device_name.c_str());
   }
   ImGui::EndTable();

@@ -25,8 +25,14 @@ bool to_int(const std::string& s, int* out) {
 }
 
 bool to_bool(const std::string& s, bool* out) {
-  if (s == "on" || s == "true" || s == "1") { *out = true; return true; }
-  if (s == "off" || s == "false" || s == "0") { *out = false; return true; }
+  if (s == "on" || s == "true" || s == "1") {
+    *out = true;
+    return true;
+  }
+  if (s == "off" || s == "false" || s == "0") {
+    *out = false;
+    return true;
+  }
   return false;
 }
 
@@ -118,137 +124,244 @@ bool ScriptPlayer::step(App& app, bool* failed, std::string* message) {
   return frames_left_ > 0 || waiting_;
 }
 
-bool ScriptPlayer::perform(App& app, const Line& line, std::string* why) {
-  const auto& w = line.words;
-  const std::string& a = w[0];
-  AppState& s = app.state();
-  if (a == "run") return app.run() || (*why = app.status(), false);
-  if (a == "sweep") return app.sweep() || (*why = app.status(), false);
-  if (a == "live") return app.live() || (*why = app.status(), false);
-  if (a == "cancel") { app.cancel(); return true; }
-  if (a == "quit") { quit_ = true; app.quit(); return true; }
-  if (a == "show-mapping") { app.show_mapping(); return true; }
-  if (a == "show-history") { app.show_history(); return true; }
-  if (a == "reload-shaders") {
-    const std::string log = app.history_panel().reload_shaders();
-    if (!log.empty()) return *why = "shaders: " + log.substr(0, log.find('\n')), false;
-    return true;
+namespace {
+
+// What an action may touch: the app, its words, where a failure's reason goes, and the
+// player's own state (quit, wait, frames).
+struct Action {
+  App& app;
+  const std::vector<std::string>& w;  // w[0]: the action's name
+  std::string* why;
+  bool& quit;
+  bool& waiting;
+  double& wait_deadline;
+  int& frames_left;
+};
+using Handler = bool (*)(Action&);
+
+// An app call that reports failure in the status line.
+bool status_on_failure(Action& x, bool ok) {
+  return ok || (*x.why = x.app.status(), false);
+}
+
+bool do_reload_shaders(Action& x) {
+  const std::string log = x.app.history_panel().reload_shaders();
+  if (!log.empty()) return *x.why = "shaders: " + log.substr(0, log.find('\n')), false;
+  return true;
+}
+
+bool do_history_mode(Action& x) {
+  const VariantDescriptor* v = shader_variant();
+  const int c = v ? find_config(*v, x.w[1]) : -1;
+  if (c < 0) {
+    std::string names;
+    for (std::size_t i = 0; v && i < v->configs.size(); ++i) names += (i ? ", " : "") + v->configs[i].name;
+    return *x.why = "history-mode takes a configuration of the texture shaders (" + names + ")", false;
   }
-  if (a == "history-mode") {
-    const VariantDescriptor* v = shader_variant();
-    const int c = v ? find_config(*v, w[1]) : -1;
-    if (c < 0) {
-      std::string names;
-      for (std::size_t i = 0; v && i < v->configs.size(); ++i) names += (i ? ", " : "") + v->configs[i].name;
-      return *why = "history-mode takes a configuration of the texture shaders (" + names + ")", false;
-    }
-    app.history_panel().select_mode(c);
-    return true;
-  }
-  if (a == "history-pass") {
-    int p = 0;
-    if (w[1] == "all" || w[1] == "-1")
-      p = -1;
-    else if (w[1] != "0" && !to_int(w[1], &p))
-      return *why = "history-pass P (passes shown as done; 'all' for every pass)", false;
-    app.history_panel().set_pass(p);
-    return true;
-  }
-  if (a == "mapping-block") {
-    int x = 0, y = 0;
-    if (!to_int(w[1], &x) && w[1] != "0") return *why = "mapping-block X Y", false;
-    if (!to_int(w[2], &y) && w[2] != "0") return *why = "mapping-block X Y", false;
-    app.mapping().select_block(w[1] == "0" ? 0 : x, w[2] == "0" ? 0 : y);
-    return true;
-  }
-  if (a == "mapping-play") {
-    bool on = false;
-    if (!to_bool(w[1], &on)) return *why = "mapping-play on|off", false;
-    app.mapping().set_playing(on);
-    return true;
-  }
-  if (a == "mapping-phase") {
-    int p = 0;
-    if (!to_int(w[1], &p) && w[1] != "0") return *why = "mapping-phase N", false;
-    app.mapping().set_phase(w[1] == "0" ? 0 : p);
-    return true;
-  }
-  if (a == "wait") {
-    int seconds = 600;
-    if (w.size() == 2 && !to_int(w[1], &seconds)) return *why = "wait takes seconds", false;
-    waiting_ = true;
-    wait_deadline_ = now_s() + seconds;
-    return true;
-  }
-  if (a == "frames") {
-    if (!to_int(w[1], &frames_left_)) return *why = "frames takes a count", false;
-    return true;
-  }
-  if (a == "load-csv") return app.load_csv(w[1]) || (*why = app.status(), false);
-  if (a == "export-csv") return app.export_csv(w[1]) || (*why = app.status(), false);
-  if (a == "screenshot") { app.request_screenshot(w[1]); return true; }
-  if (a == "export-plot") {
-    int width = 1920, height = 1080;
-    if (w.size() == 4 && (!to_int(w[2], &width) || !to_int(w[3], &height))) return *why = "export-plot PATH W H", false;
-    app.request_plot_export(w[1], width, height);
-    return true;
-  }
-  if (a == "focus" || a == "use" || a == "use-all") {
-    if (a == "use-all") {
-      bool on = true;
-      if (!to_bool(w[1], &on)) return *why = "use-all on|off", false;
-      for (LessonEntry& e : s.lesson) e.enabled = on;
+  x.app.history_panel().select_mode(c);
+  return true;
+}
+
+bool do_history_pass(Action& x) {
+  int p = 0;
+  if (x.w[1] == "all" || x.w[1] == "-1")
+    p = -1;
+  else if (x.w[1] != "0" && !to_int(x.w[1], &p))
+    return *x.why = "history-pass P (passes shown as done; 'all' for every pass)", false;
+  x.app.history_panel().set_pass(p);
+  return true;
+}
+
+bool do_mapping_block(Action& x) {
+  const auto& w = x.w;
+  int bx = 0, by = 0;
+  if (!to_int(w[1], &bx) && w[1] != "0") return *x.why = "mapping-block X Y", false;
+  if (!to_int(w[2], &by) && w[2] != "0") return *x.why = "mapping-block X Y", false;
+  x.app.mapping().select_block(w[1] == "0" ? 0 : bx, w[2] == "0" ? 0 : by);
+  return true;
+}
+
+bool do_mapping_play(Action& x) {
+  bool on = false;
+  if (!to_bool(x.w[1], &on)) return *x.why = "mapping-play on|off", false;
+  x.app.mapping().set_playing(on);
+  return true;
+}
+
+bool do_mapping_phase(Action& x) {
+  int p = 0;
+  if (!to_int(x.w[1], &p) && x.w[1] != "0") return *x.why = "mapping-phase N", false;
+  x.app.mapping().set_phase(x.w[1] == "0" ? 0 : p);
+  return true;
+}
+
+bool do_wait(Action& x) {
+  int seconds = 600;
+  if (x.w.size() == 2 && !to_int(x.w[1], &seconds)) return *x.why = "wait takes seconds", false;
+  x.waiting = true;
+  x.wait_deadline = now_s() + seconds;
+  return true;
+}
+
+bool do_frames(Action& x) {
+  if (!to_int(x.w[1], &x.frames_left)) return *x.why = "frames takes a count", false;
+  return true;
+}
+
+bool do_export_plot(Action& x) {
+  const auto& w = x.w;
+  int width = 1920, height = 1080;
+  if (w.size() == 4 && (!to_int(w[2], &width) || !to_int(w[3], &height))) return *x.why = "export-plot PATH W H", false;
+  x.app.request_plot_export(w[1], width, height);
+  return true;
+}
+
+bool do_use_all(Action& x) {
+  bool on = true;
+  if (!to_bool(x.w[1], &on)) return *x.why = "use-all on|off", false;
+  for (LessonEntry& e : x.app.state().lesson) e.enabled = on;
+  return true;
+}
+
+// focus VARIANT, use VARIANT[:CONFIG] on|off.
+bool do_focus_or_use(Action& x) {
+  const auto& w = x.w;
+  AppState& s = x.app.state();
+  const std::string spec = w[1];
+  const std::string id = spec.substr(0, spec.find(':'));
+  for (std::size_t i = 0; i < s.lesson.size(); ++i) {
+    LessonEntry& e = s.lesson[i];
+    if (e.variant_id != id) continue;
+    if (w[0] == "focus") {
+      s.focused = static_cast<int>(i);
       return true;
     }
-    const std::string spec = w[1];
-    const std::string id = spec.substr(0, spec.find(':'));
-    for (std::size_t i = 0; i < s.lesson.size(); ++i) {
-      LessonEntry& e = s.lesson[i];
-      if (e.variant_id != id) continue;
-      if (a == "focus") { s.focused = static_cast<int>(i); return true; }
-      if (!to_bool(w[2], &e.enabled)) return *why = "use VARIANT[:CONFIG] on|off", false;
-      if (spec.find(':') != std::string::npos) {
-        const int ci = find_config(*find_variant(id), spec.substr(spec.find(':') + 1));
-        if (ci < 0) return *why = "no configuration " + spec, false;
-        e.config_index = ci;
-      }
-      return true;
+    if (!to_bool(w[2], &e.enabled)) return *x.why = "use VARIANT[:CONFIG] on|off", false;
+    if (spec.find(':') != std::string::npos) {
+      const int ci = find_config(*find_variant(id), spec.substr(spec.find(':') + 1));
+      if (ci < 0) return *x.why = "no configuration " + spec, false;
+      e.config_index = ci;
     }
-    return *why = "no variant " + id, false;
+    return true;
   }
-  // set KEY VALUE...
+  return *x.why = "no variant " + id, false;
+}
+
+// set KEY VALUE...
+bool do_set(Action& x) {
+  const auto& w = x.w;
+  AppState& s = x.app.state();
   const std::string& key = w[1];
   const std::string value = w.size() > 2 ? w[2] : "";
   bool ok = true;
-  if (key == "problem") ok = parse_problem(value, &s.problem);
-  else if (key == "precision") ok = parse_precision(value, &s.precision);
-  else if (key == "n") ok = to_int(value, &s.n);
-  else if (key == "m") ok = to_int(value, &s.m);
-  else if (key == "k") ok = to_int(value, &s.k);
-  else if (key == "square") ok = to_bool(value, &s.square);
-  else if (key == "reps") ok = to_int(value, &s.repetitions);
-  else if (key == "verify") ok = to_bool(value, &s.verify);
-  else if (key == "sweep") ok = w.size() == 4 && to_int(w[2], &s.sweep_from) && to_int(w[3], &s.sweep_to);
+  if (key == "problem")
+    ok = parse_problem(value, &s.problem);
+  else if (key == "precision")
+    ok = parse_precision(value, &s.precision);
+  else if (key == "n")
+    ok = to_int(value, &s.n);
+  else if (key == "m")
+    ok = to_int(value, &s.m);
+  else if (key == "k")
+    ok = to_int(value, &s.k);
+  else if (key == "square")
+    ok = to_bool(value, &s.square);
+  else if (key == "reps")
+    ok = to_int(value, &s.repetitions);
+  else if (key == "verify")
+    ok = to_bool(value, &s.verify);
+  else if (key == "sweep")
+    ok = w.size() == 4 && to_int(w[2], &s.sweep_from) && to_int(w[3], &s.sweep_to);
   else if (key == "y") {
-    if (value == "gflops") s.y_quantity = YAxisQuantity::Gflops;
-    else if (value == "ms") s.y_quantity = YAxisQuantity::Milliseconds;
-    else ok = false;
-  } else if (key == "ylog") ok = to_bool(value, &s.y_log);
-  else if (key == "only-current") ok = to_bool(value, &s.only_current_problem);
+    if (value == "gflops")
+      s.y_quantity = YAxisQuantity::Gflops;
+    else if (value == "ms")
+      s.y_quantity = YAxisQuantity::Milliseconds;
+    else
+      ok = false;
+  } else if (key == "ylog")
+    ok = to_bool(value, &s.y_log);
+  else if (key == "only-current")
+    ok = to_bool(value, &s.only_current_problem);
   else if (key == "presenter") {
     bool on = false;
     ok = to_bool(value, &on);
-    if (ok) app.set_presenter(on);
+    if (ok) x.app.set_presenter(on);
   } else if (key == "theme") {
-    if (value == "dark") s.theme = Theme::Dark;
-    else if (value == "light") s.theme = Theme::Light;
-    else if (value == "high_contrast") s.theme = Theme::HighContrast;
-    else ok = false;
+    if (value == "dark")
+      s.theme = Theme::Dark;
+    else if (value == "light")
+      s.theme = Theme::Light;
+    else if (value == "high_contrast")
+      s.theme = Theme::HighContrast;
+    else
+      ok = false;
   } else {
-    return *why = "unknown setting '" + key + "'", false;
+    return *x.why = "unknown setting '" + key + "'", false;
   }
-  if (!ok) *why = "bad value for " + key;
+  if (!ok) *x.why = "bad value for " + key;
   return ok;
+}
+
+// Every action by name (arity_ok checks the words before a script runs).
+struct ActionEntry {
+  const char* name;
+  Handler handler;
+};
+const ActionEntry kActions[] = {
+    {"run", [](Action& x) { return status_on_failure(x, x.app.run()); }},
+    {"sweep", [](Action& x) { return status_on_failure(x, x.app.sweep()); }},
+    {"live", [](Action& x) { return status_on_failure(x, x.app.live()); }},
+    {"cancel",
+     [](Action& x) {
+       x.app.cancel();
+       return true;
+     }},
+    {"quit",
+     [](Action& x) {
+       x.quit = true;
+       x.app.quit();
+       return true;
+     }},
+    {"show-mapping",
+     [](Action& x) {
+       x.app.show_mapping();
+       return true;
+     }},
+    {"show-history",
+     [](Action& x) {
+       x.app.show_history();
+       return true;
+     }},
+    {"reload-shaders", do_reload_shaders},
+    {"history-mode", do_history_mode},
+    {"history-pass", do_history_pass},
+    {"mapping-block", do_mapping_block},
+    {"mapping-play", do_mapping_play},
+    {"mapping-phase", do_mapping_phase},
+    {"wait", do_wait},
+    {"frames", do_frames},
+    {"load-csv", [](Action& x) { return status_on_failure(x, x.app.load_csv(x.w[1])); }},
+    {"export-csv", [](Action& x) { return status_on_failure(x, x.app.export_csv(x.w[1])); }},
+    {"screenshot",
+     [](Action& x) {
+       x.app.request_screenshot(x.w[1]);
+       return true;
+     }},
+    {"export-plot", do_export_plot},
+    {"use-all", do_use_all},
+    {"focus", do_focus_or_use},
+    {"use", do_focus_or_use},
+    {"set", do_set},
+};
+
+}  // namespace
+
+bool ScriptPlayer::perform(App& app, const Line& line, std::string* why) {
+  Action x{app, line.words, why, quit_, waiting_, wait_deadline_, frames_left_};
+  for (const ActionEntry& e : kActions)
+    if (line.words[0] == e.name) return e.handler(x);
+  return do_set(x);  // as before the table: anything else is read as a setting
 }
 
 }  // namespace tilescope

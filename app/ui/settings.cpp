@@ -32,16 +32,25 @@ bool parse_int(const std::string& v, int lo, int hi, int* out) {
 }
 
 bool parse_bool(const std::string& v, bool* out) {
-  if (v == "1" || v == "true" || v == "on") { *out = true; return true; }
-  if (v == "0" || v == "false" || v == "off") { *out = false; return true; }
+  if (v == "1" || v == "true" || v == "on") {
+    *out = true;
+    return true;
+  }
+  if (v == "0" || v == "false" || v == "off") {
+    *out = false;
+    return true;
+  }
   return false;
 }
 
 const char* theme_name(Theme t) {
   switch (t) {
-    case Theme::Light: return "light";
-    case Theme::HighContrast: return "high_contrast";
-    default: return "dark";
+    case Theme::Light:
+      return "light";
+    case Theme::HighContrast:
+      return "high_contrast";
+    default:
+      return "dark";
   }
 }
 
@@ -74,10 +83,12 @@ std::string settings_to_text(const AppState& s) {
   for (std::size_t i = 0; i < s.lesson.size(); ++i) {
     const LessonEntry& e = s.lesson[i];
     const VariantDescriptor* v = find_variant(e.variant_id);
-    const std::string config = v && e.config_index < static_cast<int>(v->configs.size()) ? v->configs[e.config_index].name : "";
+    const std::string config =
+        v && e.config_index < static_cast<int>(v->configs.size()) ? v->configs[e.config_index].name : "";
     o << "variant." << e.variant_id << " = " << (e.enabled ? "on" : "off") << " " << config << "\n";
   }
-  if (s.focused >= 0 && s.focused < static_cast<int>(s.lesson.size())) o << "focused = " << s.lesson[s.focused].variant_id << "\n";
+  if (s.focused >= 0 && s.focused < static_cast<int>(s.lesson.size()))
+    o << "focused = " << s.lesson[s.focused].variant_id << "\n";
   return o.str();
 }
 
@@ -94,42 +105,71 @@ AppState settings_from_text(const std::string& text, const AppState& base, std::
     line = trim(line);
     if (line.empty() || line[0] == '#') continue;
     const auto eq = line.find('=');
-    if (eq == std::string::npos) { warn("no '=' (ignored)"); continue; }
+    if (eq == std::string::npos) {
+      warn("no '=' (ignored)");
+      continue;
+    }
     const std::string key = trim(line.substr(0, eq)), value = trim(line.substr(eq + 1));
     bool ok = true;
     int i = 0;
-    if (key == "problem") ok = parse_problem(value, &s.problem);
-    else if (key == "precision") ok = parse_precision(value, &s.precision);
-    else if (key == "square") ok = parse_bool(value, &s.square);
-    else if (key == "m") ok = parse_int(value, 1, 1 << 20, &s.m);
-    else if (key == "n") ok = parse_int(value, 1, 1 << 20, &s.n);
-    else if (key == "k") ok = parse_int(value, 1, 1 << 20, &s.k);
-    else if (key == "repetitions") ok = parse_int(value, 1, 1000, &s.repetitions);
-    else if (key == "verify") ok = parse_bool(value, &s.verify);
-    else if (key == "sweep_from") ok = parse_int(value, 1, 1 << 20, &s.sweep_from);
-    else if (key == "sweep_to") ok = parse_int(value, 1, 1 << 20, &s.sweep_to);
+    if (key == "problem")
+      ok = parse_problem(value, &s.problem);
+    else if (key == "precision")
+      ok = parse_precision(value, &s.precision);
+    else if (key == "square")
+      ok = parse_bool(value, &s.square);
+    else if (key == "m")
+      ok = parse_int(value, 1, 1 << 20, &s.m);
+    else if (key == "n")
+      ok = parse_int(value, 1, 1 << 20, &s.n);
+    else if (key == "k")
+      ok = parse_int(value, 1, 1 << 20, &s.k);
+    else if (key == "repetitions")
+      ok = parse_int(value, 1, 1000, &s.repetitions);
+    else if (key == "verify")
+      ok = parse_bool(value, &s.verify);
+    else if (key == "sweep_from")
+      ok = parse_int(value, 1, 1 << 20, &s.sweep_from);
+    else if (key == "sweep_to")
+      ok = parse_int(value, 1, 1 << 20, &s.sweep_to);
     else if (key == "y_quantity") {
-      if (value == "gflops") s.y_quantity = YAxisQuantity::Gflops;
-      else if (value == "ms") s.y_quantity = YAxisQuantity::Milliseconds;
-      else ok = false;
-    } else if (key == "y_log") ok = parse_bool(value, &s.y_log);
-    else if (key == "only_current_problem") ok = parse_bool(value, &s.only_current_problem);
-    else if (key == "presenter") ok = parse_bool(value, &s.presenter);
+      if (value == "gflops")
+        s.y_quantity = YAxisQuantity::Gflops;
+      else if (value == "ms")
+        s.y_quantity = YAxisQuantity::Milliseconds;
+      else
+        ok = false;
+    } else if (key == "y_log")
+      ok = parse_bool(value, &s.y_log);
+    else if (key == "only_current_problem")
+      ok = parse_bool(value, &s.only_current_problem);
+    else if (key == "presenter")
+      ok = parse_bool(value, &s.presenter);
     else if (key == "theme") {
-      if (value == "dark") s.theme = Theme::Dark;
-      else if (value == "light") s.theme = Theme::Light;
-      else if (value == "high_contrast") s.theme = Theme::HighContrast;
-      else ok = false;
+      if (value == "dark")
+        s.theme = Theme::Dark;
+      else if (value == "light")
+        s.theme = Theme::Light;
+      else if (value == "high_contrast")
+        s.theme = Theme::HighContrast;
+      else
+        ok = false;
     } else if (key == "font_scale_percent") {
       ok = parse_int(value, 50, 400, &i);
       if (ok) s.font_scale = i / 100.0f;
-    } else if (key == "export_dir") s.export_dir = value;
-    else if (key == "export_width") ok = parse_int(value, 64, 16384, &s.export_width);
-    else if (key == "export_height") ok = parse_int(value, 64, 16384, &s.export_height);
+    } else if (key == "export_dir")
+      s.export_dir = value;
+    else if (key == "export_width")
+      ok = parse_int(value, 64, 16384, &s.export_width);
+    else if (key == "export_height")
+      ok = parse_int(value, 64, 16384, &s.export_height);
     else if (key == "focused") {
       ok = false;
       for (std::size_t e = 0; e < s.lesson.size(); ++e)
-        if (s.lesson[e].variant_id == value) { s.focused = static_cast<int>(e); ok = true; }
+        if (s.lesson[e].variant_id == value) {
+          s.focused = static_cast<int>(e);
+          ok = true;
+        }
     } else if (key.rfind("variant.", 0) == 0) {
       const std::string id = key.substr(8);
       std::istringstream v(value);

@@ -1,6 +1,8 @@
 // The timing plot: one series per variant configuration of the selected problem and precision,
 // against size on a log2 axis, in GFLOP/s or milliseconds, with the best cuBLAS baseline and the
 // device's peak as reference lines; below it, the rolling trace of Live mode.
+#include "ui/timing_panel.h"
+
 #include <imgui.h>
 
 #include <algorithm>
@@ -8,6 +10,7 @@
 #include <cstdio>
 #include <map>
 
+#include "export/plot_image.h"
 #include "registry.h"
 #include "ui/app.h"
 #include "ui/widgets.h"
@@ -51,93 +54,76 @@ std::string tooltip_text(int series, int point, const void* user) {
 
 }  // namespace
 
-const App::PlotData& App::plot_data() {
+const PlotData& TimingPanel::plot_data(TabContext& ctx) {
+  const AppState& state = ctx.state;
   // Re-derive only when the history or the view changed: the history can hold thousands of rows.
-  const std::string key = std::string(to_string(state_.problem)) + to_string(state_.precision) +
-                          (state_.y_quantity == YAxisQuantity::Gflops ? "g" : "m") + (state_.y_log ? "l" : "") +
-                          (state_.presenter ? "p" : "");
-  if (history_.version() != plot_version_ || key != plot_key_) {
-    plot_version_ = history_.version();
+  const std::string key = std::string(to_string(state.problem)) + to_string(state.precision) +
+                          (state.y_quantity == YAxisQuantity::Gflops ? "g" : "m") + (state.y_log ? "l" : "") +
+                          (state.presenter ? "p" : "");
+  if (ctx.history.version() != plot_version_ || key != plot_key_) {
+    plot_version_ = ctx.history.version();
     plot_key_ = key;
-    rebuild_plot_data();
+    rebuild_plot_data(ctx);
   }
   return plot_;
 }
 
-void App::rebuild_plot_data() {
-  // Keep the user's hidden series hidden across rebuilds.
-  std::map<std::string, bool> visible;
-  for (const PlotSeriesData& s : plot_.series) visible[s.label] = s.visible;
+namespace {
 
-  const std::vector<RunResult> rows = history_.snapshot();
-  std::map<std::string, std::map<double, RunResult>> grouped;  // label -> size -> latest row
-  std::vector<std::string> order;
+// The rows of the plot, one series per label, each with its latest row per size.
+struct GroupedRows {
+  std::map<std::string, std::map<double, RunResult>> by_label;  // label -> size -> latest row
+  std::vector<std::string> order;                               // labels, first seen first
   double best_cublas = 0;
+};
+
+// The valid rows of the selected problem and precision, grouped by series.
+GroupedRows group_rows(const std::vector<RunResult>& rows, const AppState& state) {
+  GroupedRows g;
   for (const RunResult& r : rows) {
     if (!r.ok() || r.median_ms <= 0) continue;
-    if (r.problem != state_.problem) continue;
+    if (r.problem != state.problem) continue;
     // CPU reference rows are double by definition; show them with either precision.
-    if (r.precision != state_.precision && r.variant_id != kCpuReferenceId) continue;
+    if (r.precision != state.precision && r.variant_id != kCpuReferenceId) continue;
     const std::string label = series_label(r);
-    if (!grouped.count(label)) order.push_back(label);
-    grouped[label][size_of(r)] = r;
-    if (is_baseline_row(r)) best_cublas = std::max(best_cublas, r.gflops);
+    if (!g.by_label.count(label)) g.order.push_back(label);
+    g.by_label[label][size_of(r)] = r;
+    if (is_baseline_row(r)) g.best_cublas = std::max(g.best_cublas, r.gflops);
   }
-  // Teaching order: registry order, then anything else (CPU reference, loaded rows).
-  auto rank = [](const std::string& label, const std::map<double, RunResult>& pts) {
+  return g;
+}
+
+// Teaching order: registry order, then anything else (CPU reference, loaded rows).
+void sort_teaching_order(GroupedRows& g) {
+  auto rank = [](const std::map<double, RunResult>& pts) {
     const RunResult& r = pts.begin()->second;
     int i = 0;
     for (const VariantDescriptor* v : variant_registry()) {
       if (r.variant_id == v->id) return i * 100 + std::max(0, find_config(*v, r.config_name));
       ++i;
     }
-    (void)label;
     return 100000;
   };
-  std::stable_sort(order.begin(), order.end(),
-                   [&](const std::string& a, const std::string& b) { return rank(a, grouped[a]) < rank(b, grouped[b]); });
+  std::stable_sort(g.order.begin(), g.order.end(), [&](const std::string& a, const std::string& b) {
+    return rank(g.by_label[a]) < rank(g.by_label[b]);
+  });
+}
 
-  plot_.series.clear();
-  plot_.rows.clear();
-  plot_.refs.clear();
-  for (std::size_t i = 0; i < order.size(); ++i) {
-    PlotSeriesData s;
-    s.label = order[i];
-    s.color = series_color(static_cast<int>(i));
-    s.visible = visible.count(s.label) ? visible[s.label] : true;
-    std::vector<RunResult> points;
-    for (const auto& [x, r] : grouped[order[i]]) {
-      const double y = state_.y_quantity == YAxisQuantity::Gflops ? r.gflops : r.median_ms;
-      s.points.push_back({x, y});
-      points.push_back(r);
-    }
-    plot_.series.push_back(std::move(s));
-    plot_.rows.push_back(std::move(points));
-  }
-  const bool gflops = state_.y_quantity == YAxisQuantity::Gflops;
-  if (gflops && best_cublas > 0) plot_.refs.push_back({"best cuBLAS", best_cublas, 0xFFB0B0B0});
-  if (gflops && runner_->gpu()) {
-    const double peak = device_.peak_gflops(state_.precision);
-    // On AᵀA the upper-triangle kernels do half the multiply-adds they are credited with, so
-    // their points can stand above the peak: the label says why.
-    std::string label = state_.precision == Precision::F32 ? "FP32 peak" : "FP64 peak";
-    if (state_.problem == Problem::Ata) label += " (syrk and regtile do half the work)";
-    if (peak > 0) plot_.refs.push_back({label, peak, 0xFF4040E0});
-  }
-
-  PlotStyle& st = plot_.style;
-  st.title = std::string(state_.problem == Problem::Gemm ? "C = A·B" : "C = AᵀA") + ", " +
-             (state_.precision == Precision::F32 ? "float" : "double");
-  st.x_label = state_.problem == Problem::Gemm ? "matrix size N (M = N = K)" : "matrix size N (K = N)";
+// Titles, axes and the footer naming the machine and day of the results shown (a loaded CSV
+// may come from another machine), not the machine drawing them.
+void style_plot(PlotData& plot, const AppState& state, bool gpu, const DeviceInfo& dev) {
+  const bool gflops = state.y_quantity == YAxisQuantity::Gflops;
+  PlotStyle& st = plot.style;
+  st.title = std::string(state.problem == Problem::Gemm ? "C = A·B" : "C = AᵀA") + ", " +
+             (state.precision == Precision::F32 ? "float" : "double");
+  st.x_label = state.problem == Problem::Gemm ? "matrix size N (M = N = K)" : "matrix size N (K = N)";
   st.y_label = gflops ? "GFLOP/s (2·M·N·K / median time)" : "median time (ms)";
   st.x_scale = AxisScale::Log2;
-  st.y_scale = state_.y_log ? AxisScale::Log10 : AxisScale::Linear;
+  st.y_scale = state.y_log ? AxisScale::Log10 : AxisScale::Linear;
   st.y_from_zero = true;
-  // The footer names the machine and day of the results shown (a loaded CSV may come from
-  // another machine), not the machine drawing them.
-  std::string device = runner_->gpu() ? device_.name : std::string("host CPU (no usable GPU)");
+  std::string device = gpu ? dev.name : std::string("host CPU (no usable GPU)");
   std::string date = utc_timestamp_now().substr(0, 10);
-  for (const auto& points : plot_.rows)
+  for (const auto& points : plot.rows)
     for (const RunResult& r : points)
       if (!r.device_name.empty() && r.variant_id != kCpuReferenceId) {
         device = r.device_name;
@@ -147,48 +133,124 @@ void App::rebuild_plot_data() {
   // Line widths and markers scale with the font already (presenter mode included).
 }
 
-void App::draw_timing_panel() {
+}  // namespace
+
+void TimingPanel::rebuild_plot_data(TabContext& ctx) {
+  const AppState& state = ctx.state;
+  // Keep the user's hidden series hidden across rebuilds.
+  std::map<std::string, bool> visible;
+  for (const PlotSeriesData& s : plot_.series) visible[s.label] = s.visible;
+  GroupedRows g = group_rows(ctx.history.snapshot(), state);
+  sort_teaching_order(g);
+  plot_.series.clear();
+  plot_.rows.clear();
+  plot_.refs.clear();
+  fill_series(g.order, g.by_label, visible, state.y_quantity == YAxisQuantity::Gflops);
+  add_reference_lines(state, g.best_cublas, ctx.runner.gpu(), ctx.device);
+  style_plot(plot_, state, ctx.runner.gpu(), ctx.device);
+}
+
+// One series per label, in `order`, its points sorted by size.
+void TimingPanel::fill_series(const std::vector<std::string>& order,
+                              const std::map<std::string, std::map<double, RunResult>>& grouped,
+                              std::map<std::string, bool>& visible, bool gflops) {
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    PlotSeriesData s;
+    s.label = order[i];
+    s.color = series_color(static_cast<int>(i));
+    s.visible = visible.count(s.label) ? visible[s.label] : true;
+    std::vector<RunResult> points;
+    for (const auto& [x, r] : grouped.at(order[i])) {
+      const double y = gflops ? r.gflops : r.median_ms;
+      s.points.push_back({x, y});
+      points.push_back(r);
+    }
+    plot_.series.push_back(std::move(s));
+    plot_.rows.push_back(std::move(points));
+  }
+}
+
+// In GFLOP/s: the best cuBLAS run and, with a GPU, the device's peak.
+void TimingPanel::add_reference_lines(const AppState& state, double best_cublas, bool gpu, const DeviceInfo& dev) {
+  const bool gflops = state.y_quantity == YAxisQuantity::Gflops;
+  if (gflops && best_cublas > 0) plot_.refs.push_back({"best cuBLAS", best_cublas, 0xFFB0B0B0});
+  if (gflops && gpu) {
+    const double peak = dev.peak_gflops(state.precision);
+    // On AᵀA the upper-triangle kernels do half the multiply-adds they are credited with, so
+    // their points can stand above the peak: the label says why.
+    std::string label = state.precision == Precision::F32 ? "FP32 peak" : "FP64 peak";
+    if (state.problem == Problem::Ata) label += " (syrk and regtile do half the work)";
+    if (peak > 0) plot_.refs.push_back({label, peak, 0xFF4040E0});
+  }
+}
+
+void TimingPanel::draw(TabContext& ctx) {
+  const float avail = ImGui::GetContentRegionAvail().y;
+  ImGui::BeginChild("timing", ImVec2(0, avail * (ctx.state.presenter ? 0.72f : 0.58f)), true);
+  draw_plot_panel(ctx);
+  ImGui::EndChild();
+  ImGui::BeginChild("results", ImVec2(0, 0), true);
+  draw_results_table(ctx);
+  ImGui::EndChild();
+}
+
+bool TimingPanel::export_png(TabContext& ctx, const std::string& path, int width, int height, std::string* error) {
+  const PlotData& data = plot_data(ctx);
+  PlotImage image;
+  image.style = data.style;
+  image.series = data.series;
+  image.refs = data.refs;
+  // The axes the window shows now (auto-fitted, or the user's zoom).
+  image.x = plot_view_.auto_fit ? fit_axis(data.style, data.series, data.refs, false) : plot_view_.x;
+  image.y = plot_view_.auto_fit ? fit_axis(data.style, data.series, data.refs, true) : plot_view_.y;
+  return write_plot_png(path, width, height, image, error);
+}
+
+void TimingPanel::draw_plot_panel(TabContext& ctx) {
+  AppState& state = ctx.state;
+  const Runner& runner = ctx.runner;
   // View options on one line above the plot.
-  int quantity = state_.y_quantity == YAxisQuantity::Gflops ? 0 : 1;
+  int quantity = state.y_quantity == YAxisQuantity::Gflops ? 0 : 1;
   ImGui::RadioButton("GFLOP/s", &quantity, 0);
   help_tooltip("Speed: how many billion floating-point operations per second (higher is better).");
   ImGui::SameLine();
   ImGui::RadioButton("time", &quantity, 1);
   help_tooltip("The median time of one product in milliseconds (lower is better).");
-  state_.y_quantity = quantity == 0 ? YAxisQuantity::Gflops : YAxisQuantity::Milliseconds;
+  state.y_quantity = quantity == 0 ? YAxisQuantity::Gflops : YAxisQuantity::Milliseconds;
   ImGui::SameLine();
-  ImGui::Checkbox("log y", &state_.y_log);
+  ImGui::Checkbox("log y", &state.y_log);
   help_tooltip("A logarithmic y axis: equal steps are equal ratios, so slow and fast kernels both stay readable.");
   ImGui::SameLine();
   if (ImGui::Button("Fit")) plot_view_.auto_fit = true;
   help_tooltip("Fit the axes to the data again (or double-click the plot). The mouse wheel zooms the x axis.");
   ImGui::SameLine();
   if (ImGui::Button("Export PNG...")) {
-    show_export_dialog_ = true;
-    std::snprintf(path_buffer_, sizeof path_buffer_, "%s/tilescope-plot.png", state_.export_dir.c_str());
+    ctx.app.open_export_dialog();
   }
   help_tooltip("Save this plot as a PNG image at a resolution you choose, with title, axes, legend, device and date.");
 
-  const PlotData& data = plot_data();
-  const bool live = runner_->progress().kind == JobKind::Live && (runner_->progress().busy || !runner_->live_trace().empty());
+  const PlotData& data = plot_data(ctx);
+  const bool live = runner.progress().kind == JobKind::Live && (runner.progress().busy || !runner.live_trace().empty());
   const float trace_height = live ? ImGui::GetContentRegionAvail().y * 0.28f : 0.0f;
   if (data.series.empty()) {
     ImGui::Dummy(ImVec2(0, ImGui::GetFontSize()));
     ImGui::TextDisabled("No results for %s %s yet: press Run (R) or Sweep (S), or File > Load CSV.",
-                        to_string(state_.problem), to_string(state_.precision));
+                        to_string(state.problem), to_string(state.precision));
   }
   if (plot_widget("timing", data.style, plot_.series, data.refs, plot_view_,
                   ImVec2(0, ImGui::GetContentRegionAvail().y - trace_height), tooltip_text, &plot_.rows)) {
     // Visibility lives in plot_.series; nothing else to do.
   }
-  if (live) draw_live_trace();
+  if (live) draw_live_trace(ctx);
 }
 
-void App::draw_live_trace() {
-  const std::vector<LiveSample> trace = runner_->live_trace();
+void TimingPanel::draw_live_trace(TabContext& ctx) {
+  AppState& state = ctx.state;
+  const Runner& runner = ctx.runner;
+  const std::vector<LiveSample> trace = runner.live_trace();
   std::vector<PlotSeriesData> series(1);
-  series[0].label = "live: " + (state_.focused >= 0 ? state_.lesson[state_.focused].variant_id : std::string());
-  series[0].color = series_color(state_.focused >= 0 ? state_.focused : 0);
+  series[0].label = "live: " + (state.focused >= 0 ? state.lesson[state.focused].variant_id : std::string());
+  series[0].color = series_color(state.focused >= 0 ? state.focused : 0);
   for (const LiveSample& s : trace) series[0].points.push_back({s.t_s, s.ms});
   PlotStyle style;
   style.x_label = "seconds since Live started";

@@ -39,9 +39,12 @@ void section(const char* title) {
 
 std::string format_ms(double ms) {
   char buf[32];
-  if (ms < 1.0) std::snprintf(buf, sizeof buf, "%.0f us", ms * 1000);
-  else if (ms < 1000) std::snprintf(buf, sizeof buf, "%.3g ms", ms);
-  else std::snprintf(buf, sizeof buf, "%.2f s", ms / 1000);
+  if (ms < 1.0)
+    std::snprintf(buf, sizeof buf, "%.0f us", ms * 1000);
+  else if (ms < 1000)
+    std::snprintf(buf, sizeof buf, "%.3g ms", ms);
+  else
+    std::snprintf(buf, sizeof buf, "%.2f s", ms / 1000);
   return buf;
 }
 

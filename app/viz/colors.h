@@ -23,12 +23,18 @@ TILESCOPE_HD unsigned hsv_colour(double h, double s, double v) {
   const double i = floor(h * 6), f = h * 6 - i;
   const double p = v * (1 - s), q = v * (1 - f * s), t = v * (1 - (1 - f) * s);
   switch (static_cast<int>(i) % 6) {
-    case 0: return pack_rgb(v, t, p);
-    case 1: return pack_rgb(q, v, p);
-    case 2: return pack_rgb(p, v, t);
-    case 3: return pack_rgb(p, q, v);
-    case 4: return pack_rgb(t, p, v);
-    default: return pack_rgb(v, p, q);
+    case 0:
+      return pack_rgb(v, t, p);
+    case 1:
+      return pack_rgb(q, v, p);
+    case 2:
+      return pack_rgb(p, v, t);
+    case 3:
+      return pack_rgb(p, q, v);
+    case 4:
+      return pack_rgb(t, p, v);
+    default:
+      return pack_rgb(v, p, q);
   }
 }
 

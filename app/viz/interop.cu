@@ -69,14 +69,16 @@ __global__ void colour_reads(const unsigned* reads, std::int64_t rows, std::int6
   put(surf, x, y, heat_color(top > 0 ? static_cast<double>(n) / top : 0.0));
 }
 
-dim3 grid_for(int w, int h) { return dim3((w + 15) / 16, (h + 15) / 16); }
+dim3 grid_for(int w, int h) {
+  return dim3((w + 15) / 16, (h + 15) / 16);
+}
 
 }  // namespace
 
 bool CudaGlTexture::register_texture(unsigned gl_texture, int width, int height, std::string* error) {
   release();
-  const cudaError_t e = cudaGraphicsGLRegisterImage(&resource_, gl_texture, GL_TEXTURE_2D,
-                                                    cudaGraphicsRegisterFlagsSurfaceLoadStore);
+  const cudaError_t e =
+      cudaGraphicsGLRegisterImage(&resource_, gl_texture, GL_TEXTURE_2D, cudaGraphicsRegisterFlagsSurfaceLoadStore);
   if (e != cudaSuccess) {
     resource_ = nullptr;
     if (error) *error = std::string("cudaGraphicsGLRegisterImage failed: ") + cudaGetErrorString(e);
@@ -96,7 +98,9 @@ void CudaGlTexture::release() {
   width_ = height_ = 0;
 }
 
-CudaGlTexture::~CudaGlTexture() { release(); }
+CudaGlTexture::~CudaGlTexture() {
+  release();
+}
 
 CudaGlTexture::Mapped::Mapped(CudaGlTexture& t, CUstream_st* stream) : t_(t), stream_(stream) {
   if (!t_.resource_) {
@@ -193,7 +197,8 @@ bool colour_trace(const DeviceTrace& trace, int sel_x, int sel_y, bool mirrored_
         CUDA_CHECK_LAUNCH("colour_reads");
       }
     }
-    if (max_reads && reads_too) CUDA_CHECK(cudaMemcpyAsync(max_reads, d_max, sizeof(unsigned), cudaMemcpyDeviceToHost, st));
+    if (max_reads && reads_too)
+      CUDA_CHECK(cudaMemcpyAsync(max_reads, d_max, sizeof(unsigned), cudaMemcpyDeviceToHost, st));
     if (wait || (max_reads && reads_too)) CUDA_CHECK(cudaStreamSynchronize(st));
     return true;
   } catch (const std::exception& e) {

@@ -18,8 +18,12 @@ void put(Image& img, int x, int y, unsigned c) {
 }
 
 // The image side for a matrix side: one element per pixel up to max_side, sampled beyond.
-int side_for(std::int64_t n, int max_side) { return static_cast<int>(std::min<std::int64_t>(n, max_side)); }
-std::int64_t sample(int pixel, int pixels, std::int64_t n) { return static_cast<std::int64_t>(pixel) * n / pixels; }
+int side_for(std::int64_t n, int max_side) {
+  return static_cast<int>(std::min<std::int64_t>(n, max_side));
+}
+std::int64_t sample(int pixel, int pixels, std::int64_t n) {
+  return static_cast<std::int64_t>(pixel) * n / pixels;
+}
 
 Image heatmap(const MappingModel& model, bool of_a, std::int64_t rows, std::int64_t cols, std::int64_t max_reads,
               int max_side) {
@@ -72,13 +76,14 @@ MappingImages render_mapping_images(const MappingModel& model, Problem problem, 
     std::int64_t m = 0;
     for (int y = 0; y < side_for(rows, max_side); ++y)
       for (int x = 0; x < side_for(cols, max_side); ++x) {
-        const std::int64_t r = sample(y, side_for(rows, max_side), rows), cc = sample(x, side_for(cols, max_side), cols);
+        const std::int64_t r = sample(y, side_for(rows, max_side), rows),
+                           cc = sample(x, side_for(cols, max_side), cols);
         m = std::max(m, of_a ? model.a_reads(r, cc) : model.b_reads(r, cc));
       }
     return m;
   };
-  out.max_reads = std::max(max_over(true, out.a_rows, out.a_cols),
-                           out.b_rows > 0 ? max_over(false, out.b_rows, out.b_cols) : 0);
+  out.max_reads =
+      std::max(max_over(true, out.a_rows, out.a_cols), out.b_rows > 0 ? max_over(false, out.b_rows, out.b_cols) : 0);
   out.a = heatmap(model, true, out.a_rows, out.a_cols, out.max_reads, max_side);
   if (out.b_rows > 0) out.b = heatmap(model, false, out.b_rows, out.b_cols, out.max_reads, max_side);
   return out;

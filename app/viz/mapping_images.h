@@ -15,15 +15,14 @@
 namespace tilescope {
 
 struct MappingImages {
-  Image c, a, b;                         // a, b: the stored A and B (for AᵀA, b is empty)
-  std::int64_t c_rows = 0, c_cols = 0;   // the matrices' sizes in elements
+  Image c, a, b;                        // a, b: the stored A and B (for AᵀA, b is empty)
+  std::int64_t c_rows = 0, c_cols = 0;  // the matrices' sizes in elements
   std::int64_t a_rows = 0, a_cols = 0, b_rows = 0, b_cols = 0;
-  std::int64_t max_reads = 0;            // the top of the heatmaps' colour scale
+  std::int64_t max_reads = 0;  // the top of the heatmaps' colour scale
 };
 
 // `selected_*`: the block whose threads get their own colours (-1: none).
-MappingImages render_mapping_images(const MappingModel& model, Problem problem, const Shape& shape, int selected_block_x,
-                                    int selected_block_y, int max_side);
-
+MappingImages render_mapping_images(const MappingModel& model, Problem problem, const Shape& shape,
+                                    int selected_block_x, int selected_block_y, int max_side);
 
 }  // namespace tilescope

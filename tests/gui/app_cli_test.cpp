@@ -2,7 +2,6 @@
 // played by a script, ending on a screenshot that is checked; `tilescope plot`; the messages
 // for no display and bad scripts.
 #include <gtest/gtest.h>
-
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -11,8 +10,8 @@
 #include <fstream>
 #include <string>
 
+#include "export/png_writer.h"
 #include "image_checks.h"
-#include "platform/png_writer.h"
 #include "plot/plot_widget.h"
 
 using namespace tilescope;
@@ -40,7 +39,9 @@ Outcome run(const std::string& args) {
   return o;
 }
 
-std::string temp_path(const std::string& name) { return "/tmp/tilescope-cli-" + std::to_string(getpid()) + "-" + name; }
+std::string temp_path(const std::string& name) {
+  return "/tmp/tilescope-cli-" + std::to_string(getpid()) + "-" + name;
+}
 
 std::string write_script(const std::string& text) {
   const std::string path = temp_path("script.txt");
@@ -55,7 +56,8 @@ TEST(Window, ScriptedLessonUnderXvfbEndsOnACheckedScreenshot) {
   const std::string shot = temp_path("window.png");
   const std::string script = write_script("load-csv " + kCsv +
                                           "\nset n 96\nrun\nwait 60\nframes 3\nset presenter on\nframes 3\n"
-                                          "set presenter off\nframes 3\nscreenshot " + shot + "\nframes 2\n");
+                                          "set presenter off\nframes 3\nscreenshot " +
+                                          shot + "\nframes 2\n");
   const Outcome o = run("--no-settings --no-gpu --size 1280x800 --script " + script);
   ASSERT_EQ(o.code, 0) << o.output;
   EXPECT_NE(o.output.find("OpenGL"), std::string::npos) << "the renderer is printed: " << o.output;
@@ -73,8 +75,8 @@ TEST(Window, ScriptedLessonUnderXvfbEndsOnACheckedScreenshot) {
 
 TEST(Window, HeadlessRendersTheSameUi) {
   const std::string shot = temp_path("headless.png");
-  const Outcome o = run("--headless --no-settings --no-gpu --size 1024x640 --frames 4 --load-csv " + kCsv +
-                        " --screenshot " + shot);
+  const Outcome o =
+      run("--headless --no-settings --no-gpu --size 1024x640 --frames 4 --load-csv " + kCsv + " --screenshot " + shot);
   ASSERT_EQ(o.code, 0) << o.output;
   Image img;
   std::string error;
@@ -87,7 +89,8 @@ TEST(Window, HeadlessRendersTheSameUi) {
 }
 
 TEST(Window, NoDisplaySaysWhatToDo) {
-  const std::string cmd = "env -u DISPLAY -u WAYLAND_DISPLAY " + std::string(TILESCOPE_BINARY) + " --no-settings --no-gpu 2>&1";
+  const std::string cmd =
+      "env -u DISPLAY -u WAYLAND_DISPLAY " + std::string(TILESCOPE_BINARY) + " --no-settings --no-gpu 2>&1";
   FILE* p = popen(cmd.c_str(), "r");
   ASSERT_NE(p, nullptr);
   std::string out;

@@ -3,14 +3,13 @@
 #include "ui/app.h"
 
 #include <gtest/gtest.h>
-
 #include <unistd.h>
 
 #include <string>
 
+#include "export/png_writer.h"
 #include "gui_test_support.h"
 #include "image_checks.h"
-#include "platform/png_writer.h"
 #include "ui/script.h"
 
 using namespace tilescope;
@@ -23,8 +22,9 @@ namespace {
 
 const std::string kH100Csv = std::string(TILESCOPE_SOURCE_DIR) + "/docs/benchmarks/h100-2026-11-21/bench-gemm.csv";
 
-
-std::string temp_path(const std::string& name) { return "/tmp/tilescope-test-" + std::to_string(getpid()) + "-" + name; }
+std::string temp_path(const std::string& name) {
+  return "/tmp/tilescope-test-" + std::to_string(getpid()) + "-" + name;
+}
 
 }  // namespace
 

@@ -16,6 +16,7 @@
 #include <thread>
 #include <utility>
 
+#include "../variant_picks.h"
 #include "external_runner.h"
 #include "gl_gemm/gl_shader_runner.h"
 #include "gl_gemm/shader_gemm.h"
@@ -39,10 +40,15 @@ class GlShaderVariant : public ::testing::Test {
   void SetUp() override { install_gl_shader_runner(); }
 };
 
-RunRequest request(const std::string& config, Problem problem, Shape shape, int repetitions = 1) {
+using testing::shader_config_of;
+using testing::shader_variant_desc;
+
+// A run of the texture-shader variant (picked by its backend) in the configuration that the
+// engine draws in `mode` (picked by TileConfig::engine_mode).
+RunRequest request(ShaderMode mode, Problem problem, Shape shape, int repetitions = 1) {
   RunRequest r;
-  r.variant_id = "gl_shader";
-  r.config_index = find_config(*find_variant("gl_shader"), config);
+  r.variant_id = shader_variant_desc().id;
+  r.config_index = shader_config_of(mode);
   r.problem = problem;
   r.shape = shape;
   r.repetitions = repetitions;
@@ -75,17 +81,18 @@ std::string describe(const RunResult& r) {
 // rectangular case, and AᵀA, against the double reference, with the poison check.
 TEST_F(GlShaderVariant, EveryConfigurationPassesThroughTheMeasurer) {
   Measurer measurer;
-  const VariantDescriptor& v = *find_variant("gl_shader");
+  const VariantDescriptor& v = shader_variant_desc();
   const Shape shapes[] = {{1, 1, 1}, {17, 17, 17}, {255, 255, 255}, {100, 37, 129}};
   for (const TileConfig& cfg : v.configs) {
     for (const Shape& s : shapes) {
-      const RunResult r = measurer.run(request(cfg.name, Problem::Gemm, s));
+      const RunResult r = measurer.run(request(static_cast<ShaderMode>(cfg.engine_mode), Problem::Gemm, s));
       SCOPED_TRACE(describe(r));
       ASSERT_TRUE(r.ok());
       EXPECT_TRUE(r.verified && r.passed);
       EXPECT_EQ(r.unwritten, 0);
       EXPECT_EQ(r.reference, "cpu_fp64");
-      EXPECT_EQ(r.backend, "gl_shader");
+      EXPECT_EQ(r.config_name, cfg.name);
+      EXPECT_EQ(r.backend, to_string(Backend::GlShader));
       EXPECT_GT(r.median_ms, 0);
       EXPECT_GT(r.gflops, 0);
       EXPECT_GT(r.passes, 0);
@@ -93,7 +100,8 @@ TEST_F(GlShaderVariant, EveryConfigurationPassesThroughTheMeasurer) {
       EXPECT_FALSE(r.device_name.empty());
       EXPECT_TRUE(r.timer == "gl_time_elapsed" || r.timer == "wall_clock") << r.timer;
     }
-    const RunResult ata = measurer.run(request(cfg.name, Problem::Ata, Shape{0, 70, 33}));
+    const RunResult ata =
+        measurer.run(request(static_cast<ShaderMode>(cfg.engine_mode), Problem::Ata, Shape{0, 70, 33}));
     SCOPED_TRACE(describe(ata));
     ASSERT_TRUE(ata.ok());
     EXPECT_TRUE(ata.passed);
@@ -105,8 +113,8 @@ TEST_F(GlShaderVariant, EveryConfigurationPassesThroughTheMeasurer) {
 // else a sampled CPU reference (CI); both must pass, and the poison check covers all of C.
 TEST_F(GlShaderVariant, LargeSizesAreCheckedAgainstAnFp64Reference) {
   Measurer measurer;
-  for (const char* config : {"rgba_packed", "mrt8"}) {
-    const RunResult r = measurer.run(request(config, Problem::Gemm, Shape{513, 515, 517}));
+  for (ShaderMode mode : {ShaderMode::kRgbaPacked, ShaderMode::kMrt8}) {
+    const RunResult r = measurer.run(request(mode, Problem::Gemm, Shape{513, 515, 517}));
     SCOPED_TRACE(describe(r));
     ASSERT_TRUE(r.ok());
     EXPECT_TRUE(r.reference == "cublas_dgemm" || r.reference == "cpu_fp64_sampled") << r.reference;
@@ -119,7 +127,7 @@ TEST_F(GlShaderVariant, LargeSizesAreCheckedAgainstAnFp64Reference) {
 // AᵀA above kCpuReferenceMaxWork: the reference gets A's transpose and A itself (K x N each).
 TEST_F(GlShaderVariant, LargeAtaIsCheckedAgainstAnFp64Reference) {
   Measurer measurer;
-  const RunResult r = measurer.run(request("mrt8", Problem::Ata, Shape{0, 400, 350}));
+  const RunResult r = measurer.run(request(ShaderMode::kMrt8, Problem::Ata, Shape{0, 400, 350}));
   SCOPED_TRACE(describe(r));
   ASSERT_TRUE(r.ok());
   EXPECT_TRUE(r.reference == "cublas_dgemm" || r.reference == "cpu_fp64_sampled") << r.reference;
@@ -128,24 +136,29 @@ TEST_F(GlShaderVariant, LargeAtaIsCheckedAgainstAnFp64Reference) {
 }
 
 // The counts the History tab shows: one output per fragment fetches 2 texels per FMA; 4 x 8 per
-// fragment fetches 12 texels per 128 FMAs (at sizes needing no padding).
+// fragment fetches 12 texels per 128 FMAs (at sizes needing no padding). The expected count of
+// each configuration is in tests/data/variant_facts.json (fetches_per_fma), which must cover
+// every configuration and name no other.
 TEST_F(GlShaderVariant, FetchesPerFmaFollowTheModes) {
   Measurer measurer;
-  const struct {
-    const char* config;
-    double fetches_per_fma;
-  } expected[] = {{"multipass", 2.0}, {"rgba_packed", 0.25}, {"blocked", 2.0}, {"mrt", 0.125}, {"mrt8", 12.0 / 128}};
-  for (const auto& e : expected) {
-    const RunResult r = measurer.run(request(e.config, Problem::Gemm, Shape{64, 64, 64}));
+  const VariantDescriptor& v = shader_variant_desc();
+  const nlohmann::json& expected = testing::facts_of(v).at("fetches_per_fma");
+  ASSERT_EQ(expected.size(), v.configs.size()) << "variant_facts.json: one fetches_per_fma per configuration";
+  for (const TileConfig& cfg : v.configs) {
+    ASSERT_TRUE(expected.contains(cfg.name)) << "variant_facts.json: no fetches_per_fma for " << cfg.name;
+    const double want = expected.at(cfg.name).get<double>();
+    const ShaderMode mode = static_cast<ShaderMode>(cfg.engine_mode);
+    const RunResult r = measurer.run(request(mode, Problem::Gemm, Shape{64, 64, 64}));
     ASSERT_TRUE(r.ok()) << r.error;
-    EXPECT_DOUBLE_EQ(r.fetches_per_fma, e.fetches_per_fma) << e.config;
-    EXPECT_DOUBLE_EQ(describe_shader_plan(ShaderMode::kMrt8, 64, 64, 64).fetches_per_fma, 12.0 / 128);
+    EXPECT_DOUBLE_EQ(r.fetches_per_fma, want) << cfg.name;
+    EXPECT_DOUBLE_EQ(describe_shader_plan(mode, 64, 64, 64).fetches_per_fma, want) << cfg.name;
   }
+  EXPECT_DOUBLE_EQ(describe_shader_plan(ShaderMode::kMrt8, 64, 64, 64).fetches_per_fma, 12.0 / 128);
 }
 
 TEST_F(GlShaderVariant, DoubleIsRefusedWithTheReason) {
   Measurer measurer;
-  RunRequest r = request("mrt8", Problem::Gemm, Shape{32, 32, 32});
+  RunRequest r = request(ShaderMode::kMrt8, Problem::Gemm, Shape{32, 32, 32});
   r.precision = Precision::F64;
   const RunResult res = measurer.run(r);
   EXPECT_FALSE(res.ok());
@@ -154,12 +167,13 @@ TEST_F(GlShaderVariant, DoubleIsRefusedWithTheReason) {
 
 TEST_F(GlShaderVariant, BadSizesAreRefusedNotCrashed) {
   Measurer measurer;
-  EXPECT_NE(measurer.run(request("mrt", Problem::Gemm, Shape{0, 5, 5})).error.find("at least 1"), std::string::npos);
-  const RunResult huge = measurer.run(request("mrt", Problem::Gemm, Shape{100000, 8, 8}));
+  EXPECT_NE(measurer.run(request(ShaderMode::kMrt, Problem::Gemm, Shape{0, 5, 5})).error.find("at least 1"),
+            std::string::npos);
+  const RunResult huge = measurer.run(request(ShaderMode::kMrt, Problem::Gemm, Shape{100000, 8, 8}));
   EXPECT_FALSE(huge.ok());
   EXPECT_NE(huge.error.find("65536"), std::string::npos) << huge.error;
   // Within our limit but beyond this GL's GL_MAX_TEXTURE_SIZE: the engine names the limit.
-  const RunResult wide = measurer.run(request("multipass", Problem::Gemm, Shape{1, 1, 40000}));
+  const RunResult wide = measurer.run(request(ShaderMode::kMultipass, Problem::Gemm, Shape{1, 1, 40000}));
   EXPECT_FALSE(wide.ok());
   EXPECT_NE(wide.error.find("GL_MAX_TEXTURE_SIZE"), std::string::npos) << wide.error;
 }
@@ -177,13 +191,13 @@ TEST_F(GlShaderVariant, PoisonCatchesUnwrittenElementsAndReloadRestores) {
   Measurer measurer;
   {
     const ScopedShaderDir broken_shaders(dir.path());
-    const RunResult broken = measurer.run(request("multipass", Problem::Gemm, Shape{20, 20, 20}));
+    const RunResult broken = measurer.run(request(ShaderMode::kMultipass, Problem::Gemm, Shape{20, 20, 20}));
     ASSERT_TRUE(broken.ok()) << broken.error;
     EXPECT_EQ(broken.unwritten, 20 * 10);
     EXPECT_FALSE(broken.passed);
     EXPECT_EQ(gl_shader_thread_info().shader_dir, dir.path());
   }
-  const RunResult fixed = measurer.run(request("multipass", Problem::Gemm, Shape{20, 20, 20}));
+  const RunResult fixed = measurer.run(request(ShaderMode::kMultipass, Problem::Gemm, Shape{20, 20, 20}));
   ASSERT_TRUE(fixed.ok()) << fixed.error;
   EXPECT_TRUE(fixed.passed);
   EXPECT_EQ(fixed.unwritten, 0);
@@ -196,19 +210,21 @@ TEST_F(GlShaderVariant, CompileErrorsReachTheResult) {
   testing::write_file(dir.file(ShaderMode::kMrt), "#version 330 core\nvoid main() { this is not glsl; }\n");
   const ScopedShaderDir bad_shaders(dir.path());
   Measurer measurer;
-  const RunResult bad = measurer.run(request("mrt", Problem::Gemm, Shape{8, 8, 8}));
+  const RunResult bad = measurer.run(request(ShaderMode::kMrt, Problem::Gemm, Shape{8, 8, 8}));
   EXPECT_FALSE(bad.ok());
-  EXPECT_NE(bad.error.find("gemm_mrt.frag"), std::string::npos) << bad.error;
-  const RunResult other = measurer.run(request("mrt8", Problem::Gemm, Shape{8, 8, 8}));
+  const std::string broken_file = shader_mode_fragment_file(ShaderMode::kMrt);
+  EXPECT_EQ(broken_file, "gemm_mrt.frag");
+  EXPECT_NE(bad.error.find(broken_file), std::string::npos) << bad.error;
+  const RunResult other = measurer.run(request(ShaderMode::kMrt8, Problem::Gemm, Shape{8, 8, 8}));
   EXPECT_TRUE(other.ok() && other.passed) << "one broken shader leaves the others usable: " << other.error;
-  EXPECT_NE(gl_shader_thread_info().load_log.find("gemm_mrt.frag"), std::string::npos);
+  EXPECT_NE(gl_shader_thread_info().load_log.find(broken_file), std::string::npos);
 }
 
 // Cancel stops a long run between passes, well within a second.
 TEST_F(GlShaderVariant, CancelStopsALongRunQuickly) {
   Measurer measurer;
   // 2000 runs: seconds on an H100 (about 4 ms each), many minutes on llvmpipe (about 0.3 s each).
-  RunRequest r = request("multipass", Problem::Gemm, Shape{512, 512, 512}, 2000);
+  RunRequest r = request(ShaderMode::kMultipass, Problem::Gemm, Shape{512, 512, 512}, 2000);
   std::thread stopper([&] {
     std::this_thread::sleep_for(std::chrono::milliseconds(300));
     measurer.cancel_flag().store(true);
@@ -233,15 +249,16 @@ TEST_F(GlShaderVariant, InTheWindowTheGlThreadUsesAHiddenWindowsContext) {
     options.width = 320;
     options.height = 200;
     options.vsync = false;
+    options.on_worker_context = [](GlThreadContext* c) { set_gl_thread_context(c); };
     std::string error;
     auto window = create_window_host(options, &error);
     ASSERT_TRUE(window) << error;
-    const RunResult r = measurer.run(request("mrt8", Problem::Gemm, Shape{70, 90, 33}));
+    const RunResult r = measurer.run(request(ShaderMode::kMrt8, Problem::Gemm, Shape{70, 90, 33}));
     ASSERT_TRUE(r.ok()) << r.error;
     EXPECT_TRUE(r.passed);
     EXPECT_NE(gl_shader_thread_info().context.find("GLFW"), std::string::npos) << gl_shader_thread_info().context;
   }
-  const RunResult after = measurer.run(request("mrt8", Problem::Gemm, Shape{70, 90, 33}));
+  const RunResult after = measurer.run(request(ShaderMode::kMrt8, Problem::Gemm, Shape{70, 90, 33}));
   ASSERT_TRUE(after.ok()) << after.error;
   EXPECT_TRUE(after.passed);
   EXPECT_NE(gl_shader_thread_info().context.find("EGL"), std::string::npos) << gl_shader_thread_info().context;
@@ -252,7 +269,7 @@ TEST(GlShaderVariantWithoutGl, RefusedWithAReason) {
   const ExternalRunner saved = external_runner(Backend::GlShader);
   install_external_runner(Backend::GlShader, ExternalRunner());
   Measurer measurer;
-  const RunResult r = measurer.run(request("mrt8", Problem::Gemm, Shape{8, 8, 8}));
+  const RunResult r = measurer.run(request(ShaderMode::kMrt8, Problem::Gemm, Shape{8, 8, 8}));
   EXPECT_FALSE(r.ok());
   EXPECT_NE(r.error.find("OpenGL"), std::string::npos) << r.error;
   install_external_runner(Backend::GlShader, saved);

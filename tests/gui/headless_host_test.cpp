@@ -1,7 +1,7 @@
 // The headless host renders for real in CI (Mesa llvmpipe through EGL's surfaceless platform):
 // these tests draw known shapes with ImGui, read the frame back and look at its pixels.
-#include <gtest/gtest.h>
 #include <GL/gl.h>
+#include <gtest/gtest.h>
 #include <imgui.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -11,8 +11,8 @@
 #include <string>
 
 #include "export/atomic_file.h"
+#include "export/png_writer.h"
 #include "platform/host.h"
-#include "platform/png_writer.h"
 #include "platform/render_target.h"
 
 namespace tilescope {
@@ -146,7 +146,9 @@ TEST(HeadlessHost, UsesTheSystemFont) {
   host->begin_frame();
   ImGui::SetNextWindowPos(ImVec2(0, 0));
   ImGui::Begin("text");
-  ImGui::Text("A\xe1\xb5\x80" "A");
+  ImGui::Text(
+      "A\xe1\xb5\x80"
+      "A");
   ImGui::End();
   host->end_frame();
   Image image;

@@ -3,8 +3,8 @@
 // headless for every mode, and the Reload button's compile log.
 #include "ui/history_panel.h"
 
-#include <gtest/gtest.h>
 #include <GL/gl.h>
+#include <gtest/gtest.h>
 #include <imgui.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -18,10 +18,11 @@
 #include <tuple>
 #include <vector>
 
+#include "../variant_picks.h"
+#include "export/png_writer.h"
 #include "gui_test_support.h"
 #include "image_checks.h"
 #include "platform/host.h"
-#include "platform/png_writer.h"
 #include "ui/app.h"
 #include "viz/colors.h"
 
@@ -40,14 +41,14 @@ namespace {
 // ---- pure logic --------------------------------------------------------------------------------
 
 TEST(HistoryPanelLogic, PassScheduleIsExactlyTheEnginesPlan) {
-  const std::vector<std::tuple<int, int, int>> sizes = {
-      {37, 200, 130}, {130, 70, 300}, {5, 3, 1}, {200, 200, 1000}, {64, 64, 64}, {129, 65, 257}};
+  const std::vector<std::tuple<int, int, int>> sizes = {{37, 200, 130},   {130, 70, 300}, {5, 3, 1},
+                                                        {200, 200, 1000}, {64, 64, 64},   {129, 65, 257}};
   for (ShaderMode mode : all_shader_modes())
     for (const auto& [M, N, K] : sizes) {
       const ShaderPlanSummary plan = describe_shader_plan(mode, M, N, K);
       const PassSchedule s = shader_pass_schedule(mode, M, N, K);
-      SCOPED_TRACE(std::string(shader_mode_name(mode)) + " " + std::to_string(M) + "x" + std::to_string(N) + "x" +
-                   std::to_string(K));
+      SCOPED_TRACE(std::string(shader_mode_fragment_file(mode)) + " " + std::to_string(M) + "x" + std::to_string(N) +
+                   "x" + std::to_string(K));
       ASSERT_EQ(s.total(), static_cast<long long>(plan.passes.size()));
       for (long long p = 0; p < s.total(); ++p) {
         const ShaderPass a = s.pass(p), b = plan.passes[static_cast<std::size_t>(p)];
@@ -75,7 +76,7 @@ TEST(HistoryPanelLogic, EveryElementHasItsOwnTexelSlotInsideTheTextures) {
         for (int i = 0; i < side; ++i)
           for (int j = 0; j < side; ++j) {
             const TexelSlot s = shader_texel_of(mode, matrix, i, j);
-            SCOPED_TRACE(std::string(shader_mode_name(mode)) + " " + matrix + "(" + std::to_string(i) + ", " +
+            SCOPED_TRACE(std::string(shader_mode_fragment_file(mode)) + " " + matrix + "(" + std::to_string(i) + ", " +
                          std::to_string(j) + ")");
             EXPECT_GE(s.x, 0);
             EXPECT_LT(s.x, w);
@@ -110,10 +111,15 @@ TEST(HistoryPanelLogic, TexelSlotsFollowThePackingRules) {
   EXPECT_EQ(std::make_tuple(s.target, s.x, s.y, s.channel), std::make_tuple(0, 7, 3, 0));
 }
 
-RunResult shader_row(const std::string& config, double gflops) {
+// The name of the texture-shader configuration drawn in `mode` (picked by engine_mode).
+std::string config_of(ShaderMode mode) {
+  return tilescope::testing::shader_config_name(mode);
+}
+
+RunResult shader_row(ShaderMode mode, double gflops) {
   RunResult r;
-  r.variant_id = "gl_shader";
-  r.config_name = config;
+  r.variant_id = tilescope::testing::shader_variant_desc().id;
+  r.config_name = config_of(mode);
   r.precision = Precision::F32;
   r.shape = Shape{1024, 1024, 1024};
   r.gflops = gflops;
@@ -124,33 +130,41 @@ RunResult shader_row(const std::string& config, double gflops) {
 }
 
 TEST(HistoryPanelLogic, BestRowIsTheFastestCorrectFloatRunOfThatConfiguration) {
+  const std::string mrt8 = config_of(ShaderMode::kMrt8), mrt = config_of(ShaderMode::kMrt);
+  const std::string multipass = config_of(ShaderMode::kMultipass);
+  ASSERT_NE(mrt8, mrt);
+  ASSERT_NE(mrt8, multipass);
   std::vector<RunResult> rows;
-  rows.push_back(shader_row("mrt8", 600));
-  rows.push_back(shader_row("mrt8", 650));  // the one
-  rows.push_back(shader_row("mrt", 900));   // other configuration
-  RunResult other = shader_row("mrt8", 5000);
-  other.variant_id = "naive";
+  rows.push_back(shader_row(ShaderMode::kMrt8, 600));
+  rows.push_back(shader_row(ShaderMode::kMrt8, 650));  // the one
+  rows.push_back(shader_row(ShaderMode::kMrt, 900));   // other configuration
+  RunResult other = shader_row(ShaderMode::kMrt8, 5000);
+  // Another variant (any one that is not the texture shaders) with the same configuration name.
+  other.variant_id =
+      tilescope::testing::variant_where([](const VariantDescriptor& v) { return v.backend != Backend::GlShader; },
+                                        "not drawn by OpenGL shaders")
+          .id;
   rows.push_back(other);
-  RunResult f64 = shader_row("mrt8", 2000);
+  RunResult f64 = shader_row(ShaderMode::kMrt8, 2000);
   f64.precision = Precision::F64;
   rows.push_back(f64);
-  RunResult failed = shader_row("mrt8", 3000);
+  RunResult failed = shader_row(ShaderMode::kMrt8, 3000);
   failed.error = "cancelled";
   rows.push_back(failed);
-  RunResult wrong = shader_row("mrt8", 4000);
+  RunResult wrong = shader_row(ShaderMode::kMrt8, 4000);
   wrong.passed = false;
   rows.push_back(wrong);
-  RunResult unchecked = shader_row("mrt8", 640);
+  RunResult unchecked = shader_row(ShaderMode::kMrt8, 640);
   unchecked.verified = false, unchecked.passed = false;  // verify off: still a measurement
   rows.push_back(unchecked);
 
-  const RunResult* best = best_shader_row(rows, "mrt8");
+  const RunResult* best = best_shader_row(rows, mrt8);
   ASSERT_NE(best, nullptr);
   EXPECT_EQ(best, &rows[1]);
-  ASSERT_NE(best_shader_row(rows, "mrt"), nullptr);
-  EXPECT_DOUBLE_EQ(best_shader_row(rows, "mrt")->gflops, 900);
-  EXPECT_EQ(best_shader_row(rows, "multipass"), nullptr);
-  EXPECT_EQ(best_shader_row({}, "mrt8"), nullptr);
+  ASSERT_NE(best_shader_row(rows, mrt), nullptr);
+  EXPECT_DOUBLE_EQ(best_shader_row(rows, mrt)->gflops, 900);
+  EXPECT_EQ(best_shader_row(rows, multipass), nullptr);
+  EXPECT_EQ(best_shader_row({}, mrt8), nullptr);
 }
 
 TEST(HistoryPanelLogic, FetchBoundIsSmsTimesFetchRateTimesClockTimesFlopsPerFetch) {
@@ -173,7 +187,7 @@ TEST(HistoryPanelLogic, FetchBoundIsSmsTimesFetchRateTimesClockTimesFlopsPerFetc
   c = fetch_bound_clock(nullptr, gpu);
   EXPECT_DOUBLE_EQ(c.mhz, 1755);
   EXPECT_STREQ(c.source, "this GPU");
-  RunResult row = shader_row("mrt8", 650);
+  RunResult row = shader_row(ShaderMode::kMrt8, 650);
   row.sm_clock_mhz = 1650;
   c = fetch_bound_clock(&row, gpu);
   EXPECT_DOUBLE_EQ(c.mhz, 1650);
@@ -183,7 +197,6 @@ TEST(HistoryPanelLogic, FetchBoundIsSmsTimesFetchRateTimesClockTimesFlopsPerFetc
 }
 
 // ---- the tab, rendered -------------------------------------------------------------------------
-
 
 std::string temp_path(const std::string& name) {
   return "/tmp/tilescope-history-test-" + std::to_string(getpid()) + "-" + name;
@@ -245,8 +258,8 @@ TEST(HistoryPanelTab, MeasuredRowsAppearBesideTheHistoricalFigures) {
   EXPECT_GT(count_color(before, theirs, 4), 200) << "the historical bars";
   const int ours_before = count_color(before, ours, 4);
 
-  app.history().append(shader_row("mrt8", 650));
-  app.history().append(shader_row("rgba_packed", 250));
+  app.history().append(shader_row(ShaderMode::kMrt8, 650));
+  app.history().append(shader_row(ShaderMode::kRgbaPacked, 250));
   for (int i = 0; i < 2; ++i) frame(*host, app);
   const Image after = screenshot(*host, app, "after.png");
   EXPECT_GT(count_color(after, ours, 4), ours_before + 400) << "this machine's bars";
@@ -310,8 +323,6 @@ TEST(HistoryPanelTab, HugeSizesDrawASmallerExampleQuickly) {
 
 // ---- the Reload button -----------------------------------------------------------------------
 
-
-
 TEST(HistoryPanelReload, CompilesTheRealShadersAndNamesTheBrokenFile) {
   auto host = make_host(64, 64);  // a current GL context
   ASSERT_TRUE(host);
@@ -332,7 +343,8 @@ TEST(HistoryPanelReload, CompilesTheRealShadersAndNamesTheBrokenFile) {
     const std::string log = panel.reload_shaders();
     EXPECT_FALSE(log.empty());
     EXPECT_NE(log.find(broken), std::string::npos) << log;
-    EXPECT_EQ(log.find(shader_mode_fragment_file(ShaderMode::kMrt8)), std::string::npos) << "only the broken file: " << log;
+    EXPECT_EQ(log.find(shader_mode_fragment_file(ShaderMode::kMrt8)), std::string::npos)
+        << "only the broken file: " << log;
     EXPECT_EQ(panel.reload_log(), log);
   }
   EXPECT_EQ(glGetError(), static_cast<GLenum>(GL_NO_ERROR));

@@ -2,6 +2,8 @@
 // GPU straight into GL textures (CUDA–GL interop) must give exactly the images the mapping
 // model gives on the host. Skips itself (visibly) without a CUDA device; on the GPU machine it
 // runs under EGL on the NVIDIA GPU. Also prints the refresh time of 4096 x 4096 images.
+#include "viz/interop.h"
+
 #include <GL/gl.h>
 #include <gtest/gtest.h>
 
@@ -10,12 +12,12 @@
 #include <cstdio>
 #include <vector>
 
+#include "../variant_picks.h"
 #include "device_info.h"
 #include "platform/host.h"
 #include "registry.h"
 #include "trace.h"
 #include "viz/gl_texture.h"
-#include "viz/interop.h"
 #include "viz/mapping_images.h"
 
 using namespace tilescope;
@@ -87,8 +89,8 @@ TEST(Interop, GpuImagesEqualTheHostPathForEveryVariant) {
             ASSERT_TRUE(rb.register_texture(b.id(), b.width(), b.height(), &why)) << why;
           }
           unsigned top = 0;
-          ASSERT_TRUE(colour_trace(trace, sel_x, sel_y, p == Problem::Ata && std::string(v->id) == "regtile_prefetch", rc,
-                                   ra, p == Problem::Gemm ? &rb : nullptr, &why, true, &top))
+          ASSERT_TRUE(colour_trace(trace, sel_x, sel_y, p == Problem::Ata && v->model_caps.mirrored_ata, rc, ra,
+                                   p == Problem::Gemm ? &rb : nullptr, &why, true, &top))
               << why;
           EXPECT_EQ(static_cast<std::int64_t>(top), host.max_reads);
           EXPECT_EQ(differing_pixels(read_texture(c), host.c), 0u) << "C";
@@ -106,8 +108,10 @@ TEST(Interop, RefreshOf4096ImagesIsTimed) {
   if (!probe_device().ok()) GTEST_SKIP() << "no usable GPU: " << probe_device().unavailable_reason;
   Gl gl;
   ASSERT_TRUE(gl.host);
-  const VariantDescriptor* v = find_variant("regtile_prefetch");
-  const int ci = find_config(*v, "128x128x32_8x8");
+  // The prefetching kernel's 128 x 128 tiles, 32 deep: the configuration of the fastest runs.
+  const VariantDescriptor* v = &tilescope::testing::prefetch_kernel();
+  const int ci = tilescope::testing::config_where(
+      *v, [](const TileConfig& c) { return c.bm == 128 && c.bn == 128 && c.bk == 32; }, "128 x 128 x 32");
   const Shape shape{4096, 4096, 4096};
   DeviceTrace trace;
   std::string why;
@@ -133,8 +137,9 @@ TEST(Interop, RefreshOf4096ImagesIsTimed) {
     }
     std::sort(ms.begin(), ms.end());
     const double median = ms[ms.size() / 2];
-    std::printf("interop refresh at 4096 x 4096 (%s; map + colour + unmap, host wall clock): median %.3f ms, min %.3f ms\n",
-                reads_too ? "C, A and B" : "C only", median, ms.front());
+    std::printf(
+        "interop refresh at 4096 x 4096 (%s; map + colour + unmap, host wall clock): median %.3f ms, min %.3f ms\n",
+        reads_too ? "C, A and B" : "C only", median, ms.front());
     RecordProperty(reads_too ? "refresh_all_median_ms" : "refresh_c_median_ms", std::to_string(median));
     // A sanity bound only; the figures are read from the output (a benchmark, not a timed test).
     EXPECT_LT(median, 100.0);

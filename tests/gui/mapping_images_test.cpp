@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <imgui.h>
 
+#include "../variant_picks.h"
 #include "platform/host.h"
 #include "registry.h"
 #include "viz/gl_texture.h"
@@ -18,19 +19,29 @@ unsigned pixel(const Image& img, int x, int y) {
   return p[0] | (p[1] << 8) | (p[2] << 16) | 0xFF000000u;
 }
 
-std::unique_ptr<MappingModel> model_for(const char* variant, const char* config, Problem p, const Shape& s) {
-  const VariantDescriptor* v = find_variant(variant);
+std::unique_ptr<MappingModel> model_for(const VariantDescriptor& v, int config, Problem p, const Shape& s) {
   std::string why;
-  auto m = make_mapping_model(variant, find_config(*v, config), p, s, &why);
-  EXPECT_TRUE(m) << why;
+  auto m = make_mapping_model(v.id, config, p, s, &why);
+  EXPECT_TRUE(m) << v.id << ":" << v.configs[static_cast<std::size_t>(config)].name << ": " << why;
   return m;
+}
+
+// A configuration whose block tile of C is side x side.
+int square_tile(const VariantDescriptor& v, int side) {
+  return tilescope::testing::config_where(
+      v, [side](const TileConfig& c) { return c.bm == side && c.bn == side; }, "a square block tile of that side");
 }
 
 }  // namespace
 
 TEST(MappingImages, CIsColouredByTheOwningBlockAndTheSelectedBlocksThreads) {
   const Shape s{40, 50, 30};  // ragged for 16 x 16 tiles
-  auto m = model_for("smem_tiled", "16", Problem::Gemm, s);
+  // A shared-memory tiled kernel with 16 x 16 tiles, one thread per element, x along the row.
+  const VariantDescriptor& v = tilescope::testing::tiled_kernel();
+  ASSERT_EQ(tilescope::testing::facts_of(v).at("thread_to_c"), "x_along_row");
+  const int config = square_tile(v, 16);
+  ASSERT_EQ(v.configs[static_cast<std::size_t>(config)].threads_x, 16);
+  auto m = model_for(v, config, Problem::Gemm, s);
   ASSERT_TRUE(m);
   const MappingImages img = render_mapping_images(*m, Problem::Gemm, s, 1, 0, 1024);
   ASSERT_EQ(img.c.width, 50);
@@ -50,7 +61,9 @@ TEST(MappingImages, CIsColouredByTheOwningBlockAndTheSelectedBlocksThreads) {
 
 TEST(MappingImages, BigMatricesAreSampledNotSkipped) {
   const Shape s{3000, 2500, 100};
-  auto m = model_for("regtile_prefetch", "128x128x8_8x8", Problem::Gemm, s);
+  const VariantDescriptor& v = tilescope::testing::prefetch_kernel();
+  auto m = model_for(v, tilescope::testing::fact_config(v, tilescope::testing::facts_of(v).at("large_config")),
+                     Problem::Gemm, s);
   ASSERT_TRUE(m);
   const MappingImages img = render_mapping_images(*m, Problem::Gemm, s, -1, -1, 512);
   EXPECT_EQ(img.c.width, 512);
@@ -69,7 +82,8 @@ TEST(MappingImages, UploadedTextureIsDrawnPixelForPixel) {
   auto host = create_headless_host(o, &error);
   ASSERT_TRUE(host) << error;
   const Shape s{48, 64, 20};
-  auto m = model_for("naive", "16x16", Problem::Gemm, s);
+  const VariantDescriptor& v = tilescope::testing::one_phase_kernel();
+  auto m = model_for(v, square_tile(v, 16), Problem::Gemm, s);
   ASSERT_TRUE(m);
   const MappingImages img = render_mapping_images(*m, Problem::Gemm, s, -1, -1, 1024);
   GlTexture tex;
@@ -91,7 +105,11 @@ TEST(MappingImages, UploadedTextureIsDrawnPixelForPixel) {
 }
 
 TEST(MappingImages, CublasHasNoModelAndSaysWhy) {
+  const VariantDescriptor& v = tilescope::testing::baseline();
+  ASSERT_EQ(v.model, nullptr) << "the library's mapping is not known";
+  ASSERT_STRNE(v.no_model_reason, "");
   std::string why;
-  EXPECT_EQ(make_mapping_model("cublas", 0, Problem::Gemm, Shape{8, 8, 8}, &why), nullptr);
+  EXPECT_EQ(make_mapping_model(v.id, v.default_config, Problem::Gemm, Shape{8, 8, 8}, &why), nullptr);
+  EXPECT_EQ(why, v.no_model_reason);
   EXPECT_NE(why.find("cuBLAS"), std::string::npos) << why;
 }

@@ -1,7 +1,10 @@
 // The timing plot: tick generation, log mapping, auto-fit and hit-testing (plot_model), then the
 // widget itself driven through a headless ImGui context (no window, no GL: ImGui only builds
 // draw lists), so legend clicks, zoom, double-click and the tooltip are checked too.
+#include "plot/plot_model.h"
+
 #include <gtest/gtest.h>
+#include <imgui.h>
 
 #include <algorithm>
 #include <cmath>
@@ -9,9 +12,6 @@
 #include <string>
 #include <vector>
 
-#include <imgui.h>
-
-#include "plot/plot_model.h"
 #include "plot/plot_render.h"
 #include "plot/plot_widget.h"
 
@@ -172,8 +172,8 @@ TEST(PlotTicks, Log2ManyOctavesLabelEveryOtherPower) {
   // Every power keeps its grid line...
   for (int e = 4; e <= 20; ++e) EXPECT_NE(find_tick(t, std::exp2(e)), nullptr) << e;
   // ...but only every other one is labelled.
-  EXPECT_EQ(labels(t), (std::vector<std::string>{"16", "64", "256", "1024", "4096", "16384", "65536", "262144",
-                                                 "1048576"}));
+  EXPECT_EQ(labels(t),
+            (std::vector<std::string>{"16", "64", "256", "1024", "4096", "16384", "65536", "262144", "1048576"}));
   EXPECT_FALSE(find_tick(t, 32)->major);
   EXPECT_TRUE(find_tick(t, 32)->label.empty());
 }
@@ -439,7 +439,7 @@ struct PlotWidget : ::testing::Test {
     io.Fonts->GetTexDataAsRGBA32(&px, &w, &h);  // ImGui wants a built atlas before NewFrame
     style.x_label = "N";
     style.y_label = "GFLOP/s";
-    series = {series_of({{256, 100}, {512, 400}, {1024, 900}, {2048, 1500}}, true, "naive"),
+    series = {series_of({{256, 100}, {512, 400}, {1024, 900}, {2048, 1500}}, true, "slow"),
               series_of({{256, 300}, {512, 1200}, {1024, 4000}, {2048, 9000}}, true, "cuBLAS")};
     for (size_t i = 0; i < series.size(); ++i) series[i].color = series_color(static_cast<int>(i));
     ReferenceLine peak;
@@ -476,8 +476,8 @@ struct PlotWidget : ::testing::Test {
     const ImGuiStyle& st = ImGui::GetStyle();
     const ImVec2 p0 = st.WindowPadding;
     const ImVec2 p1(kW - st.WindowPadding.x, kH - st.WindowPadding.y);
-    return plot_detail::layout_plot(p0, p1, style, series, refs, view.x, view.y, ImGui::GetFont(),
-                                    ImGui::GetFontSize(), false);
+    return plot_detail::layout_plot(p0, p1, style, series, refs, view.x, view.y, ImGui::GetFont(), ImGui::GetFontSize(),
+                                    false);
   }
 };
 
@@ -511,10 +511,10 @@ TEST_F(PlotWidget, LegendClickTogglesASeries) {
   EXPECT_TRUE(series[0].visible);
   frame(c, false);
   EXPECT_FALSE(toggled);
-  // Auto-fit now ignores the hidden series (cuBLAS reached 9000, naive only 1500; the peak stays).
+  // Auto-fit now ignores the hidden series (cuBLAS reached 9000, "slow" only 1500; the peak stays).
   frame(ImVec2(-100, -100), false);
-  const std::vector<PlotSeriesData> only_naive = {series[0]};
-  EXPECT_DOUBLE_EQ(view.y.lo, auto_fit(only_naive, refs, true, AxisScale::Linear).lo);
+  const std::vector<PlotSeriesData> only_slow = {series[0]};
+  EXPECT_DOUBLE_EQ(view.y.lo, auto_fit(only_slow, refs, true, AxisScale::Linear).lo);
 }
 
 TEST_F(PlotWidget, HoverCallsTheTooltipWithThePointUnderTheMouse) {
@@ -536,7 +536,8 @@ TEST_F(PlotWidget, WheelZoomsXAboutTheMouseAndDoubleClickRefits) {
   const auto f = layout();
   const Axis before = view.x;
   // Whole pixels: ImGui floors the mouse position.
-  const ImVec2 m(std::floor(f.area_min.x + (f.area_max.x - f.area_min.x) * 0.25f), std::floor((f.area_min.y + f.area_max.y) / 2));
+  const ImVec2 m(std::floor(f.area_min.x + (f.area_max.x - f.area_min.x) * 0.25f),
+                 std::floor((f.area_min.y + f.area_max.y) / 2));
   const double u = (m.x - f.area_min.x) / (f.area_max.x - f.area_min.x);
   const double under_mouse = before.from_unit(u);
   frame(m, false, 1.0f);

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <fstream>
 
+#include "../variant_picks.h"
 #include "registry.h"
 #include "ui/app_state.h"
 
@@ -54,9 +55,10 @@ TEST(Settings, RoundTripKeepsEveryChoice) {
 TEST(Settings, DamagedFileFallsBackToDefaultsWithWarnings) {
   const AppState base = default_app_state();
   std::string warnings;
-  const AppState s = settings_from_text("n = banana\nrepetitions = -4\nthis line is nonsense\nfuture_key = 3\n"
-                                        "variant.nope = on 16\nprecision = f64\n",
-                                        base, &warnings);
+  const AppState s = settings_from_text(
+      "n = banana\nrepetitions = -4\nthis line is nonsense\nfuture_key = 3\n"
+      "variant.nope = on 16\nprecision = f64\n",
+      base, &warnings);
   EXPECT_EQ(s.n, base.n);
   EXPECT_EQ(s.repetitions, base.repetitions);
   EXPECT_EQ(s.precision, Precision::F64) << "good lines still apply";
@@ -84,12 +86,35 @@ TEST(Settings, SavedAtomicallyIntoAFreshConfigFolder) {
 TEST(AppState, DefaultLessonAndSweepSizes) {
   const AppState s = default_app_state();
   ASSERT_EQ(s.lesson.size(), variant_registry().size());
-  // Every CUDA variant takes part in the first Run; the texture shaders wait for the History tab.
-  for (const LessonEntry& e : s.lesson) EXPECT_EQ(e.enabled, e.variant_id != "gl_shader") << e.variant_id;
-  EXPECT_EQ(s.lesson[s.focused].variant_id, "regtile_prefetch");
-  const VariantDescriptor* gl = find_variant("gl_shader");
-  ASSERT_NE(gl, nullptr);
-  EXPECT_EQ(gl->configs[s.lesson.back().config_index].name, "mrt8");
+  // The baseline and our kernels take part in the first Run; the texture shaders (a piece of
+  // history) wait for the History tab, extras for a ticked box. Each starts in its default.
+  const VariantDescriptor& gl = tilescope::testing::shader_variant_desc();
+  int enabled = 0;
+  bool saw_gl = false;
+  for (std::size_t i = 0; i < s.lesson.size(); ++i) {
+    const LessonEntry& e = s.lesson[i];
+    const VariantDescriptor& v = *variant_registry()[i];
+    ASSERT_EQ(e.variant_id, v.id) << "registry order";
+    EXPECT_EQ(e.enabled, v.role == Role::Baseline || v.role == Role::Kernel) << e.variant_id;
+    EXPECT_EQ(e.config_index, v.default_config) << e.variant_id;
+    enabled += e.enabled;
+    if (&v == &gl) {
+      saw_gl = true;
+      EXPECT_FALSE(e.enabled) << "the texture shaders are the History tab's lesson";
+      // The fastest of the texture shaders, the figure the History tab compares with today's.
+      EXPECT_EQ(e.config_index, tilescope::testing::shader_config_of(ShaderMode::kMrt8));
+    }
+  }
+  EXPECT_TRUE(saw_gl);
+  EXPECT_GE(enabled, 2) << "the baseline and at least one kernel of ours";
+  // The lesson focuses on the top of the staircase: the last kernel of ours with a mapping model,
+  // which prefetches (not the first, one-phase kernel).
+  const auto kernels = tilescope::testing::variants_where(
+      [](const VariantDescriptor& v) { return tilescope::testing::is_product_kernel(v) && v.model; });
+  ASSERT_FALSE(kernels.empty());
+  EXPECT_EQ(s.lesson[s.focused].variant_id, kernels.back()->id);
+  EXPECT_TRUE(kernels.back()->model_caps.prefetch);
+  EXPECT_NE(s.lesson[s.focused].variant_id, tilescope::testing::one_phase_kernel().id);
   EXPECT_EQ(s.n, 1024);
   EXPECT_EQ(s.precision, Precision::F32);
   AppState t = s;

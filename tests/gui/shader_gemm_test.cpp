@@ -1,8 +1,10 @@
 // The legacy texture-shader GEMM, run for real in CI: Mesa llvmpipe through EGL's surfaceless
 // platform renders GL_R32F / GL_RGBA32F in fp32, so every mode is checked against the double
 // reference with the project's float tolerance (4 u sqrt(K), relative Frobenius norm).
-#include <gtest/gtest.h>
+#include "gl_gemm/shader_gemm.h"
+
 #include <GL/gl.h>
+#include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -18,7 +20,6 @@
 #include <tuple>
 #include <vector>
 
-#include "gl_gemm/shader_gemm.h"
 #include "gui_test_support.h"
 #include "measure.h"
 #include "platform/host.h"
@@ -104,15 +105,18 @@ TEST_P(ShaderGemmModes, MatchesTheDoubleReference) {
   ShaderGemmOptions options;
   options.warmup = 1;  // also keeps llvmpipe's first timer query of the context sane (see the .cpp)
   const auto start = std::chrono::steady_clock::now();
-  const ShaderGemmResult r = run_shader_gemm(mode, c.a.data(), c.b.data(), p.M, p.N, p.K, 1, *ShaderGemmEnv::library(), options);
+  const ShaderGemmResult r =
+      run_shader_gemm(mode, c.a.data(), c.b.data(), p.M, p.N, p.K, 1, *ShaderGemmEnv::library(), options);
   const double wall_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   ASSERT_TRUE(r.error.empty()) << r.error;
   ASSERT_EQ(r.c.size(), static_cast<std::size_t>(p.M) * p.N);
   const ErrorReport e = compare_to_reference(r.c.data(), c.ref.data(), p.M, p.N, OutputPart::Full);
   const double tolerance = relative_error_tolerance(std::ldexp(1.0, -24), p.K, e.reference_norm, e.checked);
-  std::printf("%-11s M=%-4d N=%-4d K=%-4d rel_error %.3e (tolerance %.3e) passes %-4d fetches/FMA %.4f gpu %.2f ms (run %.2f ms, call %.1f ms)\n",
-              shader_mode_name(mode), p.M, p.N, p.K, e.rel_error, tolerance, r.passes, r.fetches_per_fma, r.gpu_ms,
-              r.wall_ms, wall_ms);
+  std::printf(
+      "%-11s M=%-4d N=%-4d K=%-4d rel_error %.3e (tolerance %.3e) passes %-4d fetches/FMA %.4f gpu %.2f ms (run %.2f "
+      "ms, call %.1f ms)\n",
+      shader_mode_fragment_file(mode), p.M, p.N, p.K, e.rel_error, tolerance, r.passes, r.fetches_per_fma, r.gpu_ms,
+      r.wall_ms, wall_ms);
   EXPECT_EQ(e.unwritten, 0);
   EXPECT_LE(e.rel_error, tolerance);
   EXPECT_GT(r.passes, 0);
@@ -126,8 +130,9 @@ TEST_P(ShaderGemmModes, MatchesTheDoubleReference) {
 
 std::string param_name(const ::testing::TestParamInfo<std::tuple<ShaderMode, Problem3>>& info) {
   const Problem3 p = std::get<1>(info.param);
-  return std::string(shader_mode_name(std::get<0>(info.param))) + "_" + std::to_string(p.M) + "x" +
-         std::to_string(p.N) + "x" + std::to_string(p.K);
+  const std::string file = shader_mode_fragment_file(std::get<0>(info.param));  // "gemm_<mode>.frag"
+  return file.substr(0, file.find('.')) + "_" + std::to_string(p.M) + "x" + std::to_string(p.N) + "x" +
+         std::to_string(p.K);
 }
 
 INSTANTIATE_TEST_SUITE_P(ShaderGemm, ShaderGemmModes,
@@ -202,7 +207,8 @@ TEST_F(ShaderGemmEngine, LeavesTheGlStateAsItFoundIt) {
   glGetIntegerv(GL_DRAW_FRAMEBUFFER_BINDING, &fbo_before);
   const Problem3 p{17, 17, 17};
   const Case& c = case_for(p);
-  const ShaderGemmResult r = run_shader_gemm(ShaderMode::kBlocked, c.a.data(), c.b.data(), p.M, p.N, p.K, 1, *ShaderGemmEnv::library());
+  const ShaderGemmResult r =
+      run_shader_gemm(ShaderMode::kBlocked, c.a.data(), c.b.data(), p.M, p.N, p.K, 1, *ShaderGemmEnv::library());
   ASSERT_TRUE(r.error.empty()) << r.error;
   GLint viewport[4] = {}, scissor[4] = {}, program = -1, fbo = -1;
   glGetIntegerv(GL_VIEWPORT, viewport);
@@ -222,7 +228,6 @@ TEST_F(ShaderGemmEngine, LeavesTheGlStateAsItFoundIt) {
 
 // ---- loading shaders from a directory --------------------------------------------------------
 
-
 TEST_F(ShaderGemmEngine, ASyntaxErrorGivesTheCompileLog) {
   ShaderDir dir;
   const std::string file = dir.path() + "/" + shader_mode_fragment_file(ShaderMode::kRgbaPacked);
@@ -236,19 +241,22 @@ TEST_F(ShaderGemmEngine, ASyntaxErrorGivesTheCompileLog) {
   std::string error;
   EXPECT_FALSE(library.reload(&error));
   std::printf("compile error as reported:\n%s\n", error.c_str());
-  EXPECT_NE(error.find("rgba_packed"), std::string::npos) << error;
-  EXPECT_NE(error.find("gemm_rgba_packed.frag"), std::string::npos) << error;
+  const std::string broken_file = shader_mode_fragment_file(ShaderMode::kRgbaPacked);
+  EXPECT_EQ(broken_file, "gemm_rgba_packed.frag");
+  EXPECT_NE(error.find(broken_file), std::string::npos) << error;
   EXPECT_NE(error.find("error"), std::string::npos) << error;  // the compiler's own log, not just "failed"
   EXPECT_FALSE(library.loaded(ShaderMode::kRgbaPacked));
 
   // The broken mode reports the log when run; the others still work.
   const Problem3 p{17, 17, 17};
   const Case& c = case_for(p);
-  const ShaderGemmResult broken = run_shader_gemm(ShaderMode::kRgbaPacked, c.a.data(), c.b.data(), p.M, p.N, p.K, 1, library);
+  const ShaderGemmResult broken =
+      run_shader_gemm(ShaderMode::kRgbaPacked, c.a.data(), c.b.data(), p.M, p.N, p.K, 1, library);
   EXPECT_NE(broken.error.find("gemm_rgba_packed.frag"), std::string::npos) << broken.error;
   EXPECT_NE(broken.error.find("error"), std::string::npos) << broken.error;
   EXPECT_TRUE(library.loaded(ShaderMode::kMultipass));
-  const ShaderGemmResult fine = run_shader_gemm(ShaderMode::kMultipass, c.a.data(), c.b.data(), p.M, p.N, p.K, 1, library);
+  const ShaderGemmResult fine =
+      run_shader_gemm(ShaderMode::kMultipass, c.a.data(), c.b.data(), p.M, p.N, p.K, 1, library);
   EXPECT_TRUE(fine.error.empty()) << fine.error;
 }
 
@@ -259,7 +267,8 @@ TEST_F(ShaderGemmEngine, ReloadPicksUpAnEditedShader) {
   ASSERT_TRUE(library.reload(&error)) << error;
   const Problem3 p{17, 17, 40};
   const Case& c = case_for(p);
-  const ShaderGemmResult before = run_shader_gemm(ShaderMode::kMultipass, c.a.data(), c.b.data(), p.M, p.N, p.K, 1, library);
+  const ShaderGemmResult before =
+      run_shader_gemm(ShaderMode::kMultipass, c.a.data(), c.b.data(), p.M, p.N, p.K, 1, library);
   ASSERT_TRUE(before.error.empty()) << before.error;
 
   // The learner's edit: the fragment writes twice its sum.
@@ -271,15 +280,18 @@ TEST_F(ShaderGemmEngine, ReloadPicksUpAnEditedShader) {
   write_file(file, source);
 
   // Not yet reloaded: the old program runs.
-  const ShaderGemmResult stale = run_shader_gemm(ShaderMode::kMultipass, c.a.data(), c.b.data(), p.M, p.N, p.K, 1, library);
+  const ShaderGemmResult stale =
+      run_shader_gemm(ShaderMode::kMultipass, c.a.data(), c.b.data(), p.M, p.N, p.K, 1, library);
   ASSERT_TRUE(stale.error.empty()) << stale.error;
   EXPECT_EQ(stale.c, before.c);
 
   ASSERT_TRUE(library.reload(&error)) << error;
-  const ShaderGemmResult after = run_shader_gemm(ShaderMode::kMultipass, c.a.data(), c.b.data(), p.M, p.N, p.K, 1, library);
+  const ShaderGemmResult after =
+      run_shader_gemm(ShaderMode::kMultipass, c.a.data(), c.b.data(), p.M, p.N, p.K, 1, library);
   ASSERT_TRUE(after.error.empty()) << after.error;
   ASSERT_EQ(after.c.size(), before.c.size());
-  for (std::size_t i = 0; i < before.c.size(); ++i) EXPECT_EQ(after.c[i], 2.0f * before.c[i]) << i;  // exact: x2 is exact
+  for (std::size_t i = 0; i < before.c.size(); ++i)
+    EXPECT_EQ(after.c[i], 2.0f * before.c[i]) << i;  // exact: x2 is exact
 }
 
 TEST(ShaderGemmLibrary, DefaultDirectoryIsTheSourceTreeOrTheEnvironment) {
@@ -292,7 +304,10 @@ TEST(ShaderGemmLibrary, DefaultDirectoryIsTheSourceTreeOrTheEnvironment) {
   setenv("TILESCOPE_SHADERS", "/somewhere/else", 1);
   EXPECT_EQ(ShaderLibrary::default_directory(), "/somewhere/else");
   EXPECT_EQ(ShaderLibrary("/x").directory(), "/x");
-  if (saved) setenv("TILESCOPE_SHADERS", saved_value.c_str(), 1); else unsetenv("TILESCOPE_SHADERS");
+  if (saved)
+    setenv("TILESCOPE_SHADERS", saved_value.c_str(), 1);
+  else
+    unsetenv("TILESCOPE_SHADERS");
 }
 
 }  // namespace

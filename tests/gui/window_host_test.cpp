@@ -79,7 +79,7 @@ TEST(WindowHost, RendersAKnownRectangleAndCapturesIt) {
   EXPECT_FALSE(host->running());
 }
 
-// Without a display the message must point at the headless mode (issue 3, point 7).
+// Without a display the message must point at the headless mode.
 TEST(WindowHost, NoDisplayGivesAClearMessage) {
   const char* saved = std::getenv("DISPLAY");
   const std::string display = saved ? saved : "";

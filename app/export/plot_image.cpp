@@ -1,35 +1,27 @@
-// The timing plot as a PNG at a chosen resolution, rendered offscreen: a separate ImGui frame
-// whose display is a framebuffer object of that size, holding nothing but the plot (title, axes,
-// legend, device and date). What overlaps the window on screen never ends up in the file.
+#include "export/plot_image.h"
+
+#include <GL/gl.h>
 #include <imgui.h>
 #include <imgui_impl_opengl3.h>
 
-#include <GL/gl.h>
-
 #include <algorithm>
 
-#include "platform/png_writer.h"
+#include "export/png_writer.h"
 #include "platform/render_target.h"
-#include "ui/app.h"
 
 namespace tilescope {
 
-bool App::export_plot_now(const std::string& path, int width, int height, std::string* error) {
+bool write_plot_png(const std::string& path, int width, int height, const PlotImage& plot, std::string* error) {
   if (width < 64 || height < 64 || width > 8192 || height > 8192) {
     *error = "plot export: the size must be between 64 and 8192 pixels on each side";
     return false;
   }
-  const PlotData& data = plot_data();
-  if (data.series.empty()) {
+  if (plot.series.empty()) {
     *error = "plot export: nothing to plot yet (run something first)";
     return false;
   }
   RenderTarget target;
   if (!target.resize(width, height, error)) return false;
-
-  // The axes the window shows now (auto-fitted, or the user's zoom).
-  Axis x = plot_view_.auto_fit ? fit_axis(data.style, data.series, data.refs, false) : plot_view_.x;
-  Axis y = plot_view_.auto_fit ? fit_axis(data.style, data.series, data.refs, true) : plot_view_.y;
 
   // One extra ImGui frame of the export's size. Everything is drawn into the background draw
   // list, so no window of the UI takes part; sizes scale with the height so a 4K export looks
@@ -42,7 +34,7 @@ bool App::export_plot_now(const std::string& path, int width, int height, std::s
   ImGui::NewFrame();
   const float scale = std::max(1.0f, height / 720.0f) * (17.0f / ImGui::GetFontSize());
   ImDrawList* dl = ImGui::GetBackgroundDrawList();
-  draw_plot(dl, ImVec2(0, 0), io.DisplaySize, data.style, data.series, data.refs, x, y, scale);
+  draw_plot(dl, ImVec2(0, 0), io.DisplaySize, plot.style, plot.series, plot.refs, plot.x, plot.y, scale);
   ImGui::Render();
   target.bind();
   glClearColor(0, 0, 0, 1);

@@ -1,4 +1,4 @@
-#include "platform/png_writer.h"
+#include "export/png_writer.h"
 
 #include <stb_image.h>
 #include <stb_image_write.h>

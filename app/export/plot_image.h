@@ -1,0 +1,27 @@
+// The timing plot as a PNG at a chosen resolution, rendered offscreen: one extra ImGui frame
+// whose display is a framebuffer object of that size, holding nothing but the plot (title,
+// axes, legend, device and date). What overlaps the window on screen never ends up in the file.
+// Used by the window's Export menu and by `tilescope plot` (headless).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "plot/plot_widget.h"
+
+namespace tilescope {
+
+// What to draw: the series, reference lines and style the window's plot shows, and its axes.
+struct PlotImage {
+  PlotStyle style;
+  std::vector<PlotSeriesData> series;
+  std::vector<ReferenceLine> refs;
+  Axis x, y;
+};
+
+// Needs a current GL context with an ImGui context and its OpenGL3 backend (a Host), between
+// frames. False and *error on a bad size (64 to 8192 on each side), an empty plot, or a failed
+// render or write; nothing is left behind then.
+bool write_plot_png(const std::string& path, int width, int height, const PlotImage& plot, std::string* error);
+
+}  // namespace tilescope

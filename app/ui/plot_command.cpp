@@ -1,0 +1,103 @@
+#include "ui/plot_command.h"
+
+#include <iostream>
+#include <memory>
+#include <string>
+
+#include "cli/arg_parser.h"
+#include "platform/host.h"
+#include "ui/app.h"
+#include "ui/gui_main.h"
+
+namespace tilescope {
+namespace {
+
+const char* kPlotUsage = R"(usage: tilescope plot --csv IN.csv -o OUT.png [--size WxH] [--problem gemm|ata]
+                      [--precision f32|f64] [--y gflops|ms] [--ylog]
+
+Renders the timing plot of a CSV written by `tilescope bench --csv` (or the window's export)
+to a PNG, headless through EGL: title, axes, legend, device and date.
+)";
+
+struct PlotOptions {
+  std::string csv, out;
+  int width = 1920, height = 1080;
+  Problem problem = Problem::Gemm;
+  Precision precision = Precision::F32;
+  YAxisQuantity y = YAxisQuantity::Gflops;
+  bool ylog = false;
+};
+
+// False with *code set when the command ends here (help, bad arguments).
+bool parse_plot_options(int argc, char** argv, PlotOptions* o, int* code) {
+  ArgParser p;
+  p.option("--csv", "IN.csv").option("--output", "OUT.png", "-o").option("--size", "WxH");
+  p.option("--problem", "gemm|ata").option("--precision", "f32|f64").option("--y", "gflops|ms").flag("--ylog");
+  const bool parsed = p.parse(argc, argv);
+  if (parsed && p.help()) {
+    std::cout << kPlotUsage;
+    *code = 0;
+    return false;
+  }
+  int problem = 0, precision = 0, y = 0;
+  if (parsed && p.get_size("--size", 64, 8192, &o->width, &o->height) &&
+      p.get_choice("--problem", {"gemm", "ata"}, &problem) && p.get_choice("--precision", {"f32", "f64"}, &precision) &&
+      p.get_choice("--y", {"gflops", "ms"}, &y)) {
+    o->csv = p.value("--csv");
+    o->out = p.value("--output");
+    if (o->csv.empty() || o->out.empty()) {
+      std::cerr << "tilescope plot: --csv and -o are required\n" << kPlotUsage;
+      *code = 2;
+      return false;
+    }
+    o->problem = problem == 0 ? Problem::Gemm : Problem::Ata;
+    o->precision = precision == 0 ? Precision::F32 : Precision::F64;
+    o->y = y == 0 ? YAxisQuantity::Gflops : YAxisQuantity::Milliseconds;
+    o->ylog = p.has("--ylog");
+    return true;
+  }
+  std::cerr << "tilescope plot: " << p.error() << "\n" << kPlotUsage;
+  *code = 2;
+  return false;
+}
+
+}  // namespace
+
+int run_plot_command(int argc, char** argv) {
+  PlotOptions o;
+  int code = 0;
+  if (!parse_plot_options(argc, argv, &o, &code)) return code;
+
+  HostOptions ho;
+  ho.width = 640;
+  ho.height = 360;
+  std::string error;
+  std::unique_ptr<Host> host = create_headless_host(ho, &error);
+  if (!host) {
+    std::cerr << "tilescope plot: " << error << "\n";
+    return kExitNoDisplay;
+  }
+  AppOptions ao;  // no settings: a plot command must not change the window's
+  App app(*host, ao);
+  if (!app.load_csv(o.csv)) {
+    std::cerr << "tilescope plot: " << app.status() << "\n";
+    return 1;
+  }
+  app.state().problem = o.problem;
+  app.state().precision = o.precision;
+  app.state().y_quantity = o.y;
+  app.state().y_log = o.ylog;
+  app.request_plot_export(o.out, o.width, o.height);
+  host->begin_frame();
+  app.frame();
+  host->end_frame();
+  app.after_frame();
+  if (app.status_is_error()) {
+    std::cerr << "tilescope plot: " << app.status() << "\n";
+    return 1;
+  }
+  std::cerr << "tilescope plot: " << app.status() << "\n";
+  return 0;
+}
+
+}  // namespace tilescope

@@ -1,0 +1,99 @@
+// Probes: how one kernel text gives both the timed kernel and the instrumented one (trace.h).
+//
+// A kernel takes a last template parameter `typename Probe` and a last argument `Probe probe`,
+// and lets the probe do three things, one short call at each site:
+//   probe.k_end(K, depth)           the end of the K loop, whose phases are `depth` deep
+//   probe.load(Operand::A, A, i)    returns A[i]; with a last argument T (&r)[W], loads the W
+//                                   elements A[i .. i+W) into r as one vector instead
+//   probe.store(C, i, v, slot)      C[i] = v, stored by accumulator `slot` of this thread; v may
+//                                   be T (&)[W], stored as one vector by slots slot .. slot+W-1
+// NoProbe, the timed build, does exactly that and nothing else: it is empty, its loads and
+// stores are the plain accesses and k_end returns K, so the timed kernel compiles as if no probe
+// existed. TraceProbe, the instrumented build, also counts every element loaded, records the
+// writer of every element stored, and ends the K loop after the trace's phase limit.
+#pragma once
+
+#include <cstdint>
+
+#include "kernel_common.cuh"
+#include "trace.h"
+
+namespace tilescope {
+
+// Which read counter a load of the instrumented build adds to. The second operand of AᵀA is A,
+// but its loads are still Operand::B (trace.h: b_reads is then the same buffer as a_reads).
+enum class Operand { A, B };
+
+struct NoProbe {
+  __device__ __forceinline__ int k_end(int K, int /*depth*/) const { return K; }
+
+  template <typename T>
+  __device__ __forceinline__ T load(Operand, const T* src, std::int64_t i) const {
+    return src[i];
+  }
+  template <typename T, int W>
+  __device__ __forceinline__ void load(Operand, const T* src, std::int64_t i, T (&r)[W]) const {
+    load_vec<T, W>(src + i, r);
+  }
+
+  template <typename T>
+  __device__ __forceinline__ void store(T* dst, std::int64_t i, T v, int /*slot*/) const {
+    dst[i] = v;
+  }
+  template <typename T, int W>
+  __device__ __forceinline__ void store(T* dst, std::int64_t i, const T (&v)[W], int /*slot*/) const {
+    store_vec<T, W>(dst + i, v);
+  }
+};
+
+struct TraceProbe {
+  TraceBuffers trace;
+
+  // Phase limit p >= 0: the K loop stops after p phases (k < p * depth), or at K if sooner.
+  // A kernel whose whole K loop is one phase passes depth = K: p = 0 ends it at 0, p >= 1 at K.
+  __device__ __forceinline__ int k_end(int K, int depth) const {
+    if (trace.phase_limit < 0) return K;
+    const std::int64_t end = static_cast<std::int64_t>(trace.phase_limit) * depth;
+    return end < K ? static_cast<int>(end) : K;
+  }
+
+  template <typename T>
+  __device__ __forceinline__ T load(Operand op, const T* src, std::int64_t i) const {
+    count(op, i);
+    return src[i];
+  }
+  // A vector load counts each of its elements, as the mapping models do.
+  template <typename T, int W>
+  __device__ __forceinline__ void load(Operand op, const T* src, std::int64_t i, T (&r)[W]) const {
+    load_vec<T, W>(src + i, r);
+#pragma unroll
+    for (int w = 0; w < W; ++w) count(op, i + w);
+  }
+
+  template <typename T>
+  __device__ __forceinline__ void store(T* dst, std::int64_t i, T v, int slot) const {
+    dst[i] = v;
+    wrote(i, slot);
+  }
+  template <typename T, int W>
+  __device__ __forceinline__ void store(T* dst, std::int64_t i, const T (&v)[W], int slot) const {
+    store_vec<T, W>(dst + i, v);
+#pragma unroll
+    for (int w = 0; w < W; ++w) wrote(i + w, slot + w);
+  }
+
+ private:
+  __device__ __forceinline__ void count(Operand op, std::int64_t i) const {
+    atomicAdd(&(op == Operand::A ? trace.a_reads : trace.b_reads)[i], 1u);
+  }
+  // A second store to the same element leaves -2, whatever the order: only the first exchange
+  // sees -1, and every later one writes -2 after its own exchange.
+  __device__ __forceinline__ void wrote(std::int64_t i, int slot) const {
+    const int id = trace_writer_id(static_cast<int>(blockIdx.y * gridDim.x + blockIdx.x),
+                                   static_cast<int>(blockDim.x * blockDim.y),
+                                   static_cast<int>(threadIdx.y * blockDim.x + threadIdx.x), slot);
+    if (atomicExch(&trace.writer[i], id) != -1) atomicExch(&trace.writer[i], -2);
+  }
+};
+
+}  // namespace tilescope
