@@ -69,7 +69,7 @@ struct MappingCaps {
 };
 
 struct VariantDescriptor {
-  const char* id = "";       // "naive", "smem_tiled", ... (command line, CSV, settings)
+  const char* id = "";       // the file's name after NN_ (command line, CSV, settings)
   const char* label = "";    // shown in tables and legends
   const char* summary = "";  // one paragraph for a tooltip; the file header tells the full story
   Role role = Role::Kernel;

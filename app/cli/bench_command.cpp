@@ -144,7 +144,9 @@ void print_without_gpu_intro(const BenchOptions& opt, const std::vector<std::str
     out << " try --sizes 64:512:x2\n";
   }
   if (gl_selected && !any_gl && !opt.variants_given)
-    out << "The texture-shader GEMM needs only OpenGL: try --variants gl_shader\n";
+    for (const VariantDescriptor* v : variant_registry())
+      if (v->backend == Backend::GlShader)
+        out << "The texture-shader GEMM needs only OpenGL: try --variants " << v->id << "\n";
 }
 
 int run_without_gpu(const BenchOptions& opt, const DeviceInfo& device, std::ostream& out, std::ostream& err) {

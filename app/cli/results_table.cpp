@@ -191,7 +191,7 @@ std::string format_results_table(const std::vector<RunResult>& rows, const Devic
   if (any_cold)
     out +=
         "* first use of this kernel in the process: includes one-time start-up costs (module loading, cuBLAS "
-        "initialisation, cold caches; for gl_shader the texture upload and the driver's shader compile)\n";
+        "initialisation, cold caches; for the texture shaders the texture upload and the driver's shader compile)\n";
   const bool any_pct = std::any_of(rows.begin(), rows.end(), [](const RunResult& r) { return r.pct_of_cublas >= 0; });
   if (any_pct)
     out += "%cuBLAS: against the fastest non-opt-in cuBLAS configuration of the same problem, precision and shape\n";

@@ -122,7 +122,7 @@ void setup_bound_columns() {
                                     "measured GFLOP/s",
                                     "% of bound"};
   static const char* kTips[7] = {
-      "The gl_shader configuration.",
+      "The texture shaders' configuration.",
       "The block of C one fragment computes (rows x columns).",
       "Texels fetched per useful multiply-add: counted from the measured run's passes, or from the plan at the "
       "current size when nothing is measured yet.",

@@ -13,8 +13,8 @@ const char* kGuiUsage = R"(usage: tilescope [--headless] [--size WxH] [--frames 
                  [--script FILE] [--no-gpu] [--no-settings] [--no-vsync] [--unpaced]
                  [--frame-stats FILE] [--load-csv FILE]
 
-Opens the window on the default lesson (N = 1024, float: naive, smem_tiled, regtile_prefetch
-and cuBLAS). Settings persist in $XDG_CONFIG_HOME/tilescope (~/.config/tilescope).
+Opens the window on the default lesson (N = 1024, float: every kernel of ours and the cuBLAS
+baseline). Settings persist in $XDG_CONFIG_HOME/tilescope (~/.config/tilescope).
 
   --headless         render the same UI without a display, through EGL (Mesa's surfaceless
                      platform, or the NVIDIA device platform), into an offscreen framebuffer

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <string>
 
+#include "../variant_picks.h"
 #include "export/png_writer.h"
 #include "image_checks.h"
 #include "plot/plot_widget.h"
@@ -17,6 +18,8 @@
 using namespace tilescope;
 using tilescope::testing::count_color;
 using tilescope::testing::distinct_colors;
+using tilescope::testing::shader_config_name;
+using tilescope::testing::shader_variant_desc;
 
 namespace {
 
@@ -142,7 +145,9 @@ TEST(PlotCommand, CsvToPngAndClearErrors) {
 // and its rows join the CSV with the renderer and timer named.
 TEST(BenchCommand, RunsTheTextureShadersThroughEgl) {
   const std::string csv = temp_path("gl.csv");
-  const Outcome o = run("bench --variants gl_shader --sizes 33,64 --reps 2 --warmup 1 --no-baseline --csv " + csv);
+  const std::string id = shader_variant_desc().id;
+  const std::size_t modes = shader_variant_desc().configs.size();
+  const Outcome o = run("bench --variants " + id + " --sizes 33,64 --reps 2 --warmup 1 --no-baseline --csv " + csv);
   EXPECT_TRUE(o.code == 0 || o.code == 3) << o.output;
   EXPECT_NE(o.output.find("texture shaders: drawn by"), std::string::npos) << o.output;
   std::ifstream in(csv);
@@ -151,14 +156,15 @@ TEST(BenchCommand, RunsTheTextureShadersThroughEgl) {
   std::getline(in, line);
   EXPECT_NE(line.find("fetches_per_fma"), std::string::npos);
   while (std::getline(in, line)) {
-    if (line.rfind("gl_shader,", 0) != 0) continue;
+    if (line.rfind(id + ",", 0) != 0) continue;
     ++rows;
     if (line.find(",true,true,") != std::string::npos) ++passed;  // verified, passed
   }
-  EXPECT_EQ(rows, 10) << o.output;  // 5 modes x 2 sizes
-  EXPECT_EQ(passed, 10) << o.output;
+  EXPECT_EQ(rows, static_cast<int>(2 * modes)) << o.output;  // every mode x 2 sizes
+  EXPECT_EQ(passed, static_cast<int>(2 * modes)) << o.output;
   unlink(csv.c_str());
 
-  const Outcome f64 = run("bench --variants gl_shader:mrt8 --precision f64 --sizes 16 --no-baseline");
+  const Outcome f64 = run("bench --variants " + id + ":" + shader_config_name(ShaderMode::kMrt8) +
+                          " --precision f64 --sizes 16 --no-baseline");
   EXPECT_NE(f64.output.find("float only"), std::string::npos) << f64.output;
 }
