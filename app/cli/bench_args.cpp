@@ -206,6 +206,93 @@ ArgParser bench_parser() {
   return p;
 }
 
+// What the options say before it is checked and expanded: the lists as given.
+struct RawBenchArgs {
+  std::string variants_text = "all", problems_text = "gemm", precisions_text = "f32";
+  std::vector<std::int64_t> sizes = kDefaultSizes, m, n, k;
+  bool m_given = false;
+};
+
+// Takes one option into *opt (numbers, flags, file names) or *raw (lists resolved later).
+bool apply_bench_option(const ArgParser::Arg& arg, BenchOptions* opt, RawBenchArgs* raw, std::string* error) {
+  const std::string& name = arg.name;
+  const std::string& value = arg.value;
+  if (name == "--sizes" || name == "--m" || name == "--n" || name == "--k") opt->sizes_given = true;
+  if (name == "--variants") {
+    raw->variants_text = value;
+    opt->variants_given = true;
+  } else if (name == "--problem") {
+    raw->problems_text = value;
+  } else if (name == "--precision") {
+    raw->precisions_text = value;
+  } else if (name == "--sizes") {
+    return parse_sizes_option(name, value, &raw->sizes, error);
+  } else if (name == "--m") {
+    if (!parse_sizes_option(name, value, &raw->m, error)) return false;
+    raw->m_given = true;
+  } else if (name == "--n") {
+    return parse_sizes_option(name, value, &raw->n, error);
+  } else if (name == "--k") {
+    return parse_sizes_option(name, value, &raw->k, error);
+  } else if (name == "--reps") {
+    return parse_int_option(name, value, 1, kMaxRepetitions, &opt->repetitions, error);
+  } else if (name == "--warmup") {
+    return parse_int_option(name, value, 0, kMaxWarmup, &opt->warmup, error);
+  } else if (name == "--seed") {
+    if (!parse_unsigned(value, 0, std::numeric_limits<std::uint64_t>::max(), &opt->seed)) {
+      *error = "--seed needs a whole number from 0 to 2^64-1, got '" + value + "'";
+      return false;
+    }
+  } else if (name == "--csv" || name == "--json") {
+    if (trim(value).empty()) {
+      *error = name + " needs a file name";
+      return false;
+    }
+    (name == "--csv" ? opt->csv_path : opt->json_path) = value;
+  } else if (name == "--no-verify") {
+    opt->verify = false;
+  } else if (name == "--no-baseline") {
+    opt->baseline = false;
+  } else if (name == "--list") {
+    opt->list = true;
+  }
+  return true;
+}
+
+// Parses the problem and precision lists and expands the sizes into each problem's shapes.
+bool resolve_problems_and_shapes(const RawBenchArgs& raw, BenchOptions* opt, std::string* error) {
+  if (!parse_enum_list<Problem>("--problem", raw.problems_text, parse_problem, "gemm or ata (or gemm,ata)",
+                                &opt->problems, error))
+    return false;
+  if (!parse_enum_list<Precision>("--precision", raw.precisions_text, parse_precision, "f32 or f64 (or f32,f64)",
+                                  &opt->precisions, error))
+    return false;
+  if (raw.m_given && !contains(opt->problems, Problem::Gemm)) {
+    *error = "--m does not apply to the ata problem: C = A^T A is N x N (A is K x N); use --n and --k";
+    return false;
+  }
+  for (Problem p : opt->problems) {
+    std::vector<Shape>& shapes = p == Problem::Gemm ? opt->gemm_shapes : opt->ata_shapes;
+    if (!expand_shapes(p, raw.sizes, raw.m, raw.n, raw.k, &shapes, error)) return false;
+  }
+  return true;
+}
+
+// The baseline goes first: cuBLAS then runs (and pays its one-time start-up) before the
+// kernels it is compared with, and % of cuBLAS is defined for every shape.
+void add_baseline_selections(const std::vector<VariantSelection>& chosen, std::vector<VariantSelection>* selections) {
+  for (const VariantDescriptor* v : variant_registry()) {
+    if (v->role != Role::Baseline) continue;
+    for (std::size_t i = 0; i < v->configs.size(); ++i) {
+      if (!is_baseline(*v, static_cast<int>(i))) continue;
+      bool chosen_already = false;
+      for (const VariantSelection& s : chosen)
+        chosen_already = chosen_already || (s.variant == v && s.config_index == static_cast<int>(i));
+      if (!chosen_already) add_selection(selections, v, static_cast<int>(i), true);
+    }
+  }
+}
+
 }  // namespace
 
 BenchOptions parse_bench_args(const std::vector<std::string>& args) {
@@ -217,10 +304,6 @@ BenchOptions parse_bench_args(const std::vector<std::string>& args) {
     return opt;
   }
 
-  std::string variants_text = "all", problems_text = "gemm", precisions_text = "f32";
-  std::vector<std::int64_t> sizes = kDefaultSizes, m, n, k;
-  bool m_given = false;
-
   auto fail = [](const std::string& message) {
     BenchOptions failed;
     failed.error = message;
@@ -228,77 +311,16 @@ BenchOptions parse_bench_args(const std::vector<std::string>& args) {
   };
   if (!parser.error().empty()) return fail(parser.error());
 
-  for (const ArgParser::Arg& arg : parser.args()) {
-    const std::string& name = arg.name;
-    const std::string& value = arg.value;
-    std::string error;
-    if (name == "--sizes" || name == "--m" || name == "--n" || name == "--k") opt.sizes_given = true;
-    if (name == "--variants") {
-      variants_text = value;
-      opt.variants_given = true;
-    } else if (name == "--problem") {
-      problems_text = value;
-    } else if (name == "--precision") {
-      precisions_text = value;
-    } else if (name == "--sizes") {
-      if (!parse_sizes_option(name, value, &sizes, &error)) return fail(error);
-    } else if (name == "--m") {
-      if (!parse_sizes_option(name, value, &m, &error)) return fail(error);
-      m_given = true;
-    } else if (name == "--n") {
-      if (!parse_sizes_option(name, value, &n, &error)) return fail(error);
-    } else if (name == "--k") {
-      if (!parse_sizes_option(name, value, &k, &error)) return fail(error);
-    } else if (name == "--reps") {
-      if (!parse_int_option(name, value, 1, kMaxRepetitions, &opt.repetitions, &error)) return fail(error);
-    } else if (name == "--warmup") {
-      if (!parse_int_option(name, value, 0, kMaxWarmup, &opt.warmup, &error)) return fail(error);
-    } else if (name == "--seed") {
-      if (!parse_unsigned(value, 0, std::numeric_limits<std::uint64_t>::max(), &opt.seed))
-        return fail("--seed needs a whole number from 0 to 2^64-1, got '" + value + "'");
-    } else if (name == "--csv" || name == "--json") {
-      if (trim(value).empty()) return fail(name + " needs a file name");
-      (name == "--csv" ? opt.csv_path : opt.json_path) = value;
-    } else if (name == "--no-verify") {
-      opt.verify = false;
-    } else if (name == "--no-baseline") {
-      opt.baseline = false;
-    } else if (name == "--list") {
-      opt.list = true;
-    }
-  }
-
+  RawBenchArgs raw;
   std::string error;
+  for (const ArgParser::Arg& arg : parser.args())
+    if (!apply_bench_option(arg, &opt, &raw, &error)) return fail(error);
+
   std::vector<VariantSelection> chosen;
-  if (!parse_variants(variants_text, &chosen, &error)) return fail(error);
-  if (!parse_enum_list<Problem>("--problem", problems_text, parse_problem, "gemm or ata (or gemm,ata)", &opt.problems,
-                                &error))
-    return fail(error);
-  if (!parse_enum_list<Precision>("--precision", precisions_text, parse_precision, "f32 or f64 (or f32,f64)",
-                                  &opt.precisions, &error))
-    return fail(error);
+  if (!parse_variants(raw.variants_text, &chosen, &error)) return fail(error);
+  if (!resolve_problems_and_shapes(raw, &opt, &error)) return fail(error);
 
-  if (m_given && !contains(opt.problems, Problem::Gemm))
-    return fail("--m does not apply to the ata problem: C = A^T A is N x N (A is K x N); use --n and --k");
-  for (Problem p : opt.problems) {
-    std::vector<Shape>& shapes = p == Problem::Gemm ? opt.gemm_shapes : opt.ata_shapes;
-    if (!expand_shapes(p, sizes, m, n, k, &shapes, &error)) return fail(error);
-  }
-
-  // The baseline goes first: cuBLAS then runs (and pays its one-time start-up) before the
-  // kernels it is compared with, and % of cuBLAS is defined for every shape.
-  if (opt.baseline) {
-    for (const VariantDescriptor* v : variant_registry()) {
-      if (v->role != Role::Baseline) continue;
-      for (std::size_t i = 0; i < v->configs.size(); ++i) {
-        if (!is_baseline(*v, static_cast<int>(i))) continue;
-        bool chosen_already = false;
-        for (const VariantSelection& s : chosen)
-          chosen_already = chosen_already || (s.variant == v && s.config_index == static_cast<int>(i));
-        if (!chosen_already) add_selection(&opt.selections, v, static_cast<int>(i), true);
-      }
-    }
-  }
+  if (opt.baseline) add_baseline_selections(chosen, &opt.selections);
   for (const VariantSelection& s : chosen) add_selection(&opt.selections, s.variant, s.config_index, false, s.named);
   return opt;
 }

@@ -81,6 +81,46 @@ struct Device {
   int rank;  // lower is tried first
 };
 
+// Appends "what: why" to the list of attempts that failed.
+void note_attempt(std::string* tried, const std::string& what, const std::string& why) {
+  *tried += (tried->empty() ? "" : "; ") + what + ": " + why;
+}
+
+// Lower rank is tried first: NVIDIA's CUDA device, then DRM devices, then anything else, then
+// Mesa's software device.
+int device_rank(const char* extensions) {
+  if (has_extension(extensions, "EGL_NV_device_cuda")) return 0;
+  if (has_extension(extensions, "EGL_EXT_device_drm")) return 1;
+  if (has_extension(extensions, "EGL_MESA_device_software")) return 3;
+  return 2;
+}
+
+const char* device_kind(int rank) {
+  return rank == 0   ? "EGL_NV_device_cuda"
+         : rank == 1 ? "EGL_EXT_device_drm"
+         : rank == 3 ? "EGL_MESA_device_software"
+                     : "device";
+}
+
+// The EGL devices worth trying, best first. In kAuto, Mesa's software device is left out.
+std::vector<Device> enumerate_devices(EglPlatform platform, PFNEGLQUERYDEVICESEXTPROC query_devices,
+                                      PFNEGLQUERYDEVICESTRINGEXTPROC query_device_string) {
+  EGLint count = 0;
+  std::vector<Device> devices;
+  if (query_devices(0, nullptr, &count) && count > 0) {
+    std::vector<EGLDeviceEXT> handles(static_cast<std::size_t>(count));
+    query_devices(count, handles.data(), &count);
+    for (EGLint i = 0; i < count; ++i) {
+      const char* extensions = query_device_string(handles[static_cast<std::size_t>(i)], EGL_EXTENSIONS);
+      Device device{handles[static_cast<std::size_t>(i)], extensions ? extensions : "", device_rank(extensions)};
+      if (device.rank == 3 && platform == EglPlatform::kAuto) continue;
+      devices.push_back(device);
+    }
+  }
+  std::stable_sort(devices.begin(), devices.end(), [](const Device& a, const Device& b) { return a.rank < b.rank; });
+  return devices;
+}
+
 }  // namespace
 
 EglContext::~EglContext() {
@@ -164,6 +204,50 @@ bool EglContext::try_display(void* display_handle, std::string* why) {
   return true;
 }
 
+// 1. Devices. In kAuto, Mesa's software device is left to the surfaceless platform, the path CI
+//    tests; kDevice takes it too (it renders with llvmpipe), so that CI can exercise this code.
+bool EglContext::try_device_platform(EglPlatform platform, const char* client, std::string* tried) {
+  auto get_platform_display = egl_function<PFNEGLGETPLATFORMDISPLAYEXTPROC>("eglGetPlatformDisplayEXT");
+  auto query_devices = egl_function<PFNEGLQUERYDEVICESEXTPROC>("eglQueryDevicesEXT");
+  auto query_device_string = egl_function<PFNEGLQUERYDEVICESTRINGEXTPROC>("eglQueryDeviceStringEXT");
+  if (!has_extension(client, "EGL_EXT_platform_device") || !query_devices || !query_device_string) {
+    note_attempt(tried, "device platform", "EGL lacks EGL_EXT_platform_device / EGL_EXT_device_enumeration");
+    return false;
+  }
+  const std::vector<Device> devices = enumerate_devices(platform, query_devices, query_device_string);
+  if (devices.empty()) note_attempt(tried, "device platform", "no GPU device found");
+  for (std::size_t i = 0; i < devices.size(); ++i) {
+    std::string why;
+    EGLDisplay display = get_platform_display(EGL_PLATFORM_DEVICE_EXT, devices[i].handle, nullptr);
+    if (try_display(display, &why)) {
+      const char* vendor = eglQueryString(display, EGL_VENDOR);
+      description_ =
+          std::string("EGL device platform (") + (vendor ? vendor : "?") + "; " + device_kind(devices[i].rank) + ")";
+      return true;
+    }
+    note_attempt(tried, "device " + std::to_string(i), why);
+  }
+  return false;
+}
+
+// 2. Mesa's surfaceless platform.
+bool EglContext::try_surfaceless_platform(const char* client, std::string* tried) {
+  if (!has_extension(client, "EGL_MESA_platform_surfaceless")) {
+    note_attempt(tried, "surfaceless platform", "EGL lacks EGL_MESA_platform_surfaceless (install libegl-mesa0)");
+    return false;
+  }
+  auto get_platform_display = egl_function<PFNEGLGETPLATFORMDISPLAYEXTPROC>("eglGetPlatformDisplayEXT");
+  std::string why;
+  EGLDisplay display = get_platform_display(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, nullptr);
+  if (try_display(display, &why)) {
+    const char* vendor = eglQueryString(display, EGL_VENDOR);
+    description_ = std::string("EGL surfaceless platform (") + (vendor ? vendor : "?") + ")";
+    return true;
+  }
+  note_attempt(tried, "surfaceless platform", why);
+  return false;
+}
+
 bool EglContext::create(EglPlatform platform, std::string* error) {
   destroy();
   const char* client = eglQueryString(EGL_NO_DISPLAY, EGL_EXTENSIONS);
@@ -177,72 +261,8 @@ bool EglContext::create(EglPlatform platform, std::string* error) {
     return false;
   }
   std::string tried;
-  auto note = [&](const std::string& what, const std::string& why) {
-    tried += (tried.empty() ? "" : "; ") + what + ": " + why;
-  };
-
-  // 1. Devices. In kAuto, Mesa's software device is left to the surfaceless platform below,
-  //    the path CI tests; kDevice takes it too (it renders with llvmpipe), so that CI can
-  //    exercise this code.
-  if (platform != EglPlatform::kSurfaceless) {
-    auto query_devices = egl_function<PFNEGLQUERYDEVICESEXTPROC>("eglQueryDevicesEXT");
-    auto query_device_string = egl_function<PFNEGLQUERYDEVICESTRINGEXTPROC>("eglQueryDeviceStringEXT");
-    if (!has_extension(client, "EGL_EXT_platform_device") || !query_devices || !query_device_string) {
-      note("device platform", "EGL lacks EGL_EXT_platform_device / EGL_EXT_device_enumeration");
-    } else {
-      EGLint count = 0;
-      std::vector<Device> devices;
-      if (query_devices(0, nullptr, &count) && count > 0) {
-        std::vector<EGLDeviceEXT> handles(static_cast<std::size_t>(count));
-        query_devices(count, handles.data(), &count);
-        for (EGLint i = 0; i < count; ++i) {
-          const char* extensions = query_device_string(handles[static_cast<std::size_t>(i)], EGL_EXTENSIONS);
-          Device device{handles[static_cast<std::size_t>(i)], extensions ? extensions : "", 2};
-          if (has_extension(extensions, "EGL_NV_device_cuda"))
-            device.rank = 0;
-          else if (has_extension(extensions, "EGL_EXT_device_drm"))
-            device.rank = 1;
-          else if (has_extension(extensions, "EGL_MESA_device_software"))
-            device.rank = 3;
-          if (device.rank == 3 && platform == EglPlatform::kAuto) continue;
-          devices.push_back(device);
-        }
-      }
-      std::stable_sort(devices.begin(), devices.end(),
-                       [](const Device& a, const Device& b) { return a.rank < b.rank; });
-      if (devices.empty()) note("device platform", "no GPU device found");
-      for (std::size_t i = 0; i < devices.size(); ++i) {
-        std::string why;
-        EGLDisplay display = get_platform_display(EGL_PLATFORM_DEVICE_EXT, devices[i].handle, nullptr);
-        if (try_display(display, &why)) {
-          const char* vendor = eglQueryString(display, EGL_VENDOR);
-          const char* kind = devices[i].rank == 0   ? "EGL_NV_device_cuda"
-                             : devices[i].rank == 1 ? "EGL_EXT_device_drm"
-                             : devices[i].rank == 3 ? "EGL_MESA_device_software"
-                                                    : "device";
-          description_ = std::string("EGL device platform (") + (vendor ? vendor : "?") + "; " + kind + ")";
-          return true;
-        }
-        note("device " + std::to_string(i), why);
-      }
-    }
-  }
-
-  // 2. Mesa's surfaceless platform.
-  if (platform != EglPlatform::kDevice) {
-    if (!has_extension(client, "EGL_MESA_platform_surfaceless")) {
-      note("surfaceless platform", "EGL lacks EGL_MESA_platform_surfaceless (install libegl-mesa0)");
-    } else {
-      std::string why;
-      EGLDisplay display = get_platform_display(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, nullptr);
-      if (try_display(display, &why)) {
-        const char* vendor = eglQueryString(display, EGL_VENDOR);
-        description_ = std::string("EGL surfaceless platform (") + (vendor ? vendor : "?") + ")";
-        return true;
-      }
-      note("surfaceless platform", why);
-    }
-  }
+  if (platform != EglPlatform::kSurfaceless && try_device_platform(platform, client, &tried)) return true;
+  if (platform != EglPlatform::kDevice && try_surfaceless_platform(client, &tried)) return true;
   *error = "cannot make a headless OpenGL 3.3 core context through EGL: " + tried;
   return false;
 }

@@ -29,6 +29,9 @@ class EglContext {
 
  private:
   bool try_display(void* display, std::string* why);
+  // Each tries one EGL platform; false appends what failed to *tried.
+  bool try_device_platform(EglPlatform platform, const char* client, std::string* tried);
+  bool try_surfaceless_platform(const char* client, std::string* tried);
   void destroy();
   // EGLDisplay / EGLContext, kept as void* so that this header needs no EGL (and no X11) headers.
   void* display_ = nullptr;

@@ -300,17 +300,11 @@ Frame layout_plot(ImVec2 min, ImVec2 max, const PlotStyle& style, const std::vec
   return f;
 }
 
-void render_plot(ImDrawList* dl, const Frame& f, const PlotStyle& style, const std::vector<PlotSeriesData>& series,
-                 const std::vector<ReferenceLine>& refs, const Highlight& hl, bool fill_background) {
-  const Palette pal = palette();
-  const ImVec2 amin = f.area_min, amax = f.area_max;
-  dl->PushClipRect(f.min, f.max, true);
-  if (fill_background) dl->AddRectFilled(f.min, f.max, pal.u_window_bg);
-  dl->AddRectFilled(amin, amax, pal.u_plot_bg);
+namespace {
 
-  // Grid, clipped to the plot area.
-  dl->PushClipRect(amin, amax, true);
-  const float grid_w = std::max(1.0f, f.ui);
+// Major and minor grid lines across the plot area (the caller clips to it).
+void draw_grid(ImDrawList* dl, const Frame& f, const Palette& pal, float grid_w) {
+  const ImVec2 amin = f.area_min, amax = f.area_max;
   for (const auto& t : f.x_ticks) {
     const float x = std::round(to_screen(f, t.value, f.y.lo).x) + 0.5f;
     if (std::isfinite(x))
@@ -321,8 +315,11 @@ void render_plot(ImDrawList* dl, const Frame& f, const PlotStyle& style, const s
     if (std::isfinite(y))
       dl->AddLine(ImVec2(amin.x, y), ImVec2(amax.x, y), t.major ? pal.u_grid_major : pal.u_grid_minor, grid_w);
   }
+}
 
-  // Reference lines under the data, their label at the right end above the line.
+// Reference lines under the data, their label at the right end above the line.
+void draw_reference_lines(ImDrawList* dl, const Frame& f, const std::vector<ReferenceLine>& refs, const Palette& pal) {
+  const ImVec2 amin = f.area_min, amax = f.area_max;
   for (const auto& r : refs) {
     const float y = to_screen(f, f.x.lo, r.y).y;
     if (!std::isfinite(y) || y < amin.y - 1 || y > amax.y + 1) continue;
@@ -336,7 +333,12 @@ void render_plot(ImDrawList* dl, const Frame& f, const PlotStyle& style, const s
     dl->AddRectFilled(ImVec2(tp.x - 2 * f.ui, tp.y), ImVec2(tp.x + ts.x + 2 * f.ui, tp.y + ts.y), pal.u_legend_bg);
     text(dl, f, f.font_px, tp, pal.u_text, r.label);
   }
+}
 
+// The visible series; an empty plot says why it is empty.
+void draw_data(ImDrawList* dl, const Frame& f, const PlotStyle& style, const std::vector<PlotSeriesData>& series,
+               const Palette& pal) {
+  const ImVec2 amin = f.area_min, amax = f.area_max;
   size_t shown = 0, total = 0;
   for (const auto& s : series) {
     total += s.points.size();
@@ -350,25 +352,26 @@ void render_plot(ImDrawList* dl, const Frame& f, const PlotStyle& style, const s
     text(dl, f, f.font_px, ImVec2((amin.x + amax.x - ts.x) * 0.5f, (amin.y + amax.y - ts.y) * 0.5f), pal.u_text_dim,
          msg);
   }
+}
 
-  // The hovered point: a ring in the text colour, visible on any series colour and theme.
-  if (hl.hit.series >= 0 && hl.hit.series < static_cast<int>(series.size())) {
-    const auto& s = series[hl.hit.series];
-    if (hl.hit.point >= 0 && hl.hit.point < static_cast<int>(s.points.size())) {
-      const ImVec2 p = to_screen(f, s.points[hl.hit.point].x, s.points[hl.hit.point].y);
+// The hovered point: a ring in the text colour, visible on any series colour and theme.
+void draw_hovered_point(ImDrawList* dl, const Frame& f, const PlotStyle& style,
+                        const std::vector<PlotSeriesData>& series, const Hit& hit, const Palette& pal) {
+  if (hit.series >= 0 && hit.series < static_cast<int>(series.size())) {
+    const auto& s = series[hit.series];
+    if (hit.point >= 0 && hit.point < static_cast<int>(s.points.size())) {
+      const ImVec2 p = to_screen(f, s.points[hit.point].x, s.points[hit.point].y);
       const float r = style.marker_radius * f.ui;
       dl->AddCircleFilled(p, r * 1.6f, s.color, 16);
       dl->AddCircle(p, r * 1.6f + 2.0f * f.ui, pal.u_text, 16, 1.5f * f.ui);
     }
   }
-  dl->PopClipRect();
+}
 
-  // Axes: left and bottom edges.
-  dl->AddLine(ImVec2(amin.x, amax.y), ImVec2(amax.x, amax.y), pal.u_axis, grid_w);
-  dl->AddLine(ImVec2(amin.x, amin.y), ImVec2(amin.x, amax.y), pal.u_axis, grid_w);
-
-  // Tick labels. y: right-aligned left of the axis. x: centred under the grid line, skipping any
-  // that would collide with the previous one (long labels on a narrow plot).
+// Tick labels. y: right-aligned left of the axis. x: centred under the grid line, skipping any
+// that would collide with the previous one (long labels on a narrow plot).
+void draw_tick_labels(ImDrawList* dl, const Frame& f, const Palette& pal) {
+  const ImVec2 amin = f.area_min, amax = f.area_max;
   for (const auto& t : f.y_ticks) {
     if (!t.major || t.label.empty()) continue;
     const float y = to_screen(f, f.x.lo, t.value).y;
@@ -387,8 +390,12 @@ void render_plot(ImDrawList* dl, const Frame& f, const PlotStyle& style, const s
     text(dl, f, f.font_px, ImVec2(lx, f.x_ticks_y), pal.u_text, t.label);
     last_right = lx + ts.x;
   }
+}
 
-  // Axis titles. ImGui cannot rotate text, so the y label sits above the axis, left-aligned.
+// Axis titles, and the export's title and footer. ImGui cannot rotate text, so the y label sits
+// above the axis, left-aligned.
+void draw_titles(ImDrawList* dl, const Frame& f, const PlotStyle& style, const Palette& pal) {
+  const ImVec2 amin = f.area_min, amax = f.area_max;
   if (!style.x_label.empty()) {
     const ImVec2 ts = text_size(f, f.font_px, style.x_label);
     text(dl, f, f.font_px, ImVec2((amin.x + amax.x - ts.x) * 0.5f, f.x_label_y), pal.u_text, style.x_label);
@@ -404,35 +411,63 @@ void render_plot(ImDrawList* dl, const Frame& f, const PlotStyle& style, const s
     text(dl, f, f.font_px, ImVec2(std::max(f.min.x + f.pad, f.max.x - f.pad - ts.x), f.footer_y), pal.u_text_dim,
          style.footer);
   }
+}
 
-  // Legend.
-  if (!f.legend.entries.empty()) {
-    dl->AddRectFilled(f.legend.min, f.legend.max, pal.u_legend_bg, 3.0f * f.ui);
-    dl->AddRect(f.legend.min, f.legend.max, pal.u_grid_major, 3.0f * f.ui, 0, grid_w);
-    for (const auto& e : f.legend.entries) {
-      const auto& s = series[e.series];
-      if (e.series == hl.legend_hovered)
-        dl->AddRectFilled(ImVec2(e.min.x + 1, e.min.y), ImVec2(e.max.x - 1, e.max.y), pal.u_legend_hover);
-      const float cy = (e.min.y + e.max.y) * 0.5f;
-      const float sx0 = e.min.x + f.pad, sx1 = sx0 + f.font_px * 1.6f;
-      // A hidden series keeps a faint swatch and a dimmed label, so it can be found and re-shown.
-      const ImVec4 c = ImGui::ColorConvertU32ToFloat4(s.color);
-      const ImU32 sc = s.visible ? s.color : with_alpha(c, 0.3f);
-      if (s.visible && contrast(c, pal.plot_bg) < kMinContrast) {  // same outline as on the plot
-        const ImU32 halo = with_alpha(pal.text, kHaloAlpha);
-        dl->AddLine(ImVec2(sx0, cy), ImVec2(sx1, cy), halo, (style.line_width + 2.0f) * f.ui);
-        dl->AddCircleFilled(ImVec2((sx0 + sx1) * 0.5f, cy), (style.marker_radius + 1.0f) * f.ui, halo, 12);
-      }
-      dl->AddLine(ImVec2(sx0, cy), ImVec2(sx1, cy), sc, style.line_width * f.ui);
-      if (s.visible)
-        dl->AddCircleFilled(ImVec2((sx0 + sx1) * 0.5f, cy), style.marker_radius * f.ui, sc, 12);
-      else
-        dl->AddCircle(ImVec2((sx0 + sx1) * 0.5f, cy), style.marker_radius * f.ui, sc, 12, f.ui);
-      const ImVec2 ts = text_size(f, f.font_px, s.label);
-      text(dl, f, f.font_px, ImVec2(sx1 + f.pad, cy - ts.y * 0.5f), s.visible ? pal.u_text : pal.u_text_hidden,
-           s.label);
+// The legend box: a swatch and label per series, the hovered row marked.
+void draw_legend(ImDrawList* dl, const Frame& f, const PlotStyle& style, const std::vector<PlotSeriesData>& series,
+                 int legend_hovered, const Palette& pal, float grid_w) {
+  dl->AddRectFilled(f.legend.min, f.legend.max, pal.u_legend_bg, 3.0f * f.ui);
+  dl->AddRect(f.legend.min, f.legend.max, pal.u_grid_major, 3.0f * f.ui, 0, grid_w);
+  for (const auto& e : f.legend.entries) {
+    const auto& s = series[e.series];
+    if (e.series == legend_hovered)
+      dl->AddRectFilled(ImVec2(e.min.x + 1, e.min.y), ImVec2(e.max.x - 1, e.max.y), pal.u_legend_hover);
+    const float cy = (e.min.y + e.max.y) * 0.5f;
+    const float sx0 = e.min.x + f.pad, sx1 = sx0 + f.font_px * 1.6f;
+    // A hidden series keeps a faint swatch and a dimmed label, so it can be found and re-shown.
+    const ImVec4 c = ImGui::ColorConvertU32ToFloat4(s.color);
+    const ImU32 sc = s.visible ? s.color : with_alpha(c, 0.3f);
+    if (s.visible && contrast(c, pal.plot_bg) < kMinContrast) {  // same outline as on the plot
+      const ImU32 halo = with_alpha(pal.text, kHaloAlpha);
+      dl->AddLine(ImVec2(sx0, cy), ImVec2(sx1, cy), halo, (style.line_width + 2.0f) * f.ui);
+      dl->AddCircleFilled(ImVec2((sx0 + sx1) * 0.5f, cy), (style.marker_radius + 1.0f) * f.ui, halo, 12);
     }
+    dl->AddLine(ImVec2(sx0, cy), ImVec2(sx1, cy), sc, style.line_width * f.ui);
+    if (s.visible)
+      dl->AddCircleFilled(ImVec2((sx0 + sx1) * 0.5f, cy), style.marker_radius * f.ui, sc, 12);
+    else
+      dl->AddCircle(ImVec2((sx0 + sx1) * 0.5f, cy), style.marker_radius * f.ui, sc, 12, f.ui);
+    const ImVec2 ts = text_size(f, f.font_px, s.label);
+    text(dl, f, f.font_px, ImVec2(sx1 + f.pad, cy - ts.y * 0.5f), s.visible ? pal.u_text : pal.u_text_hidden, s.label);
   }
+}
+
+}  // namespace
+
+void render_plot(ImDrawList* dl, const Frame& f, const PlotStyle& style, const std::vector<PlotSeriesData>& series,
+                 const std::vector<ReferenceLine>& refs, const Highlight& hl, bool fill_background) {
+  const Palette pal = palette();
+  const ImVec2 amin = f.area_min, amax = f.area_max;
+  dl->PushClipRect(f.min, f.max, true);
+  if (fill_background) dl->AddRectFilled(f.min, f.max, pal.u_window_bg);
+  dl->AddRectFilled(amin, amax, pal.u_plot_bg);
+
+  // Grid, reference lines, data and the hovered point, clipped to the plot area.
+  dl->PushClipRect(amin, amax, true);
+  const float grid_w = std::max(1.0f, f.ui);
+  draw_grid(dl, f, pal, grid_w);
+  draw_reference_lines(dl, f, refs, pal);
+  draw_data(dl, f, style, series, pal);
+  draw_hovered_point(dl, f, style, series, hl.hit, pal);
+  dl->PopClipRect();
+
+  // Axes: left and bottom edges.
+  dl->AddLine(ImVec2(amin.x, amax.y), ImVec2(amax.x, amax.y), pal.u_axis, grid_w);
+  dl->AddLine(ImVec2(amin.x, amin.y), ImVec2(amin.x, amax.y), pal.u_axis, grid_w);
+
+  draw_tick_labels(dl, f, pal);
+  draw_titles(dl, f, style, pal);
+  if (!f.legend.entries.empty()) draw_legend(dl, f, style, series, hl.legend_hovered, pal, grid_w);
   dl->PopClipRect();
 }
 

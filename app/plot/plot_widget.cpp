@@ -105,6 +105,80 @@ unsigned series_color(int i) {
   return colors[i % n];
 }
 
+namespace {
+
+bool over_legend(const Frame& f, ImVec2 p) {
+  return !f.legend.entries.empty() && inside(p, f.legend.min, f.legend.max);
+}
+
+// A scale toggled while zoomed (say linear -> log with lo <= 0) cannot keep its range.
+void refit_if_needed(PlotView& view, const PlotStyle& style, const std::vector<PlotSeriesData>& series,
+                     const std::vector<ReferenceLine>& refs) {
+  if (view.auto_fit || view.x.scale != style.x_scale || !range_sane(view.x))
+    view.x = fit_axis(style, series, refs, false);
+  if (view.auto_fit || view.y.scale != style.y_scale || !range_sane(view.y))
+    view.y = fit_axis(style, series, refs, true);
+}
+
+// Marks the legend row under the mouse; a click on it shows or hides its series. True if toggled.
+bool handle_legend(const Frame& f, bool hovered, ImVec2 mouse, std::vector<PlotSeriesData>& series, Highlight* hl) {
+  for (const auto& e : f.legend.entries)
+    if (hovered && inside(mouse, e.min, e.max)) hl->legend_hovered = e.series;
+  if (hl->legend_hovered >= 0 && ImGui::IsMouseClicked(ImGuiMouseButton_Left)) {
+    series[hl->legend_hovered].visible = !series[hl->legend_hovered].visible;
+    return true;
+  }
+  return false;
+}
+
+// Double-click fits both axes again; the wheel zooms x about the point under the mouse.
+// True if the range changed.
+bool handle_fit_and_zoom(const Frame& f, ImVec2 mouse, const PlotStyle& style,
+                         const std::vector<PlotSeriesData>& series, const std::vector<ReferenceLine>& refs,
+                         PlotView& view) {
+  const ImGuiIO& io = ImGui::GetIO();
+  if (ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left)) {
+    view.auto_fit = true;
+    view.x = fit_axis(style, series, refs, false);
+    view.y = fit_axis(style, series, refs, true);
+    return true;
+  }
+  if (io.MouseWheel != 0) {
+    // Wheel up zooms in, about the point under the mouse, which stays put.
+    const double u = (mouse.x - f.area_min.x) / (f.area_max.x - f.area_min.x);
+    const double k = std::pow(0.8, static_cast<double>(io.MouseWheel));
+    const Axis nx = remap(view.x, u - u * k, u + (1 - u) * k);
+    if (range_sane(nx)) {
+      view.x = nx;
+      view.auto_fit = false;
+      return true;
+    }
+  }
+  return false;
+}
+
+// Drag pans both axes, as long as the drag started in the plot area (not on the legend).
+// *dragging: a drag is under way; returns true if the range changed.
+bool handle_drag_pan(const Frame& f, bool active, PlotView& view, bool* dragging) {
+  const ImVec2 press = ImGui::GetIO().MouseClickedPos[ImGuiMouseButton_Left];
+  const bool drag_from_area = inside(press, f.area_min, f.area_max) && !over_legend(f, press);
+  *dragging = active && drag_from_area && ImGui::IsMouseDragging(ImGuiMouseButton_Left);
+  if (!*dragging) return false;
+  const ImVec2 d = ImGui::GetMouseDragDelta(ImGuiMouseButton_Left);
+  ImGui::ResetMouseDragDelta(ImGuiMouseButton_Left);
+  const double du = -d.x / (f.area_max.x - f.area_min.x), dv = d.y / (f.area_max.y - f.area_min.y);
+  const Axis nx = remap(view.x, du, 1 + du), ny = remap(view.y, dv, 1 + dv);
+  if ((d.x != 0 || d.y != 0) && range_sane(nx) && range_sane(ny)) {
+    view.x = nx;
+    view.y = ny;
+    view.auto_fit = false;
+    return true;
+  }
+  return false;
+}
+
+}  // namespace
+
 bool plot_widget(const char* id, const PlotStyle& style, std::vector<PlotSeriesData>& series,
                  const std::vector<ReferenceLine>& refs, PlotView& view, ImVec2 size, PlotTooltipFn tooltip,
                  const void* tooltip_user) {
@@ -123,63 +197,18 @@ bool plot_widget(const char* id, const PlotStyle& style, std::vector<PlotSeriesD
   const bool hovered = ImGui::IsItemHovered();
   const bool active = ImGui::IsItemActive();
 
-  // A scale toggled while zoomed (say linear -> log with lo <= 0) cannot keep its range.
-  if (view.auto_fit || view.x.scale != style.x_scale || !range_sane(view.x))
-    view.x = fit_axis(style, series, refs, false);
-  if (view.auto_fit || view.y.scale != style.y_scale || !range_sane(view.y))
-    view.y = fit_axis(style, series, refs, true);
-
+  refit_if_needed(view, style, series, refs);
   Frame f = plot_detail::layout_plot(p0, p1, style, series, refs, view.x, view.y, ImGui::GetFont(),
                                      ImGui::GetFontSize(), false);
-  const ImGuiIO& io = ImGui::GetIO();
-  const ImVec2 mouse = io.MousePos;
-  bool toggled = false;
+  const ImVec2 mouse = ImGui::GetIO().MousePos;
+  const float aw = f.area_max.x - f.area_min.x, ah = f.area_max.y - f.area_min.y;  // before any re-layout
 
   Highlight hl;
-  for (const auto& e : f.legend.entries)
-    if (hovered && inside(mouse, e.min, e.max)) hl.legend_hovered = e.series;
-  const bool over_legend = !f.legend.entries.empty() && inside(mouse, f.legend.min, f.legend.max);
-  if (hl.legend_hovered >= 0 && ImGui::IsMouseClicked(ImGuiMouseButton_Left)) {
-    series[hl.legend_hovered].visible = !series[hl.legend_hovered].visible;
-    toggled = true;
-  }
-
-  const float aw = f.area_max.x - f.area_min.x, ah = f.area_max.y - f.area_min.y;
-  const bool in_area = hovered && !over_legend && inside(mouse, f.area_min, f.area_max);
-  bool range_changed = false;
-  if (in_area && ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left)) {
-    view.auto_fit = true;
-    view.x = fit_axis(style, series, refs, false);
-    view.y = fit_axis(style, series, refs, true);
-    range_changed = true;
-  } else if (in_area && io.MouseWheel != 0) {
-    // Wheel up zooms in, about the point under the mouse, which stays put.
-    const double u = (mouse.x - f.area_min.x) / aw;
-    const double k = std::pow(0.8, static_cast<double>(io.MouseWheel));
-    const Axis nx = remap(view.x, u - u * k, u + (1 - u) * k);
-    if (range_sane(nx)) {
-      view.x = nx;
-      view.auto_fit = false;
-      range_changed = true;
-    }
-  }
-  // Drag pans both axes, as long as the drag started in the plot area (not on the legend).
-  const ImVec2 press = io.MouseClickedPos[ImGuiMouseButton_Left];
-  const bool drag_from_area = inside(press, f.area_min, f.area_max) &&
-                              !(!f.legend.entries.empty() && inside(press, f.legend.min, f.legend.max));
-  const bool dragging = active && drag_from_area && ImGui::IsMouseDragging(ImGuiMouseButton_Left);
-  if (dragging) {
-    const ImVec2 d = ImGui::GetMouseDragDelta(ImGuiMouseButton_Left);
-    ImGui::ResetMouseDragDelta(ImGuiMouseButton_Left);
-    const double du = -d.x / aw, dv = d.y / ah;
-    const Axis nx = remap(view.x, du, 1 + du), ny = remap(view.y, dv, 1 + dv);
-    if ((d.x != 0 || d.y != 0) && range_sane(nx) && range_sane(ny)) {
-      view.x = nx;
-      view.y = ny;
-      view.auto_fit = false;
-      range_changed = true;
-    }
-  }
+  const bool toggled = handle_legend(f, hovered, mouse, series, &hl);
+  const bool in_area = hovered && !over_legend(f, mouse) && inside(mouse, f.area_min, f.area_max);
+  bool range_changed = in_area && handle_fit_and_zoom(f, mouse, style, series, refs, view);
+  bool dragging = false;
+  range_changed = handle_drag_pan(f, active, view, &dragging) || range_changed;
   if (range_changed) {
     f = plot_detail::layout_plot(p0, p1, style, series, refs, view.x, view.y, ImGui::GetFont(), ImGui::GetFontSize(),
                                  false);

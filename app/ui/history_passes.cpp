@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdio>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "ui/history_panel_internal.h"
@@ -26,7 +27,114 @@ namespace {
 struct PassCanvas {
   ImVec2 o;         // target 0's top-left corner
   float scale = 1;  // pixels per texel
+  float bw = 0;     // one target's width in pixels
+  float bh = 0;     // one target's height in pixels
+  float stack = 0;  // offset of each further target card
 };
+
+// The screen rectangle of texels [x, x + w) x [y, y + h) of the target whose corner is `org`.
+std::pair<ImVec2, ImVec2> texel_rect(const PassCanvas& cv, const ImVec2& org, int x, int y, int w, int h) {
+  return std::make_pair(ImVec2(org.x + x * cv.scale, org.y + y * cv.scale),
+                        ImVec2(org.x + (x + w) * cv.scale, org.y + (y + h) * cv.scale));
+}
+
+// One target card at `org`: empty, the quads completed so far filled (merged into row strips),
+// the quad being summed in its latest chunk's colour, and a border.
+void draw_target_fills(ImDrawList* dl, const ShaderPlanSummary& L, const PassCanvas& cv, const ImVec2& org,
+                       long long shown, int alpha) {
+  const long long total = L.total();
+  const long long chunks = static_cast<long long>(L.chunks.size());
+  const long long quads = static_cast<long long>(L.quads.size());
+  const long long full = std::min(quads, shown / chunks);        // quads with every chunk added
+  const long long partial = shown < total ? shown % chunks : 0;  // chunks added to quad `full`
+  dl->AddRectFilled(org, ImVec2(org.x + cv.bw, org.y + cv.bh), ImGui::GetColorU32(ImGuiCol_FrameBg));
+  // Completed quads, merged into row strips (tiles of one row of tiles are contiguous).
+  const ImU32 done = with_alpha(chunk_color(chunks - 1, chunks), alpha);
+  for (long long i = 0; i < full;) {
+    const ShaderPass& q = L.quads[static_cast<std::size_t>(i)];
+    int x1 = q.x + q.w;
+    long long j = i + 1;
+    while (j < full) {
+      const ShaderPass& n = L.quads[static_cast<std::size_t>(j)];
+      if (n.y != q.y || n.h != q.h || n.x != x1) break;
+      x1 = n.x + n.w;
+      ++j;
+    }
+    const auto rc = texel_rect(cv, org, q.x, q.y, x1 - q.x, q.h);
+    dl->AddRectFilled(rc.first, rc.second, done);
+    i = j;
+  }
+  if (partial > 0 && full < quads) {
+    const ShaderPass& q = L.quads[static_cast<std::size_t>(full)];
+    const auto rc = texel_rect(cv, org, q.x, q.y, q.w, q.h);
+    dl->AddRectFilled(rc.first, rc.second, with_alpha(chunk_color(partial - 1, chunks), alpha));
+  }
+  dl->AddRect(org, ImVec2(org.x + cv.bw + 1, org.y + cv.bh + 1), ImGui::GetColorU32(ImGuiCol_Border));
+}
+
+// Texel grid where texels are big enough to see; quad outlines where quads are.
+void draw_grid_and_quad_outlines(ImDrawList* dl, const ShaderPlanSummary& L, const PassCanvas& cv) {
+  const ImVec2 o = cv.o;
+  const float scale = cv.scale;
+  const long long quads = static_cast<long long>(L.quads.size());
+  if (scale >= 10) {
+    const ImU32 grid = with_alpha(ImGui::GetColorU32(ImGuiCol_Border), 70);
+    for (int x = 1; x < L.target_width; ++x)
+      dl->AddLine(ImVec2(o.x + x * scale, o.y), ImVec2(o.x + x * scale, o.y + cv.bh), grid);
+    for (int y = 1; y < L.target_height; ++y)
+      dl->AddLine(ImVec2(o.x, o.y + y * scale), ImVec2(o.x + cv.bw, o.y + y * scale), grid);
+  }
+  if (quads > 1 && quads <= kMaxQuads) {
+    float min_side = 1e9f;
+    for (const ShaderPass& q : L.quads) min_side = std::min(min_side, std::min(q.w, q.h) * scale);
+    if (min_side >= 4) {
+      const ImU32 line = with_alpha(ImGui::GetColorU32(ImGuiCol_Text), 90);
+      for (const ShaderPass& q : L.quads) {
+        const auto rc = texel_rect(cv, o, q.x, q.y, q.w, q.h);
+        dl->AddRect(rc.first, rc.second, line);
+      }
+    }
+  }
+}
+
+// The pass just drawn (thick white) and the next one (cyan).
+void draw_pass_marks(ImDrawList* dl, const ShaderPlanSummary& L, const PassCanvas& cv, long long shown, float em) {
+  const long long total = L.total();
+  const long long chunks = static_cast<long long>(L.chunks.size());
+  if (shown < total) {
+    const ShaderPass& q = L.quads[static_cast<std::size_t>(shown / chunks)];
+    const auto rc = texel_rect(cv, cv.o, q.x, q.y, q.w, q.h);
+    dl->AddRect(ImVec2(rc.first.x + 1, rc.first.y + 1), ImVec2(rc.second.x - 1, rc.second.y - 1), 0xFFFFFF40, 0, 0,
+                std::max(1.5f, em * 0.1f));
+  }
+  if (shown > 0) {
+    const ShaderPass& q = L.quads[static_cast<std::size_t>((shown - 1) / chunks)];
+    const auto rc = texel_rect(cv, cv.o, q.x, q.y, q.w, q.h);
+    // Two tones: readable on the dark and the light themes.
+    dl->AddRect(rc.first, rc.second, 0xFF000000u, 0, 0, std::max(4.0f, em * 0.26f));
+    dl->AddRect(rc.first, rc.second, 0xFFFFFFFFu, 0, 0, std::max(2.0f, em * 0.12f));
+  }
+}
+
+// "target: W x H texels" above the canvas, and the last target's name on its card.
+void draw_canvas_labels(ImDrawList* dl, const ShaderPlanSummary& L, const PassCanvas& cv, const ImVec2& label_pos,
+                        float em) {
+  const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text);
+  const float small = em * 0.72f;
+  char buf[160];
+  std::snprintf(buf, sizeof buf, "%s%d x %d texels", L.targets > 1 ? "target 0 (front): " : "target: ", L.target_width,
+                L.target_height);
+  dl->AddText(ImGui::GetFont(), small, label_pos, text, buf);
+  if (L.targets > 1) {
+    std::snprintf(buf, sizeof buf, "target %d", L.targets - 1);
+    const ImVec2 back(cv.o.x + cv.stack * (L.targets - 1), cv.o.y + cv.stack * (L.targets - 1));
+    const ImVec2 ts = ImGui::GetFont()->CalcTextSizeA(small, 1e9f, 0, buf);
+    dl->AddRectFilled(ImVec2(back.x + cv.bw - ts.x - 6, back.y + cv.bh - ts.y - 2),
+                      ImVec2(back.x + cv.bw, back.y + cv.bh), with_alpha(0xFF000000u, 160));
+    dl->AddText(ImGui::GetFont(), small, ImVec2(back.x + cv.bw - ts.x - 3, back.y + cv.bh - ts.y - 1), 0xFFFFFFFFu,
+                buf);
+  }
+}
 
 // Hover: what the texel under the mouse holds and how far its sum has got.
 void pass_tooltip(const ShaderPlanSummary& L, const PassCanvas& cv, long long shown) {
@@ -108,9 +216,6 @@ void HistoryPanel::draw_pass_facts(const ModePlan& plan) {
 void HistoryPanel::draw_pass_canvas(const ModePlan& plan, float width, float max_height, long long shown) {
   const float em = ImGui::GetFontSize();
   const ShaderPlanSummary& L = plan.layout;
-  const long long total = L.total();
-  const long long chunks = static_cast<long long>(L.chunks.size());
-  const long long quads = static_cast<long long>(L.quads.size());
   const float stack = L.targets > 1 ? 0.45f * em : 0.0f;  // offset of each further target card
   const float extra = stack * static_cast<float>(L.targets - 1);
   const float label_h = em * 1.2f;
@@ -121,99 +226,19 @@ void HistoryPanel::draw_pass_canvas(const ModePlan& plan, float width, float max
   ImGui::Dummy(ImVec2(1, label_h));
   const ImVec2 label_pos(ImGui::GetItemRectMin().x, ImGui::GetItemRectMin().y);
   ImGui::InvisibleButton("passes_canvas", ImVec2(bw + extra + 1, bh + extra + 1));
-  const ImVec2 o = ImGui::GetItemRectMin();
+  const PassCanvas cv{ImGui::GetItemRectMin(), scale, bw, bh, stack};
   const bool hovered = ImGui::IsItemHovered();
   ImDrawList* dl = ImGui::GetWindowDrawList();
-  const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text);
-  const ImU32 empty = ImGui::GetColorU32(ImGuiCol_FrameBg);
-  const ImU32 border = ImGui::GetColorU32(ImGuiCol_Border);
-  const float small = em * 0.72f;
 
-  const long long full = std::min(quads, shown / chunks);        // quads with every chunk added
-  const long long partial = shown < total ? shown % chunks : 0;  // chunks added to quad `full`
-  auto rect_of = [&](const ImVec2& org, int x, int y, int w, int h) {
-    return std::make_pair(ImVec2(org.x + x * scale, org.y + y * scale),
-                          ImVec2(org.x + (x + w) * scale, org.y + (y + h) * scale));
-  };
-  auto draw_fills = [&](const ImVec2& org, int alpha) {
-    dl->AddRectFilled(org, ImVec2(org.x + bw, org.y + bh), empty);
-    // Completed quads, merged into row strips (tiles of one row of tiles are contiguous).
-    const ImU32 done = with_alpha(chunk_color(chunks - 1, chunks), alpha);
-    for (long long i = 0; i < full;) {
-      const ShaderPass& q = L.quads[static_cast<std::size_t>(i)];
-      int x1 = q.x + q.w;
-      long long j = i + 1;
-      while (j < full) {
-        const ShaderPass& n = L.quads[static_cast<std::size_t>(j)];
-        if (n.y != q.y || n.h != q.h || n.x != x1) break;
-        x1 = n.x + n.w;
-        ++j;
-      }
-      const auto rc = rect_of(org, q.x, q.y, x1 - q.x, q.h);
-      dl->AddRectFilled(rc.first, rc.second, done);
-      i = j;
-    }
-    if (partial > 0 && full < quads) {
-      const ShaderPass& q = L.quads[static_cast<std::size_t>(full)];
-      const auto rc = rect_of(org, q.x, q.y, q.w, q.h);
-      dl->AddRectFilled(rc.first, rc.second, with_alpha(chunk_color(partial - 1, chunks), alpha));
-    }
-    dl->AddRect(org, ImVec2(org.x + bw + 1, org.y + bh + 1), border);
-  };
   // Back cards first (the last target furthest back), then target 0 in front.
-  for (int t = L.targets - 1; t >= 1; --t) {
-    const ImVec2 org(o.x + stack * t, o.y + stack * t);
-    draw_fills(org, 150);
-  }
-  draw_fills(o, 255);
-  // Texel grid where texels are big enough to see; quad outlines where quads are.
-  if (scale >= 10) {
-    const ImU32 grid = with_alpha(border, 70);
-    for (int x = 1; x < L.target_width; ++x)
-      dl->AddLine(ImVec2(o.x + x * scale, o.y), ImVec2(o.x + x * scale, o.y + bh), grid);
-    for (int y = 1; y < L.target_height; ++y)
-      dl->AddLine(ImVec2(o.x, o.y + y * scale), ImVec2(o.x + bw, o.y + y * scale), grid);
-  }
-  if (quads > 1 && quads <= kMaxQuads) {
-    float min_side = 1e9f;
-    for (const ShaderPass& q : L.quads) min_side = std::min(min_side, std::min(q.w, q.h) * scale);
-    if (min_side >= 4) {
-      const ImU32 line = with_alpha(text, 90);
-      for (const ShaderPass& q : L.quads) {
-        const auto rc = rect_of(o, q.x, q.y, q.w, q.h);
-        dl->AddRect(rc.first, rc.second, line);
-      }
-    }
-  }
-  // The pass just drawn (thick white) and the next one (cyan).
-  if (shown < total) {
-    const ShaderPass& q = L.quads[static_cast<std::size_t>(shown / chunks)];
-    const auto rc = rect_of(o, q.x, q.y, q.w, q.h);
-    dl->AddRect(ImVec2(rc.first.x + 1, rc.first.y + 1), ImVec2(rc.second.x - 1, rc.second.y - 1), 0xFFFFFF40, 0, 0,
-                std::max(1.5f, em * 0.1f));
-  }
-  if (shown > 0) {
-    const ShaderPass& q = L.quads[static_cast<std::size_t>((shown - 1) / chunks)];
-    const auto rc = rect_of(o, q.x, q.y, q.w, q.h);
-    // Two tones: readable on the dark and the light themes.
-    dl->AddRect(rc.first, rc.second, 0xFF000000u, 0, 0, std::max(4.0f, em * 0.26f));
-    dl->AddRect(rc.first, rc.second, 0xFFFFFFFFu, 0, 0, std::max(2.0f, em * 0.12f));
-  }
-  // Labels.
-  char buf[160];
-  std::snprintf(buf, sizeof buf, "%s%d x %d texels", L.targets > 1 ? "target 0 (front): " : "target: ", L.target_width,
-                L.target_height);
-  dl->AddText(ImGui::GetFont(), small, label_pos, text, buf);
-  if (L.targets > 1) {
-    std::snprintf(buf, sizeof buf, "target %d", L.targets - 1);
-    const ImVec2 back(o.x + stack * (L.targets - 1), o.y + stack * (L.targets - 1));
-    const ImVec2 ts = ImGui::GetFont()->CalcTextSizeA(small, 1e9f, 0, buf);
-    dl->AddRectFilled(ImVec2(back.x + bw - ts.x - 6, back.y + bh - ts.y - 2), ImVec2(back.x + bw, back.y + bh),
-                      with_alpha(0xFF000000u, 160));
-    dl->AddText(ImGui::GetFont(), small, ImVec2(back.x + bw - ts.x - 3, back.y + bh - ts.y - 1), 0xFFFFFFFFu, buf);
-  }
+  for (int t = L.targets - 1; t >= 1; --t)
+    draw_target_fills(dl, L, cv, ImVec2(cv.o.x + stack * t, cv.o.y + stack * t), shown, 150);
+  draw_target_fills(dl, L, cv, cv.o, shown, 255);
+  draw_grid_and_quad_outlines(dl, L, cv);
+  draw_pass_marks(dl, L, cv, shown, em);
+  draw_canvas_labels(dl, L, cv, label_pos, em);
 
-  if (hovered) pass_tooltip(L, PassCanvas{o, scale}, shown);
+  if (hovered) pass_tooltip(L, cv, shown);
 }
 
 // The k-chunk legend: one cell per chunk (or a ramp when there are many), the latest marked.

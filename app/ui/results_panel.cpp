@@ -29,24 +29,22 @@ void header_with_tooltip(const char* name, const char* help) {
   help_tooltip(help);
 }
 
-}  // namespace
-
-void TimingPanel::draw_results_table(TabContext& ctx) {
+// "Results", the problem filter, the row count and Clear, on one line above the table.
+void draw_results_toolbar(TabContext& ctx, std::size_t row_count) {
   AppState& state = ctx.state;
-  const std::vector<RunResult> rows = ctx.history.snapshot();
   ImGui::TextUnformatted("Results");
   ImGui::SameLine();
   ImGui::Checkbox("only this problem and precision", &state.only_current_problem);
   help_tooltip("Show only the rows of the problem and precision chosen on the left.");
   ImGui::SameLine();
-  ImGui::TextDisabled("(%zu rows)", rows.size());
+  ImGui::TextDisabled("(%zu rows)", row_count);
   ImGui::SameLine();
   if (ImGui::SmallButton("Clear")) ctx.history.clear();
   help_tooltip("Forget every result (export the CSV first if you want to keep them).");
+}
 
-  const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_Borders | ImGuiTableFlags_ScrollY |
-                                ImGuiTableFlags_ScrollX | ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_Resizable;
-  if (!ImGui::BeginTable("results", 15, flags)) return;
+// The 15 columns, with the first two and the header row frozen, and a tooltip on every header.
+void setup_results_columns() {
   ImGui::TableSetupScrollFreeze(2, 1);
   const char* names[] = {"variant", "config",     "M x N x K", "first", "median", "min",       "GFLOP/s", "% cuBLAS",
                          "% peak",  "rel. error", "check",     "regs",  "smem",   "occupancy", "device"};
@@ -81,59 +79,77 @@ void TimingPanel::draw_results_table(TabContext& ctx) {
   header_with_tooltip(names[12], "Shared memory per block (static + dynamic).");
   header_with_tooltip(names[13], "Active warps per multiprocessor / the most it can hold.");
   header_with_tooltip(names[14], "Where it ran.");
+}
 
-  for (auto it = rows.rbegin(); it != rows.rend(); ++it) {
-    const RunResult& r = *it;
-    if (state.only_current_problem &&
-        (r.problem != state.problem || (r.precision != state.precision && r.variant_id != kCpuReferenceId)))
-      continue;
-    ImGui::TableNextRow();
-    cell("%s", r.variant_id.c_str());
-    cell("%s", r.config_name.c_str());
-    cell("%lld x %lld x %lld", static_cast<long long>(r.shape.M), static_cast<long long>(r.shape.N),
-         static_cast<long long>(r.shape.K));
-    if (!r.ok()) {
-      ImGui::TableNextColumn();
-      ImGui::TextColored(ImVec4(1, 0.5f, 0.4f, 1), "%s", r.error.c_str());
-      continue;
-    }
-    cell("%s%s", format_ms(r.first_ms).c_str(), r.first_was_cold ? "*" : "");
-    cell("%s", format_ms(r.median_ms).c_str());
-    cell("%s", format_ms(r.min_ms).c_str());
-    cell("%s", format_thousands(r.gflops).c_str());
-    if (r.pct_of_cublas >= 0)
-      cell("%.1f%%", r.pct_of_cublas);
-    else
-      cell("-");
-    if (r.pct_of_peak > 0)
-      cell("%.1f%%", r.pct_of_peak);
-    else
-      cell("-");
-    if (r.verified)
-      cell("%.1e", r.rel_error);
-    else
-      cell("-");
+// Rows of other problems and precisions are hidden when asked; the CPU reference always shows.
+bool row_is_shown(const AppState& state, const RunResult& r) {
+  return !state.only_current_problem ||
+         (r.problem == state.problem && (r.precision == state.precision || r.variant_id == kCpuReferenceId));
+}
+
+// One result: its numbers, or its error across the remaining columns.
+void draw_result_row(const RunResult& r) {
+  ImGui::TableNextRow();
+  cell("%s", r.variant_id.c_str());
+  cell("%s", r.config_name.c_str());
+  cell("%lld x %lld x %lld", static_cast<long long>(r.shape.M), static_cast<long long>(r.shape.N),
+       static_cast<long long>(r.shape.K));
+  if (!r.ok()) {
     ImGui::TableNextColumn();
-    if (!r.verified)
-      ImGui::TextDisabled("-");
-    else if (r.passed)
-      ImGui::TextColored(ImVec4(0.35f, 0.85f, 0.45f, 1), "pass");
-    else
-      ImGui::TextColored(ImVec4(1, 0.35f, 0.3f, 1), "FAIL");
-    if (r.registers_per_thread > 0)
-      cell("%d", r.registers_per_thread);
-    else
-      cell("-");
-    if (r.threads_per_block > 0)
-      cell("%.1f KB", (r.static_shared_bytes + r.dynamic_shared_bytes) / 1024.0);
-    else
-      cell("-");
-    if (r.occupancy >= 0)
-      cell("%.0f%%", r.occupancy * 100);
-    else
-      cell("-");
-    cell("%s", r.device_name.c_str());
+    ImGui::TextColored(ImVec4(1, 0.5f, 0.4f, 1), "%s", r.error.c_str());
+    return;
   }
+  cell("%s%s", format_ms(r.first_ms).c_str(), r.first_was_cold ? "*" : "");
+  cell("%s", format_ms(r.median_ms).c_str());
+  cell("%s", format_ms(r.min_ms).c_str());
+  cell("%s", format_thousands(r.gflops).c_str());
+  if (r.pct_of_cublas >= 0)
+    cell("%.1f%%", r.pct_of_cublas);
+  else
+    cell("-");
+  if (r.pct_of_peak > 0)
+    cell("%.1f%%", r.pct_of_peak);
+  else
+    cell("-");
+  if (r.verified)
+    cell("%.1e", r.rel_error);
+  else
+    cell("-");
+  ImGui::TableNextColumn();
+  if (!r.verified)
+    ImGui::TextDisabled("-");
+  else if (r.passed)
+    ImGui::TextColored(ImVec4(0.35f, 0.85f, 0.45f, 1), "pass");
+  else
+    ImGui::TextColored(ImVec4(1, 0.35f, 0.3f, 1), "FAIL");
+  if (r.registers_per_thread > 0)
+    cell("%d", r.registers_per_thread);
+  else
+    cell("-");
+  if (r.threads_per_block > 0)
+    cell("%.1f KB", (r.static_shared_bytes + r.dynamic_shared_bytes) / 1024.0);
+  else
+    cell("-");
+  if (r.occupancy >= 0)
+    cell("%.0f%%", r.occupancy * 100);
+  else
+    cell("-");
+  cell("%s", r.device_name.c_str());
+}
+
+}  // namespace
+
+void TimingPanel::draw_results_table(TabContext& ctx) {
+  const AppState& state = ctx.state;
+  const std::vector<RunResult> rows = ctx.history.snapshot();
+  draw_results_toolbar(ctx, rows.size());
+
+  const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_Borders | ImGuiTableFlags_ScrollY |
+                                ImGuiTableFlags_ScrollX | ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_Resizable;
+  if (!ImGui::BeginTable("results", 15, flags)) return;
+  setup_results_columns();
+  for (auto it = rows.rbegin(); it != rows.rend(); ++it)
+    if (row_is_shown(state, *it)) draw_result_row(*it);
   ImGui::EndTable();
 }
 

@@ -92,6 +92,124 @@ std::string settings_to_text(const AppState& s) {
   return o.str();
 }
 
+namespace {
+
+// One settings key: how its value is parsed into the state. Returns false on a bad value.
+struct SettingRule {
+  const char* key;
+  bool (*apply)(const std::string& value, AppState* s);
+};
+
+bool parse_y_quantity(const std::string& value, YAxisQuantity* out) {
+  if (value == "gflops")
+    *out = YAxisQuantity::Gflops;
+  else if (value == "ms")
+    *out = YAxisQuantity::Milliseconds;
+  else
+    return false;
+  return true;
+}
+
+bool parse_theme(const std::string& value, Theme* out) {
+  if (value == "dark")
+    *out = Theme::Dark;
+  else if (value == "light")
+    *out = Theme::Light;
+  else if (value == "high_contrast")
+    *out = Theme::HighContrast;
+  else
+    return false;
+  return true;
+}
+
+bool apply_font_scale(const std::string& value, AppState* s) {
+  int percent = 0;
+  if (!parse_int(value, 50, 400, &percent)) return false;
+  s->font_scale = percent / 100.0f;
+  return true;
+}
+
+bool apply_focused(const std::string& value, AppState* s) {
+  bool ok = false;
+  for (std::size_t e = 0; e < s->lesson.size(); ++e)
+    if (s->lesson[e].variant_id == value) {
+      s->focused = static_cast<int>(e);
+      ok = true;
+    }
+  return ok;
+}
+
+// `variant.<id> = on|off [config]`: switches a lesson entry and picks its config.
+bool apply_variant_line(const std::string& id, const std::string& value, AppState* s) {
+  std::istringstream v(value);
+  std::string on, config;
+  v >> on >> config;
+  bool ok = false;
+  for (LessonEntry& e : s->lesson) {
+    if (e.variant_id != id) continue;
+    const VariantDescriptor* d = find_variant(id);
+    const int ci = d ? find_config(*d, config) : -1;
+    bool enabled = true;
+    if (!parse_bool(on, &enabled)) break;
+    e.enabled = enabled;
+    if (ci >= 0) e.config_index = ci;
+    ok = true;
+  }
+  return ok;
+}
+
+constexpr int kMaxDim = 1 << 20;
+
+const SettingRule kSettingRules[] = {
+    {"problem", [](const std::string& v, AppState* s) { return parse_problem(v, &s->problem); }},
+    {"precision", [](const std::string& v, AppState* s) { return parse_precision(v, &s->precision); }},
+    {"square", [](const std::string& v, AppState* s) { return parse_bool(v, &s->square); }},
+    {"m", [](const std::string& v, AppState* s) { return parse_int(v, 1, kMaxDim, &s->m); }},
+    {"n", [](const std::string& v, AppState* s) { return parse_int(v, 1, kMaxDim, &s->n); }},
+    {"k", [](const std::string& v, AppState* s) { return parse_int(v, 1, kMaxDim, &s->k); }},
+    {"repetitions", [](const std::string& v, AppState* s) { return parse_int(v, 1, 1000, &s->repetitions); }},
+    {"verify", [](const std::string& v, AppState* s) { return parse_bool(v, &s->verify); }},
+    {"sweep_from", [](const std::string& v, AppState* s) { return parse_int(v, 1, kMaxDim, &s->sweep_from); }},
+    {"sweep_to", [](const std::string& v, AppState* s) { return parse_int(v, 1, kMaxDim, &s->sweep_to); }},
+    {"y_quantity", [](const std::string& v, AppState* s) { return parse_y_quantity(v, &s->y_quantity); }},
+    {"y_log", [](const std::string& v, AppState* s) { return parse_bool(v, &s->y_log); }},
+    {"only_current_problem", [](const std::string& v, AppState* s) { return parse_bool(v, &s->only_current_problem); }},
+    {"presenter", [](const std::string& v, AppState* s) { return parse_bool(v, &s->presenter); }},
+    {"theme", [](const std::string& v, AppState* s) { return parse_theme(v, &s->theme); }},
+    {"font_scale_percent", apply_font_scale},
+    {"export_dir",
+     [](const std::string& v, AppState* s) {
+       s->export_dir = v;
+       return true;
+     }},
+    {"export_width", [](const std::string& v, AppState* s) { return parse_int(v, 64, 16384, &s->export_width); }},
+    {"export_height", [](const std::string& v, AppState* s) { return parse_int(v, 64, 16384, &s->export_height); }},
+    {"focused", apply_focused},
+};
+
+const SettingRule* find_setting_rule(const std::string& key) {
+  for (const SettingRule& rule : kSettingRules)
+    if (key == rule.key) return &rule;
+  return nullptr;
+}
+
+// Applies one `key = value` pair; `warn` receives the reason when it is ignored or rejected.
+template <typename Warn>
+void apply_setting(const std::string& key, const std::string& value, AppState* s, Warn&& warn) {
+  bool ok = true;
+  if (const SettingRule* rule = find_setting_rule(key)) {
+    ok = rule->apply(value, s);
+  } else if (key.rfind("variant.", 0) == 0) {
+    ok = apply_variant_line(key.substr(8), value, s);
+  } else {
+    warn("unknown key '" + key + "' (ignored)");
+    return;
+  }
+  if (!ok) warn("bad value '" + value + "' for " + key + " (default kept)");
+}
+
+}  // namespace
+
 AppState settings_from_text(const std::string& text, const AppState& base, std::string* warnings) {
   AppState s = base;
   std::istringstream in(text);
@@ -109,88 +227,7 @@ AppState settings_from_text(const std::string& text, const AppState& base, std::
       warn("no '=' (ignored)");
       continue;
     }
-    const std::string key = trim(line.substr(0, eq)), value = trim(line.substr(eq + 1));
-    bool ok = true;
-    int i = 0;
-    if (key == "problem")
-      ok = parse_problem(value, &s.problem);
-    else if (key == "precision")
-      ok = parse_precision(value, &s.precision);
-    else if (key == "square")
-      ok = parse_bool(value, &s.square);
-    else if (key == "m")
-      ok = parse_int(value, 1, 1 << 20, &s.m);
-    else if (key == "n")
-      ok = parse_int(value, 1, 1 << 20, &s.n);
-    else if (key == "k")
-      ok = parse_int(value, 1, 1 << 20, &s.k);
-    else if (key == "repetitions")
-      ok = parse_int(value, 1, 1000, &s.repetitions);
-    else if (key == "verify")
-      ok = parse_bool(value, &s.verify);
-    else if (key == "sweep_from")
-      ok = parse_int(value, 1, 1 << 20, &s.sweep_from);
-    else if (key == "sweep_to")
-      ok = parse_int(value, 1, 1 << 20, &s.sweep_to);
-    else if (key == "y_quantity") {
-      if (value == "gflops")
-        s.y_quantity = YAxisQuantity::Gflops;
-      else if (value == "ms")
-        s.y_quantity = YAxisQuantity::Milliseconds;
-      else
-        ok = false;
-    } else if (key == "y_log")
-      ok = parse_bool(value, &s.y_log);
-    else if (key == "only_current_problem")
-      ok = parse_bool(value, &s.only_current_problem);
-    else if (key == "presenter")
-      ok = parse_bool(value, &s.presenter);
-    else if (key == "theme") {
-      if (value == "dark")
-        s.theme = Theme::Dark;
-      else if (value == "light")
-        s.theme = Theme::Light;
-      else if (value == "high_contrast")
-        s.theme = Theme::HighContrast;
-      else
-        ok = false;
-    } else if (key == "font_scale_percent") {
-      ok = parse_int(value, 50, 400, &i);
-      if (ok) s.font_scale = i / 100.0f;
-    } else if (key == "export_dir")
-      s.export_dir = value;
-    else if (key == "export_width")
-      ok = parse_int(value, 64, 16384, &s.export_width);
-    else if (key == "export_height")
-      ok = parse_int(value, 64, 16384, &s.export_height);
-    else if (key == "focused") {
-      ok = false;
-      for (std::size_t e = 0; e < s.lesson.size(); ++e)
-        if (s.lesson[e].variant_id == value) {
-          s.focused = static_cast<int>(e);
-          ok = true;
-        }
-    } else if (key.rfind("variant.", 0) == 0) {
-      const std::string id = key.substr(8);
-      std::istringstream v(value);
-      std::string on, config;
-      v >> on >> config;
-      ok = false;
-      for (LessonEntry& e : s.lesson) {
-        if (e.variant_id != id) continue;
-        const VariantDescriptor* d = find_variant(id);
-        const int ci = d ? find_config(*d, config) : -1;
-        bool enabled = true;
-        if (!parse_bool(on, &enabled)) break;
-        e.enabled = enabled;
-        if (ci >= 0) e.config_index = ci;
-        ok = true;
-      }
-    } else {
-      warn("unknown key '" + key + "' (ignored)");
-      continue;
-    }
-    if (!ok) warn("bad value '" + value + "' for " + key + " (default kept)");
+    apply_setting(trim(line.substr(0, eq)), trim(line.substr(eq + 1)), &s, warn);
   }
   if (s.sweep_to < s.sweep_from) std::swap(s.sweep_to, s.sweep_from);
   return s;
