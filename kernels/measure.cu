@@ -5,9 +5,11 @@
 #include <chrono>
 #include <climits>
 #include <cmath>
+#include <map>
 #include <mutex>
 #include <set>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "cuda_check.h"
@@ -239,7 +241,7 @@ RunResult Measurer::run(const RunRequest& req) {
   res.config_name = cfg.name;
   res.math = cfg.math;
 
-  if (v->backend == Backend::GlShader) {
+  if (!needs_cuda(*v)) {
     // Not CUDA: runs wherever OpenGL 3.3 does (a laptop's GPU, Mesa), with or without CUDA.
     try {
       impl_->run_external(req, *v, res);
@@ -485,7 +487,8 @@ ExternalRunner Measurer::Impl::checked_external_runner(const RunRequest& req, co
                                                        const Shape& s) {
   if (std::string bad = size_error(s); !bad.empty()) throw GpuError(bad);
   if (bad_repetitions(req)) throw GpuError(kRepetitionsError);
-  const std::string refused = unsupported_reason(v, req.config_index, req.problem, req.precision, DeviceLimits());
+  // No CUDA device limits apply: the variant's own rules are the refusals.
+  const std::string refused = variant_refusal(v, req.config_index, req.problem, req.precision);
   if (!refused.empty()) throw GpuError("refused: " + refused);
   const ExternalRunner runner = external_runner(v.backend);
   if (!runner)
@@ -610,16 +613,20 @@ bool is_baseline_row(const RunResult& r) {
 }
 
 void fill_pct_of_cublas(std::vector<RunResult>& rows) {
+  // The best baseline per problem, precision and shape, in one pass: histories grow long.
+  std::map<std::tuple<Problem, Precision, std::int64_t, std::int64_t, std::int64_t>, double> best;
+  auto key = [](const RunResult& r) {
+    return std::make_tuple(r.problem, r.precision, r.shape.M, r.shape.N, r.shape.K);
+  };
+  for (const RunResult& b : rows) {
+    if (!b.ok() || !is_baseline_row(b)) continue;
+    double& top = best[key(b)];
+    top = std::max(top, b.gflops);
+  }
   for (RunResult& r : rows) {
     if (!r.ok()) continue;
-    double best = 0;
-    for (const RunResult& b : rows) {
-      if (!b.ok() || b.problem != r.problem || b.precision != r.precision || b.shape.M != r.shape.M ||
-          b.shape.N != r.shape.N || b.shape.K != r.shape.K || !is_baseline_row(b))
-        continue;
-      best = std::max(best, b.gflops);
-    }
-    r.pct_of_cublas = best > 0 ? 100.0 * r.gflops / best : -1;
+    const auto it = best.find(key(r));
+    r.pct_of_cublas = it != best.end() && it->second > 0 ? 100.0 * r.gflops / it->second : -1;
   }
 }
 

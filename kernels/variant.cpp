@@ -32,6 +32,10 @@ bool runs_by_default(const VariantDescriptor& v, int config_index) {
   return v.role != Role::Extra && config_index_error(v, config_index).empty() && !v.configs[config_index].opt_in;
 }
 
+bool needs_cuda(const VariantDescriptor& v) {
+  return v.backend == Backend::Cuda || v.backend == Backend::Cublas;
+}
+
 bool supports(const VariantDescriptor& v, Problem p) {
   return std::find(v.problems.begin(), v.problems.end(), p) != v.problems.end();
 }

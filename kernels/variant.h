@@ -116,6 +116,9 @@ struct VariantDescriptor {
 bool is_baseline(const VariantDescriptor& v, int config_index);
 // Whether "all variants" includes it (not an Extra variant, not an opt-in configuration).
 bool runs_by_default(const VariantDescriptor& v, int config_index);
+// Whether it runs through CUDA (kernels of ours, the library). The others (the texture shaders)
+// go through the runner installed for their backend (external_runner.h) and need no CUDA device.
+bool needs_cuda(const VariantDescriptor& v);
 bool supports(const VariantDescriptor& v, Problem p);
 bool supports(const VariantDescriptor& v, Precision p);
 // "" when config_index names a configuration of v, else why not ("naive has no configuration #7").

@@ -43,9 +43,15 @@ TEST(Registry, TeachingOrderAndUniqueIds) {
     EXPECT_STRNE(v->label, "") << v->id;
     EXPECT_FALSE(v->problems.empty()) << v->id;
     EXPECT_FALSE(v->precisions.empty()) << v->id;
-    if (v->precisions.size() < 2) EXPECT_STRNE(v->precision_note, "") << v->id << " says why precisions are missing";
-    if (v->min_compute_capability > 0) EXPECT_STRNE(v->architecture_note, "") << v->id;
-    if (v->model == nullptr) EXPECT_STRNE(v->no_model_reason, "") << v->id << " says why it has no mapping model";
+    if (v->precisions.size() < 2) {
+      EXPECT_STRNE(v->precision_note, "") << v->id << " says why precisions are missing";
+    }
+    if (v->min_compute_capability > 0) {
+      EXPECT_STRNE(v->architecture_note, "") << v->id;
+    }
+    if (v->model == nullptr) {
+      EXPECT_STRNE(v->no_model_reason, "") << v->id << " says why it has no mapping model";
+    }
     if (v->backend == Backend::GlShader) {
       // Drawn by OpenGL through the runner the app installs (external_runner.h): no CUDA entry points.
       EXPECT_EQ(v->launch, nullptr) << v->id;
@@ -114,7 +120,9 @@ TEST(ConfigValidation, EveryDefaultConfigurationRunsOnAHopperClassDevice) {
         const std::string why = unsupported_reason(*v, static_cast<int>(i), Problem::Ata, p, hopper_limits());
         const bool float_only = p == Precision::F64 && (v->configs[i].tf32 || !supports(*v, Precision::F64));
         EXPECT_EQ(why.empty(), !float_only) << v->id << ":" << v->configs[i].name << " " << why;
-        if (float_only) EXPECT_NE(why.find("float"), std::string::npos) << why;
+        if (float_only) {
+          EXPECT_NE(why.find("float"), std::string::npos) << why;
+        }
       }
 }
 

@@ -133,7 +133,7 @@ TEST(ResultsTable, ShowsTheFiguresOfARow) {
   const std::string t = format_results_table({r}, h100());
   const std::string line = line_of(t, r);
   ASSERT_FALSE(line.empty()) << t;
-  for (const std::string part :
+  for (const std::string& part :
        {r.config_name, std::string(to_string(Problem::Gemm)), std::string(to_string(Precision::F32)),
         std::string("4096"), std::string("3.000"), std::string("2.000"), std::string("1.800"), std::string("2.400"),
         std::string("68719.5"), std::string("94.5%"), std::string("102.7%"), std::string("3.2e-07"),

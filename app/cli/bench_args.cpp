@@ -49,25 +49,10 @@ std::string config_names(const VariantDescriptor& v) {
   return join(names);
 }
 
-// Digits only (no sign, no spaces), within [lo, hi].
-bool parse_unsigned(const std::string& text, std::uint64_t lo, std::uint64_t hi, std::uint64_t* out) {
-  if (text.empty()) return false;
-  std::uint64_t value = 0;
-  for (char ch : text) {
-    if (!std::isdigit(static_cast<unsigned char>(ch))) return false;
-    const std::uint64_t digit = static_cast<std::uint64_t>(ch - '0');
-    if (value > (std::numeric_limits<std::uint64_t>::max() - digit) / 10) return false;
-    value = value * 10 + digit;
-  }
-  if (value < lo || value > hi) return false;
-  *out = value;
-  return true;
-}
-
 bool parse_int_option(const std::string& option, const std::string& text, int lo, int hi, int* out,
                       std::string* error) {
-  std::uint64_t v = 0;
-  if (!parse_unsigned(text, static_cast<std::uint64_t>(lo), static_cast<std::uint64_t>(hi), &v)) {
+  unsigned long long v = 0;
+  if (!parse_unsigned_text(text, static_cast<unsigned long long>(lo), static_cast<unsigned long long>(hi), &v)) {
     *error = option + " needs a whole number from " + std::to_string(lo) + " to " + std::to_string(hi) + ", got '" +
              text + "'";
     return false;
@@ -239,10 +224,12 @@ bool apply_bench_option(const ArgParser::Arg& arg, BenchOptions* opt, RawBenchAr
   } else if (name == "--warmup") {
     return parse_int_option(name, value, 0, kMaxWarmup, &opt->warmup, error);
   } else if (name == "--seed") {
-    if (!parse_unsigned(value, 0, std::numeric_limits<std::uint64_t>::max(), &opt->seed)) {
+    unsigned long long seed = 0;
+    if (!parse_unsigned_text(value, 0, std::numeric_limits<std::uint64_t>::max(), &seed)) {
       *error = "--seed needs a whole number from 0 to 2^64-1, got '" + value + "'";
       return false;
     }
+    opt->seed = seed;
   } else if (name == "--csv" || name == "--json") {
     if (trim(value).empty()) {
       *error = name + " needs a file name";

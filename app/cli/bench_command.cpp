@@ -114,7 +114,7 @@ std::vector<CpuRun> cpu_runs(const BenchOptions& opt, const BenchOptions& sized,
 }
 
 bool is_gl(const VariantDescriptor* v) {
-  return v && v->backend == Backend::GlShader;
+  return v && !needs_cuda(*v);
 }
 
 // The texture-shader variant needs OpenGL, not CUDA: its runs when --variants asks for it, with

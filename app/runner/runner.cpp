@@ -89,9 +89,9 @@ std::vector<LiveSample> Runner::live_trace() const {
 }
 
 RunResult Runner::run_one(const RunRequest& r, bool first) {
-  // The texture-shader variant needs OpenGL only: it runs with or without a CUDA GPU.
+  // A variant that needs no CUDA (the texture shaders: OpenGL only) runs with or without a GPU.
   const VariantDescriptor* v = find_variant(r.variant_id);
-  if (gpu_ || (v && v->backend == Backend::GlShader)) return measurer_->run(r);
+  if (gpu_ || (v && !needs_cuda(*v))) return measurer_->run(r);
   const Shape s = normalised(r.problem, r.shape);
   if (std::max({s.M, s.N, s.K}) > kCpuMaxSize) {
     RunResult res = cpu_reference_row(r, first);

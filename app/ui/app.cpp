@@ -73,7 +73,7 @@ std::vector<RunRequest> App::requests_for(const std::vector<Shape>& shapes) cons
     for (const LessonEntry& e : state_.lesson) {
       if (!e.enabled) continue;
       const VariantDescriptor* v = find_variant(e.variant_id);
-      if (!v || (!runner_->gpu() && v->backend != Backend::GlShader)) continue;
+      if (!v || (!runner_->gpu() && needs_cuda(*v))) continue;
       if (!unsupported_reason(*v, e.config_index, state_.problem, state_.precision, device_.limits).empty()) continue;
       RunRequest r;
       r.variant_id = e.variant_id;

@@ -141,7 +141,7 @@ void ControlsPanel::draw_lesson_table(TabContext& ctx) {
     ImGui::PushID(static_cast<int>(i));
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
-    ImGui::BeginDisabled(!runner.gpu() && v->backend != Backend::GlShader);
+    ImGui::BeginDisabled(!runner.gpu() && needs_cuda(*v));
     ImGui::Checkbox("##use", &e.enabled);
     ImGui::EndDisabled();
     help_tooltip("Take part in Run and Sweep.");
@@ -183,7 +183,7 @@ void ControlsPanel::draw_lesson_table(TabContext& ctx) {
       ImGui::EndCombo();
     }
     const std::string why = unsupported_reason(*v, e.config_index, state.problem, state.precision, dev.limits);
-    if (!why.empty() && (runner.gpu() || v->backend == Backend::GlShader)) {
+    if (!why.empty() && (runner.gpu() || !needs_cuda(*v))) {
       ImGui::TextColored(ImVec4(1, 0.6f, 0.3f, 1), "skipped");
       help_tooltip(("This configuration cannot run: " + why).c_str());
     }

@@ -17,11 +17,15 @@ namespace tilescope {
 
 using namespace history_ui;
 
-ShaderMode HistoryPanel::mode() const {
+int HistoryPanel::selected_config() const {
   const VariantDescriptor* v = shader_variant();
-  if (!v || v->configs.empty()) return ShaderMode::kMultipass;
-  const int i = mode_ < 0 ? v->default_config : std::min(mode_, static_cast<int>(v->configs.size()) - 1);
-  return shader_mode_of(v->configs[i]);
+  if (!v || v->configs.empty()) return -1;
+  return std::clamp(mode_ < 0 ? v->default_config : mode_, 0, static_cast<int>(v->configs.size()) - 1);
+}
+
+ShaderMode HistoryPanel::mode() const {
+  const int i = selected_config();
+  return i < 0 ? ShaderMode::kMultipass : shader_mode_of(shader_variant()->configs[i]);
 }
 
 void HistoryPanel::update_plans(int M, int N, int K) {
@@ -79,8 +83,7 @@ void HistoryPanel::draw(const AppState& state, const std::vector<RunResult>& row
     return;
   }
   const ShaderMode m = mode();
-  const ModePlan& plan =
-      plans_[static_cast<std::size_t>(std::clamp<int>(mode_, 0, static_cast<int>(plans_.size()) - 1))];
+  const ModePlan& plan = plans_[static_cast<std::size_t>(selected_config())];
 
   const float avail = ImGui::GetContentRegionAvail().x;
   const bool wide = avail > 44 * em;
@@ -112,7 +115,7 @@ void HistoryPanel::draw_mode_picker(const AppState& state) {
   const VariantDescriptor* v = shader_variant();
   const int count = v ? static_cast<int>(v->configs.size()) : 0;
   if (count == 0) return;
-  mode_ = std::clamp(mode_ < 0 ? v->default_config : mode_, 0, count - 1);
+  mode_ = selected_config();
   for (int i = 0; i < count; ++i) {
     const std::string name = v->configs[i].name;
     char label[96];

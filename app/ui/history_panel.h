@@ -47,6 +47,8 @@ class HistoryPanel : public Tab {
     ShaderPlanSummary run_layout;  // the same at the run size (passes, fetches per FMA)
   };
   void update_plans(int M, int N, int K);
+  // The configuration of shader_variant() shown: mode_, or its default one; -1 without the variant.
+  int selected_config() const;
   ShaderMode mode() const;
   void draw_mode_picker(const AppState& state);
   // history_passes.cpp

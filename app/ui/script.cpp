@@ -7,6 +7,7 @@
 
 #include "registry.h"
 #include "ui/history_model.h"
+#include "ui/settings.h"
 
 namespace tilescope {
 
@@ -16,24 +17,9 @@ double now_s() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
+// Sizes and counts in a script: 1 ... 2^20.
 bool to_int(const std::string& s, int* out) {
-  char* end = nullptr;
-  const long v = std::strtol(s.c_str(), &end, 10);
-  if (end == s.c_str() || *end != '\0' || v < 1 || v > (1 << 20)) return false;
-  *out = static_cast<int>(v);
-  return true;
-}
-
-bool to_bool(const std::string& s, bool* out) {
-  if (s == "on" || s == "true" || s == "1") {
-    *out = true;
-    return true;
-  }
-  if (s == "off" || s == "false" || s == "0") {
-    *out = false;
-    return true;
-  }
-  return false;
+  return parse_int(s, 1, 1 << 20, out);
 }
 
 // The number of words each action takes (min, max), for checking a script before it runs.
@@ -183,7 +169,7 @@ bool do_mapping_block(Action& x) {
 
 bool do_mapping_play(Action& x) {
   bool on = false;
-  if (!to_bool(x.w[1], &on)) return *x.why = "mapping-play on|off", false;
+  if (!parse_bool(x.w[1], &on)) return *x.why = "mapping-play on|off", false;
   x.app.mapping().set_playing(on);
   return true;
 }
@@ -218,7 +204,7 @@ bool do_export_plot(Action& x) {
 
 bool do_use_all(Action& x) {
   bool on = true;
-  if (!to_bool(x.w[1], &on)) return *x.why = "use-all on|off", false;
+  if (!parse_bool(x.w[1], &on)) return *x.why = "use-all on|off", false;
   for (LessonEntry& e : x.app.state().lesson) e.enabled = on;
   return true;
 }
@@ -236,7 +222,7 @@ bool do_focus_or_use(Action& x) {
       s.focused = static_cast<int>(i);
       return true;
     }
-    if (!to_bool(w[2], &e.enabled)) return *x.why = "use VARIANT[:CONFIG] on|off", false;
+    if (!parse_bool(w[2], &e.enabled)) return *x.why = "use VARIANT[:CONFIG] on|off", false;
     if (spec.find(':') != std::string::npos) {
       const int ci = find_config(*find_variant(id), spec.substr(spec.find(':') + 1));
       if (ci < 0) return *x.why = "no configuration " + spec, false;
@@ -265,37 +251,25 @@ bool do_set(Action& x) {
   else if (key == "k")
     ok = to_int(value, &s.k);
   else if (key == "square")
-    ok = to_bool(value, &s.square);
+    ok = parse_bool(value, &s.square);
   else if (key == "reps")
     ok = to_int(value, &s.repetitions);
   else if (key == "verify")
-    ok = to_bool(value, &s.verify);
+    ok = parse_bool(value, &s.verify);
   else if (key == "sweep")
     ok = w.size() == 4 && to_int(w[2], &s.sweep_from) && to_int(w[3], &s.sweep_to);
-  else if (key == "y") {
-    if (value == "gflops")
-      s.y_quantity = YAxisQuantity::Gflops;
-    else if (value == "ms")
-      s.y_quantity = YAxisQuantity::Milliseconds;
-    else
-      ok = false;
-  } else if (key == "ylog")
-    ok = to_bool(value, &s.y_log);
+  else if (key == "y")
+    ok = parse_y_quantity(value, &s.y_quantity);
+  else if (key == "ylog")
+    ok = parse_bool(value, &s.y_log);
   else if (key == "only-current")
-    ok = to_bool(value, &s.only_current_problem);
+    ok = parse_bool(value, &s.only_current_problem);
   else if (key == "presenter") {
     bool on = false;
-    ok = to_bool(value, &on);
+    ok = parse_bool(value, &on);
     if (ok) x.app.set_presenter(on);
   } else if (key == "theme") {
-    if (value == "dark")
-      s.theme = Theme::Dark;
-    else if (value == "light")
-      s.theme = Theme::Light;
-    else if (value == "high_contrast")
-      s.theme = Theme::HighContrast;
-    else
-      ok = false;
+    ok = parse_theme(value, &s.theme);
   } else {
     return *x.why = "unknown setting '" + key + "'", false;
   }

@@ -22,6 +22,19 @@ std::string trim(const std::string& s) {
   return s.substr(b, e - b + 1);
 }
 
+const char* theme_name(Theme t) {
+  switch (t) {
+    case Theme::Light:
+      return "light";
+    case Theme::HighContrast:
+      return "high_contrast";
+    default:
+      return "dark";
+  }
+}
+
+}  // namespace
+
 bool parse_int(const std::string& v, int lo, int hi, int* out) {
   char* end = nullptr;
   errno = 0;
@@ -43,18 +56,27 @@ bool parse_bool(const std::string& v, bool* out) {
   return false;
 }
 
-const char* theme_name(Theme t) {
-  switch (t) {
-    case Theme::Light:
-      return "light";
-    case Theme::HighContrast:
-      return "high_contrast";
-    default:
-      return "dark";
-  }
+bool parse_y_quantity(const std::string& value, YAxisQuantity* out) {
+  if (value == "gflops")
+    *out = YAxisQuantity::Gflops;
+  else if (value == "ms")
+    *out = YAxisQuantity::Milliseconds;
+  else
+    return false;
+  return true;
 }
 
-}  // namespace
+bool parse_theme(const std::string& value, Theme* out) {
+  if (value == "dark")
+    *out = Theme::Dark;
+  else if (value == "light")
+    *out = Theme::Light;
+  else if (value == "high_contrast")
+    *out = Theme::HighContrast;
+  else
+    return false;
+  return true;
+}
 
 std::string config_dir() {
   if (const char* x = std::getenv("XDG_CONFIG_HOME"); x && *x) return std::string(x) + "/tilescope";
@@ -99,28 +121,6 @@ struct SettingRule {
   const char* key;
   bool (*apply)(const std::string& value, AppState* s);
 };
-
-bool parse_y_quantity(const std::string& value, YAxisQuantity* out) {
-  if (value == "gflops")
-    *out = YAxisQuantity::Gflops;
-  else if (value == "ms")
-    *out = YAxisQuantity::Milliseconds;
-  else
-    return false;
-  return true;
-}
-
-bool parse_theme(const std::string& value, Theme* out) {
-  if (value == "dark")
-    *out = Theme::Dark;
-  else if (value == "light")
-    *out = Theme::Light;
-  else if (value == "high_contrast")
-    *out = Theme::HighContrast;
-  else
-    return false;
-  return true;
-}
 
 bool apply_font_scale(const std::string& value, AppState* s) {
   int percent = 0;

@@ -13,6 +13,13 @@ namespace tilescope {
 // $XDG_CONFIG_HOME/tilescope, else $HOME/.config/tilescope, else "" (then nothing persists).
 std::string config_dir();
 
+// The values of settings, as the file and scripts (`set KEY VALUE`) write them. False on
+// anything else; *out is then untouched.
+bool parse_int(const std::string& v, int lo, int hi, int* out);       // decimal, within [lo, hi]
+bool parse_bool(const std::string& v, bool* out);                     // on/off, true/false, 1/0
+bool parse_y_quantity(const std::string& value, YAxisQuantity* out);  // gflops | ms
+bool parse_theme(const std::string& value, Theme* out);               // dark | light | high_contrast
+
 std::string settings_to_text(const AppState& s);
 // Applies what `text` says on top of `base`; *warnings gets one line per ignored entry.
 AppState settings_from_text(const std::string& text, const AppState& base, std::string* warnings);
