@@ -6,8 +6,10 @@
 #include <iostream>
 
 #include "cli/bench_command.h"
+#include "cuda_libraries.h"
 #ifdef TILESCOPE_HAS_GUI
 #include "gl_gemm/gl_shader_runner.h"
+#include "gl_gemm/shader_gemm.h"
 #include "ui/gui_main.h"
 #include "ui/plot_command.h"
 #endif
@@ -55,6 +57,15 @@ int run(int argc, char** argv) {
   }
   if (std::strcmp(command, "--version") == 0) {
     std::cout << "tilescope " << tilescope::kTilescopeVersion << "\n";
+#ifdef TILESCOPE_HAS_GUI
+    // Where the files read at run time come from (a few "key: value" lines).
+    const tilescope::DataDirs dirs = tilescope::ShaderLibrary::data_dirs();
+    std::cout << "data: " << tilescope::describe_data_root(dirs) << "\n";
+    std::cout << "shaders: " << tilescope::describe_shader_dir(dirs) << "\n";
+#endif
+    // The CUDA libraries loaded at run time: where from, or why not.
+    for (const tilescope::RuntimeLibrary& lib : tilescope::runtime_libraries())
+      std::cout << lib.name << ": " << (lib.loaded ? lib.path : "not loaded (" + lib.error + ")") << "\n";
     return 0;
   }
   std::cerr << "tilescope: unknown command '" << command << "'\n" << kUsage;

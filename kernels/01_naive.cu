@@ -130,6 +130,13 @@ class NaiveModel final : public MappingModel {
   // AᵀA: A(k, c) is read by the N threads of row c (as A^T) and the N of column c.
   std::int64_t a_reads(std::int64_t, std::int64_t) const override { return ata_ ? 2 * s_.N : s_.N; }
   std::int64_t b_reads(std::int64_t, std::int64_t) const override { return ata_ ? 0 : s_.M; }
+  // Every element of a matrix is read equally often: the totals are the count times the size.
+  std::int64_t a_reads_total(std::int64_t rows, std::int64_t cols) const override {
+    return rows * cols * a_reads(0, 0);
+  }
+  std::int64_t b_reads_total(std::int64_t rows, std::int64_t cols) const override {
+    return rows * cols * b_reads(0, 0);
+  }
   std::string reads_summary() const override {
     if (ata_)
       return "each element of A is read 2N = " + std::to_string(2 * s_.N) +

@@ -183,6 +183,13 @@ class SmemTiledModel final : public MappingModel {
     return ata_ ? 2 * ceil_div(s_.N, t_) : ceil_div(s_.N, t_);
   }
   std::int64_t b_reads(std::int64_t, std::int64_t) const override { return ata_ ? 0 : ceil_div(s_.M, t_); }
+  // Every element of a matrix is read equally often: the totals are the count times the size.
+  std::int64_t a_reads_total(std::int64_t rows, std::int64_t cols) const override {
+    return rows * cols * a_reads(0, 0);
+  }
+  std::int64_t b_reads_total(std::int64_t rows, std::int64_t cols) const override {
+    return rows * cols * b_reads(0, 0);
+  }
   std::string reads_summary() const override {
     const std::string t = std::to_string(t_);
     if (ata_)

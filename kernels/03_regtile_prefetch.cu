@@ -489,6 +489,13 @@ class RegtileModel final : public MappingModel {
     return ata_ ? ceil_div(s_.N, p_.bn) + 1 : ceil_div(s_.N, p_.bn);
   }
   std::int64_t b_reads(std::int64_t, std::int64_t) const override { return ata_ ? 0 : ceil_div(s_.M, p_.bm); }
+  // Every element of a matrix is read equally often: the totals are the count times the size.
+  std::int64_t a_reads_total(std::int64_t rows, std::int64_t cols) const override {
+    return rows * cols * a_reads(0, 0);
+  }
+  std::int64_t b_reads_total(std::int64_t rows, std::int64_t cols) const override {
+    return rows * cols * b_reads(0, 0);
+  }
   std::string reads_summary() const override {
     const std::int64_t g = ceil_div(s_.N, p_.bn);
     if (ata_)

@@ -4,6 +4,7 @@
 #include <mutex>
 #include <string>
 
+#include "cuda_libraries.h"
 #include "device_info.h"
 
 namespace tilescope {
@@ -53,10 +54,17 @@ const char* to_string(GpuAvailability a) {
       return "stub_driver_only";
     case GpuAvailability::NoDevice:
       return "no_device";
+    case GpuAvailability::MissingLibrary:
+      return "missing_library";
     case GpuAvailability::OtherError:
       return "other_error";
   }
   return "other_error";
+}
+
+double dram_bandwidth_gbps(int memory_clock_khz, int bus_bits) {
+  if (memory_clock_khz <= 0 || bus_bits <= 0) return 0;
+  return memory_clock_khz * 1.0e3 * 2.0 * (bus_bits / 8.0) / 1.0e9;
 }
 
 std::string version_string(int v) {
@@ -88,7 +96,7 @@ GpuAvailability classify_device_count_error(int err, std::string* reason) {
 
 namespace {
 
-DeviceInfo probe_once() {
+DeviceInfo probe_gpu() {
   DeviceInfo info;
   int count = 0;
   const cudaError_t err = cudaGetDeviceCount(&count);
@@ -125,14 +133,30 @@ DeviceInfo probe_once() {
   cudaDriverGetVersion(&info.driver_version);
   cudaRuntimeGetVersion(&info.runtime_version);
   int major = 0, minor = 0, patch = 0;
-  cublasGetProperty(MAJOR_VERSION, &major);
-  cublasGetProperty(MINOR_VERSION, &minor);
-  cublasGetProperty(PATCH_LEVEL, &patch);
-  info.cublas_version = major * 10000 + minor * 100 + patch;
+  if (cublasGetProperty(MAJOR_VERSION, &major) == CUBLAS_STATUS_SUCCESS &&
+      cublasGetProperty(MINOR_VERSION, &minor) == CUBLAS_STATUS_SUCCESS &&
+      cublasGetProperty(PATCH_LEVEL, &patch) == CUBLAS_STATUS_SUCCESS)
+    info.cublas_version = major * 10000 + minor * 100 + patch;
   const double ghz = info.sm_clock_khz / 1.0e6;
   info.peak_fp32_gflops = info.sm_count * fp32_lanes_per_sm(prop.major, prop.minor) * 2.0 * ghz;
   info.peak_fp64_gflops = info.sm_count * fp64_lanes_per_sm(prop.major, prop.minor) * 2.0 * ghz;
+  info.peak_dram_gbps = dram_bandwidth_gbps(info.memory_clock_khz, info.memory_bus_bits);
   info.availability = GpuAvailability::Available;
+  return info;
+}
+
+// The GPU, then the libraries the GPU path needs: a missing library switches the GPU path off even
+// with a device, and is named beside any other reason (a laptop may lack both driver and cuBLAS).
+DeviceInfo probe_once() {
+  DeviceInfo info = probe_gpu();
+  info.missing_libraries = missing_libraries_sentence();
+  if (info.missing_libraries.empty()) return info;
+  if (info.ok()) {
+    info.availability = GpuAvailability::MissingLibrary;
+    info.unavailable_reason = info.missing_libraries;
+  } else {
+    info.unavailable_reason += "; " + info.missing_libraries;
+  }
   return info;
 }
 

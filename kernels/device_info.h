@@ -8,13 +8,17 @@
 
 namespace tilescope {
 
-enum class GpuAvailability { Available, NoDriver, StubDriverOnly, NoDevice, OtherError };
-// "available" | "no_driver" | "stub_driver_only" | "no_device" | "other_error" (JSON, logs).
+enum class GpuAvailability { Available, NoDriver, StubDriverOnly, NoDevice, MissingLibrary, OtherError };
+// "available" | "no_driver" | "stub_driver_only" | "no_device" | "missing_library" | "other_error"
+// (JSON, logs).
 const char* to_string(GpuAvailability a);
 
 struct DeviceInfo {
   GpuAvailability availability = GpuAvailability::OtherError;
   std::string unavailable_reason;  // one plain sentence when not Available
+  // "" when every runtime-loaded CUDA library is there (cuda_libraries.h); else the sentence
+  // naming the missing ones. Also part of unavailable_reason, whatever else is missing.
+  std::string missing_libraries;
 
   int device = 0;
   std::string name;
@@ -33,6 +37,9 @@ struct DeviceInfo {
   // Peaks of the plain FMA pipes (not tensor cores): SMs x lanes x 2 x clock.
   double peak_fp32_gflops = 0;
   double peak_fp64_gflops = 0;
+  // DRAM bandwidth from the attributes: memory clock x 2 (double data rate) x bus width, GB/s
+  // (10^9 bytes per second); 0 when the driver reports no memory clock or bus width.
+  double peak_dram_gbps = 0;
 
   bool ok() const { return availability == GpuAvailability::Available; }
   double peak_gflops(Precision p) const { return p == Precision::F32 ? peak_fp32_gflops : peak_fp64_gflops; }
@@ -41,6 +48,8 @@ struct DeviceInfo {
 // FP32 and FP64 FMA lanes per SM by compute capability (0 when unknown).
 int fp32_lanes_per_sm(int cc_major, int cc_minor);
 int fp64_lanes_per_sm(int cc_major, int cc_minor);
+// GB/s of a DRAM interface: clock (kHz) x 2 transfers per clock x bus width (bits) / 8.
+double dram_bandwidth_gbps(int memory_clock_khz, int bus_bits);
 // "13.0" from 13000.
 std::string version_string(int cuda_version);
 // The sentence for a cudaGetDeviceCount result (see build-env.md: 35, 34, 100 mean "no GPU").

@@ -1,5 +1,5 @@
 // Device memory as RAII, and the small helper kernels a measured run needs: random fill,
-// poison, float<->double conversion and the relative Frobenius error against a reference.
+// poison, float<->double conversion and the relative error against a reference.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -35,14 +35,15 @@ class DeviceBuffer {
   std::size_t bytes_ = 0;
 };
 
-// Writes input_value(seed, stream, i) for i in [0, count) as float or double.
+// Writes the run's inputs, input_value_as<float or double>(seed, stream, i) for i in [0, count)
+// (random_inputs.h): the same numbers as fill_inputs on the host, bit for bit.
 void fill_random(void* dst, Precision p, std::int64_t count, std::uint64_t seed, int stream, cudaStream_t s);
 // All bits set: a NaN in float and in double, which no correct GEMM of finite inputs produces.
 void poison(void* dst, Precision p, std::int64_t count, cudaStream_t s);
 // dst (double) = src (float or double), element-wise.
 void widen_to_double(double* dst, const void* src, Precision p, std::int64_t count, cudaStream_t s);
-// ||c - ref||_F / ||ref||_F over an M x N row-major C (upper triangle only for UpperTriangle);
-// NaN entries are counted as unwritten. Synchronises the stream.
+// max |c - ref| / max |ref| (reference.h's measure) over an M x N row-major C (upper triangle
+// only for UpperTriangle); NaN entries are counted as unwritten. Synchronises the stream.
 ErrorReport device_compare(const void* c, Precision p, const double* ref, std::int64_t m, std::int64_t n,
                            OutputPart part, cudaStream_t s);
 

@@ -4,6 +4,20 @@
 
 namespace tilescope {
 
+std::int64_t MappingModel::a_reads_total(std::int64_t rows, std::int64_t cols) const {
+  std::int64_t total = 0;
+  for (std::int64_t i = 0; i < rows; ++i)
+    for (std::int64_t j = 0; j < cols; ++j) total += a_reads(i, j);
+  return total;
+}
+
+std::int64_t MappingModel::b_reads_total(std::int64_t rows, std::int64_t cols) const {
+  std::int64_t total = 0;
+  for (std::int64_t i = 0; i < rows; ++i)
+    for (std::int64_t j = 0; j < cols; ++j) total += b_reads(i, j);
+  return total;
+}
+
 std::unique_ptr<MappingModel> make_mapping_model(const std::string& variant_id, int config_index, Problem problem,
                                                  Precision precision, const Shape& shape, std::string* why) {
   std::string reason;

@@ -79,6 +79,13 @@ class MappingModel {
   virtual std::int64_t b_reads(std::int64_t row, std::int64_t col) const = 0;
   // One sentence for the view: "each element of A is read N = 1000 times".
   virtual std::string reads_summary() const = 0;
+  // The sums of a_reads() and b_reads() over a stored matrix of rows x cols elements: the
+  // global loads of the whole kernel (the Roofline view's traffic). By default the per-element
+  // closed form summed element by element, which is O(rows x cols); a model whose counts have
+  // a closed-form total overrides these (a test requires both to agree, and to equal the loads
+  // of thread_loads() over every thread, phase and piece).
+  virtual std::int64_t a_reads_total(std::int64_t rows, std::int64_t cols) const;
+  virtual std::int64_t b_reads_total(std::int64_t rows, std::int64_t cols) const;
 };
 
 // nullptr when the variant has no model (cuBLAS: opaque), the configuration is refused for

@@ -30,7 +30,16 @@ double unit_roundoff_for(Precision p, bool tf32) {
 double relative_error_tolerance(double u, std::int64_t k, double reference_norm, std::int64_t elements) {
   const double expected_norm = std::sqrt(static_cast<double>(elements) * static_cast<double>(k)) / 3.0;
   const double cancellation = reference_norm > 0 ? std::max(1.0, expected_norm / reference_norm) : 1.0;
-  return 4.0 * u * std::sqrt(static_cast<double>(std::max<std::int64_t>(k, 1))) * cancellation;
+  // The kernel's rounding and the reference's, independent: their sizes add in quadrature.
+  const double u_both = std::hypot(u, kReferenceUnitRoundoff);
+  return 4.0 * u_both * std::sqrt(static_cast<double>(std::max<std::int64_t>(k, 1))) * cancellation;
+}
+
+CheckVerdict judge_check(const ErrorReport& er, double unit_roundoff, std::int64_t k, std::int64_t elements) {
+  CheckVerdict v;
+  v.tolerance = relative_error_tolerance(unit_roundoff, k, er.reference_norm, elements);
+  v.passed = er.unwritten == 0 && std::isfinite(er.rel_error) && er.rel_error <= v.tolerance;
+  return v;
 }
 
 namespace {
@@ -59,8 +68,9 @@ bool mark_warm(const std::string& key) {
 void record_check(RunResult& res, const ErrorReport& er, double unit_roundoff, std::int64_t k, std::int64_t elements) {
   res.rel_error = er.rel_error;
   res.unwritten = er.unwritten;
-  res.tolerance = relative_error_tolerance(unit_roundoff, k, er.reference_norm, elements);
-  res.passed = er.unwritten == 0 && std::isfinite(er.rel_error) && er.rel_error <= res.tolerance;
+  const CheckVerdict verdict = judge_check(er, unit_roundoff, k, elements);
+  res.tolerance = verdict.tolerance;
+  res.passed = verdict.passed;
 }
 
 // Why a request's sizes cannot run ("" = fine), for CUDA and external runs alike.
@@ -109,9 +119,11 @@ std::string warm_key(const RunRequest& req, const VariantDescriptor& v, const Ke
   return key;
 }
 
-// The key of the cached CPU reference: the inputs and sizes it was computed for.
+// The key of the cached CPU reference: the inputs and sizes it was computed for (a float and a
+// double run of one seed have different inputs).
 std::string host_reference_key(const RunRequest& req, const Shape& s) {
-  return std::string(to_string(req.problem)) + ":" + shape_text(s) + ":" + std::to_string(req.seed);
+  return std::string(to_string(req.problem)) + ":" + to_string(req.precision) + ":" + shape_text(s) + ":" +
+         std::to_string(req.seed);
 }
 
 double ms_since(std::chrono::steady_clock::time_point t0) {
@@ -195,20 +207,32 @@ struct Measurer::Impl {
   ErrorReport compare_with_cublas_dgemm(Problem problem, const Shape& s, const double* ra, const double* rb,
                                         const void* c_device, Precision precision, OutputPart part) {
     ref_c.resize(static_cast<std::size_t>(s.M) * s.N * 8);
-    GemmArgs ref;
-    ref.problem = problem;
-    ref.precision = Precision::F64;
-    ref.shape = s;
-    ref.a = ra;
-    ref.b = rb;
-    ref.c = ref_c.get();
-    ref.stream = stream;
-    ref.cublas = cublas;
-    // The baseline's default configuration in double: cublasDgemm.
-    const VariantDescriptor* library = baseline_variant();
-    if (!library || !library->launch) throw GpuError("no library baseline to compute the FP64 reference with");
-    library->launch(ref, library->default_config);
+    blocked_dgemm_reference(problem, s, ra, rb, static_cast<double*>(ref_c.get()));
     return device_compare(c_device, precision, static_cast<const double*>(ref_c.get()), s.M, s.N, part, stream);
+  }
+  // C in FP64 by blocked summation: K cut into about sqrt(K) slabs, each a cublasDgemm added onto
+  // the sum of the previous ones (beta = 1). Every kernel here sums each element in one FMA chain
+  // over k, and so does a plain cublasDgemm: as a reference it would round exactly like a double
+  // kernel and report an error of 0, whatever the arithmetic. The blocked sum rounds differently
+  // and more tightly (about (K/B + B)·u instead of K·u), so a double run shows its real rounding.
+  // Row-major storage seen column-major, as in the cuBLAS baseline: gemm computes
+  // C^T = B^T A^T, AᵀA computes X X^T with X = A^T (N x K, leading dimension N).
+  void blocked_dgemm_reference(Problem problem, const Shape& s, const double* ra, const double* rb, double* ref) {
+    CUBLAS_CHECK(cublasSetStream(cublas, stream));
+    CUBLAS_CHECK(cublasSetMathMode(cublas, CUBLAS_DEFAULT_MATH));
+    const int M = static_cast<int>(s.M), N = static_cast<int>(s.N), K = static_cast<int>(s.K);
+    const int slab = std::max(1, static_cast<int>(std::lround(std::sqrt(static_cast<double>(K)))));
+    const double one = 1.0, zero = 0.0;
+    for (int k0 = 0; k0 < K; k0 += slab) {
+      const int kc = std::min(slab, K - k0);
+      const double* beta = k0 == 0 ? &zero : &one;
+      if (problem == Problem::Gemm)
+        CUBLAS_CHECK(cublasDgemm(cublas, CUBLAS_OP_N, CUBLAS_OP_N, N, M, kc, &one, rb + std::size_t(k0) * N, N, ra + k0,
+                                 K, beta, ref, N));
+      else
+        CUBLAS_CHECK(cublasDgemm(cublas, CUBLAS_OP_N, CUBLAS_OP_T, N, N, kc, &one, ra + std::size_t(k0) * N, N,
+                                 ra + std::size_t(k0) * N, N, beta, ref, N));
+    }
   }
   void run_external(const RunRequest& req, const VariantDescriptor& v, RunResult& res);
   // The steps of run_external.
@@ -417,8 +441,8 @@ void Measurer::Impl::verify(const RunRequest& req, const TileConfig& cfg, const 
     res.reference = "cpu_fp64";
     er = compare_with_host_reference(req, s, cfg.output);
   } else {
-    // cublasDgemm on the same inputs widened to double: FP64 arithmetic, a reference far more
-    // precise than any float variant (and an independent one for the double variants).
+    // cublasDgemm on the same inputs widened to double, summed in blocks of K: FP64 arithmetic,
+    // far more precise than any float variant, and rounding in another order than the double ones.
     res.reference = "cublas_dgemm";
     const std::int64_t a_n = a_elements(req.problem, s), b_n = b_elements(req.problem, s);
     ref_inputs.resize(static_cast<std::size_t>(a_n + b_n) * 8);
@@ -431,7 +455,8 @@ void Measurer::Impl::verify(const RunRequest& req, const TileConfig& cfg, const 
   record_check(res, er, unit_roundoff_for(req.precision, cfg.tf32), s.K, er.checked);
 }
 
-// The device C against the CPU reference of input set 0, computed once per problem, shape and seed.
+// The device C against the CPU reference of input set 0, computed once per problem, precision,
+// shape and seed.
 ErrorReport Measurer::Impl::compare_with_host_reference(const RunRequest& req, const Shape& s, OutputPart part) {
   const std::int64_t a_n = a_elements(req.problem, s), b_n = b_elements(req.problem, s);
   const std::int64_t c_n = c_elements(req.problem, s);
@@ -439,8 +464,8 @@ ErrorReport Measurer::Impl::compare_with_host_reference(const RunRequest& req, c
   if (key != host_ref_key) {
     std::vector<double> ha(a_n), hb(b_n);
     host_ref.assign(c_n, 0.0);
-    fill_inputs_f64(req.seed, 0, a_n, ha.data());
-    if (b_n) fill_inputs_f64(req.seed, 1, b_n, hb.data());
+    tilescope::fill_inputs(req.precision, req.seed, 0, a_n, ha.data());
+    if (b_n) tilescope::fill_inputs(req.precision, req.seed, 1, b_n, hb.data());
     reference_gemm_f64(req.problem, s, ha.data(), hb.data(), host_ref.data());
     host_ref_key = key;
   }
@@ -515,10 +540,11 @@ ExternalInputs external_inputs(const RunRequest& req, const Shape& s) {
   const std::int64_t a_n = a_elements(req.problem, s), b_n = b_elements(req.problem, s);
   std::vector<double>& a64 = in.a64;
   a64.resize(a_n);
-  fill_inputs_f64(req.seed, 0, a_n, a64.data());
+  // The texture shaders compute in float: the float run's inputs, widened for the reference.
+  fill_inputs(Precision::F32, req.seed, 0, a_n, a64.data());
   if (req.problem == Problem::Gemm) {
     in.b64.resize(b_n);
-    fill_inputs_f64(req.seed, 1, b_n, in.b64.data());
+    fill_inputs(Precision::F32, req.seed, 1, b_n, in.b64.data());
   } else {  // A is K x N; the left operand is its transpose (N x K), the right one A itself
     in.b64 = a64;
     std::vector<double> at(static_cast<std::size_t>(N) * K);
@@ -526,7 +552,7 @@ ExternalInputs external_inputs(const RunRequest& req, const Shape& s) {
       for (int i = 0; i < N; ++i) at[static_cast<std::size_t>(i) * K + k] = a64[static_cast<std::size_t>(k) * N + i];
     a64.swap(at);
   }
-  // Exactly representable in float (random_inputs.h): the float and double copies are equal.
+  // Float values widened: the float and double copies are equal.
   in.a32.assign(in.a64.begin(), in.a64.end());
   in.b32.assign(in.b64.begin(), in.b64.end());
   return in;

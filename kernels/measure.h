@@ -12,11 +12,13 @@
 
 #include "device_info.h"
 #include "gemm_types.h"
+#include "reference.h"
 
 namespace tilescope {
 
 // Where the reference for verification comes from. Auto: the CPU in double precision while
-// M*N*K <= kCpuReferenceMaxWork, cublasDgemm on the same (widened) inputs above that.
+// M*N*K <= kCpuReferenceMaxWork, cublasDgemm on the same (widened) inputs above that, summed in
+// about sqrt(K) blocks of K (so that it rounds differently from the kernels' one FMA chain per element).
 enum class ReferenceSource { Auto, Cpu, CublasDgemm };
 constexpr double kCpuReferenceMaxWork = 300.0 * 300.0 * 300.0;
 constexpr int kSampledReferencePoints = 4096;
@@ -61,7 +63,8 @@ struct RunResult {
   double pct_of_peak = 0;     // of the plain FMA peak of this precision
   double pct_of_cublas = -1;  // filled by the caller that holds the cuBLAS rows (-1 = none)
 
-  // Verification. rel_error = ||C - C_ref||_F / ||C_ref||_F over the part the config writes.
+  // Verification. rel_error = max |C - C_ref| / max |C_ref| over the part the config writes
+  // (reference.h); the tolerance is relative_error_tolerance's (below).
   bool verified = false;  // verification ran
   bool passed = false;
   double rel_error = -1;
@@ -97,13 +100,34 @@ struct RunResult {
   int cublas_version = 0;
 };
 
-// The tolerance scales with K: rounding errors of a length-K dot product of random data grow like
-// sqrt(K) (the sum's error is ~u*sqrt(K/2) times its size). `unit_roundoff` is that of the
-// arithmetic the variant uses. `reference_norm` guards tiny outputs against cancellation: when
-// ||C_ref||_F is below what uniform [-1, 1) inputs give on average (sqrt(elements * K) / 3), the
-// tolerance grows by that ratio.
+// The tolerance of reference.h's error measure (max |C - C_ref| / max |C_ref|), one rule for float
+// and double:
+//
+//   tolerance = 4 * sqrt(u^2 + u_ref^2) * sqrt(K) * cancellation
+//
+// Rounding errors of a length-K dot product of random data grow like sqrt(K): each of the K
+// additions rounds by up to u relative to a partial sum of size ~sqrt(k); summed in order (the
+// worst order, that of a one-thread-per-element kernel) the largest element error over C comes to
+// 0.5-1.0 u sqrt(K) of the largest element of C (0.5 at 67 x 45 x 129, 0.9 at 2048 x 2048 x 128
+// on the CPU; 0.9-1.0 for every float kernel and cuBLAS at 4096^3 on an H100), so the factor 4
+// leaves a margin of 4 while a wrong element, a skipped k or a float sum in a double run lands
+// orders of magnitude above it (tests/check_injection_test.cpp).
+// `unit_roundoff` (u) is that of the arithmetic the variant uses; u_ref = 2^-53 is the
+// reference's own, which rounds as much as a double kernel does (for float it changes the
+// tolerance by a factor 1 + 2^-59). `reference_norm` guards tiny outputs against cancellation:
+// when ||C_ref||_F is below what uniform (-1, 1) inputs give on average (sqrt(elements * K) / 3),
+// the tolerance grows by that ratio.
+constexpr double kReferenceUnitRoundoff = 0x1p-53;
 double relative_error_tolerance(double unit_roundoff, std::int64_t k, double reference_norm, std::int64_t elements);
 double unit_roundoff_for(Precision p, bool tf32);
+
+// The verdict of a check: nothing unwritten, a finite error within the tolerance for this K and
+// arithmetic. `elements` counts all of C (also when only a sample was compared).
+struct CheckVerdict {
+  double tolerance = 0;
+  bool passed = false;
+};
+CheckVerdict judge_check(const ErrorReport& er, double unit_roundoff, std::int64_t k, std::int64_t elements);
 
 // Bytes of device memory a run needs (inputs, output, reference), for the "does it fit" check.
 std::size_t device_bytes_needed(const RunRequest& r, int input_sets);

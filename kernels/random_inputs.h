@@ -1,7 +1,12 @@
 // Deterministic random matrix entries, the same on host and device: element `index` of the
-// input numbered `stream` for a given seed. Values are uniform in [-1, 1), never zero, and
-// exactly representable in float, so a float and a double run see the same numbers and one
-// double reference serves both.
+// input numbered `stream` for a given seed, for a run in float or in double. Values are odd
+// multiples of 2^-53 (double) or 2^-24 (float) in (-1, 1): uniform, symmetric, never zero, and
+// with as many random bits as the type holds (53 and 24). Full mantissas make every product and
+// sum round in either type, so the check against the FP64 reference sees the rounding of the
+// arithmetic under test (with fewer bits, products of doubles were exact and every double run
+// reported an error of exactly 0). Both values come from the same 64 random bits (the float's
+// are the top 24 of the double's 53), and every operation below is exact, so the host and the
+// device produce them bit for bit.
 #pragma once
 
 #include <cstdint>
@@ -21,11 +26,35 @@ TILESCOPE_HD std::uint64_t splitmix64(std::uint64_t x) {
   return x ^ (x >> 31);
 }
 
+TILESCOPE_HD std::uint64_t input_bits(std::uint64_t seed, std::uint64_t stream, std::uint64_t index) {
+  return splitmix64(splitmix64(seed * 0x100000001B3ull + stream) ^ index);
+}
+
+// The input of a double run: (2b + 1 - 2^53) / 2^53 for 53 random bits b, an odd integer below
+// 2^53 in magnitude (exact in double) times a power of two (exact).
 TILESCOPE_HD double input_value(std::uint64_t seed, std::uint64_t stream, std::uint64_t index) {
-  const std::uint64_t h = splitmix64(splitmix64(seed * 0x100000001B3ull + stream) ^ index);
-  // 23 random bits: a multiple of 2^-22 in [-1, 1), shifted by half a step so it is never 0.
-  const std::int64_t bits = static_cast<std::int64_t>(h >> 41);  // 0 .. 2^23-1
-  return (static_cast<double>(bits) - 4194304.0 + 0.5) / 4194304.0;
+  const std::int64_t bits = static_cast<std::int64_t>(input_bits(seed, stream, index) >> 11);  // 0 .. 2^53-1
+  const std::int64_t odd = 2 * bits + 1 - (std::int64_t{1} << 53);
+  return static_cast<double>(odd) * 0x1p-53;
+}
+
+// The input of a float run: (2b + 1 - 2^24) / 2^24 for the top 24 random bits b, exact in float.
+TILESCOPE_HD float input_value_f32(std::uint64_t seed, std::uint64_t stream, std::uint64_t index) {
+  const std::int32_t bits = static_cast<std::int32_t>(input_bits(seed, stream, index) >> 40);  // 0 .. 2^24-1
+  const std::int32_t odd = 2 * bits + 1 - (std::int32_t{1} << 24);
+  return static_cast<float>(odd) * 0x1p-24f;
+}
+
+// The input of a run in T (float or double).
+template <typename T>
+TILESCOPE_HD T input_value_as(std::uint64_t seed, std::uint64_t stream, std::uint64_t index);
+template <>
+TILESCOPE_HD float input_value_as<float>(std::uint64_t seed, std::uint64_t stream, std::uint64_t index) {
+  return input_value_f32(seed, stream, index);
+}
+template <>
+TILESCOPE_HD double input_value_as<double>(std::uint64_t seed, std::uint64_t stream, std::uint64_t index) {
+  return input_value(seed, stream, index);
 }
 
 }  // namespace tilescope

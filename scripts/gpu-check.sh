@@ -2,8 +2,11 @@
 # On the GPU machine: the whole GPU verification of tilescope, writing everything into OUTDIR.
 #   1. the GPU test suite (every variant x configuration x precision x problem on ragged sizes);
 #   2. compute-sanitizer memcheck and racecheck on small ragged sizes for every variant;
-#   3. a bench sweep N = 1024 ... 8192 of every variant (gemm and AᵀA, f32 and f64) into CSV;
-#      the texture shaders (float only) at N = 1024 and 4096 (multipass takes seconds at 8192).
+#   3. the device's measured roofs (bench --ceilings) into ceilings.{csv,json}, also checked
+#      by compute-sanitizer memcheck;
+#   4. a bench sweep N = 1024 ... 8192 of every variant (gemm and AᵀA, f32 and f64) into CSV;
+#      the texture shaders (float only) at N = 1024 and 4096 (multipass takes seconds at 8192);
+#      with the window built, the sweep drawn as Roofline PNGs under the measured roofs.
 # Usage: scripts/gpu-check.sh OUTDIR [--quick] [--skip-tests] [--skip-sanitizer] [--skip-bench]
 # Runs in a checkout built on this machine, or in a bundle made by pack-gpu-bundle.sh elsewhere.
 # Programs come from $TILESCOPE_BIN (default build/): tilescope there, the GPU suite in its tests/.
@@ -75,6 +78,18 @@ if [ $do_sanitizer = 1 ]; then
   fi
 fi
 
+step "the device's roofs: bench --ceilings"
+"$bin/tilescope" bench --ceilings --csv "$out/ceilings.csv" --json "$out/ceilings.json" | tee "$out/ceilings.txt"
+[ "${PIPESTATUS[0]}" -eq 0 ] || { echo "bench --ceilings FAILED"; status=1; }
+if [ $do_sanitizer = 1 ] && [ -n "$sanitizer" ]; then
+  # The microbenchmarks' kernels under memcheck (their own cache left alone: XDG_CACHE_HOME).
+  XDG_CACHE_HOME=$(mktemp -d) "$sanitizer" --tool memcheck --error-exitcode 9 --print-limit 20 \
+    "$bin/tilescope" bench --ceilings > "$out/sanitizer-ceilings.log" 2>&1
+  rc=$?
+  echo "memcheck ceilings: exit $rc; $(grep -E 'ERROR SUMMARY' "$out/sanitizer-ceilings.log" | tail -n 1)"
+  [ $rc -eq 0 ] || status=1
+fi
+
 if [ $do_bench = 1 ]; then
   sizes=1024,2048,4096,8192; reps=10
   [ $quick = 1 ] && { sizes=1024,4096; reps=5; }
@@ -92,6 +107,16 @@ if [ $do_bench = 1 ]; then
   rc=${PIPESTATUS[0]}
   [ $rc -eq 0 ] || { echo "bench gl_shader exit $rc"; tail -n 5 "$out/bench-gl_shader.progress"; status=1; }
   rm -f "$out/bench-gl_shader.progress"
+  if "$bin/tilescope" plot --help >/dev/null 2>&1 && [ -s "$out/ceilings.json" ]; then
+    step "the sweep as Roofline PNGs under the measured roofs"
+    for problem in gemm ata; do
+      for precision in f32 f64; do
+        "$bin/tilescope" plot --roofline --ceilings "$out/ceilings.json" --csv "$out/bench-$problem.csv" \
+          --problem $problem --precision $precision -o "$out/roofline-$problem-$precision.png" --size 1600x900 ||
+          { echo "plot --roofline $problem $precision FAILED"; status=1; }
+      done
+    done
+  fi
 fi
 echo; echo "gpu-check: $([ $status = 0 ] && echo PASSED || echo FAILED)"
 exit $status

@@ -6,7 +6,10 @@ set -euo pipefail
 
 packages=(cmake g++ make pkg-config clang-format libgtest-dev nlohmann-json3-dev
           libimgui-dev libglfw3-dev libstb-dev libgl-dev libopengl-dev libegl-dev
-          libgl1-mesa-dri libegl-mesa0 libglx-mesa0 xvfb xauth fonts-dejavu-core)
+          libgl1-mesa-dri libegl-mesa0 libglx-mesa0 xvfb xauth fonts-dejavu-core
+          # the Debian package and its test (scripts/test-package.sh): dpkg-shlibdeps finds the
+          # package's dependencies; the validators check the desktop entry and AppStream file
+          dpkg-dev desktop-file-utils appstream man-db python3)
 
 missing=()
 for p in "${packages[@]}"; do

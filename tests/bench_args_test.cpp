@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <map>
 #include <set>
 #include <sstream>
 #include <string>
@@ -14,6 +15,7 @@
 #include <vector>
 
 #include "cli/bench_command.h"
+#include "help_text.h"
 #include "registry.h"
 #include "variant_picks.h"
 
@@ -630,20 +632,47 @@ TEST(UtcTimestamp, IsIso8601InUtc) {
 
 TEST(BenchArgs, UsageDocumentsOptionsAndExitCodes) {
   const std::string usage = bench_usage();
+  // Whole option names: "--n" is not satisfied by "--no-verify", nor "--k" by "--keep".
+  const std::set<std::string> options = tilescope::testing::option_names(usage);
   for (const char* option :
        {"--variants", "--problem", "--precision", "--sizes", "--m", "--n", "--k", "--reps", "--warmup", "--no-verify",
-        "--no-baseline", "--csv", "--json", "--seed", "--list", "--help"})
-    EXPECT_TRUE(contains(usage, option)) << option;
-  // Each exit code starts its own line of the "Exit codes:" list: "\n  0  " cannot be satisfied
-  // by "\n  130  " or by a digit inside a sentence.
-  ASSERT_TRUE(contains(usage, "\nExit codes:\n")) << usage;
-  const std::string codes = usage.substr(usage.find("\nExit codes:\n"));
-  for (const char* code : {"0", "1", "2", "3", "4", "130"})
-    EXPECT_TRUE(contains(codes, std::string("\n  ") + code + "  ")) << "no line for exit code " << code;
-  EXPECT_FALSE(contains(codes, "\n  5  ")) << "the check must be able to fail";
-  EXPECT_TRUE(contains(usage, "Ctrl-C"));
-  EXPECT_TRUE(contains(usage, "no usable GPU"));
+        "--no-baseline", "--csv", "--json", "--seed", "--list", "--help", "-h"})
+    EXPECT_EQ(options.count(option), 1u) << option;
+  // The "Exit codes:" list as code -> text: each code is a whole entry at the start of its line
+  // ("0" is not satisfied by "130"), the list has exactly bench's codes, and each says what the
+  // program means by it.
+  const std::map<int, std::string> codes = tilescope::testing::exit_code_entries(usage);
+  const std::map<int, const char*> expected = {{kExitOk, "every run succeeded"},
+                                               {kExitRunFailed, "failed verification"},
+                                               {kExitBadArguments, "bad arguments"},
+                                               {kExitNoGpu, "no usable GPU"},
+                                               {kExitOutputFailed, "could not be written"},
+                                               {kExitInterrupted, "interrupted (Ctrl-C)"}};
+  for (const auto& [code, meaning] : expected) {
+    ASSERT_EQ(codes.count(code), 1u) << "no entry for exit code " << code << " in:\n" << usage;
+    EXPECT_TRUE(contains(codes.at(code), meaning)) << code << ": " << codes.at(code);
+  }
+  EXPECT_EQ(codes.size(), expected.size()) << "an exit code the program does not return";
   EXPECT_EQ(usage.rfind(bench_synopsis(), 0), 0u) << "the help starts with the synopsis";
+}
+
+// The parser of the help texts finds what a substring search would wrongly accept.
+TEST(HelpText, ParsersMatchWholeEntriesOnly) {
+  const std::string usage =
+      "usage: x [--no-verify] [--keep] [-h]\n\nExit codes:\n  130  interrupted\n  10  ten, see\n"
+      "       the rest\n  When several apply, the largest\n\nExamples:\n  2  two\n";
+  const std::map<int, std::string> codes = tilescope::testing::exit_code_entries(usage);
+  EXPECT_EQ(codes.count(0), 0u) << "\"0  \" inside \"130  \" is no entry";
+  EXPECT_EQ(codes.count(1), 0u) << "\"1\" inside \"10\" is no entry";
+  EXPECT_EQ(codes.count(2), 0u) << "the list ends at its empty line";
+  ASSERT_EQ(codes.count(10), 1u);
+  EXPECT_EQ(codes.at(10), "ten, see the rest");
+  EXPECT_EQ(codes.at(130), "interrupted");
+  const std::set<std::string> options = tilescope::testing::option_names(usage);
+  EXPECT_EQ(options.count("--n"), 0u);
+  EXPECT_EQ(options.count("--k"), 0u);
+  EXPECT_EQ(options.count("--no-verify"), 1u);
+  EXPECT_EQ(options.count("-h"), 1u);
 }
 
 }  // namespace

@@ -3,7 +3,9 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -367,6 +369,142 @@ TEST(ResultsCsv, RejectsBrokenQuoting) {
   std::string stray = results_to_csv({realistic_row()});
   stray.replace(stray.find("cublas_dgemm"), 12, "cublas\"dgemm");
   EXPECT_TRUE(contains(csv_error(stray), "line 2"));
+}
+
+// ---- CSV files, read as a stream -------------------------------------------------------------------
+
+class ResultsCsvFile : public ::testing::Test {
+ protected:
+  void SetUp() override { path_ = "/tmp/tilescope-csv-test-" + std::to_string(getpid()) + ".csv"; }
+  void TearDown() override { std::remove(path_.c_str()); }
+  void write(const std::string& text) {
+    std::ofstream out(path_, std::ios::binary | std::ios::trunc);
+    out << text;
+    ASSERT_TRUE(out.good());
+  }
+  // Rows that fill several of the reader's 1 MiB blocks, quoted fields with line breaks among
+  // them, so records and quoted fields straddle block boundaries somewhere.
+  static std::vector<RunResult> many_rows(std::size_t n) {
+    std::vector<RunResult> rows;
+    for (std::size_t i = 0; i < n; ++i) {
+      RunResult r = i % 7 == 3 ? error_row() : realistic_row();
+      r.seed = i;
+      r.median_ms = 1.0 + static_cast<double>(i) / 3.0;
+      rows.push_back(r);
+    }
+    return rows;
+  }
+  std::string path_;
+};
+
+TEST_F(ResultsCsvFile, RoundTripAcrossBlocksIsExact) {
+  const std::vector<RunResult> rows = many_rows(9000);
+  const std::string text = results_to_csv(rows);
+  ASSERT_GT(text.size(), 2u << 20) << "the test needs several blocks";
+  write(text);
+  std::vector<RunResult> back;
+  std::string error;
+  ASSERT_TRUE(read_results_csv_file(path_, &back, &error)) << error;
+  ASSERT_EQ(back.size(), rows.size());
+  EXPECT_EQ(results_to_csv(back), text) << "every field of every row, byte for byte";
+  expect_same(rows[3], back[3]);
+  expect_same(rows.back(), back.back());
+  // The same with Windows line ends (inside quoted fields too, where they are data: the rows
+  // compared below have none).
+  std::string crlf;
+  for (char ch : text) {
+    if (ch == '\n') crlf += '\r';
+    crlf += ch;
+  }
+  write(crlf);
+  ASSERT_TRUE(read_results_csv_file(path_, &back, &error)) << error;
+  ASSERT_EQ(back.size(), rows.size());
+  expect_same(rows[4], back[4]);
+  expect_same(rows[8999], back[8999]);
+}
+
+TEST_F(ResultsCsvFile, MalformedLineFarIntoTheFileNamesFileAndLine) {
+  const std::vector<RunResult> rows = many_rows(6000);
+  std::string text = results_to_csv(rows);
+  // Break the last row: its line number counts the line breaks inside quoted fields too.
+  const std::size_t last = text.rfind('\n', text.size() - 2) + 1;
+  const int line =
+      1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(last), '\n'));
+  text.insert(last, "x,");
+  write(text);
+  std::vector<RunResult> back = {realistic_row()};
+  std::string error;
+  EXPECT_FALSE(read_results_csv_file(path_, &back, &error));
+  EXPECT_EQ(back.size(), 1u) << "a failed read leaves *out unchanged";
+  EXPECT_TRUE(contains(error, path_ + ": line " + std::to_string(line) + ":")) << error;
+  EXPECT_TRUE(contains(error, "fields, expected")) << error;
+  EXPECT_FALSE(read_results_csv_file("/nonexistent/dir/x.csv", &back, &error));
+  EXPECT_TRUE(contains(error, "/nonexistent/dir/x.csv")) << error;
+}
+
+TEST_F(ResultsCsvFile, MoreRowsThanTheLimitAreRefusedWithCountAndLimit) {
+  write(results_to_csv(many_rows(250)));
+  std::vector<RunResult> back;
+  std::string error;
+  ResultsCsvReadOptions options;
+  options.max_rows = 100;
+  EXPECT_EQ(read_results_csv_file(path_, &back, &error, options), ResultsCsvRead::kTooManyRows);
+  EXPECT_TRUE(back.empty());
+  EXPECT_TRUE(contains(error, "250 rows")) << error;
+  EXPECT_TRUE(contains(error, "100")) << error;
+  options.max_rows = 250;
+  EXPECT_EQ(read_results_csv_file(path_, &back, &error, options), ResultsCsvRead::kLoaded) << error;
+  EXPECT_EQ(back.size(), 250u);
+}
+
+TEST_F(ResultsCsvFile, FilesFarOverTheLimitAreCountedNotLoaded) {
+  // The file's size says about 5000 rows against a limit of 1500: refused by count alone.
+  write(results_to_csv(many_rows(5000)));
+  std::vector<RunResult> back;
+  std::string error;
+  ResultsCsvReadOptions options;
+  options.max_rows = 1500;
+  EXPECT_EQ(read_results_csv_file(path_, &back, &error, options), ResultsCsvRead::kTooManyRows);
+  EXPECT_TRUE(contains(error, "5000 rows")) << error;
+  EXPECT_TRUE(contains(error, "1500")) << error;
+
+  // Short rows first, then long ones: the estimate from the first rows overshoots; the count
+  // comes out within the limit, and the file is read again and loads.
+  std::vector<RunResult> rows = many_rows(2000);
+  for (std::size_t i = 1000; i < rows.size(); ++i) rows[i].error = std::string(6000, 'x');
+  for (std::size_t i = 0; i < 1000; ++i) rows[i].error.clear();
+  write(results_to_csv(rows));
+  options.max_rows = 2000;
+  ASSERT_EQ(read_results_csv_file(path_, &back, &error, options), ResultsCsvRead::kLoaded) << error;
+  ASSERT_EQ(back.size(), 2000u);
+  expect_same(rows[1999], back[1999]);
+}
+
+TEST_F(ResultsCsvFile, ProgressCountsBytesAndCanCancel) {
+  const std::string text = results_to_csv(many_rows(9000));
+  write(text);
+  std::vector<RunResult> back;
+  std::string error;
+  ResultsCsvReadOptions options;
+  std::vector<std::uint64_t> seen;
+  options.progress = [&](std::uint64_t done, std::uint64_t total) {
+    EXPECT_EQ(total, text.size());
+    seen.push_back(done);
+    return true;
+  };
+  ASSERT_EQ(read_results_csv_file(path_, &back, &error, options), ResultsCsvRead::kLoaded) << error;
+  ASSERT_GE(seen.size(), 3u) << "one report per block";
+  EXPECT_TRUE(std::is_sorted(seen.begin(), seen.end()));
+  EXPECT_EQ(seen.back(), text.size());
+
+  // Cancelled after the second block: nothing is returned.
+  int calls = 0;
+  options.progress = [&](std::uint64_t, std::uint64_t) { return ++calls < 2; };
+  back = {realistic_row()};
+  EXPECT_EQ(read_results_csv_file(path_, &back, &error, options), ResultsCsvRead::kCancelled);
+  EXPECT_EQ(calls, 2);
+  EXPECT_EQ(back.size(), 1u) << "*out unchanged";
+  EXPECT_TRUE(contains(error, "cancelled")) << error;
 }
 
 // ---- JSON ---------------------------------------------------------------------------------------

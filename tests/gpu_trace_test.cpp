@@ -113,8 +113,8 @@ std::string check_values(const TraceResult& r, Problem problem, Precision precis
   const bool ata = problem == Problem::Ata;
   std::vector<double> a(static_cast<std::size_t>(a_elements(problem, s))),
       b(static_cast<std::size_t>(b_elements(problem, s)));
-  fill_inputs_f64(seed, 0, static_cast<std::int64_t>(a.size()), a.data());
-  fill_inputs_f64(seed, 1, static_cast<std::int64_t>(b.size()), b.data());
+  fill_inputs(precision, seed, 0, static_cast<std::int64_t>(a.size()), a.data());
+  fill_inputs(precision, seed, 1, static_cast<std::int64_t>(b.size()), b.data());
   const double u = precision == Precision::F32 ? std::ldexp(1.0, -24) : std::ldexp(1.0, -53);
   if (static_cast<std::int64_t>(r.c.size()) != s.M * s.N) return "C has the wrong size";
   for (std::int64_t i = 0; i < s.M; ++i)

@@ -10,12 +10,14 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "device_info.h"
 #include "export/results_csv.h"
+#include "help_text.h"
 #include "registry.h"
 
 #ifndef TILESCOPE_BINARY
@@ -232,8 +234,8 @@ TEST(Cli, BadArgumentsGiveUsageAndExit2) {
     SCOPED_TRACE(args);
     const Outcome o = run_tilescope(args);
     EXPECT_EQ(o.exit_code, 2) << o.err;
-    EXPECT_TRUE(contains(o.err, "usage: tilescope bench")) << o.err;
-    EXPECT_TRUE(contains(o.err, "tilescope bench: ")) << "the reason comes first: " << o.err;
+    EXPECT_TRUE(tilescope::testing::has_line_starting_with(o.err, "usage: tilescope bench ")) << o.err;
+    EXPECT_EQ(o.err.rfind("tilescope bench: ", 0), 0u) << "the reason comes first: " << o.err;
     EXPECT_TRUE(o.out.empty()) << o.out;
   }
 }
@@ -258,9 +260,13 @@ TEST(Cli, ListPrintsEveryRegistryId) {
 TEST(Cli, HelpDocumentsExitCodes) {
   const Outcome o = run_tilescope("bench --help");
   EXPECT_EQ(o.exit_code, 0);
-  EXPECT_TRUE(contains(o.out, "Exit codes")) << o.out;
-  EXPECT_TRUE(contains(o.out, "3  no usable GPU")) << o.out;
-  EXPECT_TRUE(contains(o.out, "130  interrupted (Ctrl-C)")) << o.out;
+  // Whole entries of the "Exit codes:" list, not substrings ("13  no usable GPU" would contain
+  // "3  no usable GPU").
+  const std::map<int, std::string> codes = tilescope::testing::exit_code_entries(o.out);
+  ASSERT_EQ(codes.count(3), 1u) << o.out;
+  ASSERT_EQ(codes.count(130), 1u) << o.out;
+  EXPECT_EQ(codes.at(3).rfind("no usable GPU", 0), 0u) << codes.at(3);
+  EXPECT_EQ(codes.at(130).rfind("interrupted (Ctrl-C)", 0), 0u) << codes.at(130);
 }
 
 TEST(Cli, TopLevelCommands) {
@@ -269,11 +275,14 @@ TEST(Cli, TopLevelCommands) {
   EXPECT_EQ(o.out.rfind("tilescope ", 0), 0u) << o.out;
   o = run_tilescope("--help");
   EXPECT_EQ(o.exit_code, 0);
-  EXPECT_TRUE(contains(o.out, "tilescope bench")) << o.out;
+  EXPECT_TRUE(tilescope::testing::has_line_starting_with(o.out, "usage: tilescope ")) << o.out;
+  // Each command has its own line in the list of commands.
+  EXPECT_TRUE(tilescope::testing::has_line_starting_with(o.out, "  bench ")) << o.out;
+  EXPECT_TRUE(tilescope::testing::has_line_starting_with(o.out, "  plot ")) << o.out;
   o = run_tilescope("frobnicate");
   EXPECT_EQ(o.exit_code, 2);
   EXPECT_TRUE(contains(o.err, "unknown command 'frobnicate'")) << o.err;
-  EXPECT_TRUE(contains(o.err, "usage: tilescope")) << o.err;
+  EXPECT_TRUE(tilescope::testing::has_line_starting_with(o.err, "usage: tilescope ")) << o.err;
 }
 
 }  // namespace

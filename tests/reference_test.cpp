@@ -70,34 +70,83 @@ INSTANTIATE_TEST_SUITE_P(Shapes, ReferenceRagged,
                          ::testing::Values(Shape{1, 1, 1}, Shape{7, 7, 7}, Shape{33, 17, 5}, Shape{5, 40, 129},
                                            Shape{64, 64, 64}, Shape{100, 3, 77}));
 
-TEST(RandomInputs, NeverZeroInRangeFloatExactAndSeeded) {
+TEST(RandomInputs, DoubleInputsCarryFull53BitMantissas) {
+  int not_float = 0, rounding_products = 0;
   for (std::uint64_t i = 0; i < 100000; ++i) {
     const double v = input_value(1, 0, i);
     ASSERT_NE(v, 0.0);
-    ASSERT_GE(v, -1.0);
+    ASSERT_GT(v, -1.0);
     ASSERT_LT(v, 1.0);
-    ASSERT_EQ(static_cast<double>(static_cast<float>(v)), v) << "not representable in float";
+    // An odd multiple of 2^-53: the last of 53 bits is set.
+    const double scaled = std::ldexp(v, 53);
+    ASSERT_EQ(scaled, std::trunc(scaled));
+    ASSERT_EQ(std::fmod(std::fabs(scaled), 2.0), 1.0) << v;
+    not_float += static_cast<double>(static_cast<float>(v)) != v ? 1 : 0;
+    // The product of two inputs rounds in double (its exact value needs up to 106 bits).
+    const double w = input_value(1, 1, i);
+    rounding_products += std::fma(v, w, -(v * w)) != 0.0 ? 1 : 0;
   }
+  // Uniform over 2^53 values: about one in 2^29 fits in a float.
+  EXPECT_GT(not_float, 99990);
+  EXPECT_GT(rounding_products, 99000);
+}
+
+TEST(RandomInputs, FloatInputsCarryFull24BitMantissas) {
+  int rounding_products = 0;
+  for (std::uint64_t i = 0; i < 100000; ++i) {
+    const float v = input_value_f32(1, 0, i);
+    ASSERT_NE(v, 0.0f);
+    ASSERT_GT(v, -1.0f);
+    ASSERT_LT(v, 1.0f);
+    const double scaled = std::ldexp(static_cast<double>(v), 24);
+    ASSERT_EQ(std::fmod(std::fabs(scaled), 2.0), 1.0) << v;  // an odd multiple of 2^-24
+    // The float input is the double one's top 24 bits: within 2^-24 of it.
+    ASSERT_LT(std::fabs(static_cast<double>(v) - input_value(1, 0, i)), std::ldexp(1.0, -24));
+    const float w = input_value_f32(1, 1, i);
+    rounding_products += std::fma(v, w, -(v * w)) != 0.0f ? 1 : 0;
+  }
+  EXPECT_GT(rounding_products, 99000);
+}
+
+TEST(RandomInputs, SeededUniformAndTheSameThroughEveryEntryPoint) {
   EXPECT_NE(input_value(1, 0, 5), input_value(2, 0, 5));
   EXPECT_NE(input_value(1, 0, 5), input_value(1, 1, 5));
   EXPECT_EQ(input_value(9, 1, 123), input_value(9, 1, 123));
-  // Roughly uniform: the mean of many is near 0 and the mean square near 1/3.
-  double sum = 0, sum2 = 0;
-  for (std::uint64_t i = 0; i < 100000; ++i) {
-    const double v = input_value(4, 0, i);
-    sum += v;
-    sum2 += v * v;
+  EXPECT_EQ(input_value_as<double>(9, 1, 123), input_value(9, 1, 123));
+  EXPECT_EQ(input_value_as<float>(9, 1, 123), input_value_f32(9, 1, 123));
+  std::vector<double> d(1000), f(1000), legacy(1000);
+  fill_inputs(Precision::F64, 9, 1, 1000, d.data());
+  fill_inputs(Precision::F32, 9, 1, 1000, f.data());
+  fill_inputs_f64(9, 1, 1000, legacy.data());
+  for (std::uint64_t i = 0; i < 1000; ++i) {
+    ASSERT_EQ(d[i], input_value(9, 1, i));
+    ASSERT_EQ(f[i], static_cast<double>(input_value_f32(9, 1, i)));
+    ASSERT_EQ(legacy[i], d[i]);
   }
-  EXPECT_NEAR(sum / 100000, 0.0, 0.01);
-  EXPECT_NEAR(sum2 / 100000, 1.0 / 3.0, 0.01);
+  // Roughly uniform: the mean of many is near 0 and the mean square near 1/3.
+  for (bool as_float : {false, true}) {
+    double sum = 0, sum2 = 0;
+    for (std::uint64_t i = 0; i < 100000; ++i) {
+      const double v = as_float ? input_value_f32(4, 0, i) : input_value(4, 0, i);
+      sum += v;
+      sum2 += v * v;
+    }
+    EXPECT_NEAR(sum / 100000, 0.0, 0.01);
+    EXPECT_NEAR(sum2 / 100000, 1.0 / 3.0, 0.01);
+  }
 }
 
-TEST(Compare, RelativeFrobeniusErrorAndUnwrittenElements) {
-  const double ref[] = {3, 4, 0, 0};  // norm 5
+TEST(Compare, LargestElementErrorAndUnwrittenElements) {
+  const double ref[] = {3, 4, 0, 0};  // largest element 4
   const float exact[] = {3, 4, 0, 0};
   EXPECT_EQ(compare_to_reference(exact, ref, 2, 2, OutputPart::Full).rel_error, 0.0);
   const float off[] = {3, 4, 0, 0.5f};
-  EXPECT_NEAR(compare_to_reference(off, ref, 2, 2, OutputPart::Full).rel_error, 0.1, 1e-12);
+  const ErrorReport one = compare_to_reference(off, ref, 2, 2, OutputPart::Full);
+  EXPECT_NEAR(one.rel_error, 0.5 / 4, 1e-12);
+  EXPECT_NEAR(one.reference_norm, 5.0, 1e-12);
+  // The largest element error, not a norm: spreading the same total error over C lowers it.
+  const float spread[] = {3.25f, 4.25f, 0.25f, 0.25f};
+  EXPECT_NEAR(compare_to_reference(spread, ref, 2, 2, OutputPart::Full).rel_error, 0.25 / 4, 1e-12);
   const float nan = std::numeric_limits<float>::quiet_NaN();
   const float poisoned[] = {3, 4, nan, 0};
   const ErrorReport r = compare_to_reference(poisoned, ref, 2, 2, OutputPart::Full);
@@ -108,18 +157,61 @@ TEST(Compare, RelativeFrobeniusErrorAndUnwrittenElements) {
   EXPECT_EQ(u.unwritten, 0);
   EXPECT_EQ(u.checked, 3);
   EXPECT_EQ(u.rel_error, 0.0);
+  // An overflowed element is an error, not a NaN to skip.
+  const double inf_c[] = {3, 4, INFINITY, 0};
+  EXPECT_TRUE(std::isinf(compare_to_reference(inf_c, ref, 2, 2, OutputPart::Full).rel_error));
 }
 
-TEST(Tolerance, ScalesWithKAndGuardsCancellation) {
-  const double u = unit_roundoff_for(Precision::F32, false);
-  EXPECT_DOUBLE_EQ(u, std::ldexp(1.0, -24));
+TEST(Compare, OneWrongElementIsSeenAtAnySize) {
+  // A Frobenius norm dilutes one wrong element by the size of C; the largest element error does
+  // not: the same wrong element gives the same error in a 4 x 4 and a 1000 x 1000 C.
+  for (std::int64_t n : {4, 1000}) {
+    std::vector<double> ref(static_cast<std::size_t>(n * n));
+    fill_inputs(Precision::F64, 5, 0, n * n, ref.data());
+    ref[0] = 1.0;  // the largest element
+    std::vector<double> c = ref;
+    c[static_cast<std::size_t>(n * n / 2)] += 0.25;
+    EXPECT_NEAR(compare_to_reference(c.data(), ref.data(), n, n, OutputPart::Full).rel_error, 0.25, 1e-12) << n;
+  }
+}
+
+TEST(Tolerance, OneRuleForBothPrecisionsScalingWithK) {
+  const double u32 = unit_roundoff_for(Precision::F32, false);
+  const double u64 = unit_roundoff_for(Precision::F64, false);
+  EXPECT_DOUBLE_EQ(u32, std::ldexp(1.0, -24));
+  EXPECT_DOUBLE_EQ(u64, std::ldexp(1.0, -53));
   EXPECT_GT(unit_roundoff_for(Precision::F32, true), 1e-4);
-  EXPECT_LT(unit_roundoff_for(Precision::F64, false), 1e-15);
   const double typical_norm_1000 = std::sqrt(1000.0 * 1000.0 * 1000.0) / 3.0;
-  const double t1000 = relative_error_tolerance(u, 1000, typical_norm_1000, 1000 * 1000);
-  const double t4000 = relative_error_tolerance(u, 4000, typical_norm_1000 * 2, 1000 * 1000);
-  EXPECT_NEAR(t4000 / t1000, 2.0, 1e-9);  // sqrt(4000/1000)
-  EXPECT_LT(t1000, 1e-5);                 // tight enough to catch a wrong kernel
-  // A reference norm 10x below the random-data expectation (cancellation) loosens it 10x.
-  EXPECT_NEAR(relative_error_tolerance(u, 1000, typical_norm_1000 / 10, 1000 * 1000) / t1000, 10.0, 1e-9);
+  for (double u : {u32, u64}) {
+    const double t1000 = relative_error_tolerance(u, 1000, typical_norm_1000, 1000 * 1000);
+    const double t4000 = relative_error_tolerance(u, 4000, typical_norm_1000 * 2, 1000 * 1000);
+    EXPECT_NEAR(t4000 / t1000, 2.0, 1e-9);  // sqrt(4000/1000)
+    // A reference norm 10x below the random-data expectation (cancellation) loosens it 10x.
+    EXPECT_NEAR(relative_error_tolerance(u, 1000, typical_norm_1000 / 10, 1000 * 1000) / t1000, 10.0, 1e-9);
+  }
+  // 4 sqrt(u^2 + u_ref^2) sqrt(K), u_ref = 2^-53 (the FP64 reference's own rounding): float is
+  // 4 u sqrt(K) to 1e-15; double allows the kernel's and the reference's rounding, sqrt(2) x.
+  const double f32 = relative_error_tolerance(u32, 1000, typical_norm_1000, 1000 * 1000);
+  EXPECT_NEAR(f32 / (4 * u32 * std::sqrt(1000.0)), 1.0, 1e-15);
+  EXPECT_LT(f32, 1e-5);  // tight enough to catch a wrong kernel
+  const double f64 = relative_error_tolerance(u64, 1000, typical_norm_1000, 1000 * 1000);
+  EXPECT_NEAR(f64 / (4 * std::sqrt(2.0) * u64 * std::sqrt(1000.0)), 1.0, 1e-12);
+}
+
+TEST(Tolerance, VerdictNeedsEverythingWrittenAndTheErrorWithin) {
+  ErrorReport er;
+  er.rel_error = 1e-16;
+  er.reference_norm = std::sqrt(100.0 * 100) / 3.0;
+  er.checked = 100;
+  const CheckVerdict ok = judge_check(er, unit_roundoff_for(Precision::F64, false), 100, 100);
+  EXPECT_TRUE(ok.passed);
+  EXPECT_NEAR(ok.tolerance, 4 * std::sqrt(2.0) * std::ldexp(1.0, -53) * 10, 1e-25);
+  er.rel_error = 2 * ok.tolerance;
+  EXPECT_FALSE(judge_check(er, unit_roundoff_for(Precision::F64, false), 100, 100).passed);
+  er.rel_error = 0;
+  er.unwritten = 1;
+  EXPECT_FALSE(judge_check(er, unit_roundoff_for(Precision::F64, false), 100, 100).passed);
+  er.unwritten = 0;
+  er.rel_error = NAN;
+  EXPECT_FALSE(judge_check(er, unit_roundoff_for(Precision::F64, false), 100, 100).passed);
 }

@@ -187,7 +187,7 @@ ArgParser bench_parser() {
   for (const char* name : {"--variants", "--problem", "--precision", "--sizes", "--m", "--n", "--k", "--reps",
                            "--warmup", "--seed", "--csv", "--json"})
     p.option(name, "VALUE");
-  p.flag("--no-verify").flag("--no-baseline").flag("--list");
+  p.flag("--no-verify").flag("--no-baseline").flag("--list").flag("--ceilings");
   return p;
 }
 
@@ -242,6 +242,8 @@ bool apply_bench_option(const ArgParser::Arg& arg, BenchOptions* opt, RawBenchAr
     opt->baseline = false;
   } else if (name == "--list") {
     opt->list = true;
+  } else if (name == "--ceilings") {
+    opt->ceilings = true;
   }
   return true;
 }
@@ -303,6 +305,10 @@ BenchOptions parse_bench_args(const std::vector<std::string>& args) {
   for (const ArgParser::Arg& arg : parser.args())
     if (!apply_bench_option(arg, &opt, &raw, &error)) return fail(error);
 
+  if (opt.ceilings && opt.list) return fail("--ceilings and --list cannot be combined");
+  if (opt.ceilings && (opt.variants_given || opt.sizes_given))
+    return fail("--ceilings measures the device's roofs with its own kernels: it takes no --variants or sizes");
+
   std::vector<VariantSelection> chosen;
   if (!parse_variants(raw.variants_text, &chosen, &error)) return fail(error);
   if (!resolve_problems_and_shapes(raw, &opt, &error)) return fail(error);
@@ -323,6 +329,7 @@ std::string bench_synopsis() {
                        [--sizes LIST | --m LIST --n LIST --k LIST] [--reps N] [--warmup N]
                        [--no-verify] [--no-baseline] [--seed N] [--csv FILE] [--json FILE]
                        [--list] [-h | --help]
+       tilescope bench --ceilings [--csv FILE] [--json FILE]
 )";
 }
 
@@ -355,6 +362,15 @@ Output:
   --list             print the variants and their configurations, then exit
   -h, --help         print this help, then exit
 
+Ceilings (the Roofline view's roofs):
+  --ceilings         instead of a sweep, measure the device's roofs with small kernels
+                     (FP32 FMA, FP64 FMA, HBM read, HBM copy, L2 read, shared-memory read),
+                     print them with the datasheet-derived value where one exists and the
+                     ratio, and cache them for the window and `tilescope plot --roofline`
+                     ($XDG_CACHE_HOME/tilescope, else ~/.cache/tilescope). --json FILE writes
+                     the same JSON as the cache, --csv FILE one row per roof. Without a usable
+                     GPU it exits with 3.
+
 Size lists: 1024 | 512,1024,2048 | 1024:8192:x2 (geometric: 1024 2048 4096 8192) |
   1000:5000:+1000 (arithmetic) | 1024:8192 (a range without a step doubles) |
   mixtures such as 7,33,1024:4096:x2. Sizes are 1 to 1048576.
@@ -381,6 +397,7 @@ Exit codes:
 Examples:
   tilescope bench --variants naive,smem_tiled:16 --sizes 512:4096:x2
   tilescope bench --problem ata --precision f32,f64 --n 4096 --k 1024 --csv ata.csv
+  tilescope bench --ceilings --json ceilings.json
 )";
 }
 

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "cli/bench_args.h"
+#include "cli/ceilings_command.h"
 #include "cli/results_table.h"
 #include "device_info.h"
 #include "export/atomic_file.h"
@@ -278,6 +279,7 @@ int run_bench_unguarded(int argc, char** argv, std::ostream& out, std::ostream& 
     out << format_registry_listing();
     return kExitOk;
   }
+  if (opt.ceilings) return run_ceilings(opt, out, err);
   const DeviceInfo& device = probe_device();
   if (!device.ok()) {
     err << "tilescope: no usable GPU: "

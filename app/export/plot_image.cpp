@@ -8,24 +8,27 @@
 
 #include "export/png_writer.h"
 #include "platform/render_target.h"
+#include "plot/roofline_render.h"
 
 namespace tilescope {
 
-bool write_plot_png(const std::string& path, int width, int height, const PlotImage& plot, std::string* error) {
+namespace {
+
+bool size_ok(int width, int height, std::string* error) {
   if (width < 64 || height < 64 || width > 8192 || height > 8192) {
     *error = "plot export: the size must be between 64 and 8192 pixels on each side";
     return false;
   }
-  if (plot.series.empty()) {
-    *error = "plot export: nothing to plot yet (run something first)";
-    return false;
-  }
+  return true;
+}
+
+// One extra ImGui frame of the export's size, drawn by `draw(draw_list, size, scale)`, read
+// back and written as a PNG. Everything is drawn into the background draw list, so no window
+// of the UI takes part; sizes scale with the height so a 4K export looks like a larger 1080p one.
+template <typename Draw>
+bool render_png(const std::string& path, int width, int height, const Draw& draw, std::string* error) {
   RenderTarget target;
   if (!target.resize(width, height, error)) return false;
-
-  // One extra ImGui frame of the export's size. Everything is drawn into the background draw
-  // list, so no window of the UI takes part; sizes scale with the height so a 4K export looks
-  // like a larger 1080p one.
   ImGuiIO& io = ImGui::GetIO();
   const ImVec2 saved_size = io.DisplaySize;
   const ImVec2 saved_scale = io.DisplayFramebufferScale;
@@ -33,8 +36,7 @@ bool write_plot_png(const std::string& path, int width, int height, const PlotIm
   io.DisplayFramebufferScale = ImVec2(1, 1);
   ImGui::NewFrame();
   const float scale = std::max(1.0f, height / 720.0f) * (17.0f / ImGui::GetFontSize());
-  ImDrawList* dl = ImGui::GetBackgroundDrawList();
-  draw_plot(dl, ImVec2(0, 0), io.DisplaySize, plot.style, plot.series, plot.refs, plot.x, plot.y, scale);
+  draw(ImGui::GetBackgroundDrawList(), io.DisplaySize, scale);
   ImGui::Render();
   target.bind();
   glClearColor(0, 0, 0, 1);
@@ -47,6 +49,34 @@ bool write_plot_png(const std::string& path, int width, int height, const PlotIm
   io.DisplayFramebufferScale = saved_scale;
   if (!read) return false;
   return write_png(path, image, error);
+}
+
+}  // namespace
+
+bool write_plot_png(const std::string& path, int width, int height, const PlotImage& plot, std::string* error) {
+  if (!size_ok(width, height, error)) return false;
+  if (plot.series.empty()) {
+    *error = "plot export: nothing to plot yet (run something first)";
+    return false;
+  }
+  return render_png(
+      path, width, height,
+      [&](ImDrawList* dl, ImVec2 size, float scale) {
+        draw_plot(dl, ImVec2(0, 0), size, plot.style, plot.series, plot.refs, plot.x, plot.y, scale);
+      },
+      error);
+}
+
+bool write_roofline_png(const std::string& path, int width, int height, const RooflineData& roofline,
+                        std::string* error) {
+  if (!size_ok(width, height, error)) return false;
+  if (roofline.series.empty() && !roofline.has_ceilings) {
+    *error = "roofline export: no results and no ceilings to plot yet";
+    return false;
+  }
+  return render_png(
+      path, width, height,
+      [&](ImDrawList* dl, ImVec2 size, float scale) { draw_roofline(dl, ImVec2(0, 0), size, roofline, scale); }, error);
 }
 
 }  // namespace tilescope

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "plot/plot_widget.h"
+#include "plot/roofline_model.h"
 
 namespace tilescope {
 
@@ -23,5 +24,11 @@ struct PlotImage {
 // frames. False and *error on a bad size (64 to 8192 on each side), an empty plot, or a failed
 // render or write; nothing is left behind then.
 bool write_plot_png(const std::string& path, int width, int height, const PlotImage& plot, std::string* error);
+
+// The Roofline view (plot/roofline_render.h) the same way: its points, roofs, ridge points and
+// notes, title and footer. Unlike the timing plot it renders without points too (the roofs
+// alone, or the note that no ceilings are known), but not with neither.
+bool write_roofline_png(const std::string& path, int width, int height, const RooflineData& roofline,
+                        std::string* error);
 
 }  // namespace tilescope

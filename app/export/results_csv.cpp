@@ -1,14 +1,17 @@
 #include "export/results_csv.h"
 
+#include <sys/stat.h>
+
 #include <cerrno>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
+#include <cstring>
 #include <functional>
 #include <limits>
-#include <sstream>
+#include <memory>
+#include <string_view>
 
 #include "export/atomic_file.h"
 
@@ -26,29 +29,47 @@ std::string format_double(double v) {
   return buffer;
 }
 
-bool parse_double(const std::string& s, double* out) {
-  if (s.empty()) return false;
-  errno = 0;
-  char* end = nullptr;
-  const double v = std::strtod(s.c_str(), &end);
-  // ERANGE on underflow still yields a usable (denormal or zero) value; only overflow is bad.
-  if (end != s.c_str() + s.size() || (errno == ERANGE && (v == HUGE_VAL || v == -HUGE_VAL))) return false;
-  *out = v;
-  return true;
+// strtod and strtoll need a terminated string: short fields (every number) are copied to the
+// stack, so parsing a field allocates nothing.
+template <typename Parse>
+bool with_c_string(std::string_view s, Parse parse) {
+  char small[80];
+  if (s.size() < sizeof small) {
+    s.copy(small, s.size());
+    small[s.size()] = '\0';
+    return parse(small, small + s.size());
+  }
+  const std::string big(s);
+  return parse(big.c_str(), big.c_str() + big.size());
 }
 
-bool parse_int64(const std::string& s, std::int64_t* out) {
+bool parse_double(std::string_view s, double* out) {
   if (s.empty()) return false;
-  errno = 0;
-  char* end = nullptr;
-  const long long v = std::strtoll(s.c_str(), &end, 10);
-  if (end != s.c_str() + s.size() || errno == ERANGE) return false;
-  *out = v;
-  return true;
+  return with_c_string(s, [out](const char* begin, const char* end_expected) {
+    errno = 0;
+    char* end = nullptr;
+    const double v = std::strtod(begin, &end);
+    // ERANGE on underflow still yields a usable (denormal or zero) value; only overflow is bad.
+    if (end != end_expected || (errno == ERANGE && (v == HUGE_VAL || v == -HUGE_VAL))) return false;
+    *out = v;
+    return true;
+  });
+}
+
+bool parse_int64(std::string_view s, std::int64_t* out) {
+  if (s.empty()) return false;
+  return with_c_string(s, [out](const char* begin, const char* end_expected) {
+    errno = 0;
+    char* end = nullptr;
+    const long long v = std::strtoll(begin, &end, 10);
+    if (end != end_expected || errno == ERANGE) return false;
+    *out = v;
+    return true;
+  });
 }
 
 // Digits only: strtoull would accept a sign and wrap "-1" around to 2^64-1.
-bool parse_uint64(const std::string& s, std::uint64_t* out) {
+bool parse_uint64(std::string_view s, std::uint64_t* out) {
   if (s.empty()) return false;
   std::uint64_t v = 0;
   for (char ch : s) {
@@ -61,14 +82,14 @@ bool parse_uint64(const std::string& s, std::uint64_t* out) {
   return true;
 }
 
-bool parse_int(const std::string& s, int* out) {
+bool parse_int(std::string_view s, int* out) {
   std::int64_t v = 0;
   if (!parse_int64(s, &v) || v < std::numeric_limits<int>::min() || v > std::numeric_limits<int>::max()) return false;
   *out = static_cast<int>(v);
   return true;
 }
 
-bool parse_bool(const std::string& s, bool* out) {
+bool parse_bool(std::string_view s, bool* out) {
   if (s == "true")
     *out = true;
   else if (s == "false")
@@ -83,28 +104,28 @@ bool parse_bool(const std::string& s, bool* out) {
 struct Column {
   const char* name;
   std::function<std::string(const RunResult&)> get;
-  std::function<bool(const std::string&, RunResult&)> set;  // false: the text does not parse
+  std::function<bool(std::string_view, RunResult&)> set;  // false: the text does not parse
 };
 
 // Columns that map straight onto one field of RunResult.
 Column text_column(const char* name, std::string RunResult::*field) {
   return {name, [field](const RunResult& r) { return r.*field; },
-          [field](const std::string& s, RunResult& r) {
-            r.*field = s;
+          [field](std::string_view s, RunResult& r) {
+            (r.*field).assign(s.data(), s.size());
             return true;
           }};
 }
 Column double_column(const char* name, double RunResult::*field) {
   return {name, [field](const RunResult& r) { return format_double(r.*field); },
-          [field](const std::string& s, RunResult& r) { return parse_double(s, &(r.*field)); }};
+          [field](std::string_view s, RunResult& r) { return parse_double(s, &(r.*field)); }};
 }
 Column int_column(const char* name, int RunResult::*field) {
   return {name, [field](const RunResult& r) { return std::to_string(r.*field); },
-          [field](const std::string& s, RunResult& r) { return parse_int(s, &(r.*field)); }};
+          [field](std::string_view s, RunResult& r) { return parse_int(s, &(r.*field)); }};
 }
 Column bool_column(const char* name, bool RunResult::*field) {
   return {name, [field](const RunResult& r) { return std::string(r.*field ? "true" : "false"); },
-          [field](const std::string& s, RunResult& r) { return parse_bool(s, &(r.*field)); }};
+          [field](std::string_view s, RunResult& r) { return parse_bool(s, &(r.*field)); }};
 }
 
 const std::vector<Column>& columns() {
@@ -115,19 +136,19 @@ const std::vector<Column>& columns() {
       text_column("backend", &RunResult::backend),
       text_column("math", &RunResult::math),
       Column{"problem", [](const RunResult& r) { return std::string(to_string(r.problem)); },
-             [](const std::string& s, RunResult& r) { return parse_problem(s, &r.problem); }},
+             [](std::string_view s, RunResult& r) { return parse_problem(std::string(s), &r.problem); }},
       Column{"precision", [](const RunResult& r) { return std::string(to_string(r.precision)); },
-             [](const std::string& s, RunResult& r) { return parse_precision(s, &r.precision); }},
+             [](std::string_view s, RunResult& r) { return parse_precision(std::string(s), &r.precision); }},
       Column{"M", [](const RunResult& r) { return std::to_string(r.shape.M); },
-             [](const std::string& s, RunResult& r) { return parse_int64(s, &r.shape.M); }},
+             [](std::string_view s, RunResult& r) { return parse_int64(s, &r.shape.M); }},
       Column{"N", [](const RunResult& r) { return std::to_string(r.shape.N); },
-             [](const std::string& s, RunResult& r) { return parse_int64(s, &r.shape.N); }},
+             [](std::string_view s, RunResult& r) { return parse_int64(s, &r.shape.N); }},
       Column{"K", [](const RunResult& r) { return std::to_string(r.shape.K); },
-             [](const std::string& s, RunResult& r) { return parse_int64(s, &r.shape.K); }},
+             [](std::string_view s, RunResult& r) { return parse_int64(s, &r.shape.K); }},
       int_column("repetitions", &RunResult::repetitions),
       int_column("warmup", &RunResult::warmup),
       Column{"seed", [](const RunResult& r) { return std::to_string(r.seed); },
-             [](const std::string& s, RunResult& r) { return parse_uint64(s, &r.seed); }},
+             [](std::string_view s, RunResult& r) { return parse_uint64(s, &r.seed); }},
       text_column("timestamp", &RunResult::timestamp),
       text_column("error", &RunResult::error),
       double_column("first_ms", &RunResult::first_ms),
@@ -143,7 +164,7 @@ const std::vector<Column>& columns() {
       double_column("rel_error", &RunResult::rel_error),
       double_column("tolerance", &RunResult::tolerance),
       Column{"unwritten", [](const RunResult& r) { return std::to_string(r.unwritten); },
-             [](const std::string& s, RunResult& r) { return parse_int64(s, &r.unwritten); }},
+             [](std::string_view s, RunResult& r) { return parse_int64(s, &r.unwritten); }},
       text_column("reference", &RunResult::reference),
       int_column("registers_per_thread", &RunResult::registers_per_thread),
       int_column("static_shared_bytes", &RunResult::static_shared_bytes),
@@ -181,75 +202,310 @@ std::string quote_field(const std::string& s) {
   return out + "\"";
 }
 
-struct Record {
-  int line = 0;  // where the record starts (1-based)
-  std::vector<std::string> fields;
-};
+// One CSV record at a time, from a buffer that may end in the middle of one (a file is read in
+// blocks). The fields' bytes go into one string reused from record to record, so that reading
+// a million rows makes no allocation per field.
+class RecordParser {
+ public:
+  enum class Step { kRecord, kNeedMore, kEnd, kError };
 
-bool split_records(const std::string& text, std::vector<Record>* records, std::string* error) {
-  int line = 1;
-  std::size_t i = 0;
-  const std::size_t n = text.size();
-  while (i < n) {
-    Record rec;
-    rec.line = line;
+  // Parses the record at data[*pos]. `at_eof`: no bytes follow data[size - 1]. kNeedMore:
+  // the buffer ends inside the record; *pos is left at its start (blank lines before it are
+  // consumed) and the caller appends bytes and calls again.
+  Step next(const char* data, std::size_t size, std::size_t* pos, bool at_eof, std::string* error) {
+    std::size_t i = *pos;
     // A blank line is not a record.
-    if (text[i] == '\n' || (text[i] == '\r' && i + 1 < n && text[i + 1] == '\n')) {
-      i += text[i] == '\r' ? 2 : 1;
-      ++line;
-      continue;
-    }
     for (;;) {
-      std::string field;
-      if (i < n && text[i] == '"') {
+      if (i >= size) {
+        *pos = i;
+        return at_eof ? Step::kEnd : Step::kNeedMore;
+      }
+      if (data[i] == '\n') {
+        ++i, ++line_;
+      } else if (data[i] == '\r') {
+        if (i + 1 >= size && !at_eof) {
+          *pos = i;
+          return Step::kNeedMore;
+        }
+        if (i + 1 < size && data[i + 1] == '\n') {
+          i += 2, ++line_;
+        } else {
+          break;  // a lone '\r' starts a field
+        }
+      } else {
+        break;
+      }
+    }
+    *pos = i;
+    const int start_line = line_;
+    record_line_ = line_;
+    text_.clear();
+    ends_.clear();
+    int line = line_;
+    auto need_more = [&] {
+      line_ = start_line;  // the record is parsed again from its start
+      return Step::kNeedMore;
+    };
+    for (;;) {
+      if (i < size && data[i] == '"') {
         const int quote_line = line;
         ++i;
         for (;;) {
-          if (i >= n) {
+          if (i >= size) {
+            if (!at_eof) return need_more();
             *error = "line " + std::to_string(quote_line) + ": a quoted field is never closed";
-            return false;
+            return Step::kError;
           }
-          if (text[i] == '"') {
-            if (i + 1 < n && text[i + 1] == '"') {
-              field += '"';
+          if (data[i] == '"') {
+            if (i + 1 >= size && !at_eof) return need_more();
+            if (i + 1 < size && data[i + 1] == '"') {
+              text_ += '"';
               i += 2;
               continue;
             }
             ++i;
             break;
           }
-          if (text[i] == '\n') ++line;
-          field += text[i++];
+          // Copy the run up to the next quote at once.
+          const char* q = static_cast<const char*>(std::memchr(data + i, '"', size - i));
+          const std::size_t stop = q ? static_cast<std::size_t>(q - data) : size;
+          for (std::size_t j = i; j < stop; ++j)
+            if (data[j] == '\n') ++line;
+          text_.append(data + i, stop - i);
+          i = stop;
         }
-        if (i < n && text[i] != ',' && text[i] != '\n' && text[i] != '\r') {
+        if (i < size && data[i] != ',' && data[i] != '\n' && data[i] != '\r') {
           *error = "line " + std::to_string(line) + ": unexpected text after a closing quote";
-          return false;
+          return Step::kError;
         }
       } else {
-        while (i < n && text[i] != ',' && text[i] != '\n' && !(text[i] == '\r' && i + 1 < n && text[i + 1] == '\n')) {
-          if (text[i] == '"') {
-            *error = "line " + std::to_string(line) + ": a quote inside an unquoted field";
-            return false;
+        const std::size_t begin = i;
+        while (i < size && data[i] != ',' && data[i] != '\n') {
+          if (data[i] == '\r') {
+            if (i + 1 >= size && !at_eof) return need_more();
+            if (i + 1 < size && data[i + 1] == '\n') break;
           }
-          field += text[i++];
+          if (data[i] == '"') {
+            *error = "line " + std::to_string(line) + ": a quote inside an unquoted field";
+            return Step::kError;
+          }
+          ++i;
         }
+        text_.append(data + begin, i - begin);
       }
-      rec.fields.push_back(std::move(field));
-      if (i < n && text[i] == ',') {
+      ends_.push_back(text_.size());
+      if (i < size && data[i] == ',') {
         ++i;
         continue;
       }
+      if (i >= size && !at_eof) return need_more();
       // End of record: "\n", "\r\n" or the end of the text.
-      if (i < n && text[i] == '\r') ++i;
-      if (i < n && text[i] == '\n') {
+      if (i < size && data[i] == '\r') {
+        if (i + 1 >= size && !at_eof) return need_more();
+        ++i;
+      }
+      if (i < size && data[i] == '\n') {
         ++i;
         ++line;
       }
       break;
     }
-    records->push_back(std::move(rec));
+    line_ = line;
+    *pos = i;
+    return Step::kRecord;
+  }
+
+  int record_line() const { return record_line_; }  // where the last record starts (1-based)
+  std::size_t field_count() const { return ends_.size(); }
+  std::string_view field(std::size_t k) const {
+    const std::size_t begin = k == 0 ? 0 : ends_[k - 1];
+    return std::string_view(text_).substr(begin, ends_[k] - begin);
+  }
+
+ private:
+  std::string text_;               // the current record's fields, unquoted, back to back
+  std::vector<std::size_t> ends_;  // where each field ends in text_
+  int line_ = 1;                   // the line at the parse position
+  int record_line_ = 1;
+};
+
+// Records from text in memory, or from a file read in blocks of kBlockBytes.
+class RecordStream {
+ public:
+  static constexpr std::size_t kBlockBytes = 1 << 20;
+
+  explicit RecordStream(std::string_view text) : text_(text), at_eof_(true) {}
+  explicit RecordStream(std::FILE* file) : file_(file) {}
+
+  // kRecord (parser() holds it), kEnd, or kError (*error says why, naming the line).
+  RecordParser::Step next(std::string* error) {
+    for (;;) {
+      const std::string_view data = file_ ? std::string_view(buffer_) : text_;
+      const RecordParser::Step step = parser_.next(data.data(), data.size(), &pos_, at_eof_, error);
+      if (step != RecordParser::Step::kNeedMore) return step;
+      if (!fill(error)) return RecordParser::Step::kError;
+    }
+  }
+  const RecordParser& parser() const { return parser_; }
+  // Bytes of the input read so far, and of those the bytes parsed into records.
+  std::uint64_t bytes_read() const { return file_ ? read_ : text_.size(); }
+  std::uint64_t bytes_parsed() const { return file_ ? read_ - (buffer_.size() - pos_) : pos_; }
+  // Set by fill(): a new block was read since the last call (the caller reports progress).
+  bool take_block_read() {
+    const bool b = block_read_;
+    block_read_ = false;
+    return b;
+  }
+
+ private:
+  // Drops what was parsed and appends the next block. A record longer than a block (a huge
+  // quoted field) just makes the buffer grow.
+  bool fill(std::string* error) {
+    buffer_.erase(0, pos_);
+    pos_ = 0;
+    const std::size_t old = buffer_.size();
+    buffer_.resize(old + kBlockBytes);
+    const std::size_t got = std::fread(&buffer_[old], 1, kBlockBytes, file_);
+    buffer_.resize(old + got);
+    read_ += got;
+    block_read_ = true;
+    if (got < kBlockBytes) {
+      if (std::ferror(file_)) {
+        *error = std::string("read error: ") + std::strerror(errno);
+        return false;
+      }
+      at_eof_ = true;
+    }
+    return true;
+  }
+
+  std::string_view text_;
+  std::FILE* file_ = nullptr;
+  std::string buffer_;
+  std::size_t pos_ = 0;
+  std::uint64_t read_ = 0;
+  bool at_eof_ = false;
+  bool block_read_ = false;
+  RecordParser parser_;
+};
+
+std::string line_prefix(int line) {
+  return "line " + std::to_string(line) + ": ";
+}
+
+// The columns the header names: all of them, or all but the texture-shader ones (files written
+// before those existed still load; those fields keep their defaults). False and *error if the
+// header is not ours.
+bool check_header(const RecordParser& header, std::size_t* n_cols, std::string* error) {
+  const std::vector<Column>& all_cols = columns();
+  std::size_t before_timer = 0;
+  while (before_timer < all_cols.size() && std::string_view(all_cols[before_timer].name) != "timer") ++before_timer;
+  const std::size_t fields = header.field_count();
+  *n_cols = fields == before_timer ? before_timer : all_cols.size();
+  const std::string where = line_prefix(header.record_line());
+  for (std::size_t i = 0; i < *n_cols; ++i) {
+    if (i >= fields) {
+      *error = where + "the header has " + std::to_string(fields) + " columns, expected " + std::to_string(*n_cols) +
+               " (missing '" + all_cols[i].name + "')";
+      return false;
+    }
+    if (header.field(i) != all_cols[i].name) {
+      *error = where + "header column " + std::to_string(i + 1) + " is '" + std::string(header.field(i)) +
+               "', expected '" + all_cols[i].name + "' (not a tilescope results file?)";
+      return false;
+    }
+  }
+  if (fields != *n_cols) {
+    *error = where + "the header has " + std::to_string(fields) + " columns, expected " + std::to_string(*n_cols);
+    return false;
   }
   return true;
+}
+
+bool record_to_result(const RecordParser& rec, std::size_t n_cols, RunResult* result, std::string* error) {
+  if (rec.field_count() != n_cols) {
+    *error = line_prefix(rec.record_line()) + std::to_string(rec.field_count()) + " fields, expected " +
+             std::to_string(n_cols);
+    return false;
+  }
+  const std::vector<Column>& cols = columns();
+  for (std::size_t i = 0; i < n_cols; ++i) {
+    if (!cols[i].set(rec.field(i), *result)) {
+      *error = line_prefix(rec.record_line()) + "column '" + cols[i].name + "' has a bad value '" +
+               std::string(rec.field(i)) + "'";
+      return false;
+    }
+  }
+  return true;
+}
+
+// The whole input: header, then rows. `total_bytes` (0 = unknown) sizes the row vector once
+// the first rows show how long a row is, instead of growing it by doubling. With a row limit,
+// a file whose size says it holds far more rows than that is not converted at all: its
+// records are only counted (for the message), which takes little time and no memory. Should
+// the count then come out within the limit after all (rows of very uneven length), *retry is
+// set: the caller reads again from the start with `estimate` false.
+ResultsCsvRead read_results(RecordStream& in, std::uint64_t total_bytes, const ResultsCsvReadOptions& options,
+                            bool estimate, std::vector<RunResult>* out, std::string* error, bool* retry) {
+  out->clear();
+  *retry = false;
+  RecordParser::Step step = in.next(error);
+  if (step == RecordParser::Step::kError) return ResultsCsvRead::kFailed;
+  if (step == RecordParser::Step::kEnd) {
+    *error = "line 1: the file is empty (no header row)";
+    return ResultsCsvRead::kFailed;
+  }
+  std::size_t n_cols = 0;
+  if (!check_header(in.parser(), &n_cols, error)) return ResultsCsvRead::kFailed;
+
+  std::vector<RunResult> rows;
+  constexpr std::size_t kSampleRows = 1000;  // rows read before the row count is estimated
+  std::size_t records = 0;                   // data records seen, converted or not
+  bool counting_only = false;                // past the limit: records are only counted
+  for (;;) {
+    if (in.take_block_read() && options.progress && !options.progress(in.bytes_read(), total_bytes)) {
+      *error = "cancelled";
+      return ResultsCsvRead::kCancelled;
+    }
+    step = in.next(error);
+    if (step == RecordParser::Step::kError) return ResultsCsvRead::kFailed;
+    if (step == RecordParser::Step::kEnd) break;
+    ++records;
+    if (options.max_rows > 0 && records > options.max_rows) counting_only = true;
+    if (counting_only) {
+      if (!rows.empty()) std::vector<RunResult>().swap(rows);  // free them while counting
+      continue;
+    }
+    if (records == kSampleRows + 1 && total_bytes > 0) {
+      const double per_row = static_cast<double>(in.bytes_parsed()) / static_cast<double>(kSampleRows + 1);
+      const double guess = static_cast<double>(total_bytes) / per_row;
+      if (estimate && options.max_rows > 0 && guess > 1.1 * static_cast<double>(options.max_rows)) {
+        counting_only = true;
+        std::vector<RunResult>().swap(rows);
+        continue;
+      }
+      std::size_t reserve = static_cast<std::size_t>(guess * 1.02) + 16;
+      if (options.max_rows > 0) reserve = std::min(reserve, options.max_rows);
+      rows.reserve(reserve);
+    }
+    rows.emplace_back();
+    if (!record_to_result(in.parser(), n_cols, &rows.back(), error)) return ResultsCsvRead::kFailed;
+  }
+  if (counting_only && records <= options.max_rows) {
+    *retry = true;
+    return ResultsCsvRead::kFailed;
+  }
+  if (counting_only) {
+    *error = std::to_string(records) + " rows, more than the " + std::to_string(options.max_rows) +
+             " the window's history holds; load a part of the file (its header line and fewer rows)";
+    return ResultsCsvRead::kTooManyRows;
+  }
+  if (options.progress && !options.progress(in.bytes_read(), total_bytes)) {
+    *error = "cancelled";
+    return ResultsCsvRead::kCancelled;
+  }
+  *out = std::move(rows);
+  return ResultsCsvRead::kLoaded;
 }
 
 }  // namespace
@@ -276,81 +532,48 @@ std::string results_to_csv(const std::vector<RunResult>& rows) {
 }
 
 bool results_from_csv(const std::string& text, std::vector<RunResult>* out, std::string* error) {
-  out->clear();
-  std::vector<Record> records;
-  if (!split_records(text, &records, error)) return false;
-  if (records.empty()) {
-    *error = "line 1: the file is empty (no header row)";
-    return false;
-  }
-  const std::vector<Column>& all_cols = columns();
-  const Record& header = records.front();
-  // Files written before the last columns existed (timer, passes, fetches_per_fma) still load:
-  // those fields keep their defaults.
-  std::size_t before_timer = 0;
-  while (before_timer < all_cols.size() && std::string(all_cols[before_timer].name) != "timer") ++before_timer;
-  const std::size_t n_cols = header.fields.size() == before_timer ? before_timer : all_cols.size();
-  const std::vector<Column> cols(all_cols.begin(), all_cols.begin() + static_cast<std::ptrdiff_t>(n_cols));
-  for (std::size_t i = 0; i < cols.size(); ++i) {
-    if (i >= header.fields.size()) {
-      *error = "line " + std::to_string(header.line) + ": the header has " + std::to_string(header.fields.size()) +
-               " columns, expected " + std::to_string(cols.size()) + " (missing '" + cols[i].name + "')";
-      return false;
-    }
-    if (header.fields[i] != cols[i].name) {
-      *error = "line " + std::to_string(header.line) + ": header column " + std::to_string(i + 1) + " is '" +
-               header.fields[i] + "', expected '" + cols[i].name + "' (not a tilescope results file?)";
-      return false;
-    }
-  }
-  if (header.fields.size() != cols.size()) {
-    *error = "line " + std::to_string(header.line) + ": the header has " + std::to_string(header.fields.size()) +
-             " columns, expected " + std::to_string(cols.size());
-    return false;
-  }
-
-  std::vector<RunResult> rows;
-  for (std::size_t r = 1; r < records.size(); ++r) {
-    const Record& rec = records[r];
-    if (rec.fields.size() != cols.size()) {
-      *error = "line " + std::to_string(rec.line) + ": " + std::to_string(rec.fields.size()) + " fields, expected " +
-               std::to_string(cols.size());
-      return false;
-    }
-    RunResult result;
-    for (std::size_t i = 0; i < cols.size(); ++i) {
-      if (!cols[i].set(rec.fields[i], result)) {
-        *error = "line " + std::to_string(rec.line) + ": column '" + cols[i].name + "' has a bad value '" +
-                 rec.fields[i] + "'";
-        return false;
-      }
-    }
-    rows.push_back(std::move(result));
-  }
-  *out = std::move(rows);
-  return true;
+  RecordStream in{std::string_view(text)};
+  bool retry = false;  // never set without a row limit
+  return read_results(in, 0, ResultsCsvReadOptions{}, false, out, error, &retry) == ResultsCsvRead::kLoaded;
 }
 
 bool write_results_csv_file(const std::string& path, const std::vector<RunResult>& rows, std::string* error) {
   return write_file_atomically(path, results_to_csv(rows), error);
 }
 
-bool read_results_csv_file(const std::string& path, std::vector<RunResult>* out, std::string* error) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    *error = "cannot read " + path;
-    return false;
+ResultsCsvRead read_results_csv_file(const std::string& path, std::vector<RunResult>* out, std::string* error,
+                                     const ResultsCsvReadOptions& options) {
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"), &std::fclose);
+  if (!file) {
+    *error = "cannot read " + path + ": " + std::strerror(errno);
+    return ResultsCsvRead::kFailed;
   }
-  std::ostringstream text;
-  text << in.rdbuf();
+  std::uint64_t total = 0;
+  struct stat st {};
+  if (fstat(fileno(file.get()), &st) == 0 && S_ISREG(st.st_mode)) total = static_cast<std::uint64_t>(st.st_size);
   std::vector<RunResult> rows;
   std::string why;
-  if (!results_from_csv(text.str(), &rows, &why)) {
-    *error = path + ": " + why;
-    return false;
+  bool retry = false;
+  ResultsCsvRead result = ResultsCsvRead::kFailed;
+  {
+    RecordStream in(file.get());
+    result = read_results(in, total, options, true, &rows, &why, &retry);
+  }
+  if (retry) {  // the size misjudged the row count: read it all, exactly
+    std::rewind(file.get());
+    RecordStream again(file.get());
+    result = read_results(again, total, options, false, &rows, &why, &retry);
+  }
+  if (result != ResultsCsvRead::kLoaded) {
+    *error = result == ResultsCsvRead::kCancelled ? "loading " + path + " was cancelled" : path + ": " + why;
+    return result;
   }
   *out = std::move(rows);
-  return true;
+  return result;
+}
+
+bool read_results_csv_file(const std::string& path, std::vector<RunResult>* out, std::string* error) {
+  return read_results_csv_file(path, out, error, ResultsCsvReadOptions{}) == ResultsCsvRead::kLoaded;
 }
 
 }  // namespace tilescope

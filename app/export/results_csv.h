@@ -4,6 +4,9 @@
 // read back exactly. The app re-loads its timing history from these files.
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -22,9 +25,23 @@ std::string results_to_csv(const std::vector<RunResult>& rows);
 // "\n" and "\r\n" line ends are accepted.
 bool results_from_csv(const std::string& text, std::vector<RunResult>* out, std::string* error);
 
-// The same as files: written atomically (a temporary file renamed); read whole. False and
+// The same as files: written atomically (a temporary file renamed). Read as a stream, block by
+// block (a 370 MB history is never held as text), with no allocation per field. False and
 // *error (naming the path) on failure; *out is then unchanged.
 bool write_results_csv_file(const std::string& path, const std::vector<RunResult>& rows, std::string* error);
 bool read_results_csv_file(const std::string& path, std::vector<RunResult>* out, std::string* error);
+
+struct ResultsCsvReadOptions {
+  // At most this many rows (0: no limit). A longer file is refused, holding no more than this
+  // many rows meanwhile; the message gives its row count and the limit.
+  std::size_t max_rows = 0;
+  // Called after each block read (about every MiB) and at the end, with the bytes read so far
+  // and the file's size (0 when unknown). Returning false cancels the read. Called on the
+  // reading thread.
+  std::function<bool(std::uint64_t bytes_read, std::uint64_t total_bytes)> progress;
+};
+enum class ResultsCsvRead { kLoaded, kFailed, kTooManyRows, kCancelled };
+ResultsCsvRead read_results_csv_file(const std::string& path, std::vector<RunResult>* out, std::string* error,
+                                     const ResultsCsvReadOptions& options);
 
 }  // namespace tilescope

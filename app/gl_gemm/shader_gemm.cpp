@@ -496,20 +496,13 @@ ShaderPlanSummary describe_shader_layout(ShaderMode mode, int M, int N, int K, c
 
 // ---- ShaderLibrary ---------------------------------------------------------------------------
 
+DataDirs ShaderLibrary::data_dirs() {
+  // Any shaders/ of this program holds the vertex shader: it marks the folder as ours.
+  return find_data_dirs(shader_vertex_file());
+}
+
 std::string ShaderLibrary::default_directory() {
-  const char* env = std::getenv("TILESCOPE_SHADERS");
-  if (env && *env) return env;
-#ifdef TILESCOPE_SHADER_DIR
-  return TILESCOPE_SHADER_DIR;
-#else
-  // The build does not define it (yet): derive the source tree's shaders/ from this file's
-  // path, which CMake passes to the compiler as an absolute path.
-  const std::string here = __FILE__;
-  const std::string tail = "app/gl_gemm/shader_gemm.cpp";
-  if (here.size() >= tail.size() && here.compare(here.size() - tail.size(), tail.size(), tail) == 0)
-    return here.substr(0, here.size() - tail.size()) + "shaders";
-  return "shaders";
-#endif
+  return data_dirs().shaders;
 }
 
 ShaderLibrary::ShaderLibrary(std::string directory) : directory_(std::move(directory)) {
@@ -529,6 +522,13 @@ void ShaderLibrary::release() {
 
 bool ShaderLibrary::reload(std::string* error) {
   release();
+  if (directory_.empty()) {
+    // No shader folder was found: say where the lookup looked, in every mode's error.
+    const std::string why = "no shader folder: " + describe_shader_dir(data_dirs());
+    for (std::string& e : errors_) e = why;
+    if (error) *error = why;
+    return false;
+  }
   gl_clear_stale_errors("before loading the GEMM shaders");
   std::string all_errors;
   std::string vertex_error;

@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "platform/data_dirs.h"
 #include "shader_modes.h"
 
 namespace tilescope {
@@ -32,10 +33,13 @@ const char* shader_vertex_file();
 // Loads, compiles and links the GEMM programs from a directory of .glsl sources.
 class ShaderLibrary {
  public:
-  // $TILESCOPE_SHADERS when set and non-empty, else the source tree's shaders/ (the
-  // TILESCOPE_SHADER_DIR compile definition, or derived from this file's path when the build
-  // does not define it).
+  // Where the program finds its shaders (platform/data_dirs.h): $TILESCOPE_SHADERS when set
+  // and non-empty, else <program folder>/../share/tilescope/shaders when installed, else the
+  // shaders/ of the source tree the program was run from. "" when none was found: reload()
+  // then says where it looked.
   static std::string default_directory();
+  // The whole lookup, for messages and `tilescope --version`.
+  static DataDirs data_dirs();
 
   explicit ShaderLibrary(std::string directory = default_directory());
   ~ShaderLibrary();  // deletes the programs: destroy while the GL context is current

@@ -100,6 +100,7 @@ class HeadlessHost final : public Host {
     last_frame_ = now;
     // ImGui asserts DeltaTime > 0; two frames within a clock tick would give 0.
     io.DeltaTime = frame_seconds_ > 0 ? frame_seconds_ : (measured > 1e-6f ? measured : 1e-6f);
+    take_queued_key_presses();
     ImGui_ImplOpenGL3_NewFrame();
     ImGui::NewFrame();
   }

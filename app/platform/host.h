@@ -23,11 +23,19 @@
 // does; a script writes ImGuiIO itself (io.MousePos, io.MouseDown[], io.KeysDown[], io.KeyCtrl,
 // io.AddInputCharacter) before begin_frame(). Both hosts use GLFW's key codes as indices into
 // io.KeysDown and the same io.KeyMap, so `ImGui::IsKeyPressed(GLFW_KEY_F12)` means the same in both.
+//
+// Key presses, for shortcuts. Dear ImGui 1.86 keeps only whether a key is down at each frame, so
+// a key pressed and released between two frames (a quick tap on a slow frame, synthetic input
+// such as `xdotool key ctrl+q`) never shows as pressed. The hosts therefore also queue every
+// press as it happens (window: from GLFW's key callback, which ImGui's backend chains to;
+// headless: queue_key_press()), and begin_frame() hands the presses since the previous frame
+// to key_presses(), each once.
 #pragma once
 
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "platform/gl_thread_context.h"
 #include "platform/image.h"
@@ -38,6 +46,12 @@ namespace tilescope {
 // then other hardware devices), else Mesa's surfaceless platform. The forced choices are for
 // tests and for comparing renderers on one machine.
 enum class EglPlatform { kAuto, kDevice, kSurfaceless };
+
+// One key press: a GLFW key code (GLFW_KEY_F11) and the modifiers held with it (GLFW_MOD_* bits).
+struct KeyPress {
+  int key = 0;
+  int mods = 0;
+};
 
 struct HostOptions {
   int width = 1600, height = 900;  // window size (screen coordinates) or framebuffer size (headless)
@@ -89,6 +103,13 @@ class Host {
   // read-back failed.
   bool take_capture(Image* out, std::string* error);
 
+  // The key presses that arrived before this frame's begin_frame() (since the previous one),
+  // in order; auto-repeats of a held key are not presses.
+  const std::vector<KeyPress>& key_presses() const { return frame_key_presses_; }
+  // Queues a press for the next begin_frame(): the window's key callback calls it; scripts and
+  // tests may too (in either host). UI thread only.
+  void queue_key_press(int key, int mods) { pending_key_presses_.push_back(KeyPress{key, mods}); }
+
   // Background of every frame (behind the ImGui windows), linear 0..1, opaque.
   void set_clear_color(float r, float g, float b);
 
@@ -119,8 +140,14 @@ class Host {
     capture_state_ = read(&captured_, &capture_error_) ? CaptureState::kReady : CaptureState::kFailed;
   }
   float clear_color_[3] = {0.10f, 0.10f, 0.12f};
+  // For begin_frame(), after polling events: the queued presses become this frame's.
+  void take_queued_key_presses() {
+    frame_key_presses_.swap(pending_key_presses_);
+    pending_key_presses_.clear();
+  }
 
  private:
+  std::vector<KeyPress> pending_key_presses_, frame_key_presses_;
   enum class CaptureState { kNone, kReady, kFailed };
   bool capture_requested_ = false;
   CaptureState capture_state_ = CaptureState::kNone;

@@ -112,6 +112,10 @@ class WindowHost final : public Host {
     const float scale = content_scale();
     detail::create_imgui_context(ini_path_, scale);
     imgui_created_ = true;
+    // Ours first: ImGui's backend installs its key callback over it and calls it from there
+    // (its "previous user callback"), so both see every key event.
+    glfwSetWindowUserPointer(window_, this);
+    glfwSetKeyCallback(window_, &WindowHost::on_key);
     if (!ImGui_ImplGlfw_InitForOpenGL(window_, /*install_callbacks=*/true)) {
       *error = "Dear ImGui's GLFW backend did not start";
       return false;
@@ -130,6 +134,7 @@ class WindowHost final : public Host {
 
   void begin_frame() override {
     glfwPollEvents();
+    take_queued_key_presses();
     ImGui_ImplOpenGL3_NewFrame();
     ImGui_ImplGlfw_NewFrame();
     ImGui::NewFrame();
@@ -180,6 +185,12 @@ class WindowHost final : public Host {
   bool headless() const override { return false; }
 
  private:
+  // GLFW's key callback: presses (not repeats, not releases) go to the host's queue.
+  static void on_key(GLFWwindow* window, int key, int /*scancode*/, int action, int mods) {
+    auto* host = static_cast<WindowHost*>(glfwGetWindowUserPointer(window));
+    if (host && action == GLFW_PRESS && key != GLFW_KEY_UNKNOWN) host->queue_key_press(key, mods);
+  }
+
   std::string ini_path_;  // ImGui keeps a pointer to it
   GLFWwindow* window_ = nullptr;
   std::function<void(GlThreadContext*)> on_worker_context_;  // HostOptions::on_worker_context

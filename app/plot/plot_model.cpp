@@ -273,6 +273,68 @@ Axis auto_fit(const std::vector<PlotSeriesData>& series, const std::vector<Refer
   return a;
 }
 
+std::vector<PlotColumn> aggregate_columns(const std::vector<PlotPoint>& points, const Axis& x, const Axis& y,
+                                          double width_px) {
+  std::vector<PlotColumn> out;
+  if (points.empty()) return out;
+  const double w = std::max(1.0, std::ceil(width_px));
+  // Sorted by x (most series are already: then this costs one pass).
+  std::vector<std::size_t> order(points.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  auto by_x = [&](std::size_t a, std::size_t b) { return points[a].x < points[b].x; };
+  if (!std::is_sorted(order.begin(), order.end(), by_x)) std::stable_sort(order.begin(), order.end(), by_x);
+
+  std::vector<double> ys;  // the current column's y values, for its median
+  long long column = std::numeric_limits<long long>::min();
+  double x_sum = 0;
+  bool gap = false;
+  auto close = [&](PlotColumn& c) {
+    if (ys.empty()) return;
+    auto mid = ys.begin() + static_cast<std::ptrdiff_t>(ys.size() / 2);
+    std::nth_element(ys.begin(), mid, ys.end());
+    double median = *mid;
+    if (ys.size() % 2 == 0) median = 0.5 * (median + *std::max_element(ys.begin(), mid));
+    c.y_median = median;
+    c.x = x_sum / static_cast<double>(ys.size());
+    c.count = static_cast<int>(ys.size());
+    ys.clear();
+    x_sum = 0;
+  };
+  for (std::size_t i : order) {
+    const PlotPoint& p = points[i];
+    const double ux = x.to_unit(p.x), uy = y.to_unit(p.y);
+    if (!std::isfinite(ux) || !std::isfinite(uy)) {
+      gap = true;  // the axis cannot show it: the line breaks here
+      continue;
+    }
+    // -1: left of the area, w: right of it; each keeps only its point nearest to the area.
+    const long long col = ux < 0 ? -1 : ux >= 1 ? static_cast<long long>(w) : static_cast<long long>(ux * w);
+    const bool outside = col < 0 || col >= static_cast<long long>(w);
+    if (col != column || gap) {
+      if (!out.empty()) close(out.back());
+      out.push_back(PlotColumn{});
+      out.back().starts_run = gap;
+      out.back().y_min = out.back().y_max = p.y;
+      column = col;
+      gap = false;
+    } else if (outside && col < 0) {
+      // Left of the area: the later point is nearer; start the column again from it.
+      ys.clear();
+      x_sum = 0;
+      out.back().y_min = out.back().y_max = p.y;
+    } else if (outside) {
+      continue;  // right of the area: the first point is the nearest
+    }
+    PlotColumn& c = out.back();
+    c.y_min = std::min(c.y_min, p.y);
+    c.y_max = std::max(c.y_max, p.y);
+    ys.push_back(p.y);
+    x_sum += p.x;
+  }
+  if (!out.empty()) close(out.back());
+  return out;
+}
+
 Hit hit_test(const std::vector<PlotSeriesData>& series, const Axis& x, const Axis& y, double width_px, double height_px,
              double mouse_x_px, double mouse_y_px, double radius_px) {
   Hit best;

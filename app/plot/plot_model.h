@@ -54,6 +54,24 @@ std::vector<Tick> make_ticks(const Axis& axis, int target = 6);
 Axis auto_fit(const std::vector<PlotSeriesData>& series, const std::vector<ReferenceLine>& refs, bool y_axis,
               AxisScale scale);
 
+// A dense series drawn at most one point per pixel column. What falls into one column is shown
+// by its median (the line goes through it) and its min..max (a faint bar): a teacher reading a
+// plot of repeated timings wants the typical value, which one slow cold run would drag a mean
+// away from, and the spread, which must not vanish just because the points overlap.
+struct PlotColumn {
+  double x = 0;  // the mean x of its points (data units)
+  double y_min = 0, y_median = 0, y_max = 0;
+  int count = 0;            // points in the column
+  bool starts_run = false;  // the line does not join it to the previous column (a gap)
+};
+// `points` in any order; the columns come in x order. A column is one pixel of a plot area
+// `width_px` wide on axes `x` and `y`: at most ceil(width_px) columns, plus one on each side for
+// the nearest point left and right of the area (so a line leaves the area where it should).
+// Points the axes cannot show (NaN, <= 0 on a log axis) are left out and break the line (the
+// column after a break is a new one even if it shares a pixel).
+std::vector<PlotColumn> aggregate_columns(const std::vector<PlotPoint>& points, const Axis& x, const Axis& y,
+                                          double width_px);
+
 struct Hit {
   int series = -1, point = -1;  // -1: nothing within reach
   double distance_px = 0;

@@ -151,9 +151,12 @@ Legend layout_legend(const Frame& f, const PlotStyle& style, const std::vector<P
   for (int c = 0; c < 4; ++c) {
     const ImVec2 mn = corners[c], mx(mn.x + box_w, mn.y + box_h);
     int cost = 0;
-    for (const auto& s : series)
-      for (const auto& p : s.points)
-        if (inside(to_screen(f, p.x, p.y), mn, mx)) ++cost;
+    for (const auto& s : series) {
+      // A dense series is sampled (about 2000 points): the corner's cost only compares corners.
+      const std::size_t stride = std::max<std::size_t>(1, s.points.size() / 2000);
+      for (std::size_t i = 0; i < s.points.size(); i += stride)
+        if (inside(to_screen(f, s.points[i].x, s.points[i].y), mn, mx)) ++cost;
+    }
     for (const auto& r : refs) {
       const float y = to_screen(f, f.x.lo, r.y).y;
       if (y >= mn.y && y <= mx.y) cost += 3;  // a line through the labels hurts more than a dot
@@ -174,10 +177,18 @@ void draw_series(ImDrawList* dl, const Frame& f, const PlotStyle& style, const P
   const bool halo = contrast(col, pal.plot_bg) < kMinContrast;
   const ImU32 halo_col = with_alpha(pal.text, kHaloAlpha);
 
-  // Lines join points in x order whatever order the history recorded them in.
-  std::vector<size_t> order(s.points.size());
-  std::iota(order.begin(), order.end(), size_t{0});
-  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return s.points[a].x < s.points[b].x; });
+  // Lines join points in x order whatever order the history recorded them in, one point per
+  // pixel column at most (plot_model.h says why the median and the min..max): a series of a
+  // million points costs what a screenful costs.
+  const std::vector<PlotColumn> columns =
+      aggregate_columns(s.points, f.x, f.y, static_cast<double>(f.area_max.x - f.area_min.x));
+  // The spread of a column holding several points: a faint bar from its min to its max.
+  const ImU32 spread_col = with_alpha(col, 0.35f);
+  for (const PlotColumn& c : columns) {
+    if (c.count < 2 || !(c.y_max > c.y_min)) continue;
+    const ImVec2 lo = to_screen(f, c.x, c.y_min), hi = to_screen(f, c.x, c.y_max);
+    if (std::isfinite(lo.y) && std::isfinite(hi.y)) dl->AddLine(lo, hi, spread_col, std::max(1.0f, f.ui));
+  }
   std::vector<ImVec2> run, all;
   // Segments with round joins rather than one AddPolyline: ImGui's thick polylines pinch to a
   // hairline at sharp turns, which is exactly what a noisy live trace is made of.
@@ -191,12 +202,9 @@ void draw_series(ImDrawList* dl, const Frame& f, const PlotStyle& style, const P
     stroke(u, lw);
     run.clear();
   };
-  for (size_t i : order) {
-    const ImVec2 p = to_screen(f, s.points[i].x, s.points[i].y);
-    if (!std::isfinite(p.x) || !std::isfinite(p.y)) {
-      flush();  // a gap where the axis cannot show a value (<= 0 on a log axis)
-      continue;
-    }
+  for (const PlotColumn& c : columns) {
+    if (c.starts_run) flush();  // a gap where the axis cannot show a value (<= 0 on a log axis)
+    const ImVec2 p = to_screen(f, c.x, c.y_median);
     run.push_back(p);
     all.push_back(p);
   }

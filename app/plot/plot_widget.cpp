@@ -179,16 +179,20 @@ bool handle_drag_pan(const Frame& f, bool active, PlotView& view, bool* dragging
 
 }  // namespace
 
+ImVec2 plot_widget_size(ImVec2 size) {
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  if (size.x <= 0) size.x = avail.x;
+  if (size.y <= 0) size.y = avail.y;
+  size.x = std::max(size.x, 8.0f * ImGui::GetFontSize());
+  size.y = std::max(size.y, 5.0f * ImGui::GetFontSize());
+  return size;
+}
+
 bool plot_widget(const char* id, const PlotStyle& style, std::vector<PlotSeriesData>& series,
                  const std::vector<ReferenceLine>& refs, PlotView& view, ImVec2 size, PlotTooltipFn tooltip,
                  const void* tooltip_user) {
   ImGui::PushID(id);
-  const ImVec2 avail = ImGui::GetContentRegionAvail();
-  if (size.x <= 0) size.x = avail.x;
-  if (size.y <= 0) size.y = avail.y;
-  // Never a zero-sized item (ImGui asserts on it), and big enough to show something.
-  size.x = std::max(size.x, 8.0f * ImGui::GetFontSize());
-  size.y = std::max(size.y, 5.0f * ImGui::GetFontSize());
+  size = plot_widget_size(size);
 
   const ImVec2 p0 = ImGui::GetCursorScreenPos();
   const ImVec2 p1(p0.x + size.x, p0.y + size.y);

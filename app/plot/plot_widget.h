@@ -48,6 +48,10 @@ bool plot_widget(const char* id, const PlotStyle& style, std::vector<PlotSeriesD
                  const std::vector<ReferenceLine>& refs, PlotView& view, ImVec2 size, PlotTooltipFn tooltip = nullptr,
                  const void* tooltip_user = nullptr);
 
+// The size a plot widget takes: `size`, with 0 meaning the available width / height, and never
+// smaller than 8 x 5 lines of text (ImGui asserts on a zero-sized item; a smaller plot shows nothing).
+ImVec2 plot_widget_size(ImVec2 size);
+
 // Draws the plot (with title, labels, legend and footer) into `draw_list` inside the rectangle
 // [min, max], without interaction: the PNG export and tests use it.
 void draw_plot(ImDrawList* draw_list, ImVec2 min, ImVec2 max, const PlotStyle& style,

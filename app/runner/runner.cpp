@@ -1,6 +1,7 @@
 #include "runner/runner.h"
 
 #include <algorithm>
+#include <exception>
 
 #include "registry.h"
 
@@ -101,14 +102,67 @@ RunResult Runner::run_one(const RunRequest& r, bool first) {
   return measure_cpu_reference(r, first, cancel_);
 }
 
+bool Runner::start_ceilings() {
+  if (!gpu_) return false;
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (ceilings_requested_ || ceilings_running_) return false;
+  ceilings_requested_ = true;
+  wake_.notify_all();
+  return true;
+}
+
+bool Runner::ceilings_pending() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return ceilings_requested_ || ceilings_running_;
+}
+
+std::uint64_t Runner::ceilings_version() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return ceilings_version_;
+}
+
+CeilingTable Runner::ceilings() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return ceilings_;
+}
+
+std::string Runner::ceilings_error() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return ceilings_error_;
+}
+
+// On the worker: the thread that owns the CUDA device for the app.
+void Runner::measure_ceilings_now() {
+  CeilingTable table;
+  std::string error;
+  try {
+    table = measure_ceilings(probe_device(), &quit_);
+  } catch (const std::exception& e) {
+    error = e.what();
+    table = CeilingTable{};
+  }
+  std::lock_guard<std::mutex> lock(mutex_);
+  ceilings_running_ = false;
+  ceilings_ = table;
+  ceilings_error_ = error;
+  ++ceilings_version_;
+}
+
 void Runner::worker_main() {
   for (;;) {
     JobKind kind;
     std::vector<RunRequest> job;
     {
       std::unique_lock<std::mutex> lock(mutex_);
-      wake_.wait(lock, [this] { return has_job_ || quit_.load(); });
+      wake_.wait(lock, [this] { return has_job_ || ceilings_requested_ || quit_.load(); });
       if (quit_) return;
+      if (ceilings_requested_) {
+        ceilings_requested_ = false;
+        ceilings_running_ = true;
+        lock.unlock();
+        measure_ceilings_now();
+        continue;
+      }
       kind = job_kind_;
       job = job_;
       has_job_ = false;

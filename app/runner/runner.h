@@ -16,6 +16,7 @@
 #include <thread>
 #include <vector>
 
+#include "ceilings.h"
 #include "measure.h"
 #include "runner/timing_history.h"
 
@@ -59,11 +60,23 @@ class Runner {
   std::vector<LiveSample> live_trace() const;
   bool gpu() const { return gpu_; }
 
+  // Measures the device's ceilings (kernels/ceilings.h, about a second) on the worker, before
+  // the next job: a job started meanwhile waits for it instead of being refused. False without
+  // a GPU or while a measurement is pending. The caller (the window at start-up, when its cache
+  // has none) polls ceilings_version() and reads the table with ceilings().
+  bool start_ceilings();
+  bool ceilings_pending() const;
+  // Bumped when a measurement finished (or failed: then ceilings() is empty and ceilings_error() says why).
+  std::uint64_t ceilings_version() const;
+  CeilingTable ceilings() const;
+  std::string ceilings_error() const;
+
   static constexpr long long kCpuMaxSize = 512;
   static constexpr std::size_t kLiveTraceLength = 600;
 
  private:
   void worker_main();
+  void measure_ceilings_now();
   RunResult run_one(const RunRequest& r, bool first);
 
   TimingHistory& history_;
@@ -80,6 +93,10 @@ class Runner {
   RunnerProgress progress_;
   std::string last_error_;
   std::deque<LiveSample> live_;
+  bool ceilings_requested_ = false, ceilings_running_ = false;
+  std::uint64_t ceilings_version_ = 0;
+  CeilingTable ceilings_;
+  std::string ceilings_error_;
   std::chrono::steady_clock::time_point job_start_;
   bool cpu_first_ = true;
 

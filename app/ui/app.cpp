@@ -4,10 +4,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 #include "export/png_writer.h"
 #include "export/results_csv.h"
 #include "registry.h"
+#include "ui/key_presses.h"
 #include "ui/settings.h"
 
 namespace tilescope {
@@ -22,6 +24,7 @@ App::App(Host& host, const AppOptions& options)
   }
   const bool gpu = options_.use_gpu && device_.ok();
   runner_ = std::make_unique<Runner>(history_, gpu);
+  if (gpu && options_.measure_ceilings) timing_.start_ceilings(*runner_, device_);
   if (!gpu) {
     // Without a GPU only the CPU reference runs, and only small sizes: start where it can.
     state_.n = std::min(state_.n, static_cast<int>(Runner::kCpuMaxSize));
@@ -151,16 +154,87 @@ bool App::export_csv(const std::string& path) {
   return true;
 }
 
+// Rows a load may still add: a history holds at most TimingHistory::kMaxLoadedRows from files.
+std::size_t App::csv_row_budget() const {
+  const std::size_t have = history_.size();
+  return have >= TimingHistory::kMaxLoadedRows ? 0 : TimingHistory::kMaxLoadedRows - have;
+}
+
+namespace {
+
+std::string loaded_message(const std::string& path, std::size_t added, std::size_t total) {
+  return "loaded " + path + " (" + std::to_string(added) + " rows; " + std::to_string(total) + " rows in the history)";
+}
+
+std::string history_full_message(const std::string& path) {
+  return "cannot load " + path + ": the history holds " + std::to_string(TimingHistory::kMaxLoadedRows) +
+         " rows already (the limit); Clear it first";
+}
+
+}  // namespace
+
 bool App::load_csv(const std::string& path) {
+  const std::size_t budget = csv_row_budget();
+  if (budget == 0) {
+    set_status(history_full_message(path), true);
+    return false;
+  }
   std::string error;
   std::vector<RunResult> rows;
-  if (!read_results_csv_file(path, &rows, &error)) {
+  ResultsCsvReadOptions read_options;
+  read_options.max_rows = budget;
+  if (read_results_csv_file(path, &rows, &error, read_options) != ResultsCsvRead::kLoaded) {
     set_status(error, true);
     return false;
   }
+  const std::size_t added = rows.size();
   history_.append_all(std::move(rows));
-  set_status("loaded " + path + " (" + std::to_string(history_.size()) + " rows in the history)", false);
+  set_status(loaded_message(path, added, history_.size()), false);
   return true;
+}
+
+bool App::start_load_csv(const std::string& path) {
+  if (csv_loader_.busy()) {
+    set_status("a CSV is loading already: wait for it or cancel it", true);
+    return false;
+  }
+  const std::size_t budget = csv_row_budget();
+  if (budget == 0) {
+    set_status(history_full_message(path), true);
+    return false;
+  }
+  csv_loader_.start(path, budget, &history_);  // the rows join the history on the loader's thread
+  set_status("loading " + path + " ...", false);
+  return true;
+}
+
+void App::finish_csv_load() {
+  CsvLoader::Result r;
+  if (!csv_loader_.take_result(&r)) return;
+  if (r.outcome == ResultsCsvRead::kCancelled) {
+    set_status("cancelled loading " + r.path + "; the history is unchanged", false);
+  } else if (r.outcome != ResultsCsvRead::kLoaded) {
+    set_status(r.error, true);
+  } else {
+    set_status(loaded_message(r.path, r.rows_read, history_.size()), false);
+  }
+}
+
+void App::draw_csv_load_progress() {
+  const double total = static_cast<double>(csv_loader_.total_bytes());
+  const double done = static_cast<double>(csv_loader_.bytes_read());
+  const float fraction = total > 0 ? static_cast<float>(std::min(1.0, done / total)) : 0.0f;
+  char overlay[96];
+  if (total > 0)
+    std::snprintf(overlay, sizeof overlay, "%.1f of %.1f MB", done / 1e6, total / 1e6);
+  else  // a pipe or device: no size to compare with
+    std::snprintf(overlay, sizeof overlay, "%.1f MB read", done / 1e6);
+  ImGui::TextUnformatted("Loading CSV");
+  ImGui::SameLine();
+  ImGui::ProgressBar(fraction, ImVec2(ImGui::GetFontSize() * 16, 0), overlay);
+  ImGui::SameLine();
+  if (ImGui::SmallButton("Cancel##csv")) csv_loader_.cancel();
+  ImGui::SameLine();
 }
 
 void App::request_plot_export(const std::string& path, int width, int height) {
@@ -189,6 +263,8 @@ void App::frame() {
                  false);
   }
   was_busy_ = progress.busy;
+  begin_key_frame(host_.key_presses());
+  finish_csv_load();
   handle_shortcuts();
   // A screenshot is read back by end_frame(), between drawing and the swap.
   capture_in_flight_ = !pending_screenshot_.empty();

@@ -17,6 +17,7 @@
 #include "runner/timing_history.h"
 #include "ui/app_state.h"
 #include "ui/controls_panel.h"
+#include "ui/csv_loader.h"
 #include "ui/history_panel.h"
 #include "ui/mapping_panel.h"
 #include "ui/tab.h"
@@ -27,6 +28,9 @@ namespace tilescope {
 struct AppOptions {
   std::string settings_path;  // "" = do not load or save settings
   bool use_gpu = true;        // false: behave as if there were no GPU (tests)
+  // On a GPU, measure the Roofline view's ceilings at start-up (on the runner's worker) unless
+  // the cache has them for this device and driver. `tilescope plot` turns it off.
+  bool measure_ceilings = true;
 };
 
 class App {
@@ -48,12 +52,21 @@ class App {
   void request_plot_export(const std::string& path, int width, int height);
   void request_screenshot(const std::string& path);
   bool export_csv(const std::string& path);
+  // Reads the file now, on this thread (scripts, `tilescope plot`); its rows join the history.
   bool load_csv(const std::string& path);
+  // The window's File > Load CSV: reads on a thread of its own while the UI keeps drawing a
+  // progress bar with Cancel (status bar); that thread appends the rows to the history when the
+  // read ends, and the next frame reports it. False with status set if a load is under way.
+  bool start_load_csv(const std::string& path);
+  bool loading_csv() const { return csv_loader_.busy(); }
+  void cancel_load_csv() { csv_loader_.cancel(); }
   void set_presenter(bool on);
+  void show_timing() { timing_.request_select(); }
   void show_mapping() { mapping_.request_select(); }
   MappingPanel& mapping() { return mapping_; }
   void show_history() { history_panel_.request_select(); }
   HistoryPanel& history_panel() { return history_panel_; }
+  TimingPanel& timing() { return timing_; }
   // The Export PNG dialog (File menu, the Timing tab's button).
   void open_export_dialog();
   void quit() { host_.request_close(); }
@@ -83,6 +96,9 @@ class App {
   // A modal asking for a path in path_buffer_; true on the frame the user confirmed it.
   bool path_dialog(const char* title, const char* help, const char* action);
   void handle_shortcuts();
+  void finish_csv_load();         // takes the loader's rows once it is done
+  void draw_csv_load_progress();  // the status bar's progress bar and Cancel
+  std::size_t csv_row_budget() const;
   std::vector<RunRequest> requests_for(const std::vector<Shape>& shapes) const;
   bool start_job(JobKind kind, std::vector<RunRequest> requests, const char* what);
 
@@ -100,6 +116,7 @@ class App {
   TimingPanel timing_;
   MappingPanel mapping_;
   HistoryPanel history_panel_;
+  CsvLoader csv_loader_;
   std::vector<Tab*> tabs_;  // the view's tabs, in tab-bar order
 
   // Work for after_frame().

@@ -32,9 +32,9 @@ void ControlsPanel::draw(TabContext& ctx) {
   if (!runner.gpu()) {
     const std::string why = dev.ok() ? "the GPU is switched off for this session" : dev.unavailable_reason;
     banner("No usable GPU: " + why +
-           ". The CUDA variants cannot run here; Run and Sweep time the "
-           "CPU reference (double precision) for sizes up to 512 instead, and the texture shaders "
-           "(OpenGL) when ticked.");
+           ". The CUDA variants cannot run here. What still works: Run and Sweep time the CPU "
+           "reference (double precision) for sizes up to 512, and the texture shaders (OpenGL) "
+           "when ticked; the Mapping tab draws every variant from its model; the History tab runs.");
   } else {
     ImGui::TextDisabled("%s  |  %d SMs  |  FP32 peak %.1f TFLOP/s", dev.name.c_str(), dev.sm_count,
                         dev.peak_fp32_gflops / 1000);

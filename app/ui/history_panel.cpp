@@ -53,7 +53,7 @@ void HistoryPanel::update_plans(int M, int N, int K) {
 }
 
 void HistoryPanel::draw(TabContext& ctx) {
-  draw(ctx.state, ctx.history.snapshot(), ctx.device);
+  draw(ctx.state, *ctx.history.rows(), ctx.device);  // shared, not copied every frame
 }
 
 void HistoryPanel::draw(const AppState& state, const std::vector<RunResult>& rows, const DeviceInfo& device) {

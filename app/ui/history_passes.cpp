@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "ui/history_panel_internal.h"
+#include "ui/key_presses.h"
 #include "ui/widgets.h"
 #include "viz/colors.h"
 
@@ -354,13 +355,13 @@ void HistoryPanel::draw_pass_controls(const ModePlan& plan) {
   }
   // Keys while the tab is shown: space plays, arrows step.
   if (!ImGui::GetIO().WantTextInput) {
-    if (ImGui::IsKeyPressed(GLFW_KEY_SPACE, false)) {
+    if (key_tapped(GLFW_KEY_SPACE)) {
       if (!playing_ && (pass_ < 0 || pass_ >= total_i)) pass_ = 0;
       playing_ = !playing_;
     }
-    if (ImGui::IsKeyPressed(GLFW_KEY_RIGHT))
+    if (key_tapped_or_repeated(GLFW_KEY_RIGHT))
       pass_ = pass_ < 0 ? -1 : (pass_ + 1 >= total_i ? -1 : pass_ + 1), playing_ = false;
-    if (ImGui::IsKeyPressed(GLFW_KEY_LEFT)) pass_ = std::max(0, (pass_ < 0 ? total_i : pass_) - 1), playing_ = false;
+    if (key_tapped_or_repeated(GLFW_KEY_LEFT)) pass_ = std::max(0, (pass_ < 0 ? total_i : pass_) - 1), playing_ = false;
   }
   if (playing_) {
     play_clock_ += ImGui::GetIO().DeltaTime * speed_;

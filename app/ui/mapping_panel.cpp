@@ -13,6 +13,7 @@
 #include "random_inputs.h"
 #include "registry.h"
 #include "runner/runner.h"
+#include "ui/key_presses.h"
 #include "ui/widgets.h"
 
 namespace tilescope {
@@ -172,9 +173,9 @@ bool MappingPanel::refresh_gpu(const AppState& state) {
 
 void MappingPanel::handle_keys() {
   if (ImGui::GetIO().WantTextInput || !model_) return;
-  if (ImGui::IsKeyPressed(GLFW_KEY_SPACE, false)) playing_ = !playing_;
-  if (ImGui::IsKeyPressed(GLFW_KEY_RIGHT)) phase_ = std::min(phase_ + 1, model_->phases()), playing_ = false;
-  if (ImGui::IsKeyPressed(GLFW_KEY_LEFT)) phase_ = std::max(phase_ - 1, 0), playing_ = false;
+  if (key_tapped(GLFW_KEY_SPACE)) playing_ = !playing_;
+  if (key_tapped_or_repeated(GLFW_KEY_RIGHT)) phase_ = std::min(phase_ + 1, model_->phases()), playing_ = false;
+  if (key_tapped_or_repeated(GLFW_KEY_LEFT)) phase_ = std::max(phase_ - 1, 0), playing_ = false;
 }
 
 void MappingPanel::draw(TabContext& ctx) {

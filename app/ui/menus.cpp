@@ -11,18 +11,13 @@
 
 #include "gemm_types.h"
 #include "ui/app.h"
+#include "ui/key_presses.h"
 #include "ui/widgets.h"
 #include "version.h"
 
 namespace tilescope {
 
 namespace {
-
-// Dear ImGui 1.86 reports keys by the platform backend's codes: GLFW's. (The headless host has
-// no keyboard; scripts drive it.)
-bool key_pressed(int glfw_key) {
-  return ImGui::IsKeyPressed(glfw_key, false);
-}
 
 // A high-contrast theme for projectors: pure black background, white text, saturated accents.
 void style_high_contrast() {
@@ -68,29 +63,34 @@ void App::apply_theme() {
   applied_presenter_ = state_.presenter;
 }
 
+// From the host's queue of presses (ui/key_presses.h), so that a tap shorter than a frame
+// still acts, once; two taps within one frame act twice.
 void App::handle_shortcuts() {
   const ImGuiIO& io = ImGui::GetIO();
-  if (key_pressed(GLFW_KEY_F11)) set_presenter(!state_.presenter);
-  if (key_pressed(GLFW_KEY_F12)) {
+  while (key_tapped(GLFW_KEY_F11)) set_presenter(!state_.presenter);
+  while (key_tapped(GLFW_KEY_F12)) {
     const std::string path = state_.export_dir + "/tilescope-screenshot-" + utc_timestamp_now() + ".png";
     request_screenshot(path);
   }
-  if (key_pressed(GLFW_KEY_ESCAPE)) cancel();
-  if (io.KeyCtrl && key_pressed(GLFW_KEY_Q)) quit();
-  if (io.KeyCtrl && key_pressed(GLFW_KEY_E)) open_export_dialog();
-  if (io.KeyCtrl && key_pressed(GLFW_KEY_O)) {
+  while (key_tapped(GLFW_KEY_ESCAPE)) {
+    cancel();
+    if (csv_loader_.busy()) csv_loader_.cancel();
+  }
+  while (key_tapped(GLFW_KEY_Q, GLFW_MOD_CONTROL)) quit();
+  while (key_tapped(GLFW_KEY_E, GLFW_MOD_CONTROL)) open_export_dialog();
+  while (key_tapped(GLFW_KEY_O, GLFW_MOD_CONTROL)) {
     show_load_dialog_ = true;
     std::snprintf(path_buffer_, sizeof path_buffer_, "%s/tilescope-results.csv", state_.export_dir.c_str());
   }
-  if (io.KeyCtrl && (key_pressed(GLFW_KEY_EQUAL) || key_pressed(GLFW_KEY_KP_ADD)))
+  while (key_tapped(GLFW_KEY_EQUAL, GLFW_MOD_CONTROL) || key_tapped(GLFW_KEY_KP_ADD, GLFW_MOD_CONTROL))
     state_.font_scale = std::min(3.0f, state_.font_scale + 0.1f);
-  if (io.KeyCtrl && (key_pressed(GLFW_KEY_MINUS) || key_pressed(GLFW_KEY_KP_SUBTRACT)))
+  while (key_tapped(GLFW_KEY_MINUS, GLFW_MOD_CONTROL) || key_tapped(GLFW_KEY_KP_SUBTRACT, GLFW_MOD_CONTROL))
     state_.font_scale = std::max(0.6f, state_.font_scale - 0.1f);
-  // Single letters only while no text field has the keyboard.
-  if (io.WantTextInput || io.KeyCtrl || io.KeyAlt) return;
-  if (key_pressed(GLFW_KEY_R)) run();
-  if (key_pressed(GLFW_KEY_S)) sweep();
-  if (key_pressed(GLFW_KEY_L)) live();
+  // Single letters only while no text field has the keyboard, and without Ctrl, Alt or Super.
+  if (io.WantTextInput) return;
+  while (key_tapped(GLFW_KEY_R, 0)) run();
+  while (key_tapped(GLFW_KEY_S, 0)) sweep();
+  while (key_tapped(GLFW_KEY_L, 0)) live();
 }
 
 void App::draw_menu_bar() {
@@ -139,6 +139,7 @@ void App::draw_menu_bar() {
 
 void App::draw_status_bar() {
   ImGui::Separator();
+  if (csv_loader_.busy()) draw_csv_load_progress();
   if (!status_.empty()) {
     if (status_error_)
       ImGui::TextColored(ImVec4(1, 0.45f, 0.35f, 1), "%s", status_.c_str());
@@ -229,7 +230,7 @@ void App::draw_dialogs() {
     export_csv(path_buffer_);
   if (path_dialog("Load CSV", "A CSV written by tilescope (bench --csv or File > Export): its rows join the history.",
                   "Load"))
-    load_csv(path_buffer_);
+    start_load_csv(path_buffer_);
   if (ImGui::BeginPopupModal("About tilescope", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
     ImGui::Text("tilescope %s: how a GPU multiplies matrices.", kTilescopeVersion);
     ImGui::Text("OpenGL: %s", host_.gl_version().c_str());

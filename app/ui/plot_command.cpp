@@ -5,6 +5,7 @@
 #include <string>
 
 #include "cli/arg_parser.h"
+#include "export/ceilings_cache.h"
 #include "platform/host.h"
 #include "ui/app.h"
 #include "ui/gui_main.h"
@@ -14,9 +15,16 @@ namespace {
 
 const char* kPlotUsage = R"(usage: tilescope plot --csv IN.csv -o OUT.png [--size WxH] [--problem gemm|ata]
                       [--precision f32|f64] [--y gflops|ms] [--ylog]
+                      [--roofline [--ceilings FILE]]
 
 Renders the timing plot of a CSV written by `tilescope bench --csv` (or the window's export)
 to a PNG, headless through EGL: title, axes, legend, device and date.
+
+--roofline renders the Roofline view instead: every result at its arithmetic intensity
+against its GFLOP/s, under the device's measured roofs. The roofs come from --ceilings FILE
+(written by `tilescope bench --ceilings --json FILE`), else from the cache of the CSV's
+device ($XDG_CACHE_HOME/tilescope, ~/.cache/tilescope); without either the points are drawn
+with a note on how to measure the roofs.
 )";
 
 struct PlotOptions {
@@ -26,6 +34,8 @@ struct PlotOptions {
   Precision precision = Precision::F32;
   YAxisQuantity y = YAxisQuantity::Gflops;
   bool ylog = false;
+  bool roofline = false;
+  std::string ceilings;  // --ceilings FILE
 };
 
 // False with *code set when the command ends here (help, bad arguments).
@@ -33,6 +43,7 @@ bool parse_plot_options(int argc, char** argv, PlotOptions* o, int* code) {
   ArgParser p;
   p.option("--csv", "IN.csv").option("--output", "OUT.png", "-o").option("--size", "WxH");
   p.option("--problem", "gemm|ata").option("--precision", "f32|f64").option("--y", "gflops|ms").flag("--ylog");
+  p.flag("--roofline").option("--ceilings", "FILE");
   const bool parsed = p.parse(argc, argv);
   if (parsed && p.help()) {
     std::cout << kPlotUsage;
@@ -54,6 +65,13 @@ bool parse_plot_options(int argc, char** argv, PlotOptions* o, int* code) {
     o->precision = precision == 0 ? Precision::F32 : Precision::F64;
     o->y = y == 0 ? YAxisQuantity::Gflops : YAxisQuantity::Milliseconds;
     o->ylog = p.has("--ylog");
+    o->roofline = p.has("--roofline");
+    o->ceilings = p.value("--ceilings");
+    if (!o->ceilings.empty() && !o->roofline) {
+      std::cerr << "tilescope plot: --ceilings needs --roofline\n" << kPlotUsage;
+      *code = 2;
+      return false;
+    }
     return true;
   }
   std::cerr << "tilescope plot: " << p.error() << "\n" << kPlotUsage;
@@ -77,8 +95,19 @@ int run_plot_command(int argc, char** argv) {
     std::cerr << "tilescope plot: " << error << "\n";
     return kExitNoDisplay;
   }
-  AppOptions ao;  // no settings: a plot command must not change the window's
+  AppOptions ao;                // no settings: a plot command must not change the window's
+  ao.measure_ceilings = false;  // the roofs come from --ceilings or the cache
   App app(*host, ao);
+  if (o.roofline) {
+    app.timing().set_plot_kind(TimingPlotKind::Roofline);
+    CeilingTable ceilings;
+    std::string why;
+    if (!o.ceilings.empty() && !load_ceilings_file(o.ceilings, &ceilings, &why)) {
+      std::cerr << "tilescope plot: " << why << "\n";
+      return 1;
+    }
+    if (!o.ceilings.empty()) app.timing().set_ceilings(ceilings, o.ceilings);
+  }
   if (!app.load_csv(o.csv)) {
     std::cerr << "tilescope plot: " << app.status() << "\n";
     return 1;

@@ -1,7 +1,9 @@
 #include "ui/script.h"
 
+#include <cerrno>
 #include <chrono>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <sstream>
 
@@ -17,35 +19,416 @@ double now_s() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
-// Sizes and counts in a script: 1 ... 2^20.
-bool to_int(const std::string& s, int* out) {
-  return parse_int(s, 1, 1 << 20, out);
+// ---- the words of a line: each checked before the script runs ----------------------------------
+
+// What a word holds, and what a line says when it holds something else.
+struct IntRange {
+  int lo, hi;
+};
+constexpr IntRange kSizes{1, 1 << 20};        // M, N, K and the sweep: as the settings file
+constexpr IntRange kRepetitions{1, 1000};     // as the controls and the settings file
+constexpr IntRange kFrames{1, 1 << 20};       // frames N
+constexpr IntRange kWaitSeconds{1, 86400};    // wait SECONDS: at most a day
+constexpr IntRange kExportPixels{64, 16384};  // export-plot W H: as the export dialog
+constexpr IntRange kIndex{0, 1 << 20};        // block coordinates, phases, passes
+
+// "" when `word` is a whole number within `r` (then *out holds it), else why not.
+std::string int_word(const std::string& word, IntRange r, int* out) {
+  if (parse_int(word, r.lo, r.hi, out)) return "";
+  return "'" + word + "' is not a whole number from " + std::to_string(r.lo) + " to " + std::to_string(r.hi);
 }
 
-// The number of words each action takes (min, max), for checking a script before it runs.
-bool arity_ok(const std::vector<std::string>& w) {
-  const std::string& a = w[0];
-  const std::size_t n = w.size() - 1;
-  if (a == "run" || a == "sweep" || a == "live" || a == "cancel" || a == "quit" || a == "show-mapping" ||
-      a == "show-history" || a == "reload-shaders")
-    return n == 0;
-  if (a == "history-mode" || a == "history-pass") return n == 1;
-  if (a == "wait") return n <= 1;
-  if (a == "frames" || a == "load-csv" || a == "export-csv" || a == "screenshot" || a == "focus") return n == 1;
-  if (a == "use" || a == "use-all") return n == 2 || (a == "use-all" && n == 1);
-  if (a == "export-plot") return n == 1 || n == 3;
-  if (a == "mapping-block") return n == 2;
-  if (a == "mapping-phase" || a == "mapping-play") return n == 1;
-  if (a == "set") return n >= 2;
-  return false;
+std::string bool_word(const std::string& word, bool* out) {
+  if (parse_bool(word, out)) return "";
+  return "'" + word + "' is not on or off";
+}
+
+// set KEY VALUE...: what each key takes and how it lands in the state. Applying to a scratch
+// state is the check before the script runs; applying to the window's state is the action.
+struct SettingSpec {
+  const char* key;
+  const char* values;  // what the key takes, for the message of a bad value
+  int words;           // values after the key
+  std::string (*apply)(const std::vector<std::string>& v, AppState& s);  // v[0]: the first value
+};
+
+std::string named_word(bool ok, const std::string& word, const char* values) {
+  return ok ? "" : "'" + word + "' is not one of " + values;
+}
+
+const SettingSpec kSettings[] = {
+    {"problem", "gemm|ata", 1,
+     [](const std::vector<std::string>& v, AppState& s) {
+       return named_word(parse_problem(v[0], &s.problem), v[0], "gemm|ata");
+     }},
+    {"precision", "f32|f64", 1,
+     [](const std::vector<std::string>& v, AppState& s) {
+       return named_word(parse_precision(v[0], &s.precision), v[0], "f32|f64");
+     }},
+    {"n", "N", 1, [](const std::vector<std::string>& v, AppState& s) { return int_word(v[0], kSizes, &s.n); }},
+    {"m", "M", 1, [](const std::vector<std::string>& v, AppState& s) { return int_word(v[0], kSizes, &s.m); }},
+    {"k", "K", 1, [](const std::vector<std::string>& v, AppState& s) { return int_word(v[0], kSizes, &s.k); }},
+    {"square", "on|off", 1, [](const std::vector<std::string>& v, AppState& s) { return bool_word(v[0], &s.square); }},
+    {"reps", "N", 1,
+     [](const std::vector<std::string>& v, AppState& s) { return int_word(v[0], kRepetitions, &s.repetitions); }},
+    {"verify", "on|off", 1, [](const std::vector<std::string>& v, AppState& s) { return bool_word(v[0], &s.verify); }},
+    {"sweep", "FROM TO", 2,
+     [](const std::vector<std::string>& v, AppState& s) {
+       int from = 0, to = 0;
+       std::string why = int_word(v[0], kSizes, &from);
+       if (why.empty()) why = int_word(v[1], kSizes, &to);
+       if (why.empty() && to < from) why = "the sweep goes from " + v[0] + " down to " + v[1] + ": FROM <= TO";
+       if (why.empty()) s.sweep_from = from, s.sweep_to = to;
+       return why;
+     }},
+    {"y", "gflops|ms", 1,
+     [](const std::vector<std::string>& v, AppState& s) {
+       return named_word(parse_y_quantity(v[0], &s.y_quantity), v[0], "gflops|ms");
+     }},
+    {"ylog", "on|off", 1, [](const std::vector<std::string>& v, AppState& s) { return bool_word(v[0], &s.y_log); }},
+    {"only-current", "on|off", 1,
+     [](const std::vector<std::string>& v, AppState& s) { return bool_word(v[0], &s.only_current_problem); }},
+    {"presenter", "on|off", 1,
+     [](const std::vector<std::string>& v, AppState& s) { return bool_word(v[0], &s.presenter); }},
+    {"theme", "dark|light|high_contrast", 1,
+     [](const std::vector<std::string>& v, AppState& s) {
+       return named_word(parse_theme(v[0], &s.theme), v[0], "dark|light|high_contrast");
+     }},
+};
+
+const SettingSpec* find_setting(const std::string& key) {
+  for (const SettingSpec& s : kSettings)
+    if (key == s.key) return &s;
+  return nullptr;
+}
+
+// `set KEY VALUE...` applied to `state`: "" or why not.
+std::string apply_setting(const std::vector<std::string>& w, AppState& state) {
+  const SettingSpec* spec = w.size() >= 2 ? find_setting(w[1]) : nullptr;
+  if (!spec) {
+    std::string keys;
+    for (const SettingSpec& s : kSettings) keys += std::string(keys.empty() ? "" : ", ") + s.key;
+    return w.size() < 2 ? "set takes KEY VALUE (" + keys + ")"
+                        : "unknown setting '" + w[1] + "' (settings: " + keys + ")";
+  }
+  if (static_cast<int>(w.size()) - 2 != spec->words) return "set " + std::string(spec->key) + " takes " + spec->values;
+  const std::vector<std::string> values(w.begin() + 2, w.end());
+  const std::string why = spec->apply(values, state);
+  return why.empty() ? "" : "set " + std::string(spec->key) + ": " + why;
+}
+
+// VARIANT[:CONFIG] of the registry: "" or why not; *variant and *config (-1: none named) found.
+std::string variant_word(const std::string& spec, bool config_allowed, const VariantDescriptor** variant, int* config) {
+  const std::size_t colon = spec.find(':');
+  const std::string id = spec.substr(0, colon);
+  *variant = find_variant(id);
+  *config = -1;
+  if (!*variant) {
+    std::string ids;
+    for (const VariantDescriptor* v : variant_registry()) ids += std::string(ids.empty() ? "" : ", ") + v->id;
+    return "no variant '" + id + "' (variants: " + ids + ")";
+  }
+  if (colon == std::string::npos) return "";
+  if (!config_allowed) return "'" + spec + "': a variant without a configuration";
+  const std::string name = spec.substr(colon + 1);
+  *config = find_config(**variant, name);
+  if (*config >= 0) return "";
+  std::string names;
+  for (const TileConfig& c : (*variant)->configs) names += (names.empty() ? "" : ", ") + c.name;
+  return "no configuration '" + name + "' of " + id + " (" + names + ")";
+}
+
+// history-mode CONFIG: a configuration of the texture shaders.
+std::string shader_mode_word(const std::string& word, int* config) {
+  const VariantDescriptor* v = shader_variant();
+  *config = v ? find_config(*v, word) : -1;
+  if (*config >= 0) return "";
+  std::string names;
+  for (std::size_t i = 0; v && i < v->configs.size(); ++i) names += (i ? ", " : "") + v->configs[i].name;
+  return "'" + word + "' is not a configuration of the texture shaders (" + names + ")";
+}
+
+// history-pass P: a pass count, or all (-1).
+std::string pass_word(const std::string& word, int* pass) {
+  if (word == "all" || word == "-1") {
+    *pass = -1;
+    return "";
+  }
+  const std::string why = int_word(word, kIndex, pass);
+  return why.empty() ? "" : why + ", or all";
+}
+
+// ---- the actions --------------------------------------------------------------------------------
+
+// What an action may touch: the app, its words, where a failure's reason goes, and the
+// player's own state (quit, wait, frames).
+struct Action {
+  App& app;
+  const std::vector<std::string>& w;  // w[0]: the action's name
+  std::string* why;
+  bool& quit;
+  bool& waiting;
+  double& wait_deadline;
+  int& frames_left;
+};
+using Handler = bool (*)(Action&);
+// Checks a line's values without an app: "" or why not (the number of words is checked apart).
+using Checker = std::string (*)(const std::vector<std::string>& w);
+
+std::string no_values(const std::vector<std::string>&) {
+  return "";
+}
+
+// An app call that reports failure in the status line.
+bool status_on_failure(Action& x, bool ok) {
+  return ok || (*x.why = x.app.status(), false);
+}
+
+bool do_reload_shaders(Action& x) {
+  const std::string log = x.app.history_panel().reload_shaders();
+  if (!log.empty()) return *x.why = "shaders: " + log.substr(0, log.find('\n')), false;
+  return true;
+}
+
+std::string check_history_mode(const std::vector<std::string>& w) {
+  int c = 0;
+  return shader_mode_word(w[1], &c);
+}
+bool do_history_mode(Action& x) {
+  int c = 0;
+  shader_mode_word(x.w[1], &c);
+  x.app.history_panel().select_mode(c);
+  return true;
+}
+
+std::string check_history_pass(const std::vector<std::string>& w) {
+  int p = 0;
+  return pass_word(w[1], &p);
+}
+bool do_history_pass(Action& x) {
+  int p = 0;
+  pass_word(x.w[1], &p);
+  x.app.history_panel().set_pass(p);
+  return true;
+}
+
+std::string check_mapping_block(const std::vector<std::string>& w) {
+  int bx = 0, by = 0;
+  std::string why = int_word(w[1], kIndex, &bx);
+  return why.empty() ? int_word(w[2], kIndex, &by) : why;
+}
+bool do_mapping_block(Action& x) {
+  int bx = 0, by = 0;
+  int_word(x.w[1], kIndex, &bx);
+  int_word(x.w[2], kIndex, &by);
+  x.app.mapping().select_block(bx, by);
+  return true;
+}
+
+std::string check_on_off(const std::vector<std::string>& w) {
+  bool on = false;
+  return bool_word(w[1], &on);
+}
+bool do_mapping_play(Action& x) {
+  bool on = false;
+  bool_word(x.w[1], &on);
+  x.app.mapping().set_playing(on);
+  return true;
+}
+
+// The Timing tab's plot: speed against size, or the Roofline view.
+std::string check_plot_kind(const std::vector<std::string>& w) {
+  return w[1] == "timing" || w[1] == "roofline" ? "" : "'" + w[1] + "' is not a plot: timing|roofline";
+}
+bool do_plot_kind(Action& x) {
+  x.app.timing().set_plot_kind(x.w[1] == "roofline" ? TimingPlotKind::Roofline : TimingPlotKind::Timing);
+  return true;
+}
+
+std::string check_mapping_phase(const std::vector<std::string>& w) {
+  int p = 0;
+  return int_word(w[1], kIndex, &p);
+}
+bool do_mapping_phase(Action& x) {
+  int p = 0;
+  int_word(x.w[1], kIndex, &p);
+  x.app.mapping().set_phase(p);
+  return true;
+}
+
+std::string check_wait(const std::vector<std::string>& w) {
+  int seconds = 0;
+  return w.size() == 2 ? int_word(w[1], kWaitSeconds, &seconds) : "";
+}
+bool do_wait(Action& x) {
+  int seconds = 600;
+  if (x.w.size() == 2) int_word(x.w[1], kWaitSeconds, &seconds);
+  x.waiting = true;
+  x.wait_deadline = now_s() + seconds;
+  return true;
+}
+
+std::string check_frames(const std::vector<std::string>& w) {
+  int n = 0;
+  return int_word(w[1], kFrames, &n);
+}
+bool do_frames(Action& x) {
+  int_word(x.w[1], kFrames, &x.frames_left);
+  return true;
+}
+
+std::string check_export_plot(const std::vector<std::string>& w) {
+  int width = 0, height = 0;
+  if (w.size() != 4) return "";
+  std::string why = int_word(w[2], kExportPixels, &width);
+  return why.empty() ? int_word(w[3], kExportPixels, &height) : why;
+}
+bool do_export_plot(Action& x) {
+  int width = 1920, height = 1080;
+  if (x.w.size() == 4) int_word(x.w[2], kExportPixels, &width), int_word(x.w[3], kExportPixels, &height);
+  x.app.request_plot_export(x.w[1], width, height);
+  return true;
+}
+
+bool do_use_all(Action& x) {
+  bool on = true;
+  bool_word(x.w[1], &on);
+  for (LessonEntry& e : x.app.state().lesson) e.enabled = on;
+  return true;
+}
+
+std::string check_use(const std::vector<std::string>& w) {
+  const VariantDescriptor* v = nullptr;
+  int config = -1;
+  std::string why = variant_word(w[1], true, &v, &config);
+  bool on = false;
+  return why.empty() ? bool_word(w[2], &on) : why;
+}
+std::string check_focus(const std::vector<std::string>& w) {
+  const VariantDescriptor* v = nullptr;
+  int config = -1;
+  return variant_word(w[1], false, &v, &config);
+}
+
+// focus VARIANT, use VARIANT[:CONFIG] on|off: the lesson has one entry per registry variant.
+bool do_focus_or_use(Action& x) {
+  const auto& w = x.w;
+  AppState& s = x.app.state();
+  const VariantDescriptor* v = nullptr;
+  int config = -1;
+  variant_word(w[1], w[0] == "use", &v, &config);
+  for (std::size_t i = 0; v && i < s.lesson.size(); ++i) {
+    LessonEntry& e = s.lesson[i];
+    if (e.variant_id != v->id) continue;
+    if (w[0] == "focus") {
+      s.focused = static_cast<int>(i);
+      return true;
+    }
+    bool_word(w[2], &e.enabled);
+    if (config >= 0) e.config_index = config;
+    return true;
+  }
+  return *x.why = "no variant " + w[1] + " in the lesson", false;
+}
+
+std::string check_set(const std::vector<std::string>& w) {
+  AppState scratch = default_app_state();
+  return apply_setting(w, scratch);
+}
+bool do_set(Action& x) {
+  AppState& s = x.app.state();
+  const std::string why = apply_setting(x.w, s);
+  if (!why.empty()) return *x.why = why, false;
+  if (x.w[1] == "presenter") x.app.set_presenter(s.presenter);  // the fonts follow
+  return true;
+}
+
+// Every action: its name, its words after the name (min, max), the usage a wrong line is told,
+// the check of its values before the script runs, and what it does.
+struct ActionEntry {
+  const char* name;
+  int min_words, max_words;
+  const char* usage;
+  Checker check;
+  Handler handler;
+};
+const ActionEntry kActions[] = {
+    {"run", 0, 0, "run", no_values, [](Action& x) { return status_on_failure(x, x.app.run()); }},
+    {"sweep", 0, 0, "sweep", no_values, [](Action& x) { return status_on_failure(x, x.app.sweep()); }},
+    {"live", 0, 0, "live", no_values, [](Action& x) { return status_on_failure(x, x.app.live()); }},
+    {"cancel", 0, 0, "cancel", no_values,
+     [](Action& x) {
+       x.app.cancel();
+       return true;
+     }},
+    {"quit", 0, 0, "quit", no_values,
+     [](Action& x) {
+       x.quit = true;
+       x.app.quit();
+       return true;
+     }},
+    {"show-timing", 0, 0, "show-timing", no_values,
+     [](Action& x) {
+       x.app.show_timing();
+       return true;
+     }},
+    {"show-mapping", 0, 0, "show-mapping", no_values,
+     [](Action& x) {
+       x.app.show_mapping();
+       return true;
+     }},
+    {"show-history", 0, 0, "show-history", no_values,
+     [](Action& x) {
+       x.app.show_history();
+       return true;
+     }},
+    {"reload-shaders", 0, 0, "reload-shaders", no_values, do_reload_shaders},
+    {"history-mode", 1, 1, "history-mode CONFIG", check_history_mode, do_history_mode},
+    {"history-pass", 1, 1, "history-pass P|all", check_history_pass, do_history_pass},
+    {"mapping-block", 2, 2, "mapping-block X Y", check_mapping_block, do_mapping_block},
+    {"mapping-play", 1, 1, "mapping-play on|off", check_on_off, do_mapping_play},
+    {"plot", 1, 1, "plot timing|roofline", check_plot_kind, do_plot_kind},
+    {"mapping-phase", 1, 1, "mapping-phase N", check_mapping_phase, do_mapping_phase},
+    {"wait", 0, 1, "wait [SECONDS]", check_wait, do_wait},
+    {"frames", 1, 1, "frames N", check_frames, do_frames},
+    {"load-csv", 1, 1, "load-csv PATH", no_values,
+     [](Action& x) { return status_on_failure(x, x.app.load_csv(x.w[1])); }},
+    {"export-csv", 1, 1, "export-csv PATH", no_values,
+     [](Action& x) { return status_on_failure(x, x.app.export_csv(x.w[1])); }},
+    {"screenshot", 1, 1, "screenshot PATH", no_values,
+     [](Action& x) {
+       x.app.request_screenshot(x.w[1]);
+       return true;
+     }},
+    {"export-plot", 1, 3, "export-plot PATH [W H]", check_export_plot, do_export_plot},
+    {"use-all", 1, 1, "use-all on|off", check_on_off, do_use_all},
+    {"focus", 1, 1, "focus VARIANT", check_focus, do_focus_or_use},
+    {"use", 2, 2, "use VARIANT[:CONFIG] on|off", check_use, do_focus_or_use},
+    {"set", 1, 3, "set KEY VALUE", check_set, do_set},
+};
+
+const ActionEntry* find_action(const std::string& name) {
+  for (const ActionEntry& e : kActions)
+    if (name == e.name) return &e;
+  return nullptr;
 }
 
 }  // namespace
 
+std::string check_script_line(const std::vector<std::string>& w) {
+  const ActionEntry* e = find_action(w[0]);
+  if (!e) return "unknown action '" + w[0] + "'";
+  const int n = static_cast<int>(w.size()) - 1;
+  // export-plot takes PATH or PATH W H, not PATH W.
+  const bool count_ok = n >= e->min_words && n <= e->max_words && !(w[0] == "export-plot" && n == 2);
+  if (!count_ok) return "wrong number of words: " + std::string(e->usage);
+  return e->check(w);
+}
+
 bool ScriptPlayer::load_file(const std::string& path, std::string* error) {
   std::ifstream in(path);
   if (!in) {
-    *error = "cannot read script " + path;
+    *error = path + ": cannot read the script: " + std::strerror(errno);
     return false;
   }
   std::ostringstream text;
@@ -68,8 +451,10 @@ bool ScriptPlayer::load_text(const std::string& text, const std::string& name, s
     line.number = number;
     for (std::string w; words >> w;) line.words.push_back(w);
     if (line.words.empty()) continue;
-    if (!arity_ok(line.words)) {
-      *error = name + ":" + std::to_string(number) + ": unknown action or wrong number of words: '" + raw + "'";
+    const std::string why = check_script_line(line.words);
+    if (!why.empty()) {
+      *error = name + ":" + std::to_string(number) + ": " + why;
+      lines_.clear();
       return false;
     }
     lines_.push_back(line);
@@ -110,232 +495,11 @@ bool ScriptPlayer::step(App& app, bool* failed, std::string* message) {
   return frames_left_ > 0 || waiting_;
 }
 
-namespace {
-
-// What an action may touch: the app, its words, where a failure's reason goes, and the
-// player's own state (quit, wait, frames).
-struct Action {
-  App& app;
-  const std::vector<std::string>& w;  // w[0]: the action's name
-  std::string* why;
-  bool& quit;
-  bool& waiting;
-  double& wait_deadline;
-  int& frames_left;
-};
-using Handler = bool (*)(Action&);
-
-// An app call that reports failure in the status line.
-bool status_on_failure(Action& x, bool ok) {
-  return ok || (*x.why = x.app.status(), false);
-}
-
-bool do_reload_shaders(Action& x) {
-  const std::string log = x.app.history_panel().reload_shaders();
-  if (!log.empty()) return *x.why = "shaders: " + log.substr(0, log.find('\n')), false;
-  return true;
-}
-
-bool do_history_mode(Action& x) {
-  const VariantDescriptor* v = shader_variant();
-  const int c = v ? find_config(*v, x.w[1]) : -1;
-  if (c < 0) {
-    std::string names;
-    for (std::size_t i = 0; v && i < v->configs.size(); ++i) names += (i ? ", " : "") + v->configs[i].name;
-    return *x.why = "history-mode takes a configuration of the texture shaders (" + names + ")", false;
-  }
-  x.app.history_panel().select_mode(c);
-  return true;
-}
-
-bool do_history_pass(Action& x) {
-  int p = 0;
-  if (x.w[1] == "all" || x.w[1] == "-1")
-    p = -1;
-  else if (x.w[1] != "0" && !to_int(x.w[1], &p))
-    return *x.why = "history-pass P (passes shown as done; 'all' for every pass)", false;
-  x.app.history_panel().set_pass(p);
-  return true;
-}
-
-bool do_mapping_block(Action& x) {
-  const auto& w = x.w;
-  int bx = 0, by = 0;
-  if (!to_int(w[1], &bx) && w[1] != "0") return *x.why = "mapping-block X Y", false;
-  if (!to_int(w[2], &by) && w[2] != "0") return *x.why = "mapping-block X Y", false;
-  x.app.mapping().select_block(w[1] == "0" ? 0 : bx, w[2] == "0" ? 0 : by);
-  return true;
-}
-
-bool do_mapping_play(Action& x) {
-  bool on = false;
-  if (!parse_bool(x.w[1], &on)) return *x.why = "mapping-play on|off", false;
-  x.app.mapping().set_playing(on);
-  return true;
-}
-
-bool do_mapping_phase(Action& x) {
-  int p = 0;
-  if (!to_int(x.w[1], &p) && x.w[1] != "0") return *x.why = "mapping-phase N", false;
-  x.app.mapping().set_phase(x.w[1] == "0" ? 0 : p);
-  return true;
-}
-
-bool do_wait(Action& x) {
-  int seconds = 600;
-  if (x.w.size() == 2 && !to_int(x.w[1], &seconds)) return *x.why = "wait takes seconds", false;
-  x.waiting = true;
-  x.wait_deadline = now_s() + seconds;
-  return true;
-}
-
-bool do_frames(Action& x) {
-  if (!to_int(x.w[1], &x.frames_left)) return *x.why = "frames takes a count", false;
-  return true;
-}
-
-bool do_export_plot(Action& x) {
-  const auto& w = x.w;
-  int width = 1920, height = 1080;
-  if (w.size() == 4 && (!to_int(w[2], &width) || !to_int(w[3], &height))) return *x.why = "export-plot PATH W H", false;
-  x.app.request_plot_export(w[1], width, height);
-  return true;
-}
-
-bool do_use_all(Action& x) {
-  bool on = true;
-  if (!parse_bool(x.w[1], &on)) return *x.why = "use-all on|off", false;
-  for (LessonEntry& e : x.app.state().lesson) e.enabled = on;
-  return true;
-}
-
-// focus VARIANT, use VARIANT[:CONFIG] on|off.
-bool do_focus_or_use(Action& x) {
-  const auto& w = x.w;
-  AppState& s = x.app.state();
-  const std::string spec = w[1];
-  const std::string id = spec.substr(0, spec.find(':'));
-  for (std::size_t i = 0; i < s.lesson.size(); ++i) {
-    LessonEntry& e = s.lesson[i];
-    if (e.variant_id != id) continue;
-    if (w[0] == "focus") {
-      s.focused = static_cast<int>(i);
-      return true;
-    }
-    if (!parse_bool(w[2], &e.enabled)) return *x.why = "use VARIANT[:CONFIG] on|off", false;
-    if (spec.find(':') != std::string::npos) {
-      const int ci = find_config(*find_variant(id), spec.substr(spec.find(':') + 1));
-      if (ci < 0) return *x.why = "no configuration " + spec, false;
-      e.config_index = ci;
-    }
-    return true;
-  }
-  return *x.why = "no variant " + id, false;
-}
-
-// set KEY VALUE...
-bool do_set(Action& x) {
-  const auto& w = x.w;
-  AppState& s = x.app.state();
-  const std::string& key = w[1];
-  const std::string value = w.size() > 2 ? w[2] : "";
-  bool ok = true;
-  if (key == "problem")
-    ok = parse_problem(value, &s.problem);
-  else if (key == "precision")
-    ok = parse_precision(value, &s.precision);
-  else if (key == "n")
-    ok = to_int(value, &s.n);
-  else if (key == "m")
-    ok = to_int(value, &s.m);
-  else if (key == "k")
-    ok = to_int(value, &s.k);
-  else if (key == "square")
-    ok = parse_bool(value, &s.square);
-  else if (key == "reps")
-    ok = to_int(value, &s.repetitions);
-  else if (key == "verify")
-    ok = parse_bool(value, &s.verify);
-  else if (key == "sweep")
-    ok = w.size() == 4 && to_int(w[2], &s.sweep_from) && to_int(w[3], &s.sweep_to);
-  else if (key == "y")
-    ok = parse_y_quantity(value, &s.y_quantity);
-  else if (key == "ylog")
-    ok = parse_bool(value, &s.y_log);
-  else if (key == "only-current")
-    ok = parse_bool(value, &s.only_current_problem);
-  else if (key == "presenter") {
-    bool on = false;
-    ok = parse_bool(value, &on);
-    if (ok) x.app.set_presenter(on);
-  } else if (key == "theme") {
-    ok = parse_theme(value, &s.theme);
-  } else {
-    return *x.why = "unknown setting '" + key + "'", false;
-  }
-  if (!ok) *x.why = "bad value for " + key;
-  return ok;
-}
-
-// Every action by name (arity_ok checks the words before a script runs).
-struct ActionEntry {
-  const char* name;
-  Handler handler;
-};
-const ActionEntry kActions[] = {
-    {"run", [](Action& x) { return status_on_failure(x, x.app.run()); }},
-    {"sweep", [](Action& x) { return status_on_failure(x, x.app.sweep()); }},
-    {"live", [](Action& x) { return status_on_failure(x, x.app.live()); }},
-    {"cancel",
-     [](Action& x) {
-       x.app.cancel();
-       return true;
-     }},
-    {"quit",
-     [](Action& x) {
-       x.quit = true;
-       x.app.quit();
-       return true;
-     }},
-    {"show-mapping",
-     [](Action& x) {
-       x.app.show_mapping();
-       return true;
-     }},
-    {"show-history",
-     [](Action& x) {
-       x.app.show_history();
-       return true;
-     }},
-    {"reload-shaders", do_reload_shaders},
-    {"history-mode", do_history_mode},
-    {"history-pass", do_history_pass},
-    {"mapping-block", do_mapping_block},
-    {"mapping-play", do_mapping_play},
-    {"mapping-phase", do_mapping_phase},
-    {"wait", do_wait},
-    {"frames", do_frames},
-    {"load-csv", [](Action& x) { return status_on_failure(x, x.app.load_csv(x.w[1])); }},
-    {"export-csv", [](Action& x) { return status_on_failure(x, x.app.export_csv(x.w[1])); }},
-    {"screenshot",
-     [](Action& x) {
-       x.app.request_screenshot(x.w[1]);
-       return true;
-     }},
-    {"export-plot", do_export_plot},
-    {"use-all", do_use_all},
-    {"focus", do_focus_or_use},
-    {"use", do_focus_or_use},
-    {"set", do_set},
-};
-
-}  // namespace
-
 bool ScriptPlayer::perform(App& app, const Line& line, std::string* why) {
   Action x{app, line.words, why, quit_, waiting_, wait_deadline_, frames_left_};
-  for (const ActionEntry& e : kActions)
-    if (line.words[0] == e.name) return e.handler(x);
-  return do_set(x);  // as before the table: anything else is read as a setting
+  // load_text admitted only lines that check_script_line accepts: the action exists.
+  const ActionEntry* e = find_action(line.words[0]);
+  return e ? e->handler(x) : (*why = "unknown action '" + line.words[0] + "'", false);
 }
 
 }  // namespace tilescope

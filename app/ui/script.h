@@ -1,17 +1,16 @@
 // Scripted sessions: a text file of actions, one per line, played between frames. The CI test
 // drives the real window with one, the GPU machine takes the README's screenshots with one, and
-// a teacher can prepare a lesson with one (tilescope --script lesson.txt).
+// a teacher can prepare a lesson with one (tilescope --script lesson.txt). docs/SCRIPTS.md lists
+// the actions; for example:
 //
 //   # comment
 //   set problem gemm|ata        set precision f32|f64       set n 1024 (m, k; square on|off)
 //   set reps 10                 set verify on|off           set sweep 256 4096
-//   set y gflops|ms             set ylog on|off             set presenter on|off
-//   set theme dark|light|high_contrast                      set only-current on|off
 //   use VARIANT[:CONFIG] on|off focus VARIANT               use-all on|off
-//   run | sweep | live | cancel  wait [SECONDS]  (until the runner is idle; default 600)
-//   frames N                     load-csv PATH   export-csv PATH
-//   export-plot PATH [W H]       screenshot PATH              quit
-//   show-mapping                 mapping-block X Y            mapping-phase N   mapping-play on|off
+//   run | sweep | live | cancel  wait [SECONDS]  frames N   screenshot PATH   quit
+//
+// Every line is checked, words and values, before anything runs: a bad line is reported as
+// FILE:LINE: why, and the program exits with 2 (a bad argument) without opening a frame.
 #pragma once
 
 #include <string>
@@ -21,10 +20,16 @@
 
 namespace tilescope {
 
+// Why a script line (its words, the action first) is refused: an unknown action, a wrong number
+// of words, a value that does not parse or is out of range, a variant or configuration that does
+// not exist. "" when the line is fine.
+std::string check_script_line(const std::vector<std::string>& words);
+
 class ScriptPlayer {
  public:
-  // False and *error ("lesson.txt:3: unknown action 'rn'") when the file cannot be read or a
-  // line does not parse: a script is checked whole before anything runs.
+  // False and *error ("lesson.txt:3: unknown action 'rn'"; "lesson.txt: cannot read the script:
+  // No such file or directory") when the file cannot be read or a line is refused by
+  // check_script_line: a script is checked whole before anything runs.
   bool load_file(const std::string& path, std::string* error);
   bool load_text(const std::string& text, const std::string& name, std::string* error);
 

@@ -10,8 +10,11 @@
 #include <cstdio>
 #include <map>
 
+#include "export/ceilings_cache.h"
 #include "export/plot_image.h"
+#include "plot/roofline_render.h"
 #include "registry.h"
+#include "runner/runner.h"
 #include "ui/app.h"
 #include "ui/widgets.h"
 
@@ -140,7 +143,7 @@ void TimingPanel::rebuild_plot_data(TabContext& ctx) {
   // Keep the user's hidden series hidden across rebuilds.
   std::map<std::string, bool> visible;
   for (const PlotSeriesData& s : plot_.series) visible[s.label] = s.visible;
-  GroupedRows g = group_rows(ctx.history.snapshot(), state);
+  GroupedRows g = group_rows(*ctx.history.rows(), state);  // shared, not copied
   sort_teaching_order(g);
   plot_.series.clear();
   plot_.rows.clear();
@@ -195,6 +198,7 @@ void TimingPanel::draw(TabContext& ctx) {
 }
 
 bool TimingPanel::export_png(TabContext& ctx, const std::string& path, int width, int height, std::string* error) {
+  if (kind_ == TimingPlotKind::Roofline) return write_roofline_png(path, width, height, roofline_data(ctx), error);
   const PlotData& data = plot_data(ctx);
   PlotImage image;
   image.style = data.style;
@@ -209,7 +213,25 @@ bool TimingPanel::export_png(TabContext& ctx, const std::string& path, int width
 void TimingPanel::draw_plot_panel(TabContext& ctx) {
   AppState& state = ctx.state;
   const Runner& runner = ctx.runner;
+  poll_ceilings(ctx);
   // View options on one line above the plot.
+  int kind = kind_ == TimingPlotKind::Timing ? 0 : 1;
+  ImGui::RadioButton("Timing", &kind, 0);
+  help_tooltip("Speed against matrix size: one line per variant configuration.");
+  ImGui::SameLine();
+  ImGui::RadioButton("Roofline", &kind, 1);
+  help_tooltip(
+      "Speed against arithmetic intensity (FLOPs per byte of global memory traffic, from each variant's mapping "
+      "model), under the roofs this GPU reached in small benchmarks: where a point sits tells whether memory or "
+      "arithmetic bounds it.");
+  kind_ = kind == 0 ? TimingPlotKind::Timing : TimingPlotKind::Roofline;
+  ImGui::SameLine();
+  ImGui::TextDisabled("|");
+  ImGui::SameLine();
+  if (kind_ == TimingPlotKind::Roofline) {
+    draw_roofline_panel(ctx);
+    return;
+  }
   int quantity = state.y_quantity == YAxisQuantity::Gflops ? 0 : 1;
   ImGui::RadioButton("GFLOP/s", &quantity, 0);
   help_tooltip("Speed: how many billion floating-point operations per second (higher is better).");
@@ -260,6 +282,128 @@ void TimingPanel::draw_live_trace(TabContext& ctx) {
   style.show_legend = true;
   live_view_.auto_fit = true;  // the trace always follows the newest samples
   plot_widget("live", style, series, {}, live_view_, ImVec2(0, 0));
+}
+
+// ---- the Roofline view -------------------------------------------------------------------------
+
+void TimingPanel::set_ceilings(const CeilingTable& table, const std::string& source) {
+  given_ = table;
+  given_source_ = source;
+  have_given_ = true;
+  ++ceilings_generation_;
+}
+
+void TimingPanel::start_ceilings(Runner& runner, const DeviceInfo& device) {
+  if (!device.ok()) return;
+  CeilingTable cached;
+  bool exact = false;
+  if (find_cached_ceilings(ceilings_cache_dir(), device.name, version_string(device.driver_version), &cached, &exact) &&
+      exact) {
+    measured_ = cached;
+    measured_source_ = "roofs measured on this GPU " + cached.measured_at.substr(0, 10) + " (cached)";
+    have_measured_ = true;
+    ++ceilings_generation_;
+    return;
+  }
+  seen_ceilings_version_ = runner.ceilings_version();
+  if (runner.start_ceilings()) ceilings_status_ = "measuring this GPU's ceilings...";
+}
+
+// A measurement the runner finished since the last frame: use it and cache it (a small file,
+// written on this thread).
+void TimingPanel::poll_ceilings(TabContext& ctx) {
+  const std::uint64_t version = ctx.runner.ceilings_version();
+  if (version == seen_ceilings_version_) return;
+  seen_ceilings_version_ = version;
+  const CeilingTable table = ctx.runner.ceilings();
+  if (table.empty()) {
+    ceilings_status_ = "measuring the ceilings failed: " + ctx.runner.ceilings_error();
+    return;
+  }
+  measured_ = table;
+  measured_source_ = "roofs measured on this GPU now";
+  have_measured_ = true;
+  ++ceilings_generation_;
+  std::string path, error;
+  ceilings_status_ = cache_ceilings(ceilings_cache_dir(), table, &path, &error) ? "ceilings cached in " + path
+                                                                                : "ceilings not cached: " + error;
+}
+
+const CeilingTable* TimingPanel::ceilings_for(const std::string& device, const std::string& driver, std::string* note) {
+  if (have_given_) {
+    *note = "roofs from " + given_source_ + " (" + given_.device_name + ")";
+    if (!device.empty() && device != given_.device_name) *note += "; the results are from " + device;
+    return &given_;
+  }
+  if (have_measured_ && (device.empty() || device == measured_.device_name)) {
+    *note = measured_source_;
+    return &measured_;
+  }
+  if (device.empty()) return nullptr;
+  const std::string key = device + "|" + driver;
+  if (!cache_lookups_.count(key)) {
+    CeilingTable t;
+    bool exact = false;
+    const bool found = find_cached_ceilings(ceilings_cache_dir(), device, driver, &t, &exact);
+    cache_lookups_[key] = {found, t};
+    cache_notes_[key] = !found  ? ""
+                        : exact ? "roofs measured " + t.measured_at.substr(0, 10) + " (cached)"
+                                : "roofs measured under driver " + t.driver_version + ", the results under " + driver;
+  }
+  const auto& [found, table] = cache_lookups_[key];
+  *note = cache_notes_[key];
+  return found ? &table : nullptr;
+}
+
+const RooflineData& TimingPanel::roofline_data(TabContext& ctx) {
+  const AppState& state = ctx.state;
+  const std::string key =
+      std::string(to_string(state.problem)) + to_string(state.precision) + "#" + std::to_string(ceilings_generation_);
+  if (ctx.history.version() == roofline_version_ && key == roofline_key_) return roofline_;
+  roofline_version_ = ctx.history.version();
+  roofline_key_ = key;
+  std::map<std::string, bool> visible;
+  for (const PlotSeriesData& s : roofline_.series) visible[s.label] = s.visible;
+  const std::shared_ptr<const std::vector<RunResult>> rows = ctx.history.rows();
+  // The device of the results shown: the last CUDA row's (a loaded CSV may come from elsewhere).
+  // Rows of variants that need no CUDA name another device: the CPU, or the GL renderer.
+  std::string device, driver;
+  for (const RunResult& r : *rows) {
+    const VariantDescriptor* v = find_variant(r.variant_id);
+    if (r.ok() && v && needs_cuda(*v) && !r.device_name.empty()) {
+      device = r.device_name;
+      driver = r.driver_version;
+    }
+  }
+  std::string note;
+  const CeilingTable* ceilings = ceilings_for(device, driver, &note);
+  roofline_ = build_roofline(*rows, state.problem, state.precision, ceilings, note);
+  for (PlotSeriesData& s : roofline_.series)
+    if (visible.count(s.label)) s.visible = visible[s.label];
+  return roofline_;
+}
+
+void TimingPanel::draw_roofline_panel(TabContext& ctx) {
+  if (ImGui::Button("Export PNG...")) ctx.app.open_export_dialog();
+  help_tooltip("Save this Roofline view as a PNG image at a resolution you choose.");
+  const std::string status = ctx.runner.ceilings_pending() ? "measuring this GPU's ceilings..." : ceilings_status_;
+  if (!status.empty()) {
+    ImGui::SameLine();
+    ImGui::TextDisabled("%s", status.c_str());
+  }
+  roofline_data(ctx);
+  RooflineData& data = roofline_;  // the legend's clicks toggle visibility in place
+  if (data.series.empty()) {
+    ImGui::TextDisabled("No results for %s %s yet: press Run (R) or Sweep (S), or File > Load CSV.",
+                        to_string(ctx.state.problem), to_string(ctx.state.precision));
+  }
+  // The notes above the plot: what has no model, what stands above a roof, where the roofs came from.
+  for (const std::string& note : data.notes) {
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextDisabled("%s", note.c_str());
+    ImGui::PopTextWrapPos();
+  }
+  roofline_widget("roofline", data, ImVec2(0, ImGui::GetContentRegionAvail().y));
 }
 
 }  // namespace tilescope

@@ -9,8 +9,10 @@
 #include <string>
 #include <vector>
 
+#include "ceilings.h"
 #include "measure.h"
 #include "plot/plot_widget.h"
+#include "plot/roofline_model.h"
 #include "ui/tab.h"
 
 namespace tilescope {
@@ -23,14 +25,28 @@ struct PlotData {
   PlotStyle style;
 };
 
+// The plot the tab shows: speed against size, or the Roofline view (speed against arithmetic
+// intensity under the device's measured roofs).
+enum class TimingPlotKind { Timing, Roofline };
+
 class TimingPanel : public Tab {
  public:
   const char* title() const override { return "Timing"; }
   void draw(TabContext& ctx) override;
   // Re-derived only when the history or the view changed: the history can hold thousands of rows.
   const PlotData& plot_data(TabContext& ctx);
-  // The plot as a PNG, with the axes the window shows now (export/plot_image.h). GL, between frames.
+  // The plot shown now as a PNG, with the axes the window shows (export/plot_image.h). GL, between frames.
   bool export_png(TabContext& ctx, const std::string& path, int width, int height, std::string* error);
+
+  TimingPlotKind plot_kind() const { return kind_; }
+  void set_plot_kind(TimingPlotKind kind) { kind_ = kind; }
+  // The Roofline view of the selected problem and precision, re-derived like plot_data().
+  const RooflineData& roofline_data(TabContext& ctx);
+  // Ceilings given explicitly (`tilescope plot --ceilings FILE`): used whatever the rows' device.
+  void set_ceilings(const CeilingTable& table, const std::string& source);
+  // At start-up on a GPU: the cached ceilings of this device and driver, else a measurement on
+  // the runner's worker (the result is cached when it arrives).
+  void start_ceilings(Runner& runner, const DeviceInfo& device);
 
  private:
   void draw_plot_panel(TabContext& ctx);
@@ -42,6 +58,23 @@ class TimingPanel : public Tab {
                    std::map<std::string, bool>& visible, bool gflops);
   void add_reference_lines(const AppState& state, double best_cublas, bool gpu, const DeviceInfo& dev);
 
+  void draw_roofline_panel(TabContext& ctx);
+  void poll_ceilings(TabContext& ctx);
+  // The ceilings for results of this device and driver, and a sentence on where they came from.
+  const CeilingTable* ceilings_for(const std::string& device, const std::string& driver, std::string* note);
+
+  TimingPlotKind kind_ = TimingPlotKind::Timing;
+  RooflineData roofline_;
+  std::uint64_t roofline_version_ = ~0ull;
+  std::string roofline_key_;
+  bool have_given_ = false, have_measured_ = false;
+  CeilingTable given_, measured_;  // --ceilings FILE; this GPU's (measured now or cached)
+  std::string given_source_, measured_source_;
+  std::uint64_t seen_ceilings_version_ = 0;
+  std::uint64_t ceilings_generation_ = 0;  // bumped when any ceilings arrive: rebuild the view
+  std::map<std::string, std::pair<bool, CeilingTable>> cache_lookups_;  // "device|driver" -> found, table
+  std::map<std::string, std::string> cache_notes_;
+  std::string ceilings_status_;  // "cached in ...", "measuring failed: ..."
   PlotData plot_;
   std::uint64_t plot_version_ = ~0ull;
   std::string plot_key_;

@@ -30,7 +30,12 @@ baseline). Settings persist in $XDG_CONFIG_HOME/tilescope (~/.config/tilescope).
   --frame-stats FILE write frame-time statistics (median, p95, max in ms) to FILE
 
 Other commands: tilescope bench --help, tilescope plot --help.
-Exit codes: 0 ok; 1 a script action failed; 2 bad arguments; 5 no display or no OpenGL.
+Exit codes:
+  0  ok
+  1  a script action failed while playing (a run, a load, an export)
+  2  bad arguments, or a script that cannot be read or has a bad line (FILE:LINE: why),
+     found before anything runs
+  5  no display or no OpenGL
 )";
 
 }  // namespace

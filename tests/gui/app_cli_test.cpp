@@ -10,6 +10,8 @@
 #include <fstream>
 #include <string>
 
+#include "../help_text.h"
+#include "../run_program.h"
 #include "../variant_picks.h"
 #include "export/png_writer.h"
 #include "image_checks.h"
@@ -25,21 +27,10 @@ namespace {
 
 const std::string kCsv = std::string(TILESCOPE_SOURCE_DIR) + "/docs/benchmarks/h100-2026-11-21/bench-gemm.csv";
 
-struct Outcome {
-  int code = -1;
-  std::string output;
-};
+using Outcome = tilescope::testing::ProgramOutcome;
 
 Outcome run(const std::string& args) {
-  const std::string cmd = std::string(TILESCOPE_BINARY) + " " + args + " 2>&1";
-  Outcome o;
-  FILE* p = popen(cmd.c_str(), "r");
-  if (!p) return o;
-  char buf[4096];
-  while (std::fgets(buf, sizeof buf, p)) o.output += buf;
-  const int status = pclose(p);
-  o.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return o;
+  return tilescope::testing::run_program(TILESCOPE_BINARY, args);
 }
 
 std::string temp_path(const std::string& name) {
@@ -101,13 +92,14 @@ TEST(Window, NoDisplaySaysWhatToDo) {
   while (std::fgets(buf, sizeof buf, p)) out += buf;
   const int status = pclose(p);
   EXPECT_EQ(WEXITSTATUS(status), 5) << out;
-  EXPECT_NE(out.find("--headless"), std::string::npos) << out;
+  // The hint names the option as a whole token (not inside a longer one).
+  EXPECT_EQ(tilescope::testing::option_names(out).count("--headless"), 1u) << out;
 }
 
 TEST(Window, UnknownOptionIsAUsageError) {
   const Outcome o = run("--no-settings --frobnicate");
   EXPECT_EQ(o.code, 2) << o.output;
-  EXPECT_NE(o.output.find("usage"), std::string::npos) << o.output;
+  EXPECT_TRUE(tilescope::testing::has_line_starting_with(o.output, "usage: tilescope ")) << o.output;
 }
 
 TEST(Window, BadScriptIsRefusedWithTheLine) {

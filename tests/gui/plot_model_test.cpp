@@ -403,6 +403,85 @@ TEST(PlotHitTest, LogAxesAndUnplottablePoints) {
     }
 }
 
+// ---- per-pixel-column aggregation ------------------------------------------------------------
+
+TEST(PlotColumns, ManyPointsBecomeAtMostOnePerColumnKeepingTheExtremes) {
+  // 200,000 noisy points over x in [0, 1000) on a 400-pixel-wide area.
+  std::vector<PlotPoint> pts;
+  double lo = 1e300, hi = -1e300;
+  for (int i = 0; i < 200000; ++i) {
+    const double x = i * 0.005;
+    const double y = 100 + 50 * std::sin(i * 0.37) + (i == 123457 ? 900 : 0) - (i == 4242 ? 300 : 0);
+    pts.push_back({x, y});
+    lo = std::min(lo, y), hi = std::max(hi, y);
+  }
+  const Axis x = axis(0, 1000), y = axis(-300, 1100);
+  const std::vector<PlotColumn> cols = aggregate_columns(pts, x, y, 400);
+  EXPECT_LE(cols.size(), 400u);
+  EXPECT_GE(cols.size(), 399u) << "every pixel column holds points";
+  double seen_lo = 1e300, seen_hi = -1e300;
+  int total = 0;
+  for (std::size_t i = 0; i < cols.size(); ++i) {
+    seen_lo = std::min(seen_lo, cols[i].y_min), seen_hi = std::max(seen_hi, cols[i].y_max);
+    total += cols[i].count;
+    EXPECT_LE(cols[i].y_min, cols[i].y_median);
+    EXPECT_LE(cols[i].y_median, cols[i].y_max);
+    if (i > 0) {
+      EXPECT_GT(cols[i].x, cols[i - 1].x);
+    }
+  }
+  EXPECT_EQ(total, 200000) << "every point lands in a column";
+  EXPECT_EQ(seen_lo, lo) << "the lowest outlier is kept";
+  EXPECT_EQ(seen_hi, hi) << "the highest outlier is kept";
+}
+
+TEST(PlotColumns, TheLineGoesThroughTheMedianNotTheMean) {
+  // One column: four ordinary timings and one slow cold run.
+  const std::vector<PlotPoint> pts = {{10.0, 2.0}, {10.1, 2.1}, {10.2, 50.0}, {10.3, 1.9}, {10.4, 2.2}};
+  const std::vector<PlotColumn> cols = aggregate_columns(pts, axis(0, 1000), axis(0, 100), 10);
+  ASSERT_EQ(cols.size(), 1u);
+  EXPECT_EQ(cols[0].count, 5);
+  EXPECT_DOUBLE_EQ(cols[0].y_median, 2.1);
+  EXPECT_DOUBLE_EQ(cols[0].y_min, 1.9);
+  EXPECT_DOUBLE_EQ(cols[0].y_max, 50.0);
+  EXPECT_DOUBLE_EQ(cols[0].x, 10.2);
+  // An even count takes the mean of the two middle values.
+  const std::vector<PlotColumn> even = aggregate_columns({{1, 4}, {1, 1}, {1, 3}, {1, 2}}, axis(0, 10), axis(0, 5), 5);
+  ASSERT_EQ(even.size(), 1u);
+  EXPECT_DOUBLE_EQ(even[0].y_median, 2.5);
+}
+
+TEST(PlotColumns, SparsePointsPassThroughInXOrder) {
+  const std::vector<PlotPoint> pts = {{2048, 4}, {256, 1}, {1024, 3}, {512, 2}};
+  const std::vector<PlotColumn> cols = aggregate_columns(pts, axis(200, 3000, AxisScale::Log2), axis(0, 5), 800);
+  ASSERT_EQ(cols.size(), 4u);
+  for (int i = 0; i < 4; ++i) {
+    EXPECT_EQ(cols[i].count, 1);
+    EXPECT_EQ(cols[i].x, 256.0 * (1 << i));
+    EXPECT_EQ(cols[i].y_median, i + 1.0);
+    EXPECT_FALSE(cols[i].starts_run);
+  }
+}
+
+TEST(PlotColumns, OffAreaPointsKeepOnlyTheNearestAndGapsBreakTheLine) {
+  std::vector<PlotPoint> pts;
+  for (int i = -500; i < 0; ++i) pts.push_back({static_cast<double>(i), 1.0 * -i});  // left of the area
+  pts.push_back({10, 5});
+  pts.push_back({20, -1});  // a log y axis cannot show it
+  pts.push_back({30, 6});
+  for (int i = 101; i < 600; ++i) pts.push_back({static_cast<double>(i), 7.0 + i});  // right of it
+  const std::vector<PlotColumn> cols = aggregate_columns(pts, axis(0, 100), axis(0.5, 1000, AxisScale::Log10), 100);
+  ASSERT_EQ(cols.size(), 4u);
+  EXPECT_EQ(cols[0].x, -1.0) << "left: the point nearest the area";
+  EXPECT_EQ(cols[0].count, 1);
+  EXPECT_EQ(cols[1].x, 10.0);
+  EXPECT_FALSE(cols[1].starts_run);
+  EXPECT_EQ(cols[2].x, 30.0);
+  EXPECT_TRUE(cols[2].starts_run) << "the unplottable point between them breaks the line";
+  EXPECT_EQ(cols[3].x, 101.0) << "right: the point nearest the area";
+  EXPECT_EQ(cols[3].count, 1);
+}
+
 // ---- colours -----------------------------------------------------------------------------------
 
 TEST(PlotColors, OkabeItoFirstThenDistinctOpaqueColours) {
@@ -480,6 +559,25 @@ struct PlotWidget : ::testing::Test {
                                     false);
   }
 };
+
+TEST_F(PlotWidget, ADenseSeriesDrawsNoMoreThanAScreenful) {
+  // 300,000 points: without aggregation this is millions of vertices per frame.
+  std::vector<PlotPoint> pts;
+  for (int i = 0; i < 300000; ++i) pts.push_back({1.0 + i * 0.01, 50 + 40 * std::sin(i * 0.01)});
+  series = {series_of(pts, true, "dense")};
+  series[0].color = series_color(0);
+  style.x_scale = AxisScale::Linear;
+  refs.clear();
+  frame(ImVec2(-100, -100), false);
+  const ImDrawData* dd = ImGui::GetDrawData();
+  ASSERT_NE(dd, nullptr);
+  int colored = 0;
+  for (int l = 0; l < dd->CmdListsCount; ++l)
+    for (const ImDrawVert& v : dd->CmdLists[l]->VtxBuffer) colored += v.col == series[0].color ? 1 : 0;
+  EXPECT_GT(colored, 0) << "the series is drawn";
+  // A segment and a round join per column (4 + ~8 vertices each) on an 800 px wide plot.
+  EXPECT_LT(colored, 800 * 40) << "per pixel column, not per point";
+}
 
 TEST_F(PlotWidget, DrawsSeriesInTheirColours) {
   frame(ImVec2(-100, -100), false);

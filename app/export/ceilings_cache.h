@@ -1,0 +1,38 @@
+// The measured ceilings on disk: one JSON file per device and driver in the XDG cache
+// ($XDG_CACHE_HOME/tilescope, else ~/.cache/tilescope), so the window measures them once per
+// machine and `tilescope plot --roofline` finds them for a CSV's device. The same JSON is what
+// `tilescope bench --ceilings --json FILE` writes and `plot --ceilings FILE` reads.
+#pragma once
+
+#include <string>
+
+#include "ceilings.h"
+
+namespace tilescope {
+
+// The file's format version ("tilescope_ceilings": 1).
+constexpr int kCeilingsFormat = 1;
+
+std::string ceilings_to_json(const CeilingTable& table);
+// False with *error (one sentence) on text that is not such a file.
+bool ceilings_from_json(const std::string& text, CeilingTable* table, std::string* error);
+
+bool load_ceilings_file(const std::string& path, CeilingTable* table, std::string* error);
+// Creates the file's folder when missing; writes through a temporary file and a rename.
+bool save_ceilings_file(const std::string& path, const CeilingTable& table, std::string* error);
+
+// $XDG_CACHE_HOME/tilescope, else $HOME/.cache/tilescope, else "" (nothing is cached then).
+std::string ceilings_cache_dir();
+// The cache file of a device and driver inside `dir`: "ceilings-<device>-driver-<version>.json",
+// characters other than letters, digits, '.' and '-' turned into '_'.
+std::string ceilings_cache_path(const std::string& dir, const std::string& device_name,
+                                const std::string& driver_version);
+
+// The cached table of this device and driver (exact), else of the same device under another
+// driver (*exact false). False when none is cached.
+bool find_cached_ceilings(const std::string& dir, const std::string& device_name, const std::string& driver_version,
+                          CeilingTable* table, bool* exact);
+// Writes the table under its own device and driver; *path says where.
+bool cache_ceilings(const std::string& dir, const CeilingTable& table, std::string* path, std::string* error);
+
+}  // namespace tilescope

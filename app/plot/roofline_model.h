@@ -1,0 +1,76 @@
+// The Roofline view's arithmetic, apart from drawing so it can be tested: every result placed
+// at its arithmetic intensity (FLOPs / global bytes, kernels/traffic.h) against its GFLOP/s,
+// on log-log axes, under the device's measured roofs (kernels/ceilings.h): a horizontal line
+// per compute roof of the shown precision, a slanted line (bandwidth x intensity) per bandwidth
+// roof, and a ridge point where each bandwidth roof meets the top compute roof.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "ceilings.h"
+#include "measure.h"
+#include "plot/plot_model.h"
+#include "plot/plot_widget.h"
+#include "traffic.h"
+
+namespace tilescope {
+
+struct BandwidthRoof {
+  std::string name;   // "HBM read"
+  std::string label;  // "HBM read 3.05 TB/s"
+  double gbps = 0;
+  unsigned color = 0xFFFFFFFF;
+  bool primary = false;  // the DRAM roof: drawn heavier, the classic roof's slope
+};
+
+struct RidgePoint {
+  std::string label;  // "ridge 21.4 FLOP/B"
+  double intensity = 0, gflops = 0;
+  unsigned color = 0xFFFFFFFF;
+};
+
+struct RooflineData {
+  PlotStyle style;
+  // One series per variant configuration: x = FLOP/byte, y = GFLOP/s, one point per size.
+  std::vector<PlotSeriesData> series;
+  std::vector<std::vector<RunResult>> rows;         // rows[s][p]: the result behind a point
+  std::vector<std::vector<GlobalTraffic>> traffic;  // traffic[s][p]: its bytes and intensity
+  std::vector<ReferenceLine> compute;               // horizontal compute roofs (measured)
+  std::vector<BandwidthRoof> bandwidth;             // slanted roofs, up to the top compute roof
+  std::vector<RidgePoint> ridges;
+  double top_compute = 0;  // GFLOP/s of the highest compute roof shown (0: none)
+  std::string top_compute_name;
+  // Sentences shown with the plot: variants placed by minimum traffic, missing ceilings.
+  std::vector<std::string> notes;
+  bool has_ceilings = false;
+  Axis x, y;  // fitted: every point, every ridge point, the compute roofs
+};
+
+// "3.05 TB/s", "812 GB/s"; "61.2 TFLOP/s", "950 GFLOP/s".
+std::string bandwidth_text(double gbps);
+std::string compute_text(double gflops);
+
+// The roofs of `ceilings` for one precision: its compute roofs ("f32" or "f64"), the DRAM roof
+// (the better HBM row), L2 and shared memory, with the ridge points on the top compute roof.
+void add_roofs(const CeilingTable& ceilings, Precision precision, RooflineData* data);
+
+// Log-log axes showing every visible point, the ridge points and the compute roofs, with a
+// margin, on whole decades.
+void fit_roofline_axes(RooflineData* data);
+
+// The view for the valid rows of one problem and precision (the latest row per variant
+// configuration and size), with the roofs of `ceilings` when given (nullptr: points only and a
+// note saying how to measure the ceilings). `ceilings_note`: where the ceilings came from.
+RooflineData build_roofline(const std::vector<RunResult>& rows, Problem problem, Precision precision,
+                            const CeilingTable* ceilings, const std::string& ceilings_note);
+
+// The tooltip of a point: variant, sizes, GFLOP/s, intensity, the bytes and where they came
+// from, and the bound the roofs put at that intensity.
+std::string roofline_tooltip(const RooflineData& data, int series, int point);
+
+// The attainable GFLOP/s at an intensity under every roof shown: min(top compute, the highest
+// bandwidth x intensity); 0 without roofs.
+double roofline_attainable(const RooflineData& data, double intensity);
+
+}  // namespace tilescope

@@ -1,0 +1,83 @@
+// The device's measured ceilings ("roofs" of the Roofline view): what small kernels reach on
+// this GPU, next to what its datasheet numbers promise. Each roof is one row of a table, so a
+// later roof (tensor cores) is one more row and one more microbenchmark, nothing else:
+//
+//   FP32 FMA, FP64 FMA      independent FMA chains in every thread        GFLOP/s (2 per FMA)
+//   HBM copy                a copy of arrays far larger than the L2        GB/s (read + write)
+//   HBM read                reads of an array far larger than the L2       GB/s
+//   L2 read                 repeated reads of a buffer in half the L2      GB/s
+//   shared-memory read      conflict-free loads in a loop on every SM      GB/s
+//
+// Timing: CUDA events, one warm-up launch, the median of several. Nothing here prints.
+#pragma once
+
+#include <atomic>
+#include <string>
+#include <vector>
+
+#include "device_info.h"
+#include "gemm_types.h"
+
+namespace tilescope {
+
+enum class RoofKind { Compute, Bandwidth };
+const char* to_string(RoofKind k);  // "compute" | "bandwidth"
+bool parse_roof_kind(const std::string& text, RoofKind* out);
+
+struct Roof {
+  std::string id;    // stable key: "fp32_fma", "fp64_fma", "hbm_copy", "hbm_read", "l2_read", "shared_read"
+  std::string name;  // shown: "FP32 FMA", "HBM copy"
+  RoofKind kind = RoofKind::Compute;
+  // The arithmetic a compute roof is for ("" for bandwidth roofs): "f32", "f64" (later "tf32").
+  std::string precision;
+  double measured = 0;   // GFLOP/s (compute) or GB/s (bandwidth); 0 = not measured
+  double datasheet = 0;  // derived from the device's attributes; 0 = none exists for this roof
+  std::string unit;      // "GFLOP/s" | "GB/s"
+  std::string method;    // one line: how it was measured, or why it has no datasheet value
+};
+
+struct CeilingTable {
+  std::string device_name;
+  std::string driver_version;  // "13.0", as RunResult::driver_version
+  std::string measured_at;     // UTC, ISO 8601
+  std::vector<Roof> roofs;
+
+  bool empty() const { return roofs.empty(); }
+  const Roof* find(const std::string& id) const;
+  // The highest measured compute roof of a precision ("f32"), nullptr if none.
+  const Roof* top_compute(const std::string& precision) const;
+  // The highest measured bandwidth roof, nullptr if none.
+  const Roof* top_bandwidth() const;
+  // The DRAM roof: the better of the HBM rows that were measured (a copy on an H100 reaches
+  // about 87% of the datasheet's 3.35 TB/s, plain reads about 91%), nullptr if none.
+  const Roof* dram() const;
+};
+
+// The ids of the roofs measured today, in table order.
+constexpr const char* kRoofFp32Fma = "fp32_fma";
+constexpr const char* kRoofFp64Fma = "fp64_fma";
+constexpr const char* kRoofHbmCopy = "hbm_copy";
+constexpr const char* kRoofHbmRead = "hbm_read";
+constexpr const char* kRoofL2Read = "l2_read";
+constexpr const char* kRoofSharedRead = "shared_read";
+
+// The arithmetic intensity (FLOP per byte) at which a bandwidth roof (GB/s) meets a compute
+// roof (GFLOP/s): the ridge point. Left of it the bandwidth bounds, right of it the compute.
+// 0 when either is not positive.
+double ridge_intensity(double compute_gflops, double bandwidth_gbps);
+// The roofline's bound at an intensity: min(compute, bandwidth x intensity), GFLOP/s.
+double roofline_bound(double compute_gflops, double bandwidth_gbps, double intensity);
+
+// measured / datasheet, or 0 where either is missing.
+double ceiling_ratio(const Roof& r);
+
+// The table without measurements: every roof with its datasheet-derived value (or none) and
+// method, for `device`. Pure: the tests check the datasheet arithmetic with it.
+CeilingTable datasheet_table(const DeviceInfo& device);
+
+// Measures every roof on the current CUDA device (probe_device() must be ok). Stops between
+// microbenchmarks once `stop` is set (the table then holds what was measured so far). Throws
+// GpuError on a failed CUDA call. Takes about a second.
+CeilingTable measure_ceilings(const DeviceInfo& device, const std::atomic<bool>* stop = nullptr);
+
+}  // namespace tilescope

@@ -1,0 +1,81 @@
+// The cuBLAS functions tilescope calls, defined here as forwarders into the library loaded at run
+// time (cuda_libraries.h), so that the program carries no link-time dependency on libcublas. The
+// callers (00_cublas.cu, measure.cu, device_info.cu) use cuBLAS's own header and names unchanged.
+// Without the library every forwarder returns CUBLAS_STATUS_NOT_INITIALIZED, which CUBLAS_CHECK
+// turns into an error; the device probe has already switched the GPU path off with the reason.
+//
+// A new cuBLAS call needs one forwarder below, in the same form.
+#include <cublas_v2.h>
+
+#include "cuda_libraries.h"
+
+namespace {
+
+void* cublas_symbol(const char* symbol) {
+  static const std::string soname = "libcublas.so." + std::to_string(CUBLAS_VER_MAJOR);
+  return tilescope::runtime_symbol(soname, symbol);
+}
+
+}  // namespace
+
+// The library's function of the same name, looked up once; NOT_INITIALIZED when it is missing.
+#define TILESCOPE_CUBLAS_FORWARD(name)                                              \
+  static const auto real = reinterpret_cast<decltype(&name)>(cublas_symbol(#name)); \
+  if (!real) return CUBLAS_STATUS_NOT_INITIALIZED
+
+extern "C" {
+
+cublasStatus_t CUBLASWINAPI cublasCreate_v2(cublasHandle_t* handle) {
+  TILESCOPE_CUBLAS_FORWARD(cublasCreate_v2);
+  return real(handle);
+}
+
+cublasStatus_t CUBLASWINAPI cublasDestroy_v2(cublasHandle_t handle) {
+  TILESCOPE_CUBLAS_FORWARD(cublasDestroy_v2);
+  return real(handle);
+}
+
+cublasStatus_t CUBLASWINAPI cublasGetProperty(libraryPropertyType type, int* value) {
+  TILESCOPE_CUBLAS_FORWARD(cublasGetProperty);
+  return real(type, value);
+}
+
+cublasStatus_t CUBLASWINAPI cublasSetStream_v2(cublasHandle_t handle, cudaStream_t stream) {
+  TILESCOPE_CUBLAS_FORWARD(cublasSetStream_v2);
+  return real(handle, stream);
+}
+
+cublasStatus_t CUBLASWINAPI cublasSetMathMode(cublasHandle_t handle, cublasMath_t mode) {
+  TILESCOPE_CUBLAS_FORWARD(cublasSetMathMode);
+  return real(handle, mode);
+}
+
+cublasStatus_t CUBLASWINAPI cublasSgemm_v2(cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb,
+                                           int m, int n, int k, const float* alpha, const float* A, int lda,
+                                           const float* B, int ldb, const float* beta, float* C, int ldc) {
+  TILESCOPE_CUBLAS_FORWARD(cublasSgemm_v2);
+  return real(handle, transa, transb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
+}
+
+cublasStatus_t CUBLASWINAPI cublasDgemm_v2(cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb,
+                                           int m, int n, int k, const double* alpha, const double* A, int lda,
+                                           const double* B, int ldb, const double* beta, double* C, int ldc) {
+  TILESCOPE_CUBLAS_FORWARD(cublasDgemm_v2);
+  return real(handle, transa, transb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
+}
+
+cublasStatus_t CUBLASWINAPI cublasSsyrk_v2(cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int n,
+                                           int k, const float* alpha, const float* A, int lda, const float* beta,
+                                           float* C, int ldc) {
+  TILESCOPE_CUBLAS_FORWARD(cublasSsyrk_v2);
+  return real(handle, uplo, trans, n, k, alpha, A, lda, beta, C, ldc);
+}
+
+cublasStatus_t CUBLASWINAPI cublasDsyrk_v2(cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, int n,
+                                           int k, const double* alpha, const double* A, int lda, const double* beta,
+                                           double* C, int ldc) {
+  TILESCOPE_CUBLAS_FORWARD(cublasDsyrk_v2);
+  return real(handle, uplo, trans, n, k, alpha, A, lda, beta, C, ldc);
+}
+
+}  // extern "C"

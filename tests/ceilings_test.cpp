@@ -1,0 +1,252 @@
+// The ceilings' pure parts: the datasheet arithmetic, the ridge point, the JSON file and its
+// cache (round trip, key, fallbacks, bad files), and `bench --ceilings`'s arguments and table.
+// The measurements themselves need a GPU: tests/gpu_ceilings_test.cpp.
+#include "ceilings.h"
+
+#include <gtest/gtest.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <stdexcept>
+#include <string>
+
+#include "cli/bench_args.h"
+#include "cli/ceilings_command.h"
+#include "device_info.h"
+#include "export/ceilings_cache.h"
+#include "run_program.h"
+
+namespace tilescope {
+namespace {
+
+// An H100 SXM as the driver describes it: 132 SMs at 1980 MHz, HBM3 at 2619 MHz on 5120 bits.
+DeviceInfo h100_like() {
+  DeviceInfo d;
+  d.availability = GpuAvailability::Available;
+  d.name = "NVIDIA H100 80GB HBM3";
+  d.cc_major = 9;
+  d.sm_count = 132;
+  d.sm_clock_khz = 1980000;
+  d.memory_clock_khz = 2619000;
+  d.memory_bus_bits = 5120;
+  d.driver_version = 13000;
+  const double ghz = d.sm_clock_khz / 1e6;
+  d.peak_fp32_gflops = d.sm_count * fp32_lanes_per_sm(9, 0) * 2.0 * ghz;
+  d.peak_fp64_gflops = d.sm_count * fp64_lanes_per_sm(9, 0) * 2.0 * ghz;
+  d.peak_dram_gbps = dram_bandwidth_gbps(d.memory_clock_khz, d.memory_bus_bits);
+  return d;
+}
+
+TEST(Ceilings, DramBandwidthFromClockAndBusMatchesTheH100Datasheet) {
+  // NVIDIA's datasheet: 3.35 TB/s for the H100 SXM5 80 GB; 67 TFLOP/s FP32, 34 FP64 (non-tensor).
+  const DeviceInfo d = h100_like();
+  EXPECT_NEAR(d.peak_dram_gbps, 3350.0, 3350.0 * 0.005);
+  EXPECT_NEAR(d.peak_fp32_gflops, 67000.0, 67000.0 * 0.01);
+  EXPECT_NEAR(d.peak_fp64_gflops, 34000.0, 34000.0 * 0.02);
+  EXPECT_EQ(dram_bandwidth_gbps(0, 5120), 0.0);
+  EXPECT_EQ(dram_bandwidth_gbps(2619000, 0), 0.0);
+  // Twice the clock, twice the bandwidth; half the bus, half.
+  EXPECT_DOUBLE_EQ(dram_bandwidth_gbps(2000000, 256) * 2, dram_bandwidth_gbps(4000000, 256));
+  EXPECT_DOUBLE_EQ(dram_bandwidth_gbps(2000000, 256), dram_bandwidth_gbps(2000000, 512) / 2);
+}
+
+TEST(Ceilings, DatasheetTableHasEveryRoofOnceWithValuesWhereTheyExist) {
+  const DeviceInfo d = h100_like();
+  const CeilingTable t = datasheet_table(d);
+  EXPECT_EQ(t.device_name, d.name);
+  EXPECT_EQ(t.driver_version, "13.0");
+  for (const char* id : {kRoofFp32Fma, kRoofFp64Fma, kRoofHbmCopy, kRoofHbmRead, kRoofL2Read, kRoofSharedRead})
+    ASSERT_NE(t.find(id), nullptr) << id;
+  for (std::size_t i = 0; i < t.roofs.size(); ++i)
+    for (std::size_t j = i + 1; j < t.roofs.size(); ++j) EXPECT_NE(t.roofs[i].id, t.roofs[j].id);
+  EXPECT_DOUBLE_EQ(t.find(kRoofFp32Fma)->datasheet, d.peak_fp32_gflops);
+  EXPECT_DOUBLE_EQ(t.find(kRoofFp64Fma)->datasheet, d.peak_fp64_gflops);
+  EXPECT_DOUBLE_EQ(t.find(kRoofHbmCopy)->datasheet, d.peak_dram_gbps);
+  EXPECT_EQ(t.find(kRoofL2Read)->datasheet, 0.0);
+  EXPECT_EQ(t.find(kRoofSharedRead)->datasheet, 0.0);
+  EXPECT_EQ(t.find(kRoofFp32Fma)->precision, "f32");
+  EXPECT_EQ(t.find(kRoofFp64Fma)->precision, "f64");
+  for (const Roof& r : t.roofs) {
+    EXPECT_EQ(r.unit, r.kind == RoofKind::Compute ? "GFLOP/s" : "GB/s") << r.id;
+    EXPECT_EQ(r.measured, 0.0) << r.id;  // nothing measured yet
+    EXPECT_FALSE(r.method.empty()) << r.id;
+  }
+  // No measurement: no top roofs and no ratio.
+  EXPECT_EQ(t.top_compute("f32"), nullptr);
+  EXPECT_EQ(t.dram(), nullptr);
+  EXPECT_EQ(ceiling_ratio(*t.find(kRoofFp32Fma)), 0.0);
+}
+
+CeilingTable measured_table() {
+  CeilingTable t = datasheet_table(h100_like());
+  t.measured_at = "2026-11-22T18:00:00Z";
+  double v = 1000;
+  for (Roof& r : t.roofs) r.measured = (v *= 1.5);
+  return t;
+}
+
+Roof& roof(CeilingTable& t, const std::string& id) {
+  for (Roof& r : t.roofs)
+    if (r.id == id) return r;
+  throw std::runtime_error("no roof " + id);
+}
+
+TEST(Ceilings, TopRoofsAndDram) {
+  CeilingTable t = measured_table();
+  roof(t, kRoofHbmCopy).measured = 2800;
+  roof(t, kRoofHbmRead).measured = 3000;
+  EXPECT_EQ(t.dram()->id, kRoofHbmRead);
+  roof(t, kRoofHbmCopy).measured = 3100;
+  EXPECT_EQ(t.dram()->id, kRoofHbmCopy);
+  EXPECT_EQ(t.top_compute("f32")->id, kRoofFp32Fma);
+  EXPECT_EQ(t.top_compute("f64")->id, kRoofFp64Fma);
+  EXPECT_EQ(t.top_compute("tf32"), nullptr);
+  EXPECT_DOUBLE_EQ(ceiling_ratio(*t.find(kRoofHbmCopy)), 3100 / t.find(kRoofHbmCopy)->datasheet);
+}
+
+TEST(Ceilings, RidgePointIsWhereBandwidthMeetsCompute) {
+  const double p = 60000, b = 3000;
+  const double ridge = ridge_intensity(p, b);
+  EXPECT_DOUBLE_EQ(ridge, 20.0);
+  EXPECT_DOUBLE_EQ(roofline_bound(p, b, ridge), p);
+  EXPECT_DOUBLE_EQ(roofline_bound(p, b, ridge / 4), b * ridge / 4);  // left of it: memory bound
+  EXPECT_DOUBLE_EQ(roofline_bound(p, b, ridge * 4), p);              // right of it: compute bound
+  EXPECT_EQ(ridge_intensity(0, b), 0.0);
+  EXPECT_EQ(ridge_intensity(p, 0), 0.0);
+}
+
+TEST(CeilingsFile, RoundTripsEveryField) {
+  const CeilingTable t = measured_table();
+  CeilingTable back;
+  std::string error;
+  ASSERT_TRUE(ceilings_from_json(ceilings_to_json(t), &back, &error)) << error;
+  EXPECT_EQ(back.device_name, t.device_name);
+  EXPECT_EQ(back.driver_version, t.driver_version);
+  EXPECT_EQ(back.measured_at, t.measured_at);
+  ASSERT_EQ(back.roofs.size(), t.roofs.size());
+  for (std::size_t i = 0; i < t.roofs.size(); ++i) {
+    EXPECT_EQ(back.roofs[i].id, t.roofs[i].id);
+    EXPECT_EQ(back.roofs[i].name, t.roofs[i].name);
+    EXPECT_EQ(back.roofs[i].kind, t.roofs[i].kind);
+    EXPECT_EQ(back.roofs[i].precision, t.roofs[i].precision);
+    EXPECT_DOUBLE_EQ(back.roofs[i].measured, t.roofs[i].measured);
+    EXPECT_DOUBLE_EQ(back.roofs[i].datasheet, t.roofs[i].datasheet);
+    EXPECT_EQ(back.roofs[i].unit, t.roofs[i].unit);
+    EXPECT_EQ(back.roofs[i].method, t.roofs[i].method);
+  }
+  // A roof without a datasheet value says null, not 0.
+  EXPECT_NE(ceilings_to_json(t).find("\"datasheet\": null"), std::string::npos);
+}
+
+TEST(CeilingsFile, RejectsWhatIsNotACeilingsFile) {
+  CeilingTable t;
+  std::string error;
+  EXPECT_FALSE(ceilings_from_json("not json", &t, &error));
+  EXPECT_FALSE(ceilings_from_json("{\"roofs\": []}", &t, &error));
+  EXPECT_NE(error.find("tilescope_ceilings"), std::string::npos) << error;
+  EXPECT_FALSE(ceilings_from_json("{\"tilescope_ceilings\": 1, \"roofs\": {}}", &t, &error));
+  EXPECT_FALSE(ceilings_from_json(
+      "{\"tilescope_ceilings\": 1, \"roofs\": [{\"id\": \"x\", \"kind\": \"sideways\", \"measured\": 1}]}", &t,
+      &error));
+  EXPECT_NE(error.find("kind"), std::string::npos) << error;
+  EXPECT_FALSE(ceilings_from_json(
+      "{\"tilescope_ceilings\": 1, \"roofs\": [{\"id\": \"x\", \"kind\": \"compute\", \"measured\": -5}]}", &t,
+      &error));
+  EXPECT_NE(error.find("measured"), std::string::npos) << error;
+  EXPECT_FALSE(load_ceilings_file("/nonexistent/ceilings.json", &t, &error));
+}
+
+class CeilingsCache : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    char pattern[] = "/tmp/tilescope_ceilings_XXXXXX";
+    ASSERT_NE(mkdtemp(pattern), nullptr);
+    dir_ = pattern;
+  }
+  void TearDown() override {
+    std::error_code ec;
+    std::filesystem::remove_all(dir_, ec);
+  }
+  std::string dir_;
+};
+
+TEST_F(CeilingsCache, KeyedByDeviceAndDriverWithAnotherDriverAsFallback) {
+  CeilingTable t = measured_table();
+  t.device_name = "GPU/with spaces";
+  std::string path, error;
+  ASSERT_TRUE(cache_ceilings(dir_ + "/sub", t, &path, &error)) << error;  // creates the folder
+  EXPECT_EQ(std::filesystem::path(path).parent_path(), std::filesystem::path(dir_ + "/sub"));
+  EXPECT_EQ(std::filesystem::path(path).filename().string().find('/'), std::string::npos);
+  EXPECT_EQ(path.find(' '), std::string::npos) << path;
+
+  CeilingTable found;
+  bool exact = false;
+  ASSERT_TRUE(find_cached_ceilings(dir_ + "/sub", t.device_name, t.driver_version, &found, &exact));
+  EXPECT_TRUE(exact);
+  EXPECT_EQ(found.roofs.size(), t.roofs.size());
+  // Another driver: the same device's table, marked inexact.
+  ASSERT_TRUE(find_cached_ceilings(dir_ + "/sub", t.device_name, "99.9", &found, &exact));
+  EXPECT_FALSE(exact);
+  EXPECT_EQ(found.driver_version, t.driver_version);
+  // Another device: nothing, even one whose name makes the same file-safe text.
+  EXPECT_FALSE(find_cached_ceilings(dir_ + "/sub", "GPU_with_spaces", t.driver_version, &found, &exact));
+  EXPECT_FALSE(find_cached_ceilings(dir_ + "/sub", "Another GPU", t.driver_version, &found, &exact));
+  EXPECT_FALSE(find_cached_ceilings("", t.device_name, t.driver_version, &found, &exact));
+  // No temporary file is left behind.
+  int files = 0;
+  for (const auto& e : std::filesystem::directory_iterator(dir_ + "/sub")) files += e.is_regular_file();
+  EXPECT_EQ(files, 1);
+}
+
+TEST_F(CeilingsCache, FolderFollowsXdgCacheHome) {
+  const char* old = std::getenv("XDG_CACHE_HOME");
+  const std::string saved = old ? old : "";
+  setenv("XDG_CACHE_HOME", dir_.c_str(), 1);
+  EXPECT_EQ(ceilings_cache_dir(), dir_ + "/tilescope");
+  setenv("XDG_CACHE_HOME", "", 1);
+  const char* home = std::getenv("HOME");
+  if (home && *home) {
+    EXPECT_EQ(ceilings_cache_dir(), std::string(home) + "/.cache/tilescope");
+  }
+  if (old)
+    setenv("XDG_CACHE_HOME", saved.c_str(), 1);
+  else
+    unsetenv("XDG_CACHE_HOME");
+}
+
+TEST(BenchCeilings, ParsesAndRefusesSweepOptions) {
+  EXPECT_TRUE(parse_bench_args({"--ceilings"}).ceilings);
+  const BenchOptions with_files = parse_bench_args({"--ceilings", "--json", "c.json", "--csv", "c.csv"});
+  EXPECT_TRUE(with_files.ok()) << with_files.error;
+  EXPECT_EQ(with_files.json_path, "c.json");
+  EXPECT_FALSE(parse_bench_args({"--ceilings", "--sizes", "1024"}).ok());
+  EXPECT_FALSE(parse_bench_args({"--ceilings", "--variants", "all"}).ok());
+  EXPECT_FALSE(parse_bench_args({"--ceilings", "--list"}).ok());
+  EXPECT_NE(bench_usage().find("--ceilings"), std::string::npos);
+  EXPECT_NE(bench_synopsis().find("--ceilings"), std::string::npos);
+}
+
+TEST(BenchCeilings, TableShowsMeasuredDatasheetAndRatio) {
+  CeilingTable t = measured_table();
+  const std::string text = format_ceiling_table(t);
+  for (const Roof& r : t.roofs) EXPECT_NE(text.find(r.name), std::string::npos) << r.name;
+  EXPECT_NE(text.find("none"), std::string::npos);  // L2 and shared memory have no datasheet value
+  const std::string csv = ceilings_to_csv(t);
+  EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), static_cast<long>(t.roofs.size() + 1));
+}
+
+TEST(BenchCeilings, WithoutAGpuSaysWhyAndExits3) {
+  if (probe_device().ok()) GTEST_SKIP() << "a GPU is present: tests/gpu_ceilings_test.cpp measures";
+  const tilescope::testing::ProgramOutcome o = tilescope::testing::run_program(TILESCOPE_BINARY, "bench --ceilings");
+  const std::string& output = o.output;
+  EXPECT_EQ(o.code, 3) << output;
+  EXPECT_NE(output.find("no usable GPU"), std::string::npos) << output;
+}
+
+}  // namespace
+}  // namespace tilescope

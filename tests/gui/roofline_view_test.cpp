@@ -1,0 +1,286 @@
+// The Roofline view: its model (points at their intensity, roofs, ridge points, notes, axes,
+// hover), its PNG rendered headless under Mesa from a committed H100 CSV and the H100 ceilings
+// fixture (tests/data), and `tilescope plot --roofline` end to end.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "../run_program.h"
+#include "export/ceilings_cache.h"
+#include "export/plot_image.h"
+#include "export/png_writer.h"
+#include "export/results_csv.h"
+#include "gui_test_support.h"
+#include "image_checks.h"
+#include "plot/roofline_model.h"
+#include "registry.h"
+#include "runner/runner.h"
+
+using namespace tilescope;
+using tilescope::testing::count_color;
+using tilescope::testing::distinct_colors;
+using tilescope::testing::make_host;
+using tilescope::testing::read_file;
+
+namespace {
+
+const std::string kCsv = std::string(TILESCOPE_SOURCE_DIR) + "/docs/benchmarks/h100-2026-11-21/bench-gemm.csv";
+const std::string kCeilings = std::string(TILESCOPE_SOURCE_DIR) + "/tests/data/ceilings-h100-fixture.json";
+
+std::vector<RunResult> h100_rows() {
+  std::vector<RunResult> rows;
+  std::string error;
+  EXPECT_TRUE(results_from_csv(read_file(kCsv), &rows, &error)) << error;
+  return rows;
+}
+
+CeilingTable h100_ceilings() {
+  CeilingTable t;
+  std::string error;
+  EXPECT_TRUE(load_ceilings_file(kCeilings, &t, &error)) << error;
+  return t;
+}
+
+std::string temp_path(const std::string& name) {
+  return "/tmp/tilescope-roofline-" + std::to_string(getpid()) + "-" + name;
+}
+
+TEST(RooflineModel, PointsSitAtTheirIntensityUnderRoofsWithRidgePoints) {
+  const CeilingTable ceilings = h100_ceilings();
+  const RooflineData d = build_roofline(h100_rows(), Problem::Gemm, Precision::F32, &ceilings, "fixture");
+  ASSERT_FALSE(d.series.empty());
+  ASSERT_TRUE(d.has_ceilings);
+  // One compute roof for float (FP32 FMA), three bandwidth roofs (DRAM, L2, shared memory).
+  ASSERT_EQ(d.compute.size(), 1u);
+  EXPECT_DOUBLE_EQ(d.top_compute, ceilings.top_compute("f32")->measured);
+  ASSERT_EQ(d.bandwidth.size(), 3u);
+  EXPECT_TRUE(d.bandwidth.front().primary);
+  EXPECT_DOUBLE_EQ(d.bandwidth.front().gbps, ceilings.dram()->measured);
+  ASSERT_EQ(d.ridges.size(), d.bandwidth.size());
+  for (std::size_t i = 0; i < d.ridges.size(); ++i) {
+    EXPECT_DOUBLE_EQ(d.ridges[i].intensity, d.top_compute / d.bandwidth[i].gbps);
+    EXPECT_DOUBLE_EQ(d.ridges[i].gflops, d.top_compute);
+    EXPECT_NE(d.ridges[i].label.find("FLOP/B"), std::string::npos);
+  }
+  for (std::size_t s = 0; s < d.series.size(); ++s)
+    for (std::size_t p = 0; p < d.series[s].points.size(); ++p) {
+      const RunResult& r = d.rows[s][p];
+      const GlobalTraffic& t = d.traffic[s][p];
+      EXPECT_EQ(r.problem, Problem::Gemm);
+      EXPECT_DOUBLE_EQ(d.series[s].points[p].x, t.intensity());
+      EXPECT_DOUBLE_EQ(d.series[s].points[p].y, r.gflops);
+      // The axes show every point and every ridge point.
+      EXPECT_GE(d.series[s].points[p].x, d.x.lo);
+      EXPECT_LE(d.series[s].points[p].x, d.x.hi);
+      EXPECT_GE(d.series[s].points[p].y, d.y.lo);
+      EXPECT_LE(d.series[s].points[p].y, d.y.hi);
+      // A CUDA kernel of ours has a model; the library is placed by minimum traffic.
+      const VariantDescriptor* v = find_variant(r.variant_id);
+      ASSERT_NE(v, nullptr);
+      EXPECT_EQ(t.from_model, v->model != nullptr) << r.variant_id;
+      const std::string tip = roofline_tooltip(d, static_cast<int>(s), static_cast<int>(p));
+      EXPECT_NE(tip.find(t.from_model ? "mapping model" : "minimum traffic"), std::string::npos) << tip;
+      EXPECT_NE(tip.find("roof at this intensity"), std::string::npos) << tip;
+    }
+  for (const RidgePoint& r : d.ridges) {
+    EXPECT_GE(r.intensity, d.x.lo);
+    EXPECT_LE(r.intensity, d.x.hi);
+  }
+  // The variants without a model are named in a note.
+  bool noted = false;
+  for (const std::string& n : d.notes) noted = noted || n.find("placed by minimum traffic") != std::string::npos;
+  EXPECT_TRUE(noted);
+}
+
+TEST(RooflineModel, WithoutCeilingsThePointsStandAndANoteSaysHowToMeasure) {
+  const RooflineData d = build_roofline(h100_rows(), Problem::Gemm, Precision::F32, nullptr, "");
+  EXPECT_FALSE(d.series.empty());
+  EXPECT_FALSE(d.has_ceilings);
+  EXPECT_TRUE(d.ridges.empty());
+  bool how = false;
+  for (const std::string& n : d.notes) how = how || n.find("bench --ceilings") != std::string::npos;
+  EXPECT_TRUE(how);
+  EXPECT_EQ(roofline_attainable(d, 10.0), 0.0);
+}
+
+TEST(RooflineModel, HoverFindsThePointUnderTheMouse) {
+  const CeilingTable ceilings = h100_ceilings();
+  const RooflineData d = build_roofline(h100_rows(), Problem::Gemm, Precision::F32, &ceilings, "");
+  ASSERT_FALSE(d.series.empty());
+  const double w = 800, h = 500;
+  const int s = static_cast<int>(d.series.size()) - 1;
+  const PlotPoint p = d.series[s].points.back();
+  const double mx = d.x.to_unit(p.x) * w, my = (1 - d.y.to_unit(p.y)) * h;
+  const Hit hit = hit_test(d.series, d.x, d.y, w, h, mx + 2, my - 2, 10);
+  ASSERT_GE(hit.series, 0);
+  EXPECT_DOUBLE_EQ(d.series[hit.series].points[hit.point].x, p.x);
+  EXPECT_DOUBLE_EQ(d.series[hit.series].points[hit.point].y, p.y);
+}
+
+TEST(RooflineModel, AttainableIsTheEnvelopeOfTheRoofs) {
+  const CeilingTable ceilings = h100_ceilings();
+  const RooflineData d = build_roofline({}, Problem::Gemm, Precision::F64, &ceilings, "");
+  ASSERT_TRUE(d.has_ceilings);
+  const double p = ceilings.top_compute("f64")->measured;
+  const double b = ceilings.top_bandwidth()->measured;
+  EXPECT_DOUBLE_EQ(roofline_attainable(d, 1e-3), b * 1e-3);
+  EXPECT_DOUBLE_EQ(roofline_attainable(d, 1e4), p);
+}
+
+TEST(RooflinePng, RendersHeadlessWithPointsRoofsAndLabels) {
+  auto host = make_host(640, 360);
+  ASSERT_TRUE(host);
+  AppOptions options;
+  options.use_gpu = false;
+  App app(*host, options);  // the ImGui context, its font and GL backend
+  tilescope::testing::frame(*host, app);
+  const CeilingTable ceilings = h100_ceilings();
+  const RooflineData d = build_roofline(h100_rows(), Problem::Gemm, Precision::F32, &ceilings, "fixture");
+  const std::string png = temp_path("roofline.png");
+  std::string error;
+  ASSERT_TRUE(write_roofline_png(png, 1600, 900, d, &error)) << error;
+  Image img;
+  ASSERT_TRUE(read_png(png, &img, &error)) << error;
+  EXPECT_EQ(img.width, 1600);
+  EXPECT_EQ(img.height, 900);
+  EXPECT_GT(distinct_colors(img), 40u) << "blank or nearly so";
+  for (const PlotSeriesData& s : d.series) EXPECT_GT(count_color(img, s.color, 30), 20) << s.label;
+  for (const BandwidthRoof& b : d.bandwidth) EXPECT_GT(count_color(img, b.color, 30), 100) << b.label;
+  EXPECT_GT(count_color(img, d.compute.front().color, 30), 100) << "the compute roof";
+  unlink(png.c_str());
+  // Nothing at all to draw: refused with a sentence, nothing written.
+  const RooflineData empty = build_roofline({}, Problem::Gemm, Precision::F32, nullptr, "");
+  EXPECT_FALSE(write_roofline_png(png, 640, 360, empty, &error));
+  EXPECT_NE(access(png.c_str(), F_OK), 0);
+}
+
+TEST(RooflineWindow, TheTimingTabShowsTheRooflineWithItsRoofs) {
+  auto host = make_host(1600, 900);
+  ASSERT_TRUE(host);
+  AppOptions options;
+  options.use_gpu = false;
+  App app(*host, options);
+  ASSERT_TRUE(app.load_csv(kCsv)) << app.status();
+  const CeilingTable ceilings = h100_ceilings();
+  app.timing().set_plot_kind(TimingPlotKind::Roofline);
+  app.timing().set_ceilings(ceilings, "the fixture");
+  for (int i = 0; i < 3; ++i) tilescope::testing::frame(*host, app);
+  const std::string shot = temp_path("window.png");
+  app.request_screenshot(shot);
+  tilescope::testing::frame(*host, app);
+  ASSERT_FALSE(app.status_is_error()) << app.status();
+  Image img;
+  std::string error;
+  ASSERT_TRUE(read_png(shot, &img, &error)) << error;
+  unlink(shot.c_str());
+  // The same roofs the model gives for these rows are on screen, and the points.
+  const RooflineData d = build_roofline(h100_rows(), Problem::Gemm, Precision::F32, &ceilings, "");
+  for (const BandwidthRoof& b : d.bandwidth) EXPECT_GT(count_color(img, b.color, 30), 50) << b.label;
+  EXPECT_GT(count_color(img, d.compute.front().color, 30), 50) << "the compute roof";
+  for (const PlotSeriesData& s : d.series) EXPECT_GT(count_color(img, s.color, 30), 10) << s.label;
+  // Back to the timing plot: the roofs' colours are gone from the picture.
+  app.timing().set_plot_kind(TimingPlotKind::Timing);
+  tilescope::testing::frame(*host, app);
+  app.request_screenshot(shot);
+  tilescope::testing::frame(*host, app);
+  Image timing;
+  ASSERT_TRUE(read_png(shot, &timing, &error)) << error;
+  unlink(shot.c_str());
+  EXPECT_LT(count_color(timing, d.bandwidth.back().color, 20), count_color(img, d.bandwidth.back().color, 20) / 4);
+}
+
+// The roofs come from the cache of the device the CUDA rows name. Rows of the texture shaders
+// name the GL renderer ("... /PCIe/SSE2") instead: loaded last, they must not hide the roofs.
+TEST(RooflineWindow, TheRoofsOfTheCudaRowsDeviceComeFromTheCache) {
+  const std::string cache = temp_path("xdg");
+  ASSERT_EQ(::setenv("XDG_CACHE_HOME", cache.c_str(), 1), 0);
+  std::string path, error;
+  ASSERT_TRUE(cache_ceilings(ceilings_cache_dir(), h100_ceilings(), &path, &error)) << error;
+  auto host = make_host(1600, 900);
+  ASSERT_TRUE(host);
+  AppOptions options;
+  options.use_gpu = false;
+  App app(*host, options);
+  ASSERT_TRUE(app.load_csv(kCsv)) << app.status();
+  ASSERT_TRUE(app.load_csv(std::string(TILESCOPE_SOURCE_DIR) +
+                           "/docs/benchmarks/gl_shader-2026-11-22/bench-gl_shader-h100.csv"))
+      << app.status();
+  app.timing().set_plot_kind(TimingPlotKind::Roofline);
+  for (int i = 0; i < 3; ++i) tilescope::testing::frame(*host, app);
+  const std::string shot = temp_path("cached.png");
+  app.request_screenshot(shot);
+  tilescope::testing::frame(*host, app);
+  Image img;
+  ASSERT_TRUE(read_png(shot, &img, &error)) << error;
+  unlink(shot.c_str());
+  unlink(path.c_str());
+  ::unsetenv("XDG_CACHE_HOME");
+  const CeilingTable ceilings = h100_ceilings();
+  const RooflineData d = build_roofline(h100_rows(), Problem::Gemm, Precision::F32, &ceilings, "");
+  for (const BandwidthRoof& b : d.bandwidth) EXPECT_GT(count_color(img, b.color, 30), 50) << b.label;
+  EXPECT_GT(count_color(img, d.compute.front().color, 30), 50) << "the compute roof";
+}
+
+TEST(RooflineRunner, MeasuresTheCeilingsOnItsWorkerOnlyWithAGpu) {
+  TimingHistory history;
+  {
+    Runner cpu_only(history, false);
+    EXPECT_FALSE(cpu_only.start_ceilings()) << "without a GPU there is nothing to measure";
+    EXPECT_FALSE(cpu_only.ceilings_pending());
+    EXPECT_EQ(cpu_only.ceilings_version(), 0u);
+  }
+  if (!probe_device().ok()) GTEST_SKIP() << "no usable GPU: " << probe_device().unavailable_reason;
+  Runner runner(history, true);
+  ASSERT_TRUE(runner.start_ceilings());
+  EXPECT_FALSE(runner.start_ceilings()) << "one measurement at a time";
+  // A job started meanwhile is not refused: it runs after the measurement.
+  RunRequest r;
+  r.variant_id = variant_registry().front()->id;
+  r.shape = Shape{256, 256, 256};
+  r.repetitions = 2;
+  EXPECT_TRUE(runner.start(JobKind::Run, {r}));
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while ((runner.ceilings_version() == 0 || runner.progress().busy) && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  ASSERT_EQ(runner.ceilings_version(), 1u) << runner.ceilings_error();
+  const CeilingTable t = runner.ceilings();
+  ASSERT_NE(t.top_compute("f32"), nullptr) << runner.ceilings_error();
+  EXPECT_GT(t.top_compute("f32")->measured, 0.0);
+  EXPECT_EQ(t.device_name, probe_device().name);
+  EXPECT_EQ(history.size(), 1u) << "the job queued behind the measurement ran";
+}
+
+using Outcome = tilescope::testing::ProgramOutcome;
+
+Outcome run(const std::string& args) {
+  return tilescope::testing::run_program(TILESCOPE_BINARY, args);
+}
+
+TEST(PlotRoofline, CommandWritesThePngAndRefusesBadInput) {
+  const std::string png = temp_path("plot-roofline.png");
+  Outcome o = run("plot --roofline --ceilings " + kCeilings + " --csv " + kCsv + " -o " + png + " --size 1280x720");
+  ASSERT_EQ(o.code, 0) << o.output;
+  Image img;
+  std::string error;
+  ASSERT_TRUE(read_png(png, &img, &error)) << error;
+  EXPECT_EQ(img.width, 1280);
+  EXPECT_GT(distinct_colors(img), 40u);
+  unlink(png.c_str());
+
+  o = run("plot --roofline --ceilings /nonexistent/c.json --csv " + kCsv + " -o " + png);
+  EXPECT_EQ(o.code, 1) << o.output;
+  EXPECT_NE(o.output.find("/nonexistent/c.json"), std::string::npos) << o.output;
+  o = run("plot --ceilings " + kCeilings + " --csv " + kCsv + " -o " + png);
+  EXPECT_EQ(o.code, 2) << o.output;
+  EXPECT_NE(access(png.c_str(), F_OK), 0);
+}
+
+}  // namespace
