@@ -63,7 +63,8 @@ extern const VariantDescriptor kGlShaderVariant = [] {
   v.default_config = 4;  // mrt8, the fastest: the figure the History tab compares with today's
   v.precisions = {Precision::F32};
   v.precision_note =
-      "float only: the texture shaders have no double textures or double blending (GL_R32F / GL_RGBA32F)";
+      "float only: the texture shaders have no double, half or bfloat16 textures and blending (GL_R32F / "
+      "GL_RGBA32F)";
   v.no_model_reason = "the texture shaders have no threads to map: the History tab draws their passes";
   return v;
 }();

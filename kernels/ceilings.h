@@ -7,6 +7,8 @@
 //   HBM read                reads of an array far larger than the L2       GB/s
 //   L2 read                 repeated reads of a buffer in half the L2      GB/s
 //   shared-memory read      conflict-free loads in a loop on every SM      GB/s
+//   mma.sync / wmma rows    chains of tensor-core instructions on register GFLOP/s (2*M*N*K each)
+//                           fragments, one row per type (and FP64 shape)
 //
 // Timing: CUDA events, one warm-up launch, the median of several. Nothing here prints.
 #pragma once
@@ -28,7 +30,9 @@ struct Roof {
   std::string id;    // stable key: "fp32_fma", "fp64_fma", "hbm_copy", "hbm_read", "l2_read", "shared_read"
   std::string name;  // shown: "FP32 FMA", "HBM copy"
   RoofKind kind = RoofKind::Compute;
-  // The arithmetic a compute roof is for ("" for bandwidth roofs): "f32", "f64" (later "tf32").
+  // The arithmetic a compute roof is for ("" for bandwidth roofs): "f32", "f64", "tf32", "f16",
+  // "bf16" (to_string(Precision)). A precision can have several compute roofs (FP64: the FMA
+  // pipe and the tensor cores' DMMA).
   std::string precision;
   double measured = 0;   // GFLOP/s (compute) or GB/s (bandwidth); 0 = not measured
   double datasheet = 0;  // derived from the device's attributes; 0 = none exists for this roof
@@ -44,7 +48,8 @@ struct CeilingTable {
 
   bool empty() const { return roofs.empty(); }
   const Roof* find(const std::string& id) const;
-  // The highest measured compute roof of a precision ("f32"), nullptr if none.
+  // The highest measured compute roof of a precision ("f32"), nullptr if none. For "f64" on an
+  // sm_80+ part that is a tensor-core (DMMA) row, not the FMA pipe.
   const Roof* top_compute(const std::string& precision) const;
   // The highest measured bandwidth roof, nullptr if none.
   const Roof* top_bandwidth() const;
@@ -60,6 +65,29 @@ constexpr const char* kRoofHbmCopy = "hbm_copy";
 constexpr const char* kRoofHbmRead = "hbm_read";
 constexpr const char* kRoofL2Read = "l2_read";
 constexpr const char* kRoofSharedRead = "shared_read";
+// Tensor-core roofs: `mma.sync` in inline PTX, one shape per type, and the same through
+// nvcuda::wmma (which compiles to mma instructions of the compiler's choosing).
+constexpr const char* kRoofMmaF16 = "mma_f16";                   // m16n8k16, f16 in, f32 accumulate
+constexpr const char* kRoofMmaBf16 = "mma_bf16";                 // m16n8k16, bf16 in, f32 accumulate
+constexpr const char* kRoofMmaTf32 = "mma_tf32";                 // m16n8k8, tf32 in, f32 accumulate
+constexpr const char* kRoofMmaF64M8n8k4 = "mma_f64_m8n8k4";      // the sm_80 DMMA shape
+constexpr const char* kRoofMmaF64M16n8k16 = "mma_f64_m16n8k16";  // sm_90's larger DMMA shape
+constexpr const char* kRoofWmmaF16 = "wmma_f16";                 // 16x16x16, f32 accumulate
+constexpr const char* kRoofWmmaTf32 = "wmma_tf32";               // 16x16x8
+constexpr const char* kRoofWmmaF64 = "wmma_f64";                 // 8x8x4
+
+// One tensor-core row: which devices get it (compute capability x 10, e.g. 80 for sm_80: the
+// instruction does not exist below) and what it is.
+struct TensorRoofSpec {
+  const char* id;
+  const char* name;       // "mma.sync f16"
+  const char* precision;  // "f16", "bf16", "tf32", "f64"
+  int min_cc;
+  double flops_per_instruction;  // 2 x M x N x K of one warp-wide instruction
+  const char* method;
+};
+// Every tensor-core row, in table order.
+const std::vector<TensorRoofSpec>& tensor_roof_specs();
 
 // The arithmetic intensity (FLOP per byte) at which a bandwidth roof (GB/s) meets a compute
 // roof (GFLOP/s): the ridge point. Left of it the bandwidth bounds, right of it the compute.

@@ -19,9 +19,17 @@ void* cublas_symbol(const char* symbol) {
 }  // namespace
 
 // The library's function of the same name, looked up once; NOT_INITIALIZED when it is missing.
-#define TILESCOPE_CUBLAS_FORWARD(name)                                              \
-  static const auto real = reinterpret_cast<decltype(&name)>(cublas_symbol(#name)); \
+#define TILESCOPE_CUBLAS_FORWARD_AS(name, pointer_type)                          \
+  static const auto real = reinterpret_cast<pointer_type>(cublas_symbol(#name)); \
   if (!real) return CUBLAS_STATUS_NOT_INITIALIZED
+#define TILESCOPE_CUBLAS_FORWARD(name) TILESCOPE_CUBLAS_FORWARD_AS(name, decltype(&name))
+
+// cublasGemmEx has a C++ overload in the header (a cudaDataType compute type): the C one is named
+// by its type.
+using GemmExFunction = cublasStatus_t(CUBLASWINAPI*)(cublasHandle_t, cublasOperation_t, cublasOperation_t, int, int,
+                                                     int, const void*, const void*, cudaDataType, int, const void*,
+                                                     cudaDataType, int, const void*, void*, cudaDataType, int,
+                                                     cublasComputeType_t, cublasGemmAlgo_t);
 
 extern "C" {
 
@@ -76,6 +84,16 @@ cublasStatus_t CUBLASWINAPI cublasDsyrk_v2(cublasHandle_t handle, cublasFillMode
                                            double* C, int ldc) {
   TILESCOPE_CUBLAS_FORWARD(cublasDsyrk_v2);
   return real(handle, uplo, trans, n, k, alpha, A, lda, beta, C, ldc);
+}
+
+cublasStatus_t CUBLASWINAPI cublasGemmEx(cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb,
+                                         int m, int n, int k, const void* alpha, const void* A, cudaDataType Atype,
+                                         int lda, const void* B, cudaDataType Btype, int ldb, const void* beta, void* C,
+                                         cudaDataType Ctype, int ldc, cublasComputeType_t computeType,
+                                         cublasGemmAlgo_t algo) {
+  TILESCOPE_CUBLAS_FORWARD_AS(cublasGemmEx, GemmExFunction);
+  return real(handle, transa, transb, m, n, k, alpha, A, Atype, lda, B, Btype, ldb, beta, C, Ctype, ldc, computeType,
+              algo);
 }
 
 }  // extern "C"

@@ -42,7 +42,11 @@ struct DeviceInfo {
   double peak_dram_gbps = 0;
 
   bool ok() const { return availability == GpuAvailability::Available; }
-  double peak_gflops(Precision p) const { return p == Precision::F32 ? peak_fp32_gflops : peak_fp64_gflops; }
+  // 0 (unknown) for the tensor-core input types, whose plain FMA peak is not their bar.
+  double peak_gflops(Precision p) const {
+    const PrecisionFacts& f = precision_facts(p);
+    return !f.has_fma_peak ? 0 : f.double_output ? peak_fp64_gflops : peak_fp32_gflops;
+  }
 };
 
 // FP32 and FP64 FMA lanes per SM by compute capability (0 when unknown).

@@ -14,15 +14,48 @@ namespace tilescope {
 //   Ata:  C (N x N) = A^T * A with A (K x N) row-major (the seed project's problem);
 //         C is symmetric, M == N.
 enum class Problem { Gemm, Ata };
-enum class Precision { F32, F64 };
+// The input type of a run. F32 and F64 keep their values 0 and 1 (settings and histories
+// stored them before the others existed). TF32 inputs are floats with a 10-bit mantissa (stored
+// as float, the tensor cores' own format); F16 and BF16 are stored in 2 bytes. Every type but
+// F64 accumulates and writes C in float; F64 in double.
+enum class Precision { F32, F64, TF32, F16, BF16 };
 
 const char* to_string(Problem p);    // "gemm" | "ata"
-const char* to_string(Precision p);  // "f32" | "f64"
+const char* to_string(Precision p);  // "f32" | "f64" | "tf32" | "f16" | "bf16"
 bool parse_problem(const std::string& text, Problem* out);
 bool parse_precision(const std::string& text, Precision* out);
+
+// The facts of one input type, written once (gemm_types.cpp's table); everything that differs
+// between precisions asks here.
+struct PrecisionFacts {
+  Precision precision;
+  const char* name;         // to_string's word: command line, CSV, settings
+  const char* label;        // for the user: "float", "TF32 (float storage, 10-bit mantissa)"
+  const char* description;  // one sentence for a tooltip
+  std::size_t input_bytes;  // bytes of one stored element of A and B
+  bool double_output;       // C and the accumulation in double (f64) rather than float
+  int significand_bits;     // precision p of the input type (with the implicit bit): u = 2^-p
+  int min_tensor_core_cc;   // oldest compute capability (x10) whose tensor cores take it; 0: none needed
+  bool has_fma_peak;        // the plain FMA peak of device_info.h applies (f32, f64)
+};
+const PrecisionFacts& precision_facts(Precision p);
+// All input types, in the order menus and help texts list them.
+const std::vector<Precision>& all_precisions();
+// "f32, f64, tf32, f16, bf16" (with `separator` between the names).
+std::string precision_names(const char* separator);
+
+// Bytes of one element of A and B as stored.
 inline std::size_t element_bytes(Precision p) {
-  return p == Precision::F32 ? 4 : 8;
+  return precision_facts(p).input_bytes;
 }
+// Bytes of one element of C (float, or double for f64).
+inline std::size_t output_bytes(Precision p) {
+  return precision_facts(p).double_output ? 8 : 4;
+}
+// The unit roundoff of the input type: 2^-24 (f32), 2^-53 (f64), 2^-11 (tf32, f16), 2^-8 (bf16).
+double input_unit_roundoff(Precision p);
+// The unit roundoff of the accumulation: 2^-53 for f64, 2^-24 (FP32) for every other type.
+double accumulation_unit_roundoff(Precision p);
 
 struct Shape {
   std::int64_t M = 0, N = 0, K = 0;

@@ -1,5 +1,9 @@
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
 #include <cmath>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "cuda_check.h"
@@ -61,18 +65,48 @@ unsigned blocks_for(std::int64_t count) {
   return static_cast<unsigned>(b < 65535 * 16 ? (b > 0 ? b : 1) : 65535 * 16);  // grid-stride beyond
 }
 
+// Stored values of each element type from the float of input_value_narrow: exact conversions
+// (the value has at most as many significant bits as the type).
+__device__ __forceinline__ void store(float* dst, float v) {
+  *dst = v;
+}
+__device__ __forceinline__ void store(__half* dst, float v) {
+  *dst = __float2half_rn(v);
+}
+__device__ __forceinline__ void store(__nv_bfloat16* dst, float v) {
+  *dst = __float2bfloat16_rn(v);
+}
+__device__ __forceinline__ double widened(float v) {
+  return v;
+}
+__device__ __forceinline__ double widened(double v) {
+  return v;
+}
+__device__ __forceinline__ double widened(__half v) {
+  return __half2float(v);
+}
+__device__ __forceinline__ double widened(__nv_bfloat16 v) {
+  return __bfloat162float(v);
+}
+
 template <typename T>
-__global__ void fill_random_kernel(T* dst, std::int64_t count, std::uint64_t seed, int stream) {
+__global__ void fill_random_kernel(T* dst, std::int64_t count, std::uint64_t seed, int stream, int bits) {
   for (std::int64_t i = blockIdx.x * (std::int64_t)blockDim.x + threadIdx.x; i < count;
        i += (std::int64_t)gridDim.x * blockDim.x)
-    dst[i] = input_value_as<T>(seed, static_cast<std::uint64_t>(stream), static_cast<std::uint64_t>(i));
+    store(dst + i, input_value_narrow(seed, static_cast<std::uint64_t>(stream), static_cast<std::uint64_t>(i), bits));
+}
+
+__global__ void fill_random_double_kernel(double* dst, std::int64_t count, std::uint64_t seed, int stream) {
+  for (std::int64_t i = blockIdx.x * (std::int64_t)blockDim.x + threadIdx.x; i < count;
+       i += (std::int64_t)gridDim.x * blockDim.x)
+    dst[i] = input_value(seed, static_cast<std::uint64_t>(stream), static_cast<std::uint64_t>(i));
 }
 
 template <typename T>
 __global__ void widen_kernel(double* dst, const T* src, std::int64_t count) {
   for (std::int64_t i = blockIdx.x * (std::int64_t)blockDim.x + threadIdx.x; i < count;
        i += (std::int64_t)gridDim.x * blockDim.x)
-    dst[i] = static_cast<double>(src[i]);
+    dst[i] = widened(src[i]);
 }
 
 // Per-block maxima of |c - ref| and |ref|, partial sums of ref^2 and the NaN count, reduced on
@@ -121,27 +155,48 @@ __global__ void compare_kernel(const T* c, const double* ref, std::int64_t m, st
   }
 }
 
+// Runs f(T*) with the input buffer `p` holds: its storage type (float for f32 and tf32, double,
+// __half, __nv_bfloat16).
+template <typename F>
+void with_input_type(Precision p, void* data, F f) {
+  switch (precision_facts(p).input_bytes) {
+    case 8:
+      f(static_cast<double*>(data));
+      return;
+    case 4:
+      f(static_cast<float*>(data));
+      return;
+    default:
+      if (p == Precision::BF16)
+        f(static_cast<__nv_bfloat16*>(data));
+      else
+        f(static_cast<__half*>(data));
+  }
+}
+
 }  // namespace
 
 void fill_random(void* dst, Precision p, std::int64_t count, std::uint64_t seed, int stream, cudaStream_t s) {
   if (count <= 0) return;
-  if (p == Precision::F32)
-    fill_random_kernel<<<blocks_for(count), kThreads, 0, s>>>(static_cast<float*>(dst), count, seed, stream);
-  else
-    fill_random_kernel<<<blocks_for(count), kThreads, 0, s>>>(static_cast<double*>(dst), count, seed, stream);
+  const int bits = precision_facts(p).significand_bits;
+  with_input_type(p, dst, [&](auto* out) {
+    using T = std::remove_pointer_t<decltype(out)>;
+    if constexpr (std::is_same_v<T, double>)
+      fill_random_double_kernel<<<blocks_for(count), kThreads, 0, s>>>(out, count, seed, stream);
+    else
+      fill_random_kernel<<<blocks_for(count), kThreads, 0, s>>>(out, count, seed, stream, bits);
+  });
   CUDA_CHECK_LAUNCH("fill_random");
 }
 
 void poison(void* dst, Precision p, std::int64_t count, cudaStream_t s) {
-  CUDA_CHECK(cudaMemsetAsync(dst, 0xFF, static_cast<std::size_t>(count) * element_bytes(p), s));
+  CUDA_CHECK(cudaMemsetAsync(dst, 0xFF, static_cast<std::size_t>(count) * output_bytes(p), s));
 }
 
 void widen_to_double(double* dst, const void* src, Precision p, std::int64_t count, cudaStream_t s) {
   if (count <= 0) return;
-  if (p == Precision::F32)
-    widen_kernel<<<blocks_for(count), kThreads, 0, s>>>(dst, static_cast<const float*>(src), count);
-  else
-    widen_kernel<<<blocks_for(count), kThreads, 0, s>>>(dst, static_cast<const double*>(src), count);
+  with_input_type(p, const_cast<void*>(src),
+                  [&](auto* in) { widen_kernel<<<blocks_for(count), kThreads, 0, s>>>(dst, in, count); });
   CUDA_CHECK_LAUNCH("widen_to_double");
 }
 
@@ -155,11 +210,11 @@ ErrorReport device_compare(const void* c, Precision p, const double* ref, std::i
   auto* d_nan = reinterpret_cast<unsigned long long*>(d_ref2 + kBlocks);
   CUDA_CHECK(cudaMemsetAsync(d_nan, 0, sizeof(unsigned long long), s));
   const bool upper = part == OutputPart::UpperTriangle;
-  if (p == Precision::F32)
-    compare_kernel<<<kBlocks, kThreads, 0, s>>>(static_cast<const float*>(c), ref, m, n, upper, d_diff, d_max_ref,
+  if (precision_facts(p).double_output)
+    compare_kernel<<<kBlocks, kThreads, 0, s>>>(static_cast<const double*>(c), ref, m, n, upper, d_diff, d_max_ref,
                                                 d_ref2, d_nan);
   else
-    compare_kernel<<<kBlocks, kThreads, 0, s>>>(static_cast<const double*>(c), ref, m, n, upper, d_diff, d_max_ref,
+    compare_kernel<<<kBlocks, kThreads, 0, s>>>(static_cast<const float*>(c), ref, m, n, upper, d_diff, d_max_ref,
                                                 d_ref2, d_nan);
   CUDA_CHECK_LAUNCH("compare");
   std::vector<double> h(3 * kBlocks);

@@ -23,21 +23,31 @@
 namespace tilescope {
 
 double unit_roundoff_for(Precision p, bool tf32) {
-  if (p == Precision::F32 && tf32) return std::ldexp(1.0, -11);
-  return p == Precision::F32 ? std::ldexp(1.0, -24) : std::ldexp(1.0, -53);
+  // A configuration that rounds float inputs to TF32 (cuBLAS's opt-in) adds TF32's rounding of
+  // every input. Otherwise the inputs are exact in their type and their products exact in the
+  // accumulator, so only the accumulation rounds: FP32's u for tf32, f16 and bf16 as for f32.
+  return tf32 ? input_unit_roundoff(Precision::TF32) : accumulation_unit_roundoff(p);
 }
 
-double relative_error_tolerance(double u, std::int64_t k, double reference_norm, std::int64_t elements) {
+double relative_error_tolerance(double u, std::int64_t k, double reference_norm, std::int64_t elements,
+                                ErrorGrowth growth) {
   const double expected_norm = std::sqrt(static_cast<double>(elements) * static_cast<double>(k)) / 3.0;
   const double cancellation = reference_norm > 0 ? std::max(1.0, expected_norm / reference_norm) : 1.0;
   // The kernel's rounding and the reference's, independent: their sizes add in quadrature.
   const double u_both = std::hypot(u, kReferenceUnitRoundoff);
-  return 4.0 * u_both * std::sqrt(static_cast<double>(std::max<std::int64_t>(k, 1))) * cancellation;
+  const double kk = static_cast<double>(std::max<std::int64_t>(k, 1));
+  const double rounding = 4.0 * u_both * std::sqrt(kk);
+  return (growth == ErrorGrowth::Linear ? std::max(rounding, u_both * kk) : rounding) * cancellation;
 }
 
-CheckVerdict judge_check(const ErrorReport& er, double unit_roundoff, std::int64_t k, std::int64_t elements) {
+ErrorGrowth error_growth_for(Precision p, bool tf32) {
+  return !tf32 && precision_facts(p).min_tensor_core_cc > 0 ? ErrorGrowth::Linear : ErrorGrowth::SqrtK;
+}
+
+CheckVerdict judge_check(const ErrorReport& er, double unit_roundoff, std::int64_t k, std::int64_t elements,
+                         ErrorGrowth growth) {
   CheckVerdict v;
-  v.tolerance = relative_error_tolerance(unit_roundoff, k, er.reference_norm, elements);
+  v.tolerance = relative_error_tolerance(unit_roundoff, k, er.reference_norm, elements, growth);
   v.passed = er.unwritten == 0 && std::isfinite(er.rel_error) && er.rel_error <= v.tolerance;
   return v;
 }
@@ -65,10 +75,11 @@ bool mark_warm(const std::string& key) {
 }
 
 // The verdict of a check: error, unwritten elements, the tolerance for this K and arithmetic.
-void record_check(RunResult& res, const ErrorReport& er, double unit_roundoff, std::int64_t k, std::int64_t elements) {
+void record_check(RunResult& res, const ErrorReport& er, double unit_roundoff, std::int64_t k, std::int64_t elements,
+                  ErrorGrowth growth = ErrorGrowth::SqrtK) {
   res.rel_error = er.rel_error;
   res.unwritten = er.unwritten;
-  const CheckVerdict verdict = judge_check(er, unit_roundoff, k, elements);
+  const CheckVerdict verdict = judge_check(er, unit_roundoff, k, elements, growth);
   res.tolerance = verdict.tolerance;
   res.passed = verdict.passed;
 }
@@ -150,7 +161,7 @@ void record_device(RunResult& res, const DeviceInfo& dev) {
 
 std::size_t device_bytes_needed(const RunRequest& r, int input_sets) {
   const Shape s = normalised(r.problem, r.shape);
-  const std::size_t c_bytes = static_cast<std::size_t>(c_elements(r.problem, s)) * element_bytes(r.precision);
+  const std::size_t c_bytes = static_cast<std::size_t>(c_elements(r.problem, s)) * output_bytes(r.precision);
   std::size_t bytes = input_set_bytes(r) * static_cast<std::size_t>(std::max(1, input_sets)) + c_bytes;
   if (r.verify) {
     if (uses_cpu_reference(r, s))
@@ -376,7 +387,7 @@ InputSets Measurer::Impl::allocate_inputs(const RunRequest& req, const Shape& s,
   sets.has_b = b_elements(req.problem, s) > 0;
   sets.count = count;
   inputs.resize(sets.set_bytes * count);
-  c.resize(static_cast<std::size_t>(c_elements(req.problem, s)) * eb);
+  c.resize(static_cast<std::size_t>(c_elements(req.problem, s)) * output_bytes(req.precision));
   sets.base = static_cast<char*>(inputs.get());
   return sets;
 }
@@ -452,7 +463,8 @@ void Measurer::Impl::verify(const RunRequest& req, const TileConfig& cfg, const 
     if (b_n) widen_to_double(rb, sets.b(0), req.precision, b_n, stream);
     er = compare_with_cublas_dgemm(req.problem, s, ra, b_n ? rb : nullptr, c.get(), req.precision, cfg.output);
   }
-  record_check(res, er, unit_roundoff_for(req.precision, cfg.tf32), s.K, er.checked);
+  record_check(res, er, unit_roundoff_for(req.precision, cfg.tf32), s.K, er.checked,
+               error_growth_for(req.precision, cfg.tf32));
 }
 
 // The device C against the CPU reference of input set 0, computed once per problem, precision,
@@ -469,11 +481,11 @@ ErrorReport Measurer::Impl::compare_with_host_reference(const RunRequest& req, c
     reference_gemm_f64(req.problem, s, ha.data(), hb.data(), host_ref.data());
     host_ref_key = key;
   }
-  std::vector<char> out(static_cast<std::size_t>(c_n) * element_bytes(req.precision));
+  std::vector<char> out(static_cast<std::size_t>(c_n) * output_bytes(req.precision));
   CUDA_CHECK(cudaMemcpy(out.data(), c.get(), out.size(), cudaMemcpyDeviceToHost));
-  return req.precision == Precision::F32
-             ? compare_to_reference(reinterpret_cast<const float*>(out.data()), host_ref.data(), s.M, s.N, part)
-             : compare_to_reference(reinterpret_cast<const double*>(out.data()), host_ref.data(), s.M, s.N, part);
+  return precision_facts(req.precision).double_output
+             ? compare_to_reference(reinterpret_cast<const double*>(out.data()), host_ref.data(), s.M, s.N, part)
+             : compare_to_reference(reinterpret_cast<const float*>(out.data()), host_ref.data(), s.M, s.N, part);
 }
 
 void Measurer::Impl::warm_up(const VariantDescriptor& v, const RunRequest& req, const InputSets& sets, GemmArgs args) {

@@ -100,8 +100,8 @@ struct RunResult {
   int cublas_version = 0;
 };
 
-// The tolerance of reference.h's error measure (max |C - C_ref| / max |C_ref|), one rule for float
-// and double:
+// The tolerance of reference.h's error measure (max |C - C_ref| / max |C_ref|), one rule for every
+// input type:
 //
 //   tolerance = 4 * sqrt(u^2 + u_ref^2) * sqrt(K) * cancellation
 //
@@ -112,14 +112,29 @@ struct RunResult {
 // on the CPU; 0.9-1.0 for every float kernel and cuBLAS at 4096^3 on an H100), so the factor 4
 // leaves a margin of 4 while a wrong element, a skipped k or a float sum in a double run lands
 // orders of magnitude above it (tests/check_injection_test.cpp).
-// `unit_roundoff` (u) is that of the arithmetic the variant uses; u_ref = 2^-53 is the
-// reference's own, which rounds as much as a double kernel does (for float it changes the
-// tolerance by a factor 1 + 2^-59). `reference_norm` guards tiny outputs against cancellation:
-// when ||C_ref||_F is below what uniform (-1, 1) inputs give on average (sqrt(elements * K) / 3),
+// `unit_roundoff` (u) is that of the accumulation (accumulation_unit_roundoff in gemm_types.h:
+// 2^-53 for f64, FP32's 2^-24 for f32, tf32, f16 and bf16), or TF32's for a configuration that
+// rounds float inputs to TF32 (TileConfig::tf32). The inputs are generated exact in their type
+// and their products are exact in the accumulator (11 + 11 or 8 + 8 significant bits in FP32's
+// 24), so only the sums round. The input type's own u would be far looser (bf16: 4 2^-8 sqrt(K)
+// reaches 1 at K = 4096, where even C = 0 would pass), and would let a bf16 accumulator or a
+// skipped k through (tests/check_injection_test.cpp). u_ref = 2^-53 is the reference's own, which rounds as much as a
+// double kernel does (for float it changes the tolerance by a factor 1 + 2^-59). `reference_norm` guards tiny outputs
+// against cancellation: when ||C_ref||_F is below what uniform (-1, 1) inputs give on average (sqrt(elements * K) / 3),
 // the tolerance grows by that ratio.
+//
+// tf32, f16 and bf16 are summed by tensor cores (cuBLAS's GemmEx here), which align the terms of
+// each MMA to the largest and truncate rather than round to nearest: their errors do not cancel
+// and grow like K u, not sqrt(K) u (cuBLAS tf32 on an H100: 3.2e-6, 1.1e-5, 2.2e-5 at K = 1024,
+// 4096, 8192; 0.05-0.13 K u up to 8192). For them (ErrorGrowth::Linear) the tolerance is
+// max(4 u sqrt(K), u K): still FP32's u, so a skipped k or a bf16 accumulator fails
+// (tests/check_injection_test.cpp), where the input type's u would let them, or C = 0, through.
 constexpr double kReferenceUnitRoundoff = 0x1p-53;
-double relative_error_tolerance(double unit_roundoff, std::int64_t k, double reference_norm, std::int64_t elements);
+enum class ErrorGrowth { SqrtK, Linear };
+double relative_error_tolerance(double unit_roundoff, std::int64_t k, double reference_norm, std::int64_t elements,
+                                ErrorGrowth growth = ErrorGrowth::SqrtK);
 double unit_roundoff_for(Precision p, bool tf32);
+ErrorGrowth error_growth_for(Precision p, bool tf32);
 
 // The verdict of a check: nothing unwritten, a finite error within the tolerance for this K and
 // arithmetic. `elements` counts all of C (also when only a sample was compared).
@@ -127,7 +142,8 @@ struct CheckVerdict {
   double tolerance = 0;
   bool passed = false;
 };
-CheckVerdict judge_check(const ErrorReport& er, double unit_roundoff, std::int64_t k, std::int64_t elements);
+CheckVerdict judge_check(const ErrorReport& er, double unit_roundoff, std::int64_t k, std::int64_t elements,
+                         ErrorGrowth growth = ErrorGrowth::SqrtK);
 
 // Bytes of device memory a run needs (inputs, output, reference), for the "does it fit" check.
 std::size_t device_bytes_needed(const RunRequest& r, int input_sets);

@@ -81,9 +81,11 @@ double reference_element_f64(Problem problem, const Shape& shape_in, const doubl
 
 void fill_inputs(Precision p, std::uint64_t seed, int stream, std::int64_t count, double* out) {
   const auto s = static_cast<std::uint64_t>(stream);
+  // Double has the full 53 bits; every other type fewer than float's 24 (precision_facts).
+  const int bits = precision_facts(p).significand_bits;
   for (std::int64_t i = 0; i < count; ++i)
-    out[i] = p == Precision::F32 ? static_cast<double>(input_value_f32(seed, s, static_cast<std::uint64_t>(i)))
-                                 : input_value(seed, s, static_cast<std::uint64_t>(i));
+    out[i] = bits > 24 ? input_value(seed, s, static_cast<std::uint64_t>(i))
+                       : static_cast<double>(input_value_narrow(seed, s, static_cast<std::uint64_t>(i), bits));
 }
 
 void fill_inputs_f64(std::uint64_t seed, int stream, std::int64_t count, double* out) {

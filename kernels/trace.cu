@@ -154,7 +154,7 @@ bool DeviceTrace::run(const std::string& variant_id, int config_index, Problem p
     // exactly when the shape allows it, as the mapping model assumes. They grow, never shrink.
     d.a.resize(static_cast<std::size_t>(a_n) * eb);
     d.b.resize(static_cast<std::size_t>(b_n > 0 ? b_n : 1) * eb);
-    d.c.resize(static_cast<std::size_t>(c_n) * eb);
+    d.c.resize(static_cast<std::size_t>(c_n) * output_bytes(precision));
     d.writer.resize(static_cast<std::size_t>(c_n) * sizeof(int));
     d.a_reads.resize(static_cast<std::size_t>(a_n) * sizeof(unsigned));
     d.b_reads.resize(static_cast<std::size_t>(b_n > 0 ? b_n : 1) * sizeof(unsigned));
@@ -201,7 +201,7 @@ bool DeviceTrace::copy_to(TraceResult* r, std::string* error) const {
     const Impl& d = *impl_;
     const std::int64_t a_n = a_elements(d.problem, d.shape), b_n = b_elements(d.problem, d.shape);
     const std::int64_t c_n = c_elements(d.problem, d.shape);
-    const std::size_t eb = element_bytes(d.precision);
+    const std::size_t eb = output_bytes(d.precision);
     cudaStream_t st = d.stream.get();
     r->shape = d.shape;
     r->grid = d.grid;
@@ -214,7 +214,7 @@ bool DeviceTrace::copy_to(TraceResult* r, std::string* error) const {
     CUDA_CHECK(cudaStreamSynchronize(st));
     r->c.resize(static_cast<std::size_t>(c_n));
     for (std::int64_t i = 0; i < c_n; ++i) {
-      if (d.precision == Precision::F32) {
+      if (eb == sizeof(float)) {
         float f;
         std::memcpy(&f, raw.data() + i * 4, 4);
         r->c[i] = f;

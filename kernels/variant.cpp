@@ -57,13 +57,34 @@ std::string with_note(std::string text, const char* note) {
   return note && *note ? text + ": " + note : text;
 }
 
-std::string architecture_refusal(const VariantDescriptor& v, const DeviceLimits& limits) {
-  if (v.min_compute_capability > 0 && limits.compute_capability > 0 &&
-      limits.compute_capability < v.min_compute_capability)
-    return with_note(std::string(v.id) + " needs compute capability " + std::to_string(v.min_compute_capability / 10) +
-                         "." + std::to_string(v.min_compute_capability % 10) + " or newer; this GPU has " +
-                         std::to_string(limits.compute_capability / 10) + "." +
-                         std::to_string(limits.compute_capability % 10),
+// Why v does not run `p`: its note, or for a variant without one (the kernels of ours in float
+// and double) where the other input types run.
+std::string precision_refusal(const VariantDescriptor& v, Precision p) {
+  const std::string why = std::string(v.id) + " runs " + joined(v.precisions) + " only, not " + to_string(p);
+  if (v.precision_note && *v.precision_note) return with_note(why, v.precision_note);
+  std::string others;
+  for (Precision q : all_precisions())
+    if (!supports(v, q)) others += (others.empty() ? "" : ", ") + std::string(to_string(q));
+  return why + ": " + v.label + " computes in float or double FMA; for " + others +
+         " choose the cuBLAS baseline, which runs every input type (tensor-core kernels come as variants of their "
+         "own)";
+}
+
+std::string cc_text(int cc) {
+  return std::to_string(cc / 10) + "." + std::to_string(cc % 10);
+}
+
+std::string architecture_refusal(const VariantDescriptor& v, Precision p, const DeviceLimits& limits) {
+  if (limits.compute_capability <= 0) return "";  // unknown: not checked
+  if (v.min_compute_capability > 0 && limits.compute_capability < v.min_compute_capability)
+    return with_note(std::string(v.id) + " needs compute capability " + cc_text(v.min_compute_capability) +
+                         " or newer; this GPU has " + cc_text(limits.compute_capability),
+                     v.architecture_note);
+  const int tensor_cc = precision_facts(p).min_tensor_core_cc;
+  if (v.precisions_need_tensor_cores && tensor_cc > 0 && limits.compute_capability < tensor_cc)
+    return with_note(std::string(v.id) + " computes " + to_string(p) + " on tensor cores, which take " +
+                         precision_facts(p).label + " from compute capability " + cc_text(tensor_cc) +
+                         "; this GPU has " + cc_text(limits.compute_capability),
                      v.architecture_note);
   return "";
 }
@@ -73,15 +94,14 @@ std::string architecture_refusal(const VariantDescriptor& v, const DeviceLimits&
 std::string variant_refusal(const VariantDescriptor& v, int config_index, Problem problem, Precision precision) {
   if (std::string why = config_index_error(v, config_index); !why.empty()) return why;
   if (!supports(v, problem)) return std::string(v.id) + " computes " + joined(v.problems) + " only";
-  if (!supports(v, precision))
-    return with_note(std::string(v.id) + " runs " + joined(v.precisions) + " only", v.precision_note);
+  if (!supports(v, precision)) return precision_refusal(v, precision);
   return v.refuses ? v.refuses(problem, precision, v.configs[config_index]) : "";
 }
 
 std::string unsupported_reason(const VariantDescriptor& v, int config_index, Problem problem, Precision precision,
                                const DeviceLimits& limits) {
   if (std::string why = variant_refusal(v, config_index, problem, precision); !why.empty()) return why;
-  if (std::string why = architecture_refusal(v, limits); !why.empty()) return why;
+  if (std::string why = architecture_refusal(v, precision, limits); !why.empty()) return why;
   const TileConfig& cfg = v.configs[config_index];
   if (cfg.threads() > limits.max_threads_per_block)
     return std::to_string(cfg.threads()) + " threads per block, the device allows " +

@@ -196,7 +196,9 @@ TEST(BenchArgs, ProblemsAndPrecisions) {
   EXPECT_EQ(opt.problems, (std::vector<Problem>{Problem::Ata, Problem::Gemm}));
   EXPECT_EQ(opt.precisions, (std::vector<Precision>{Precision::F64, Precision::F32}));
   EXPECT_TRUE(contains(parse_error({"--problem", "gemv"}), "gemm or ata"));
-  EXPECT_TRUE(contains(parse_error({"--precision", "f16"}), "f32 or f64"));
+  EXPECT_TRUE(contains(parse_error({"--precision", "fp8"}), "f32, f64, tf32, f16, bf16"));
+  const BenchOptions all = parse_ok({"--precision", "f32,f64,tf32,f16,bf16"});
+  EXPECT_EQ(all.precisions, all_precisions());
   EXPECT_TRUE(contains(parse_error({"--precision", "f32,"}), "''"));
 }
 
@@ -394,6 +396,29 @@ TEST(BenchPlan, NamedConfigThatDoesNotApplyIsReportedOnce) {
     }
   }
   GTEST_SKIP() << "no configuration in the registry is refused by its variant's own rule";
+}
+
+TEST(BenchPlan, AKernelAskedForInAnInputTypeItLacksIsRefusedOnceWithTheReason) {
+  const VariantDescriptor& kernel = first_kernel();
+  ASSERT_FALSE(supports(kernel, Precision::BF16)) << "the first kernel computes in float or double";
+  const BenchOptions opt = parse_ok({"--variants", id_of(kernel), "--precision", "f32,bf16", "--sizes", "8,16"});
+  const BenchPlan plan = plan_bench(opt, DeviceLimits{});
+  ASSERT_EQ(plan.refused.size(), 1u) << "one line for the variant, not one per configuration";
+  EXPECT_EQ(plan.refused[0].rfind(id_of(kernel) + ":* gemm bf16: ", 0), 0u) << plan.refused[0];
+  EXPECT_TRUE(contains(plan.refused[0], "f32, f64 only")) << plan.refused[0];
+  EXPECT_TRUE(contains(plan.refused[0], "tensor-core kernels")) << plan.refused[0];
+  // Its f32 runs still happen, and the baseline runs bf16 (it computes every input type).
+  bool kernel_f32 = false, baseline_bf16 = false;
+  for (const PlannedRun& r : plan.runs) {
+    kernel_f32 = kernel_f32 || (r.selection->variant == &kernel && r.request.precision == Precision::F32);
+    baseline_bf16 = baseline_bf16 || (r.selection->baseline && r.request.precision == Precision::BF16);
+    EXPECT_FALSE(r.selection->variant == &kernel && r.request.precision == Precision::BF16);
+  }
+  EXPECT_TRUE(kernel_f32);
+  EXPECT_TRUE(baseline_bf16);
+  // Asked for in bf16 alone, nothing of the user's runs.
+  const BenchOptions alone = parse_ok({"--variants", id_of(kernel), "--precision", "bf16", "--sizes", "8"});
+  EXPECT_FALSE(plan_bench(alone, DeviceLimits{}).has_user_runs());
 }
 
 TEST(BenchPlan, DeviceLimitsRefuseWithTheReason) {

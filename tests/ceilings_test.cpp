@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <stdexcept>
 #include <string>
 
@@ -82,6 +83,78 @@ TEST(Ceilings, DatasheetTableHasEveryRoofOnceWithValuesWhereTheyExist) {
   EXPECT_EQ(ceiling_ratio(*t.find(kRoofFp32Fma)), 0.0);
 }
 
+DeviceInfo with_compute_capability(DeviceInfo d, int major, int minor) {
+  d.cc_major = major;
+  d.cc_minor = minor;
+  return d;
+}
+
+// The tensor-core rows: each a compute roof in GFLOP/s for one of the precisions the GEMM
+// types name, worth 2*M*N*K per instruction of its shape, without a datasheet value, and only
+// on the devices whose architecture has the instruction.
+TEST(Ceilings, TensorCoreRowsAreWellFormedComputeRoofs) {
+  struct Expected {
+    const char* id;
+    const char* precision;
+    int m, n, k, min_cc;
+  };
+  const Expected expected[] = {
+      {kRoofMmaF16, "f16", 16, 8, 16, 80},         {kRoofMmaBf16, "bf16", 16, 8, 16, 80},
+      {kRoofMmaTf32, "tf32", 16, 8, 8, 80},        {kRoofMmaF64M8n8k4, "f64", 8, 8, 4, 80},
+      {kRoofMmaF64M16n8k16, "f64", 16, 8, 16, 90}, {kRoofWmmaF16, "f16", 16, 16, 16, 70},
+      {kRoofWmmaTf32, "tf32", 16, 16, 8, 80},      {kRoofWmmaF64, "f64", 8, 8, 4, 80},
+  };
+  ASSERT_EQ(tensor_roof_specs().size(), std::size(expected));
+  for (const Expected& e : expected) {
+    const TensorRoofSpec* spec = nullptr;
+    for (const TensorRoofSpec& s : tensor_roof_specs())
+      if (std::string(s.id) == e.id) spec = &s;
+    ASSERT_NE(spec, nullptr) << e.id;
+    EXPECT_EQ(spec->flops_per_instruction, 2.0 * e.m * e.n * e.k) << e.id;
+    EXPECT_EQ(spec->min_cc, e.min_cc) << e.id;
+    // The precision is one the GEMM types know by that name.
+    Precision p;
+    ASSERT_TRUE(parse_precision(spec->precision, &p)) << e.id;
+    EXPECT_EQ(std::string(to_string(p)), e.precision) << e.id;
+  }
+
+  const CeilingTable h100 = datasheet_table(h100_like());
+  for (const Expected& e : expected) {
+    const Roof* r = h100.find(e.id);
+    ASSERT_NE(r, nullptr) << e.id << ": an sm_90 part has every tensor-core row";
+    EXPECT_EQ(r->kind, RoofKind::Compute) << e.id;
+    EXPECT_EQ(r->precision, e.precision) << e.id;
+    EXPECT_EQ(r->unit, "GFLOP/s") << e.id;
+    EXPECT_EQ(r->datasheet, 0.0) << e.id << ": no per-SM tensor rate among the device attributes";
+    EXPECT_NE(r->method.find("no datasheet value"), std::string::npos) << e.id;
+    EXPECT_FALSE(r->name.empty()) << e.id;
+  }
+  // The compute rows come before the bandwidth rows.
+  bool seen_bandwidth = false;
+  for (const Roof& r : h100.roofs) {
+    if (r.kind == RoofKind::Bandwidth) seen_bandwidth = true;
+    EXPECT_FALSE(seen_bandwidth && r.kind == RoofKind::Compute) << r.id;
+  }
+
+  // An sm_80 part has no m16n8k16 FP64 shape; a Turing part only wmma f16; an unknown one none.
+  const CeilingTable a100 = datasheet_table(with_compute_capability(h100_like(), 8, 0));
+  EXPECT_EQ(a100.find(kRoofMmaF64M16n8k16), nullptr);
+  EXPECT_NE(a100.find(kRoofMmaF64M8n8k4), nullptr);
+  EXPECT_NE(a100.find(kRoofMmaTf32), nullptr);
+  const CeilingTable ada = datasheet_table(with_compute_capability(h100_like(), 8, 9));
+  EXPECT_EQ(ada.find(kRoofMmaF64M16n8k16), nullptr);
+  EXPECT_NE(ada.find(kRoofMmaBf16), nullptr);
+  const CeilingTable turing = datasheet_table(with_compute_capability(h100_like(), 7, 5));
+  EXPECT_NE(turing.find(kRoofWmmaF16), nullptr);
+  for (const char* id : {kRoofMmaF16, kRoofMmaBf16, kRoofMmaTf32, kRoofMmaF64M8n8k4, kRoofWmmaTf32, kRoofWmmaF64})
+    EXPECT_EQ(turing.find(id), nullptr) << id;
+  const CeilingTable unknown = datasheet_table(with_compute_capability(h100_like(), 0, 0));
+  EXPECT_EQ(unknown.roofs.size(), h100.roofs.size() - tensor_roof_specs().size());
+  // The plain roofs are the same on every part.
+  for (const char* id : {kRoofFp32Fma, kRoofFp64Fma, kRoofHbmCopy, kRoofHbmRead, kRoofL2Read, kRoofSharedRead})
+    EXPECT_NE(unknown.find(id), nullptr) << id;
+}
+
 CeilingTable measured_table() {
   CeilingTable t = datasheet_table(h100_like());
   t.measured_at = "2026-11-22T18:00:00Z";
@@ -104,7 +177,16 @@ TEST(Ceilings, TopRoofsAndDram) {
   roof(t, kRoofHbmCopy).measured = 3100;
   EXPECT_EQ(t.dram()->id, kRoofHbmCopy);
   EXPECT_EQ(t.top_compute("f32")->id, kRoofFp32Fma);
+  // FP64 has the FMA pipe and the tensor cores' rows: the top is the highest measured of them.
+  for (Roof& r : t.roofs)
+    if (r.precision == "f64") r.measured = 30000;
+  roof(t, kRoofMmaF64M16n8k16).measured = 66000;
+  EXPECT_EQ(t.top_compute("f64")->id, kRoofMmaF64M16n8k16);
+  roof(t, kRoofMmaF64M16n8k16).measured = 0;  // not measured: not a roof
+  roof(t, kRoofFp64Fma).measured = 33000;
   EXPECT_EQ(t.top_compute("f64")->id, kRoofFp64Fma);
+  for (Roof& r : t.roofs)
+    if (r.precision == "tf32") r.measured = 0;
   EXPECT_EQ(t.top_compute("tf32"), nullptr);
   EXPECT_DOUBLE_EQ(ceiling_ratio(*t.find(kRoofHbmCopy)), 3100 / t.find(kRoofHbmCopy)->datasheet);
 }
@@ -236,6 +318,8 @@ TEST(BenchCeilings, TableShowsMeasuredDatasheetAndRatio) {
   const std::string text = format_ceiling_table(t);
   for (const Roof& r : t.roofs) EXPECT_NE(text.find(r.name), std::string::npos) << r.name;
   EXPECT_NE(text.find("none"), std::string::npos);  // L2 and shared memory have no datasheet value
+  // Every row's name stands apart from its kind, the longest tensor-core name included.
+  for (const Roof& r : t.roofs) EXPECT_NE(text.find(r.name + " "), std::string::npos) << r.name;
   const std::string csv = ceilings_to_csv(t);
   EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), static_cast<long>(t.roofs.size() + 1));
 }

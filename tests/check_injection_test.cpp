@@ -63,7 +63,8 @@ template <typename T>
 Outcome check(const Inputs& in, const std::vector<T>& c) {
   Outcome o;
   o.error = compare_to_reference(c.data(), in.ref.data(), in.shape.M, in.shape.N, OutputPart::Full);
-  o.verdict = judge_check(o.error, unit_roundoff_for(in.precision, false), in.shape.K, in.shape.M * in.shape.N);
+  o.verdict = judge_check(o.error, unit_roundoff_for(in.precision, false), in.shape.K, in.shape.M * in.shape.N,
+                          error_growth_for(in.precision, false));
   return o;
 }
 
@@ -168,6 +169,83 @@ TEST_P(CheckInjection, OneUnwrittenElementFails) {
   const Outcome o = check(in, c);
   EXPECT_EQ(o.error.unwritten, 1);
   EXPECT_FALSE(o.verdict.passed) << describe(o);
+}
+
+// The tensor-core input types: inputs exact in the type, FP32 accumulation, C in float, judged
+// against FP32's unit roundoff (the accumulation's: the inputs and products are exact).
+const Precision kTensorCoreTypes[] = {Precision::TF32, Precision::F16, Precision::BF16};
+
+TEST_P(CheckInjection, TensorCoreTypesWithFp32AccumulationPass) {
+  for (Precision p : kTensorCoreTypes) {
+    SCOPED_TRACE(to_string(p));
+    const Inputs in = make_inputs(GetParam(), p);
+    const Outcome o = check(in, host_gemm<float, float>(in, in.shape.K));
+    EXPECT_TRUE(o.verdict.passed) << describe(o);
+    // The products are exact in FP32 (11 + 11 or 8 + 8 bits). tf32 and f16 products are
+    // multiples of 2^-22, so sums above 4 round in FP32 and the check sees it. bf16 products are
+    // multiples of 2^-16: every partial sum below 2^8 (all of them at these sizes) is exact in
+    // FP32, so a correct bf16 run equals the FP64 reference exactly.
+    if (p == Precision::BF16) {
+      EXPECT_EQ(o.error.rel_error, 0.0) << describe(o);
+    } else {
+      EXPECT_GT(o.error.rel_error, 0.0);
+    }
+    // A correct kernel errs by FP32's rounding, inside the tolerance with the float margin.
+    EXPECT_LT(o.error.rel_error, o.verdict.tolerance / 2) << describe(o);
+  }
+}
+
+TEST_P(CheckInjection, TensorCoreTypesCatchWrongRowsAndUnwrittenElements) {
+  for (Precision p : kTensorCoreTypes) {
+    SCOPED_TRACE(to_string(p));
+    const Inputs in = make_inputs(GetParam(), p);
+    const Shape& s = in.shape;
+    const std::vector<float> good = host_gemm<float, float>(in, s.K);
+    // A row of C written from the next row's sums (an index off by one in one block).
+    std::vector<float> shifted = good;
+    for (std::int64_t j = 0; j < s.N; ++j) shifted[j] = good[s.N + j];
+    EXPECT_FALSE(check(in, shifted).verdict.passed) << describe(check(in, shifted));
+    // The poison left in one element.
+    std::vector<float> unwritten = good;
+    unwritten[s.M / 2 * s.N + s.N / 2] = std::nanf("");
+    EXPECT_FALSE(check(in, unwritten).verdict.passed);
+  }
+}
+
+// A skipped last k: one product term, about 1/max|C| ~ 3/sqrt(K) of the largest element, far
+// above FP32's 4 u sqrt(K) for every type and K (the input type's u would have let it through for
+// bf16 at every K tested and for f16 above K = 129).
+TEST(CheckInjectionTensorCore, SkippedLastKIsCaughtInEveryType) {
+  const Shape small{67, 45, 129}, large{33, 70, 2053};
+  for (Precision p : kTensorCoreTypes)
+    for (const Shape& shape : {small, large}) {
+      SCOPED_TRACE(std::string(to_string(p)) + " " + shape_text(shape));
+      const Inputs in = make_inputs(shape, p);
+      const Outcome o = check(in, host_gemm<float, float>(in, shape.K - 1));
+      EXPECT_FALSE(o.verdict.passed) << describe(o);
+    }
+}
+
+// Summing in the input type instead of FP32 (a bf16 accumulator): at 67 x 45 x 1031 its error is
+// about 7e-2, far above a correct run's (0: exact, see above) and above the tolerance.
+TEST(CheckInjectionTensorCore, AccumulatingInTheInputTypeFails) {
+  const Inputs in = make_inputs(Shape{67, 45, 1031}, Precision::BF16);
+  const Shape& s = in.shape;
+  std::vector<float> c(in.ref.size());
+  auto to_bf16 = [](double v) {  // round to 8 significant bits, nearest
+    int e = 0;
+    const double m = std::frexp(v, &e);
+    return std::ldexp(std::nearbyint(std::ldexp(m, 8)), e - 8);
+  };
+  for (std::int64_t i = 0; i < s.M; ++i)
+    for (std::int64_t j = 0; j < s.N; ++j) {
+      double sum = 0;
+      for (std::int64_t k = 0; k < s.K; ++k) sum = to_bf16(sum + in.a[i * s.K + k] * in.b[k * s.N + j]);
+      c[i * s.N + j] = static_cast<float>(sum);
+    }
+  const Outcome o = check(in, c);
+  EXPECT_GT(o.error.rel_error, 1e-2) << describe(o);
+  EXPECT_FALSE(o.verdict.passed) << "a bf16 accumulator must fail the FP32-accumulation check: " << describe(o);
 }
 
 INSTANTIATE_TEST_SUITE_P(Ragged, CheckInjection,

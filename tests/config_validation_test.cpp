@@ -160,6 +160,50 @@ TEST(ConfigValidation, ProblemAndPrecisionRulesHaveReasons) {
   EXPECT_FALSE(unsupported_reason(base, 99, Problem::Gemm, Precision::F32, hopper_limits()).empty());
 }
 
+TEST(ConfigValidation, InputTypesAVariantLacksAreRefusedWithWhereToGo) {
+  for (const VariantDescriptor* v : variant_registry())
+    for (Precision p : all_precisions()) {
+      const std::string why = variant_refusal(*v, v->default_config, Problem::Gemm, p);
+      SCOPED_TRACE(std::string(v->id) + " " + to_string(p) + ": " + why);
+      EXPECT_EQ(why.empty(), supports(*v, p));
+      if (!why.empty()) {
+        EXPECT_NE(why.find(std::string("not ") + to_string(p)), std::string::npos) << "names the type asked for";
+      }
+    }
+  // The baseline computes every input type, on any GPU it runs on.
+  const VariantDescriptor& base = baseline();
+  // syrk exists in float and double only; the gemm configuration runs the others on AᵀA.
+  const std::string syrk_bf16 =
+      unsupported_reason(base, upper_triangle_config(base), Problem::Ata, Precision::BF16, hopper_limits());
+  EXPECT_NE(syrk_bf16.find("float and double"), std::string::npos) << syrk_bf16;
+  EXPECT_EQ(unsupported_reason(base, base.default_config, Problem::Ata, Precision::BF16, hopper_limits()), "");
+  DeviceLimits turing = hopper_limits();
+  turing.compute_capability = 75;
+  for (Precision p : all_precisions())
+    EXPECT_EQ(unsupported_reason(base, base.default_config, Problem::Gemm, p, turing), "") << to_string(p);
+}
+
+TEST(ConfigValidation, TensorCoreInputTypesNeedTheirArchitecture) {
+  // A variant whose tf32, f16 and bf16 run on tensor cores only (as the tensor-core kernels will).
+  VariantDescriptor v = baseline();
+  v.precisions = all_precisions();
+  v.precisions_need_tensor_cores = true;
+  DeviceLimits limits = hopper_limits();
+  limits.compute_capability = 75;  // Turing: FP16 tensor cores, no TF32 or BF16
+  EXPECT_EQ(unsupported_reason(v, v.default_config, Problem::Gemm, Precision::F16, limits), "");
+  EXPECT_EQ(unsupported_reason(v, v.default_config, Problem::Gemm, Precision::F32, limits), "");
+  for (Precision p : {Precision::BF16, Precision::TF32}) {
+    const std::string why = unsupported_reason(v, v.default_config, Problem::Gemm, p, limits);
+    EXPECT_NE(why.find("8.0"), std::string::npos) << why;
+    EXPECT_NE(why.find("7.5"), std::string::npos) << why;
+    EXPECT_NE(why.find(to_string(p)), std::string::npos) << why;
+  }
+  limits.compute_capability = 80;
+  EXPECT_EQ(unsupported_reason(v, v.default_config, Problem::Gemm, Precision::BF16, limits), "");
+  limits.compute_capability = 0;  // unknown: not checked
+  EXPECT_EQ(unsupported_reason(v, v.default_config, Problem::Gemm, Precision::BF16, limits), "");
+}
+
 TEST(ConfigValidation, DeviceLimitsRefuseWithTheNumbers) {
   const VariantDescriptor& tiled = tiled_kernel();
   DeviceLimits small = hopper_limits();

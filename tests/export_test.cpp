@@ -227,6 +227,29 @@ TEST(ResultsCsv, RoundTripIsExact) {
   EXPECT_EQ(results_to_csv(back), text);
 }
 
+TEST(ResultsCsv, EveryInputTypeRoundTripsByItsName) {
+  std::vector<RunResult> rows;
+  for (Precision p : all_precisions()) {
+    RunResult r = realistic_row();
+    r.precision = p;
+    rows.push_back(r);
+  }
+  const std::string text = results_to_csv(rows);
+  for (Precision p : all_precisions())
+    EXPECT_TRUE(contains(text, std::string(",") + to_string(p) + ",")) << to_string(p);
+  std::vector<RunResult> back;
+  std::string error;
+  ASSERT_TRUE(results_from_csv(text, &back, &error)) << error;
+  ASSERT_EQ(back.size(), rows.size());
+  for (std::size_t i = 0; i < rows.size(); ++i) EXPECT_EQ(back[i].precision, rows[i].precision);
+  // A name no version wrote is refused, not read as another type.
+  const std::size_t at = text.find(",bf16,");
+  ASSERT_NE(at, std::string::npos);
+  std::string bad = text;
+  bad.replace(at, 6, ",fp8,");
+  EXPECT_FALSE(results_from_csv(bad, &back, &error));
+}
+
 TEST(ResultsCsv, DeviceMetadataOnEveryRow) {
   const std::string text = results_to_csv({realistic_row(), realistic_row()});
   std::size_t count = 0;

@@ -2,6 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <string>
+#include <vector>
+
 #include "device_info.h"
 
 using namespace tilescope;
@@ -17,7 +21,50 @@ TEST(GemmTypes, ParsesAndPrintsProblemsAndPrecisions) {
   EXPECT_EQ(q, Precision::F64);
   ASSERT_TRUE(parse_precision("float", &q));
   EXPECT_EQ(q, Precision::F32);
-  EXPECT_FALSE(parse_precision("f16", &q));
+  EXPECT_FALSE(parse_precision("F16", &q));
+  EXPECT_FALSE(parse_precision("half", &q));
+}
+
+TEST(GemmTypes, EveryPrecisionPrintsAndParsesBack) {
+  const std::vector<std::string> names = {"f32", "f64", "tf32", "f16", "bf16"};
+  ASSERT_EQ(all_precisions().size(), names.size());
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    const Precision p = all_precisions()[i];
+    EXPECT_EQ(to_string(p), names[i]);
+    Precision back = Precision::F64;
+    ASSERT_TRUE(parse_precision(names[i], &back)) << names[i];
+    EXPECT_EQ(back, p);
+  }
+  // Stored settings and histories wrote 0 for f32 and 1 for f64.
+  EXPECT_EQ(static_cast<int>(Precision::F32), 0);
+  EXPECT_EQ(static_cast<int>(Precision::F64), 1);
+  EXPECT_EQ(precision_names("|"), "f32|f64|tf32|f16|bf16");
+}
+
+TEST(GemmTypes, PrecisionTableStatesEachTypesFacts) {
+  struct Expected {
+    Precision p;
+    std::size_t in_bytes, out_bytes;
+    int u_exponent;
+    int tensor_cc;
+  };
+  for (const Expected& e : {Expected{Precision::F32, 4, 4, -24, 0}, Expected{Precision::F64, 8, 8, -53, 0},
+                            Expected{Precision::TF32, 4, 4, -11, 80}, Expected{Precision::F16, 2, 4, -11, 70},
+                            Expected{Precision::BF16, 2, 4, -8, 80}}) {
+    SCOPED_TRACE(to_string(e.p));
+    const PrecisionFacts& f = precision_facts(e.p);
+    EXPECT_EQ(f.precision, e.p);
+    EXPECT_EQ(element_bytes(e.p), e.in_bytes);
+    EXPECT_EQ(output_bytes(e.p), e.out_bytes);
+    EXPECT_EQ(input_unit_roundoff(e.p), std::ldexp(1.0, e.u_exponent));
+    // Only f64 accumulates in double; every other type in FP32.
+    EXPECT_EQ(accumulation_unit_roundoff(e.p), std::ldexp(1.0, e.p == Precision::F64 ? -53 : -24));
+    EXPECT_EQ(f.min_tensor_core_cc, e.tensor_cc);
+    EXPECT_GT(std::string(f.description).size(), 20u);
+  }
+  // TF32 is labelled apart from float everywhere a label is shown.
+  EXPECT_NE(std::string(precision_facts(Precision::TF32).label), precision_facts(Precision::F32).label);
+  EXPECT_NE(std::string(precision_facts(Precision::TF32).label).find("TF32"), std::string::npos);
 }
 
 TEST(GemmTypes, CountsWorkTheSameForEveryVariantOfAProblem) {

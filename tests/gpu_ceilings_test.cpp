@@ -1,5 +1,6 @@
 // The measured ceilings on a real GPU: the compute and DRAM roofs agree with the device's
-// datasheet-derived peaks within 10%, the memory hierarchy comes out in its order, and every
+// datasheet-derived peaks within 10%, the memory hierarchy comes out in its order, the
+// tensor-core rows are there, steady, and above the FMA pipes where the hardware is, and every
 // CUDA kernel of ours, measured at N = 2048, lies under the roofs at the arithmetic intensity
 // its mapping model gives it. Skips itself (visibly) where no CUDA device exists.
 #include <gtest/gtest.h>
@@ -65,6 +66,63 @@ TEST(GpuCeilings, MemoryHierarchyInOrder) {
   ASSERT_TRUE(dram && l2 && shared);
   EXPECT_GT(l2->measured, dram->measured) << "the L2 should be faster than DRAM";
   EXPECT_GT(shared->measured, l2->measured) << "shared memory should be faster than the L2";
+}
+
+// The device's compute capability x 10 (90 for sm_90).
+int device_cc() {
+  return probe_device().cc_major * 10 + probe_device().cc_minor;
+}
+
+// Every tensor-core row this device has: measured, and in GFLOP/s above the FP32 FMA pipe where
+// the hardware is built so (f16 and bf16 with f32 accumulation on every sm_80+ part; tf32 on
+// the data-centre parts sm_80 and sm_90, while GeForce Ampere and Ada run tf32 at about the
+// FP32 rate); on sm_90 the m16n8k16 FP64 shape beats the FP64 FMA pipe.
+TEST(GpuCeilings, TensorCoreRowsArePositiveAndAboveTheFmaRoofs) {
+  SKIP_WITHOUT_GPU();
+  if (device_cc() < 80) GTEST_SKIP() << "mma.sync needs sm_80 (this device: sm_" << device_cc() << ")";
+  const CeilingTable& t = ceilings();
+  const Roof* fp32 = t.find(kRoofFp32Fma);
+  const Roof* fp64 = t.find(kRoofFp64Fma);
+  ASSERT_TRUE(fp32 && fp64);
+  int rows = 0;
+  for (const TensorRoofSpec& spec : tensor_roof_specs()) {
+    const Roof* r = t.find(spec.id);
+    if (device_cc() < spec.min_cc) {
+      EXPECT_EQ(r, nullptr) << spec.id << ": no such instruction on this device";
+      continue;
+    }
+    ASSERT_NE(r, nullptr) << spec.id;
+    ++rows;
+    RecordProperty(r->id + "_gflops", std::to_string(r->measured));
+    EXPECT_GT(r->measured, 0.0) << r->name;
+    const std::string p = r->precision;
+    if (p == "f16" || p == "bf16" || (p == "tf32" && (device_cc() == 80 || device_cc() == 90))) {
+      EXPECT_GT(r->measured, fp32->measured) << r->name << " " << r->measured << " vs FP32 FMA " << fp32->measured;
+    }
+  }
+  EXPECT_GE(rows, 7);
+  if (device_cc() >= 90) {
+    const Roof* dmma = t.find(kRoofMmaF64M16n8k16);
+    ASSERT_NE(dmma, nullptr);
+    EXPECT_GE(dmma->measured, fp64->measured) << "DMMA " << dmma->measured << " vs FP64 FMA " << fp64->measured;
+    EXPECT_EQ(t.top_compute("f64"), dmma);
+  }
+}
+
+// The tensor-core rows are steady: measured a second time, each within 5% of the first.
+TEST(GpuCeilings, TensorCoreRowsRepeatWithin5Percent) {
+  SKIP_WITHOUT_GPU();
+  if (device_cc() < 70) GTEST_SKIP() << "no tensor cores before sm_70";
+  const CeilingTable again = measure_ceilings(probe_device());
+  int compared = 0;
+  for (const TensorRoofSpec& spec : tensor_roof_specs()) {
+    const Roof *a = ceilings().find(spec.id), *b = again.find(spec.id);
+    if (!a || !b) continue;
+    ASSERT_GT(a->measured, 0.0) << spec.id;
+    EXPECT_NEAR(b->measured / a->measured, 1.0, 0.05) << a->name << ": " << a->measured << " then " << b->measured;
+    ++compared;
+  }
+  EXPECT_GT(compared, 0);
 }
 
 TEST(GpuCeilings, EachCudaVariantLiesUnderTheRoofsAtN2048) {

@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <limits>
+#include <set>
 #include <vector>
 
 #include "measure.h"
@@ -108,6 +109,38 @@ TEST(RandomInputs, FloatInputsCarryFull24BitMantissas) {
   EXPECT_GT(rounding_products, 99000);
 }
 
+// Every input type's inputs: odd multiples of 2^-p in (-1, 1) for the type's p significant bits
+// (so exactly representable in it: FP16's 2^-11 is above its smallest normal 2^-14), the top p of
+// the same random bits as the double input, and using all 2^p values.
+TEST(RandomInputs, EveryTypesInputsAreExactOddMultiplesOfItsUnit) {
+  for (Precision p : all_precisions()) {
+    SCOPED_TRACE(to_string(p));
+    const int bits = precision_facts(p).significand_bits;
+    std::vector<double> v(20000);
+    fill_inputs(p, 3, 0, static_cast<std::int64_t>(v.size()), v.data());
+    std::set<double> distinct;
+    for (std::size_t i = 0; i < v.size(); ++i) {
+      ASSERT_GT(v[i], -1.0);
+      ASSERT_LT(v[i], 1.0);
+      const double scaled = std::ldexp(v[i], bits);
+      ASSERT_EQ(scaled, std::trunc(scaled)) << v[i];
+      ASSERT_EQ(std::fmod(std::fabs(scaled), 2.0), 1.0) << v[i];
+      // The top bits of the double input: within one unit 2^-p of it.
+      ASSERT_LE(std::fabs(input_value(3, 0, i) - v[i]), std::ldexp(1.0, -bits));
+      distinct.insert(v[i]);
+    }
+    // The narrow types take every one of their 2^p values (20000 draws over 256 or 2048 values).
+    if (bits <= 11) {
+      EXPECT_EQ(distinct.size(), std::size_t{1} << bits);
+    }
+  }
+  // The f16 and tf32 inputs are the same numbers (both have 11 significant bits).
+  std::vector<double> h(100), t(100);
+  fill_inputs(Precision::F16, 5, 1, 100, h.data());
+  fill_inputs(Precision::TF32, 5, 1, 100, t.data());
+  EXPECT_EQ(h, t);
+}
+
 TEST(RandomInputs, SeededUniformAndTheSameThroughEveryEntryPoint) {
   EXPECT_NE(input_value(1, 0, 5), input_value(2, 0, 5));
   EXPECT_NE(input_value(1, 0, 5), input_value(1, 1, 5));
@@ -173,6 +206,27 @@ TEST(Compare, OneWrongElementIsSeenAtAnySize) {
     c[static_cast<std::size_t>(n * n / 2)] += 0.25;
     EXPECT_NEAR(compare_to_reference(c.data(), ref.data(), n, n, OutputPart::Full).rel_error, 0.25, 1e-12) << n;
   }
+}
+
+TEST(Tolerance, TensorCoreTypesAreJudgedByTheirFp32AccumulationGrowingWithK) {
+  // Inputs and products are exact: the accumulation's roundoff, FP32's, not the input type's.
+  for (Precision p : {Precision::TF32, Precision::F16, Precision::BF16}) {
+    EXPECT_EQ(unit_roundoff_for(p, false), std::ldexp(1.0, -24)) << to_string(p);
+    EXPECT_EQ(error_growth_for(p, false), ErrorGrowth::Linear) << to_string(p);
+  }
+  EXPECT_EQ(error_growth_for(Precision::F32, false), ErrorGrowth::SqrtK);
+  EXPECT_EQ(error_growth_for(Precision::F64, false), ErrorGrowth::SqrtK);
+  // cuBLAS's opt-in TF32 on float inputs rounds them to TF32: TF32's roundoff, sqrt(K).
+  EXPECT_EQ(unit_roundoff_for(Precision::F32, true), std::ldexp(1.0, -11));
+  EXPECT_EQ(error_growth_for(Precision::F32, true), ErrorGrowth::SqrtK);
+  // max(4 u sqrt(K), u K): the sqrt(K) rule below K = 16, the linear one above.
+  const double u = std::ldexp(1.0, -24);
+  const double norm400 = std::sqrt(100.0 * 100.0 * 400.0) / 3.0, norm9 = std::sqrt(100.0 * 100.0 * 9.0) / 3.0;
+  EXPECT_NEAR(relative_error_tolerance(u, 400, norm400, 100 * 100, ErrorGrowth::Linear) / (u * 400), 1.0, 1e-12);
+  EXPECT_NEAR(relative_error_tolerance(u, 9, norm9, 100 * 100, ErrorGrowth::Linear) / (4 * u * 3), 1.0, 1e-12);
+  // Far below what the input type's roundoff would give (bf16: 4 2^-8 sqrt(K) = 1 at K = 4096).
+  const double norm4096 = std::sqrt(100.0 * 100.0 * 4096.0) / 3.0;
+  EXPECT_LT(relative_error_tolerance(u, 4096, norm4096, 100 * 100, ErrorGrowth::Linear), 1e-3);
 }
 
 TEST(Tolerance, OneRuleForBothPrecisionsScalingWithK) {

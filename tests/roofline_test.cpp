@@ -67,11 +67,15 @@ TEST(RooflineTraffic, ClosedFormTotalsEqualTheModelsCountedReads) {
             const std::int64_t a_total = m->a_reads_total(a_rows, a_cols);
             const std::int64_t b_total = gemm ? m->b_reads_total(s.K, s.N) : 0;
             EXPECT_EQ(a_total, sum_reads(*m, true, a_rows, a_cols)) << what;
-            if (gemm) EXPECT_EQ(b_total, sum_reads(*m, false, s.K, s.N)) << what;
+            if (gemm) {
+              EXPECT_EQ(b_total, sum_reads(*m, false, s.K, s.N)) << what;
+            }
             const Counted loads = count_thread_loads(*m);
             // AᵀA: both operand roles are loads of A (b_reads() is 0).
             EXPECT_EQ(a_total + b_total, loads.a + loads.b) << what;
-            if (gemm) EXPECT_EQ(a_total, loads.a) << what;
+            if (gemm) {
+              EXPECT_EQ(a_total, loads.a) << what;
+            }
 
             const GlobalTraffic t = global_traffic(v->id, c, problem, precision, s);
             const double e = static_cast<double>(element_bytes(precision));

@@ -163,7 +163,7 @@ std::vector<Literal> string_literals(const std::string& src) {
 std::map<std::string, std::set<std::string>> guarded_names() {
   std::set<std::string> vocabulary;
   for (Problem p : {Problem::Gemm, Problem::Ata}) vocabulary.insert(to_string(p));
-  for (Precision p : {Precision::F32, Precision::F64}) vocabulary.insert(to_string(p));
+  for (Precision p : all_precisions()) vocabulary.insert(to_string(p));
   auto exempt = [&](const std::string& name) {
     return name.empty() || vocabulary.count(name) ||
            std::all_of(name.begin(), name.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });

@@ -40,14 +40,16 @@ inline std::string case_name(const ::testing::TestParamInfo<VariantCase>& info) 
   return info.param.variant + "_" + to_string(info.param.problem) + "_" + to_string(info.param.precision);
 }
 
-// Every registered variant for which `include` holds, with both problems and precisions.
+// Every registered variant for which `include` holds, with both problems and, for the kernels of
+// f32 and f64 (the texture shaders' refusal of f64 included), every input type its descriptor lists.
 template <typename Include>
 std::vector<VariantCase> variant_cases(Include include) {
   std::vector<VariantCase> out;
   for (const VariantDescriptor* v : variant_registry())
     if (include(*v))
       for (Problem p : {Problem::Gemm, Problem::Ata})
-        for (Precision q : {Precision::F32, Precision::F64}) out.push_back({v->id, p, q});
+        for (Precision q : all_precisions())
+          if (supports(*v, q) || q == Precision::F32 || q == Precision::F64) out.push_back({v->id, p, q});
   return out;
 }
 

@@ -253,7 +253,8 @@ bool resolve_problems_and_shapes(const RawBenchArgs& raw, BenchOptions* opt, std
   if (!parse_enum_list<Problem>("--problem", raw.problems_text, parse_problem, "gemm or ata (or gemm,ata)",
                                 &opt->problems, error))
     return false;
-  if (!parse_enum_list<Precision>("--precision", raw.precisions_text, parse_precision, "f32 or f64 (or f32,f64)",
+  const std::string precisions = "one or more of " + precision_names(", ") + " (e.g. f32,bf16)";
+  if (!parse_enum_list<Precision>("--precision", raw.precisions_text, parse_precision, precisions.c_str(),
                                   &opt->precisions, error))
     return false;
   if (raw.m_given && !contains(opt->problems, Problem::Gemm)) {
@@ -325,7 +326,7 @@ BenchOptions parse_bench_args(int argc, const char* const* argv) {
 }
 
 std::string bench_synopsis() {
-  return R"(usage: tilescope bench [--variants LIST] [--problem gemm|ata] [--precision f32|f64]
+  return R"(usage: tilescope bench [--variants LIST] [--problem gemm|ata] [--precision LIST]
                        [--sizes LIST | --m LIST --n LIST --k LIST] [--reps N] [--warmup N]
                        [--no-verify] [--no-baseline] [--seed N] [--csv FILE] [--json FILE]
                        [--list] [-h | --help]
@@ -345,7 +346,15 @@ What to run:
                      e.g. smem_tiled:16, cublas:gemm_tf32); all = every variant.
                      Default: all. See --list.
   --problem LIST     gemm (C = A B) and/or ata (C = A^T A, the seed problem). Default: gemm
-  --precision LIST   f32 and/or f64. Default: f32
+  --precision LIST   input types, comma separated. Default: f32
+                       f32   float, FP32 FMA          f64   double, FP64
+                       tf32  TF32 inputs (float storage, 10-bit mantissa), FP32 accumulation
+                       f16   FP16 inputs, FP32 accumulation, C in float
+                       bf16  BF16 inputs, FP32 accumulation, C in float
+                     A variant that does not compute a type is listed as refused with the
+                     reason (the kernels of the staircase run f32 and f64; cuBLAS runs all
+                     five, cublasGemmEx for tf32, f16 and bf16). The tolerance follows the
+                     input type's unit roundoff; % of cuBLAS compares runs of one type.
   --sizes LIST       square sizes, M = N = K (ata: N = K). Default: 1024,2048
   --m LIST, --n LIST, --k LIST
                      separate sizes: gemm runs every combination of M, N and K, a list not

@@ -8,6 +8,7 @@
 #include <ctime>
 #include <exception>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -377,6 +378,7 @@ BenchPlan plan_bench(const BenchOptions& opt, const DeviceLimits& limits) {
   for (Problem problem : opt.problems) {
     for (Precision precision : opt.precisions) {
       std::vector<const VariantSelection*> usable;
+      std::set<const VariantDescriptor*> told;  // variants refused as a whole for this input type
       for (const VariantSelection& sel : opt.selections) {
         const std::string why = unsupported_reason(*sel.variant, sel.config_index, problem, precision, limits);
         if (why.empty()) {
@@ -384,6 +386,11 @@ BenchPlan plan_bench(const BenchOptions& opt, const DeviceLimits& limits) {
         } else if (!quietly_skipped(sel, problem, precision)) {
           plan.refused.push_back(std::string(sel.variant->id) + ":" + sel.variant->configs[sel.config_index].name +
                                  " " + to_string(problem) + " " + to_string(precision) + ": " + why);
+        } else if (opt.variants_given && !sel.baseline && !supports(*sel.variant, precision) &&
+                   told.insert(sel.variant).second) {
+          // A variant the user chose that does not compute this input type: said once, with why.
+          plan.refused.push_back(std::string(sel.variant->id) + ":* " + to_string(problem) + " " +
+                                 to_string(precision) + ": " + why);
         }
       }
       for (const Shape& shape : opt.shapes_for(problem)) {

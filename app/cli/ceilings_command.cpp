@@ -36,7 +36,7 @@ std::string csv_field(const std::string& s) {
 std::string format_ceiling_table(const CeilingTable& t) {
   std::string out =
       "Ceilings of " + t.device_name + " (driver " + t.driver_version + ", measured " + t.measured_at + ")\n";
-  const std::size_t w0 = 20, w1 = 10, w2 = 12, w3 = 12, w4 = 7;
+  const std::size_t w0 = 24, w1 = 10, w2 = 12, w3 = 12, w4 = 7;
   out += pad("roof", w0, false) + pad("kind", w1, false) + pad("measured", w2, true) + pad("datasheet", w3, true) +
          pad("ratio", w4, true) + "  unit\n";
   for (const Roof& r : t.roofs) {
@@ -48,7 +48,7 @@ std::string format_ceiling_table(const CeilingTable& t) {
   }
   out +=
       "datasheet-derived: FP32/FP64 = SMs x FMA lanes per SM x 2 x max SM clock; HBM = memory clock x 2 x bus "
-      "width. L2 and shared memory have no published figure.\n";
+      "width. L2, shared memory and the tensor-core rows (mma.sync, wmma) have no datasheet-derived figure here.\n";
   return out;
 }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <iterator>
 #include <map>
 #include <set>
 
@@ -31,6 +32,13 @@ std::string series_label(const RunResult& r) {
   return label;
 }
 
+// The element type a title names: "float", "double", else the precision's own name ("tf32").
+std::string precision_title(Precision p) {
+  if (p == Precision::F32) return "float";
+  if (p == Precision::F64) return "double";
+  return to_string(p);
+}
+
 int teaching_rank(const RunResult& r) {
   int i = 0;
   for (const VariantDescriptor* v : variant_registry()) {
@@ -41,7 +49,10 @@ int teaching_rank(const RunResult& r) {
 }
 
 // Roof colours: warm for compute, cool for bandwidth, none of them a series colour's twin.
-constexpr unsigned kComputeColor = 0xFF3030D0;  // red (ABGR)
+constexpr unsigned kComputeColor = 0xFF3030D0;  // red (ABGR): the top compute roof
+// The compute roofs below the top, in order: light red, brown, dark rose, then the last again
+// (warm like the top roof, none of them the Okabe-Ito orange or vermillion of a series).
+constexpr unsigned kLowerComputeColors[] = {0xFF8080F0, 0xFF3060A0, 0xFF6040B0};
 constexpr unsigned kDramColor = 0xFFC07820;     // blue
 constexpr unsigned kL2Color = 0xFF40A060;       // green
 constexpr unsigned kSharedColor = 0xFFA040A0;   // purple
@@ -57,12 +68,38 @@ std::string compute_text(double gflops) {
   return gflops >= 1000 ? three_figures(gflops / 1000) + " TFLOP/s" : three_figures(gflops) + " GFLOP/s";
 }
 
+std::vector<ComputeRoofLine> compute_roof_lines(const CeilingTable& ceilings, const std::string& precision) {
+  std::vector<const Roof*> roofs;
+  for (const Roof& r : ceilings.roofs)
+    if (r.kind == RoofKind::Compute && r.precision == precision && r.measured > 0) roofs.push_back(&r);
+  std::stable_sort(roofs.begin(), roofs.end(), [](const Roof* a, const Roof* b) { return a->measured > b->measured; });
+  std::vector<ComputeRoofLine> lines;
+  for (const Roof* r : roofs) {
+    if (lines.empty() || r->measured < lines.back().gflops * (1 - kSameRoofShare))
+      lines.push_back({r->measured, {}, {}});
+    lines.back().names.push_back(r->name);
+    lines.back().values.push_back(r->measured);
+  }
+  return lines;
+}
+
+std::string compute_roof_label(const ComputeRoofLine& line) {
+  if (line.names.size() == 1) return line.names.front() + " " + compute_text(line.values.front());
+  const bool tera = line.gflops >= 1000;
+  std::string text;
+  for (std::size_t i = 0; i < line.names.size(); ++i)
+    text += (i ? ", " : "") + line.names[i] + " " + three_figures(tera ? line.values[i] / 1000 : line.values[i]);
+  return text + (tera ? " TFLOP/s" : " GFLOP/s");
+}
+
 void add_roofs(const CeilingTable& ceilings, Precision precision, RooflineData* data) {
   const std::string prec = to_string(precision);
   const Roof* top = ceilings.top_compute(prec);
-  for (const Roof& r : ceilings.roofs) {
-    if (r.kind != RoofKind::Compute || r.precision != prec || r.measured <= 0) continue;
-    data->compute.push_back({r.name + " " + compute_text(r.measured), r.measured, kComputeColor});
+  const std::vector<ComputeRoofLine> lines = compute_roof_lines(ceilings, prec);
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    const unsigned color =
+        i == 0 ? kComputeColor : kLowerComputeColors[std::min<std::size_t>(i - 1, std::size(kLowerComputeColors) - 1)];
+    data->compute.push_back({compute_roof_label(lines[i]), lines[i].gflops, color});
   }
   data->top_compute = top ? top->measured : 0;
   data->top_compute_name = top ? top->name : "";
@@ -195,7 +232,7 @@ RooflineData build_roofline(const std::vector<RunResult>& rows, Problem problem,
                          " roof: the caches served some of the loads (the model counts every load a thread issues)");
   if (above_compute)
     data.notes.push_back("above the " + data.top_compute_name +
-                         " roof: not plain FMA arithmetic (tensor cores have no roof here yet)");
+                         " roof: arithmetic this device's ceilings do not measure");
   if (problem == Problem::Ata && !data.series.empty())
     data.notes.push_back(
         "AᵀA is credited with 2·N²·K; kernels that skip the lower triangle do half and can pass the roofs");
@@ -207,7 +244,7 @@ RooflineData build_roofline(const std::vector<RunResult>& rows, Problem problem,
 
   PlotStyle& st = data.style;
   st.title = std::string("Roofline: ") + (problem == Problem::Gemm ? "C = A·B" : "C = AᵀA") + ", " +
-             (precision == Precision::F32 ? "float" : "double");
+             precision_title(precision);
   st.x_label = "arithmetic intensity (FLOP per byte of global memory traffic)";
   st.y_label = "GFLOP/s";
   st.x_scale = AxisScale::Log10;

@@ -1,8 +1,9 @@
 // The Roofline view's arithmetic, apart from drawing so it can be tested: every result placed
 // at its arithmetic intensity (FLOPs / global bytes, kernels/traffic.h) against its GFLOP/s,
 // on log-log axes, under the device's measured roofs (kernels/ceilings.h): a horizontal line
-// per compute roof of the shown precision, a slanted line (bandwidth x intensity) per bandwidth
-// roof, and a ridge point where each bandwidth roof meets the top compute roof.
+// per compute roof of the shown precision (FMA pipe and tensor cores), a slanted line
+// (bandwidth x intensity) per bandwidth roof, and a ridge point where each bandwidth roof
+// meets the top compute roof.
 #pragma once
 
 #include <string>
@@ -36,7 +37,7 @@ struct RooflineData {
   std::vector<PlotSeriesData> series;
   std::vector<std::vector<RunResult>> rows;         // rows[s][p]: the result behind a point
   std::vector<std::vector<GlobalTraffic>> traffic;  // traffic[s][p]: its bytes and intensity
-  std::vector<ReferenceLine> compute;               // horizontal compute roofs (measured)
+  std::vector<ReferenceLine> compute;               // horizontal compute roofs, highest first
   std::vector<BandwidthRoof> bandwidth;             // slanted roofs, up to the top compute roof
   std::vector<RidgePoint> ridges;
   double top_compute = 0;  // GFLOP/s of the highest compute roof shown (0: none)
@@ -51,8 +52,27 @@ struct RooflineData {
 std::string bandwidth_text(double gbps);
 std::string compute_text(double gflops);
 
-// The roofs of `ceilings` for one precision: its compute roofs ("f32" or "f64"), the DRAM roof
-// (the better HBM row), L2 and shared memory, with the ridge points on the top compute roof.
+// One horizontal compute roof as drawn: the roofs of a precision that measured within
+// kSameRoofShare of each other share a line, at the highest of them, one label naming each
+// with its value (on an H100: "mma.sync f64 m8n8k4 35.2, wmma f64 35.1, FP64 FMA 33.0
+// TFLOP/s"; lines that close would put their labels on top of each other).
+struct ComputeRoofLine {
+  double gflops = 0;               // the highest of `values`: where the line is drawn
+  std::vector<std::string> names;  // highest first
+  std::vector<double> values;      // GFLOP/s, one per name
+};
+constexpr double kSameRoofShare = 0.10;
+
+// "FP32 FMA 65.2 TFLOP/s"; "a 35.2, b 33.0 TFLOP/s" (every value in the unit of the highest).
+std::string compute_roof_label(const ComputeRoofLine& line);
+
+// The compute roofs of one precision ("f64"), highest first, near-equal ones merged.
+std::vector<ComputeRoofLine> compute_roof_lines(const CeilingTable& ceilings, const std::string& precision);
+
+// The roofs of `ceilings` for one precision: every compute roof of it (the FMA pipe, and the
+// tensor-core rows: mma.sync, wmma) as a labelled horizontal line, highest first (the top is
+// the classic roof, drawn heavier); the DRAM roof (the better HBM row), L2 and shared memory,
+// with the ridge points on the top compute roof.
 void add_roofs(const CeilingTable& ceilings, Precision precision, RooflineData* data);
 
 // Log-log axes showing every visible point, the ridge points and the compute roofs, with a

@@ -106,11 +106,31 @@ void draw_markers(ImDrawList* dl, const Frame& f, const RooflineData& d) {
   }
 }
 
+// Where the plot's renderer puts the label of a compute roof: right-aligned, just above its
+// line (plot_render.cpp, draw_reference_lines).
+struct Box {
+  ImVec2 min, max;
+};
+std::vector<Box> compute_label_boxes(const Frame& f, const RooflineData& d) {
+  std::vector<Box> boxes;
+  for (const ReferenceLine& c : d.compute) {
+    const float y = to_screen(f, f.x.lo, c.y).y;
+    if (!std::isfinite(y)) continue;
+    const ImVec2 ts = text_size(f, c.label);
+    const ImVec2 mn(f.area_max.x - f.pad - ts.x - 2.0f * f.ui, y - ts.y - 2.0f * f.ui);
+    boxes.push_back({mn, ImVec2(f.area_max.x, y)});
+  }
+  return boxes;
+}
+
 // Each ridge point: a diamond on the top compute roof, its intensity below it on a staggered
-// row (ridges can sit close together on a log axis), joined by a thin leader.
+// row (ridges can sit close together on a log axis), joined by a thin leader; a row that
+// would cover the label of a lower compute roof moves down past it.
 void draw_ridges(ImDrawList* dl, const Frame& f, const RooflineData& d) {
   const float r = 5.0f * f.ui;
   const float row = f.font_px + 4.0f * f.ui;
+  const std::vector<Box> taken = compute_label_boxes(f, d);
+  float next_free = -FLT_MAX;  // rows only go down: the leaders must not cross
   for (std::size_t i = 0; i < d.ridges.size(); ++i) {
     const RidgePoint& p = d.ridges[i];
     const ImVec2 c = to_screen(f, p.intensity, p.gflops);
@@ -119,7 +139,18 @@ void draw_ridges(ImDrawList* dl, const Frame& f, const RooflineData& d) {
     dl->AddQuad(ImVec2(c.x, c.y - r), ImVec2(c.x + r, c.y), ImVec2(c.x, c.y + r), ImVec2(c.x - r, c.y), text_color(),
                 f.ui);
     const ImVec2 ts = text_size(f, p.label);
-    const float ly = c.y + r + 4.0f * f.ui + static_cast<float>(i) * row;
+    float ly = std::max(c.y + r + 4.0f * f.ui + static_cast<float>(i) * row, next_free);
+    for (bool moved = true; moved;) {
+      moved = false;
+      const float lx =
+          std::clamp(c.x + r, f.area_min.x + f.pad, std::max(f.area_min.x + f.pad, f.area_max.x - f.pad - ts.x));
+      for (const Box& b : taken)
+        if (lx < b.max.x && lx + ts.x > b.min.x && ly < b.max.y && ly + ts.y > b.min.y) {
+          ly = b.max.y + 2.0f * f.ui;
+          moved = true;
+        }
+    }
+    next_free = ly + row;
     const ImVec2 at = inside_area(f, ImVec2(c.x + r, ly), ts);
     dl->AddLine(ImVec2(c.x, c.y + r), ImVec2(c.x, at.y + ts.y * 0.5f), p.color, f.ui);
     dl->AddLine(ImVec2(c.x, at.y + ts.y * 0.5f), ImVec2(at.x, at.y + ts.y * 0.5f), p.color, f.ui);

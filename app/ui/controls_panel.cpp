@@ -23,7 +23,46 @@ bool int_input(const char* label, int* v, int lo, int hi, const char* help) {
   return changed;
 }
 
+// The variants of the registry that compute `p`, for the input type's tooltip.
+std::string variants_running(Precision p) {
+  std::string out;
+  for (const VariantDescriptor* v : variant_registry())
+    if (supports(*v, p)) out += (out.empty() ? "" : ", ") + std::string(v->label);
+  return out.empty() ? "none" : out;
+}
+
+// The input type: a combo of every type of gemm_types.h's table, each with what it is, how it
+// accumulates and which variants run it. Variants that do not are greyed in the lesson table.
+void draw_precision_choice(AppState& state) {
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 16);
+  if (ImGui::BeginCombo("input type", precision_facts(state.precision).label)) {
+    for (Precision p : all_precisions()) {
+      const PrecisionFacts& f = precision_facts(p);
+      if (ImGui::Selectable(f.label, p == state.precision)) state.precision = p;
+      if (ImGui::IsItemHovered()) {
+        ImGui::BeginTooltip();
+        ImGui::PushTextWrapPos(ImGui::GetFontSize() * 28);
+        ImGui::Text("%s (%s)", f.label, f.name);
+        ImGui::TextUnformatted(f.description);
+        ImGui::TextDisabled("Runs it: %s", variants_running(p).c_str());
+        ImGui::PopTextWrapPos();
+        ImGui::EndTooltip();
+      }
+    }
+    ImGui::EndCombo();
+  }
+  help_tooltip(
+      "The type of A and B. Every type but double accumulates in FP32 and writes C in float; double in FP64. "
+      "The check's tolerance follows the type's unit roundoff, and % of cuBLAS compares runs of the same type.");
+}
+
 }  // namespace
+
+std::string lesson_row_refusal(const AppState& state, const LessonEntry& e) {
+  const VariantDescriptor* v = find_variant(e.variant_id);
+  if (!v) return "no variant " + e.variant_id + " in this build";
+  return variant_refusal(*v, e.config_index, state.problem, state.precision);
+}
 
 void ControlsPanel::draw(TabContext& ctx) {
   AppState& state = ctx.state;
@@ -51,14 +90,7 @@ void ControlsPanel::draw(TabContext& ctx) {
       "computes only the upper triangle and mirrors it.");
   state.problem = problem == 0 ? Problem::Gemm : Problem::Ata;
 
-  int precision = state.precision == Precision::F32 ? 0 : 1;
-  ImGui::RadioButton("float", &precision, 0);
-  help_tooltip(
-      "32-bit floating point: what graphics and most machine learning use; the GPU's fastest plain arithmetic.");
-  ImGui::SameLine();
-  ImGui::RadioButton("double", &precision, 1);
-  help_tooltip("64-bit floating point: twice the bytes per number; on many consumer GPUs 32 to 64 times slower.");
-  state.precision = precision == 0 ? Precision::F32 : Precision::F64;
+  draw_precision_choice(state);
 
   section("Sizes");
   if (state.problem == Problem::Gemm) {
@@ -146,13 +178,18 @@ void ControlsPanel::draw_lesson_table(TabContext& ctx) {
     ImGui::EndDisabled();
     help_tooltip("Take part in Run and Sweep.");
     ImGui::TableNextColumn();
+    // Greyed while it cannot compute the chosen problem and input type (still focusable).
+    const std::string refused = lesson_row_refusal(state, e);
+    if (!refused.empty()) ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
     if (ImGui::Selectable(v->label, state.focused == static_cast<int>(i),
                           ImGuiSelectableFlags_SpanAllColumns | ImGuiSelectableFlags_AllowItemOverlap))
       state.focused = static_cast<int>(i);
+    if (!refused.empty()) ImGui::PopStyleColor();
     if (ImGui::IsItemHovered()) {
       ImGui::BeginTooltip();
       ImGui::PushTextWrapPos(ImGui::GetFontSize() * 28);
       ImGui::TextUnformatted(v->summary);
+      if (!refused.empty()) ImGui::TextColored(ImVec4(1, 0.45f, 0.35f, 1), "not with this choice: %s", refused.c_str());
       ImGui::TextDisabled("Click to focus it: Live re-runs the focused variant.");
       ImGui::PopTextWrapPos();
       ImGui::EndTooltip();

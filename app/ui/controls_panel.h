@@ -2,9 +2,16 @@
 // (tick, configuration, focus), Run / Sweep / Live / Cancel, and the progress of the work.
 #pragma once
 
+#include <string>
+
+#include "ui/app_state.h"
 #include "ui/tab.h"
 
 namespace tilescope {
+
+// Why a lesson row is drawn greyed: its variant cannot compute the chosen problem and input type
+// (variant_refusal's reason); "" when it can.
+std::string lesson_row_refusal(const AppState& state, const LessonEntry& e);
 
 class ControlsPanel : public Panel {
  public:

@@ -66,11 +66,11 @@ void HistoryPanel::draw(const AppState& state, const std::vector<RunResult>& row
       "drawing a rectangle (a quad) over C ran a fragment shader once per texel, computing its element (or block) of C "
       "from texel fetches. Passes added partial sums by blending. This is that method, run on this machine.");
   ImGui::PopTextWrapPos();
-  if (state.precision == Precision::F64)
+  if (state.precision != Precision::F32)
     banner(
-        "Float only: the texture shaders run in float whatever the precision chosen (the variant refuses double: "
-        "the fragment pipeline has no double textures and no double blending). Switch Precision to float to time "
-        "them.");
+        "Float only: the texture shaders run in float whatever the input type chosen (the variant refuses the "
+        "others: the fragment pipeline has no double, half or bfloat16 textures and blending). Switch the input "
+        "type to float to time them.");
 
   draw_mode_picker(state);
 

@@ -14,7 +14,7 @@ namespace tilescope {
 namespace {
 
 const char* kPlotUsage = R"(usage: tilescope plot --csv IN.csv -o OUT.png [--size WxH] [--problem gemm|ata]
-                      [--precision f32|f64] [--y gflops|ms] [--ylog]
+                      [--precision f32|f64|tf32|f16|bf16] [--y gflops|ms] [--ylog]
                       [--roofline [--ceilings FILE]]
 
 Renders the timing plot of a CSV written by `tilescope bench --csv` (or the window's export)
@@ -42,7 +42,10 @@ struct PlotOptions {
 bool parse_plot_options(int argc, char** argv, PlotOptions* o, int* code) {
   ArgParser p;
   p.option("--csv", "IN.csv").option("--output", "OUT.png", "-o").option("--size", "WxH");
-  p.option("--problem", "gemm|ata").option("--precision", "f32|f64").option("--y", "gflops|ms").flag("--ylog");
+  p.option("--problem", "gemm|ata")
+      .option("--precision", precision_names("|"))
+      .option("--y", "gflops|ms")
+      .flag("--ylog");
   p.flag("--roofline").option("--ceilings", "FILE");
   const bool parsed = p.parse(argc, argv);
   if (parsed && p.help()) {
@@ -51,9 +54,11 @@ bool parse_plot_options(int argc, char** argv, PlotOptions* o, int* code) {
     return false;
   }
   int problem = 0, precision = 0, y = 0;
+  std::vector<std::string> precision_choices;
+  for (Precision q : all_precisions()) precision_choices.push_back(to_string(q));
   if (parsed && p.get_size("--size", 64, 8192, &o->width, &o->height) &&
-      p.get_choice("--problem", {"gemm", "ata"}, &problem) && p.get_choice("--precision", {"f32", "f64"}, &precision) &&
-      p.get_choice("--y", {"gflops", "ms"}, &y)) {
+      p.get_choice("--problem", {"gemm", "ata"}, &problem) &&
+      p.get_choice("--precision", precision_choices, &precision) && p.get_choice("--y", {"gflops", "ms"}, &y)) {
     o->csv = p.value("--csv");
     o->out = p.value("--output");
     if (o->csv.empty() || o->out.empty()) {
@@ -62,7 +67,7 @@ bool parse_plot_options(int argc, char** argv, PlotOptions* o, int* code) {
       return false;
     }
     o->problem = problem == 0 ? Problem::Gemm : Problem::Ata;
-    o->precision = precision == 0 ? Precision::F32 : Precision::F64;
+    o->precision = all_precisions()[static_cast<std::size_t>(precision)];
     o->y = y == 0 ? YAxisQuantity::Gflops : YAxisQuantity::Milliseconds;
     o->ylog = p.has("--ylog");
     o->roofline = p.has("--roofline");

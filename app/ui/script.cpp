@@ -52,6 +52,12 @@ struct SettingSpec {
   std::string (*apply)(const std::vector<std::string>& v, AppState& s);  // v[0]: the first value
 };
 
+// "f32|f64|tf32|f16|bf16": the input types a `set precision` takes.
+const char* precision_words() {
+  static const std::string words = precision_names("|");
+  return words.c_str();
+}
+
 std::string named_word(bool ok, const std::string& word, const char* values) {
   return ok ? "" : "'" + word + "' is not one of " + values;
 }
@@ -61,9 +67,9 @@ const SettingSpec kSettings[] = {
      [](const std::vector<std::string>& v, AppState& s) {
        return named_word(parse_problem(v[0], &s.problem), v[0], "gemm|ata");
      }},
-    {"precision", "f32|f64", 1,
+    {"precision", precision_words(), 1,
      [](const std::vector<std::string>& v, AppState& s) {
-       return named_word(parse_precision(v[0], &s.precision), v[0], "f32|f64");
+       return named_word(parse_precision(v[0], &s.precision), v[0], precision_words());
      }},
     {"n", "N", 1, [](const std::vector<std::string>& v, AppState& s) { return int_word(v[0], kSizes, &s.n); }},
     {"m", "M", 1, [](const std::vector<std::string>& v, AppState& s) { return int_word(v[0], kSizes, &s.m); }},

@@ -118,7 +118,7 @@ void style_plot(PlotData& plot, const AppState& state, bool gpu, const DeviceInf
   const bool gflops = state.y_quantity == YAxisQuantity::Gflops;
   PlotStyle& st = plot.style;
   st.title = std::string(state.problem == Problem::Gemm ? "C = A·B" : "C = AᵀA") + ", " +
-             (state.precision == Precision::F32 ? "float" : "double");
+             precision_facts(state.precision).label;
   st.x_label = state.problem == Problem::Gemm ? "matrix size N (M = N = K)" : "matrix size N (K = N)";
   st.y_label = gflops ? "GFLOP/s (2·M·N·K / median time)" : "median time (ms)";
   st.x_scale = AxisScale::Log2;
@@ -181,7 +181,8 @@ void TimingPanel::add_reference_lines(const AppState& state, double best_cublas,
     const double peak = dev.peak_gflops(state.precision);
     // On AᵀA the upper-triangle kernels do half the multiply-adds they are credited with, so
     // their points can stand above the peak: the label says why.
-    std::string label = state.precision == Precision::F32 ? "FP32 peak" : "FP64 peak";
+    // Drawn for f32 and f64 only (peak_gflops is 0 for the tensor-core types).
+    std::string label = precision_facts(state.precision).double_output ? "FP64 peak" : "FP32 peak";
     if (state.problem == Problem::Ata) label += " (syrk and regtile do half the work)";
     if (peak > 0) plot_.refs.push_back({label, peak, 0xFF4040E0});
   }

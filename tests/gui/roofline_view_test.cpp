@@ -135,6 +135,107 @@ TEST(RooflineModel, AttainableIsTheEnvelopeOfTheRoofs) {
   EXPECT_DOUBLE_EQ(roofline_attainable(d, 1e4), p);
 }
 
+// The fixture's roofs plus tensor-core rows as an H100 measures them (mma.sync f64 m16n8k16 at
+// twice the FP64 FMA pipe; m8n8k4 and wmma f64 a few percent above the pipe; f16 far above
+// everything).
+CeilingTable h100_ceilings_with_tensor_cores() {
+  CeilingTable t = h100_ceilings();
+  const double fp64 = t.find(kRoofFp64Fma)->measured;
+  auto add = [&t](const char* id, const char* name, const char* precision, double gflops) {
+    Roof r;
+    r.id = id;
+    r.name = name;
+    r.kind = RoofKind::Compute;
+    r.precision = precision;
+    r.measured = gflops;
+    r.unit = "GFLOP/s";
+    t.roofs.push_back(r);
+  };
+  add(kRoofMmaF64M8n8k4, "mma.sync f64 m8n8k4", "f64", fp64 * 1.07);
+  add(kRoofMmaF64M16n8k16, "mma.sync f64 m16n8k16", "f64", fp64 * 2);
+  add(kRoofWmmaF64, "wmma f64", "f64", fp64 * 0.995);
+  add(kRoofMmaF16, "mma.sync f16", "f16", 650000);
+  add(kRoofWmmaF16, "wmma f16", "f16", 600000);
+  return t;
+}
+
+TEST(RooflineModel, EveryComputeRoofOfThePrecisionIsDrawnHighestFirst) {
+  const CeilingTable t = h100_ceilings_with_tensor_cores();
+  const double fp64 = t.find(kRoofFp64Fma)->measured;
+  const RooflineData d = build_roofline({}, Problem::Gemm, Precision::F64, &t, "");
+  // Two lines: the DMMA roof on top; the FMA pipe and the two tensor rows near it share one.
+  ASSERT_EQ(d.compute.size(), 2u);
+  EXPECT_DOUBLE_EQ(d.compute[0].y, fp64 * 2);
+  EXPECT_NE(d.compute[0].label.find("mma.sync f64 m16n8k16"), std::string::npos) << d.compute[0].label;
+  EXPECT_NE(d.compute[0].label.find("TFLOP/s"), std::string::npos) << d.compute[0].label;
+  EXPECT_DOUBLE_EQ(d.compute[1].y, fp64 * 1.07);  // the highest of the merged ones
+  for (const char* name : {"FP64 FMA", "mma.sync f64 m8n8k4", "wmma f64"})
+    EXPECT_NE(d.compute[1].label.find(name), std::string::npos) << d.compute[1].label;
+  EXPECT_NE(d.compute[0].color, d.compute[1].color);
+  // The top is the highest roof: the ridges and the attainable bound sit on it.
+  EXPECT_DOUBLE_EQ(d.top_compute, fp64 * 2);
+  EXPECT_EQ(d.top_compute_name, "mma.sync f64 m16n8k16");
+  ASSERT_FALSE(d.ridges.empty());
+  for (const RidgePoint& r : d.ridges) EXPECT_DOUBLE_EQ(r.gflops, fp64 * 2);
+  EXPECT_DOUBLE_EQ(roofline_attainable(d, 1e6), fp64 * 2);
+  // The axes show every compute roof.
+  for (const ReferenceLine& c : d.compute) {
+    EXPECT_GE(c.y, d.y.lo);
+    EXPECT_LE(c.y, d.y.hi);
+  }
+  // f16 has only tensor roofs, here 8% apart: one line, both named.
+  const RooflineData h = build_roofline({}, Problem::Gemm, Precision::F16, &t, "");
+  ASSERT_EQ(h.compute.size(), 1u);
+  EXPECT_DOUBLE_EQ(h.top_compute, 650000);
+  EXPECT_EQ(h.compute[0].label, "mma.sync f16 650, wmma f16 600 TFLOP/s");
+}
+
+TEST(RooflineModel, APrecisionWithoutTensorRoofsIsUnchanged) {
+  const CeilingTable plain = h100_ceilings(), with = h100_ceilings_with_tensor_cores();
+  const RooflineData a = build_roofline(h100_rows(), Problem::Gemm, Precision::F32, &plain, "");
+  const RooflineData b = build_roofline(h100_rows(), Problem::Gemm, Precision::F32, &with, "");
+  ASSERT_EQ(a.compute.size(), 1u);
+  ASSERT_EQ(b.compute.size(), 1u);
+  EXPECT_EQ(a.compute[0].label, b.compute[0].label);
+  EXPECT_DOUBLE_EQ(a.compute[0].y, b.compute[0].y);
+  EXPECT_EQ(a.compute[0].color, b.compute[0].color);
+  EXPECT_DOUBLE_EQ(a.top_compute, b.top_compute);
+  ASSERT_EQ(a.ridges.size(), b.ridges.size());
+  for (std::size_t i = 0; i < a.ridges.size(); ++i) EXPECT_EQ(a.ridges[i].label, b.ridges[i].label);
+  EXPECT_DOUBLE_EQ(a.y.hi, b.y.hi);
+  // tf32 has no roof in this table at all: no compute line, the bandwidth roofs still stand.
+  const RooflineData t = build_roofline({}, Problem::Gemm, Precision::TF32, &with, "");
+  EXPECT_TRUE(t.compute.empty());
+  EXPECT_EQ(t.top_compute, 0.0);
+  EXPECT_FALSE(t.bandwidth.empty());
+}
+
+TEST(RooflineModel, NearEqualComputeRoofsShareALine) {
+  CeilingTable t;
+  auto add = [&t](const char* id, double gflops) {
+    Roof r;
+    r.id = id;
+    r.name = id;
+    r.kind = RoofKind::Compute;
+    r.precision = "f64";
+    r.measured = gflops;
+    t.roofs.push_back(r);
+  };
+  add("c", 1000 * (1 - kSameRoofShare) - 50);  // below the share: a line of its own
+  add("a", 1000);
+  add("b", 1000 * (1 - kSameRoofShare) + 1);  // within the share of the highest: merged
+  add("d", 0);                                // not measured: not drawn
+  const std::vector<ComputeRoofLine> lines = compute_roof_lines(t, "f64");
+  ASSERT_EQ(lines.size(), 2u);
+  EXPECT_EQ(lines[0].names, (std::vector<std::string>{"a", "b"}));
+  EXPECT_DOUBLE_EQ(lines[0].gflops, 1000);
+  EXPECT_EQ(lines[1].names, (std::vector<std::string>{"c"}));
+  EXPECT_TRUE(compute_roof_lines(t, "f32").empty());
+  // One label, every roof with its own value, the unit once.
+  EXPECT_EQ(compute_roof_label(lines[0]), "a 1.00, b 0.901 TFLOP/s");
+  EXPECT_EQ(compute_roof_label(lines[1]), "c " + compute_text(1000 * (1 - kSameRoofShare) - 50));
+}
+
 TEST(RooflinePng, RendersHeadlessWithPointsRoofsAndLabels) {
   auto host = make_host(640, 360);
   ASSERT_TRUE(host);
@@ -155,6 +256,14 @@ TEST(RooflinePng, RendersHeadlessWithPointsRoofsAndLabels) {
   for (const PlotSeriesData& s : d.series) EXPECT_GT(count_color(img, s.color, 30), 20) << s.label;
   for (const BandwidthRoof& b : d.bandwidth) EXPECT_GT(count_color(img, b.color, 30), 100) << b.label;
   EXPECT_GT(count_color(img, d.compute.front().color, 30), 100) << "the compute roof";
+  unlink(png.c_str());
+  // Double with tensor-core rows: both compute roofs are drawn, each in its colour.
+  const CeilingTable tensor = h100_ceilings_with_tensor_cores();
+  const RooflineData f64 = build_roofline({}, Problem::Gemm, Precision::F64, &tensor, "fixture");
+  ASSERT_EQ(f64.compute.size(), 2u);
+  ASSERT_TRUE(write_roofline_png(png, 1600, 900, f64, &error)) << error;
+  ASSERT_TRUE(read_png(png, &img, &error)) << error;
+  for (const ReferenceLine& c : f64.compute) EXPECT_GT(count_color(img, c.color, 30), 100) << c.label;
   unlink(png.c_str());
   // Nothing at all to draw: refused with a sentence, nothing written.
   const RooflineData empty = build_roofline({}, Problem::Gemm, Precision::F32, nullptr, "");

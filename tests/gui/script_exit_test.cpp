@@ -58,7 +58,7 @@ TEST(ScriptExit, EveryKindOfBadLineExits2WithFileAndLine) {
       {"wrong number of words", "frames 1 2"},
       {"value that does not parse", "set n abc"},
       {"value out of range", "set reps 0"},
-      {"name that is not one", "set precision f16"},
+      {"name that is not one", "set precision fp8"},
       {"variant that does not exist", "use turbo on"},
       {"sizes backwards", "set sweep 4096 256"},
   };

@@ -92,7 +92,8 @@ TEST(ScriptCheck, WrongNumberOfWordsForEveryAction) {
 
 TEST(ScriptCheck, ValuesThatDoNotParse) {
   expect_refused("set problem gemv", "'gemv' is not one of gemm|ata");
-  expect_refused("set precision f16", "'f16' is not one of f32|f64");
+  expect_refused("set precision fp8", "'fp8' is not one of f32|f64|tf32|f16|bf16");
+  for (Precision p : all_precisions()) expect_accepted(std::string("set precision ") + to_string(p));
   expect_refused("set n abc", "set n: 'abc' is not a whole number");
   expect_refused("set m 1.5", "set m: '1.5' is not a whole number");
   expect_refused("set k 64x", "set k: '64x'");

@@ -11,6 +11,21 @@
 
 using namespace tilescope;
 
+TEST(Settings, EveryInputTypePersists) {
+  for (Precision p : all_precisions()) {
+    AppState s = default_app_state();
+    s.precision = p;
+    std::string warnings;
+    const AppState back = settings_from_text(settings_to_text(s), default_app_state(), &warnings);
+    EXPECT_EQ(warnings, "") << to_string(p);
+    EXPECT_EQ(back.precision, p) << to_string(p);
+  }
+  std::string warnings;
+  const AppState bad = settings_from_text("precision = fp8\n", default_app_state(), &warnings);
+  EXPECT_EQ(bad.precision, default_app_state().precision);
+  EXPECT_NE(warnings.find("precision"), std::string::npos) << warnings;
+}
+
 TEST(Settings, RoundTripKeepsEveryChoice) {
   AppState s = default_app_state();
   s.problem = Problem::Ata;
