@@ -286,22 +286,37 @@ constexpr std::uint32_t kHalfPair = 0x14001400u;
 constexpr std::uint32_t kBf16Pair = 0x3A803A80u;
 constexpr float kSmall = 0.0009765625f;  // 2^-10: exact in tf32, f16, bf16 and double
 
-// m16n8k16 with f32 accumulation: A in 4 registers, B in 2, C/D 4 floats per thread.
-template <bool kBf16>
-struct MmaHalf {
-  float c[kMmaChains][4];
-  std::uint32_t a[4], b[2];
-  __device__ void init() {
-    const std::uint32_t v = kBf16 ? kBf16Pair : kHalfPair;
+// The registers of one mma.sync per thread: kMmaChains accumulators of kAcc values, the A and B
+// fragments (kA and kB registers) filled with one operand value. Each instruction below adds
+// only its issue().
+template <typename Acc, int kAcc, typename Reg, int kA, int kB>
+struct MmaFragments {
+  Acc c[kMmaChains][kAcc];
+  Reg a[kA], b[kB];
+  __device__ void fill(Reg operand) {
 #pragma unroll
-    for (int i = 0; i < 4; ++i) a[i] = v;
+    for (int i = 0; i < kA; ++i) a[i] = operand;
 #pragma unroll
-    for (int i = 0; i < 2; ++i) b[i] = v;
+    for (int i = 0; i < kB; ++i) b[i] = operand;
 #pragma unroll
     for (int k = 0; k < kMmaChains; ++k)
 #pragma unroll
-      for (int i = 0; i < 4; ++i) c[k][i] = 0;
+      for (int i = 0; i < kAcc; ++i) c[k][i] = 0;
   }
+  __device__ double result() const {
+    double s = 0;
+#pragma unroll
+    for (int k = 0; k < kMmaChains; ++k)
+#pragma unroll
+      for (int i = 0; i < kAcc; ++i) s += c[k][i];
+    return s;
+  }
+};
+
+// m16n8k16 with f32 accumulation: A in 4 registers, B in 2, C/D 4 floats per thread.
+template <bool kBf16>
+struct MmaHalf : MmaFragments<float, 4, std::uint32_t, 4, 2> {
+  __device__ void init() { fill(kBf16 ? kBf16Pair : kHalfPair); }
   __device__ __forceinline__ void issue(int k) {
 #ifdef TILESCOPE_HAS_SM80_MMA
     if (kBf16)
@@ -318,31 +333,11 @@ struct MmaHalf {
           : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
 #endif
   }
-  __device__ double result() const {
-    double s = 0;
-#pragma unroll
-    for (int k = 0; k < kMmaChains; ++k)
-#pragma unroll
-      for (int i = 0; i < 4; ++i) s += c[k][i];
-    return s;
-  }
 };
 
 // m16n8k8 tf32 with f32 accumulation: A in 4 registers, B in 2, C/D 4 floats per thread.
-struct MmaTf32 {
-  float c[kMmaChains][4];
-  std::uint32_t a[4], b[2];
-  __device__ void init() {
-    const std::uint32_t v = __float_as_uint(kSmall);
-#pragma unroll
-    for (int i = 0; i < 4; ++i) a[i] = v;
-#pragma unroll
-    for (int i = 0; i < 2; ++i) b[i] = v;
-#pragma unroll
-    for (int k = 0; k < kMmaChains; ++k)
-#pragma unroll
-      for (int i = 0; i < 4; ++i) c[k][i] = 0;
-  }
+struct MmaTf32 : MmaFragments<float, 4, std::uint32_t, 4, 2> {
+  __device__ void init() { fill(__float_as_uint(kSmall)); }
   __device__ __forceinline__ void issue(int k) {
 #ifdef TILESCOPE_HAS_SM80_MMA
     asm volatile(
@@ -352,54 +347,23 @@ struct MmaTf32 {
         : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
 #endif
   }
-  __device__ double result() const {
-    double s = 0;
-#pragma unroll
-    for (int k = 0; k < kMmaChains; ++k)
-#pragma unroll
-      for (int i = 0; i < 4; ++i) s += c[k][i];
-    return s;
-  }
 };
 
 // m8n8k4 f64: A and B one double each, C/D two doubles per thread.
-struct MmaF64M8n8k4 {
-  double c[kMmaChains][2];
-  double a, b;
-  __device__ void init() {
-    a = b = kSmall;
-#pragma unroll
-    for (int k = 0; k < kMmaChains; ++k) c[k][0] = c[k][1] = 0;
-  }
+struct MmaF64M8n8k4 : MmaFragments<double, 2, double, 1, 1> {
+  __device__ void init() { fill(kSmall); }
   __device__ __forceinline__ void issue(int k) {
 #ifdef TILESCOPE_HAS_SM80_MMA
     asm volatile("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0,%1}, {%2}, {%3}, {%0,%1};\n"
                  : "+d"(c[k][0]), "+d"(c[k][1])
-                 : "d"(a), "d"(b));
+                 : "d"(a[0]), "d"(b[0]));
 #endif
-  }
-  __device__ double result() const {
-    double s = 0;
-#pragma unroll
-    for (int k = 0; k < kMmaChains; ++k) s += c[k][0] + c[k][1];
-    return s;
   }
 };
 
 // m16n8k16 f64 (sm_90): A in 8 doubles, B in 4, C/D 4 doubles per thread.
-struct MmaF64M16n8k16 {
-  double c[kMmaChains][4];
-  double a[8], b[4];
-  __device__ void init() {
-#pragma unroll
-    for (int i = 0; i < 8; ++i) a[i] = kSmall;
-#pragma unroll
-    for (int i = 0; i < 4; ++i) b[i] = kSmall;
-#pragma unroll
-    for (int k = 0; k < kMmaChains; ++k)
-#pragma unroll
-      for (int i = 0; i < 4; ++i) c[k][i] = 0;
-  }
+struct MmaF64M16n8k16 : MmaFragments<double, 4, double, 8, 4> {
+  __device__ void init() { fill(kSmall); }
   __device__ __forceinline__ void issue(int k) {
 #ifdef TILESCOPE_HAS_SM90_DMMA
     asm volatile(
@@ -409,14 +373,6 @@ struct MmaF64M16n8k16 {
         : "d"(a[0]), "d"(a[1]), "d"(a[2]), "d"(a[3]), "d"(a[4]), "d"(a[5]), "d"(a[6]), "d"(a[7]), "d"(b[0]), "d"(b[1]),
           "d"(b[2]), "d"(b[3]));
 #endif
-  }
-  __device__ double result() const {
-    double s = 0;
-#pragma unroll
-    for (int k = 0; k < kMmaChains; ++k)
-#pragma unroll
-      for (int i = 0; i < 4; ++i) s += c[k][i];
-    return s;
   }
 };
 
