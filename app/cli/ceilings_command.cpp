@@ -7,6 +7,7 @@
 #include "device_info.h"
 #include "export/atomic_file.h"
 #include "export/ceilings_cache.h"
+#include "export/results_csv.h"
 
 namespace tilescope {
 
@@ -22,13 +23,6 @@ std::string pad(const std::string& s, std::size_t width, bool right) {
   if (s.size() >= width) return s;
   const std::string fill(width - s.size(), ' ');
   return right ? fill + s : s + fill;
-}
-
-std::string csv_field(const std::string& s) {
-  if (s.find_first_of(",\"\n") == std::string::npos) return s;
-  std::string q = "\"";
-  for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return q + "\"";
 }
 
 }  // namespace

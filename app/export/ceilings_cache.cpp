@@ -1,7 +1,6 @@
 #include "export/ceilings_cache.h"
 
 #include <algorithm>
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -9,6 +8,7 @@
 #include <system_error>
 
 #include "export/atomic_file.h"
+#include "export/user_dirs.h"
 
 namespace tilescope {
 
@@ -134,9 +134,7 @@ bool save_ceilings_file(const std::string& path, const CeilingTable& table, std:
 }
 
 std::string ceilings_cache_dir() {
-  if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) return std::string(x) + "/tilescope";
-  if (const char* h = std::getenv("HOME"); h && *h) return std::string(h) + "/.cache/tilescope";
-  return "";
+  return xdg_user_dir("XDG_CACHE_HOME", ".cache");
 }
 
 std::string ceilings_cache_path(const std::string& dir, const std::string& device_name,

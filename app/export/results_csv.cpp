@@ -188,20 +188,6 @@ const std::vector<Column>& columns() {
 
 // ---- CSV syntax --------------------------------------------------------------------------------
 
-// Quoted when it holds a separator, a quote or a line break, or starts/ends with a space
-// (which some readers would trim).
-std::string quote_field(const std::string& s) {
-  const bool needs =
-      s.find_first_of(",\"\r\n") != std::string::npos || (!s.empty() && (s.front() == ' ' || s.back() == ' '));
-  if (!needs) return s;
-  std::string out = "\"";
-  for (char ch : s) {
-    if (ch == '"') out += '"';
-    out += ch;
-  }
-  return out + "\"";
-}
-
 // One CSV record at a time, from a buffer that may end in the middle of one (a file is read in
 // blocks). The fields' bytes go into one string reused from record to record, so that reading
 // a million rows makes no allocation per field.
@@ -510,6 +496,20 @@ ResultsCsvRead read_results(RecordStream& in, std::uint64_t total_bytes, const R
 
 }  // namespace
 
+// Quoted when it holds a separator, a quote or a line break, or starts/ends with a space
+// (which some readers would trim).
+std::string csv_field(const std::string& s) {
+  const bool needs =
+      s.find_first_of(",\"\r\n") != std::string::npos || (!s.empty() && (s.front() == ' ' || s.back() == ' '));
+  if (!needs) return s;
+  std::string out = "\"";
+  for (char ch : s) {
+    if (ch == '"') out += '"';
+    out += ch;
+  }
+  return out + "\"";
+}
+
 const std::vector<std::string>& results_csv_columns() {
   static const std::vector<std::string> names = [] {
     std::vector<std::string> v;
@@ -525,7 +525,7 @@ std::string results_to_csv(const std::vector<RunResult>& rows) {
   for (std::size_t i = 0; i < cols.size(); ++i) out += (i ? "," : "") + std::string(cols[i].name);
   out += "\n";
   for (const RunResult& r : rows) {
-    for (std::size_t i = 0; i < cols.size(); ++i) out += (i ? "," : "") + quote_field(cols[i].get(r));
+    for (std::size_t i = 0; i < cols.size(); ++i) out += (i ? "," : "") + csv_field(cols[i].get(r));
     out += "\n";
   }
   return out;

@@ -14,6 +14,10 @@
 
 namespace tilescope {
 
+// One field as RFC 4180 wants it: quoted (quotes doubled) when it holds a separator, a quote or
+// a line break, or starts or ends with a space; as it is otherwise. Every CSV we write uses it.
+std::string csv_field(const std::string& s);
+
 // The column names, in file order.
 const std::vector<std::string>& results_csv_columns();
 

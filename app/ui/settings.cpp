@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "export/atomic_file.h"
+#include "export/user_dirs.h"
 #include "registry.h"
 
 namespace tilescope {
@@ -79,9 +80,7 @@ bool parse_theme(const std::string& value, Theme* out) {
 }
 
 std::string config_dir() {
-  if (const char* x = std::getenv("XDG_CONFIG_HOME"); x && *x) return std::string(x) + "/tilescope";
-  if (const char* h = std::getenv("HOME"); h && *h) return std::string(h) + "/.config/tilescope";
-  return "";
+  return xdg_user_dir("XDG_CONFIG_HOME", ".config");
 }
 
 std::string settings_to_text(const AppState& s) {
