@@ -94,6 +94,8 @@ struct TileConfig {
   int bm = 0, bn = 0, bk = 0;
   int tm = 1, tn = 1;
   int threads_x = 0, threads_y = 0;  // block shape (0 for cuBLAS)
+  int warp_m = 0, warp_n = 0;        // tensor-core kernels: the warp tile of C (0: not warp-tiled)
+  int stages = 0;                    // buffers of a cp.async ring (0: none)
   const char* math = "";             // what arithmetic it uses, stated for the user
   bool opt_in = false;               // run only when named explicitly (TF32 tensor cores)
   int engine_mode = 0;               // variants drawn by an external engine: which of its modes

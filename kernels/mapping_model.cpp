@@ -1,8 +1,24 @@
 #include "mapping_model.h"
 
+#include <algorithm>
+
 #include "registry.h"
 
 namespace tilescope {
+
+int wavefronts(const SharedRequest& r) {
+  std::vector<std::int64_t> words[32];
+  int most = r.reads.empty() ? 0 : 1;
+  for (const LaneRead& read : r.reads)
+    for (std::int64_t w = read.address / 4; w < (read.address + read.bytes + 3) / 4; ++w) {
+      std::vector<std::int64_t>& bank = words[w % 32];
+      bool seen = false;
+      for (std::int64_t x : bank) seen = seen || x == w;
+      if (!seen) bank.push_back(w);
+      most = std::max(most, static_cast<int>(bank.size()));
+    }
+  return most;
+}
 
 std::int64_t MappingModel::a_reads_total(std::int64_t rows, std::int64_t cols) const {
   std::int64_t total = 0;

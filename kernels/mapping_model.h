@@ -14,9 +14,14 @@
 #include <string>
 #include <vector>
 
+#include "fragment_model.h"
 #include "gemm_types.h"
 
 namespace tilescope {
+
+// Accumulator slots per thread that writer ids leave room for, unless a model says otherwise
+// (MappingModel::writer_slots).
+constexpr int kTraceSlots = 64;
 
 struct Dim2 {
   int x = 1, y = 1;
@@ -71,6 +76,13 @@ class MappingModel {
   // is the whole K loop (nothing goes through shared memory). For AᵀA, `a` gets the A-operand
   // loads and `b` the B-operand loads, both elements of A. Both vectors are cleared first.
   virtual int pieces() const { return 1; }
+  // The accumulator slots per thread that the trace's writer ids leave room for (trace.h): more
+  // than TM x TN for a warp's tensor-core fragments.
+  virtual int writer_slots() const { return kTraceSlots; }
+  // Tensor-core kernels (MappingCaps::warp_level): the fragment picture (fragment_model.h);
+  // nullptr for the others. Owners are then thread_x = lane, thread_y = warp, slot = the lane's
+  // accumulator register (see the variant's model for the numbering).
+  virtual const FragmentPicture* fragments() const { return nullptr; }
   virtual void thread_loads(int block_x, int block_y, int thread_x, int thread_y, int phase, int piece,
                             std::vector<ElementRef>* a, std::vector<ElementRef>* b) const = 0;
   // Global-memory reads of one element of the stored A and B over the whole kernel, in closed

@@ -7,6 +7,13 @@
 //                                   elements A[i .. i+W) into r as one vector instead
 //   probe.store(C, i, v, slot)      C[i] = v, stored by accumulator `slot` of this thread; v may
 //                                   be T (&)[W], stored as one vector by slots slot .. slot+W-1
+//   probe.copy_async(op, dst, A, i, n)  cp.async of the 16 bytes at A + i into shared dst, of
+//                                   which the first n elements are inside the matrix (the rest
+//                                   zero-filled; n = 0 reads nothing)
+// Kernels whose accumulators reach C through shared memory (a lane other than the owner stores
+// them) pass the owner's id along: probe.writer_id(slot) in the owner lane, then
+// probe.store_from(C, i, v, id) (v and id may be arrays of W) in the storing lane; kRecordsWriters
+// says whether the ids are kept at all (the timed build drops them).
 // NoProbe, the timed build, does exactly that and nothing else: it is empty, its loads and
 // stores are the plain accesses and k_end returns K, so the timed kernel compiles as if no probe
 // existed. TraceProbe, the instrumented build, also counts every element loaded, records the
@@ -16,6 +23,7 @@
 #include <cstdint>
 
 #include "kernel_common.cuh"
+#include "mma_ptx.cuh"
 #include "trace.h"
 
 namespace tilescope {
@@ -25,7 +33,24 @@ namespace tilescope {
 enum class Operand { A, B };
 
 struct NoProbe {
+  static constexpr bool kRecordsWriters = false;
+
   __device__ __forceinline__ int k_end(int K, int /*depth*/) const { return K; }
+
+  template <typename T>
+  __device__ __forceinline__ void copy_async(Operand, T* shared_dst, const T* src, std::int64_t i, int n) const {
+    cp_async_16(shared_dst, n > 0 ? src + i : src, n * static_cast<int>(sizeof(T)));
+  }
+
+  __device__ __forceinline__ int writer_id(int /*slot*/) const { return 0; }
+  template <typename T>
+  __device__ __forceinline__ void store_from(T* dst, std::int64_t i, T v, int /*id*/) const {
+    dst[i] = v;
+  }
+  template <typename T, int W>
+  __device__ __forceinline__ void store_from(T* dst, std::int64_t i, const T (&v)[W], const int (&)[W]) const {
+    store_vec<T, W>(dst + i, v);
+  }
 
   template <typename T>
   __device__ __forceinline__ T load(Operand, const T* src, std::int64_t i) const {
@@ -47,7 +72,32 @@ struct NoProbe {
 };
 
 struct TraceProbe {
+  static constexpr bool kRecordsWriters = true;
   TraceBuffers trace;
+
+  template <typename T>
+  __device__ __forceinline__ void copy_async(Operand op, T* shared_dst, const T* src, std::int64_t i, int n) const {
+    cp_async_16(shared_dst, n > 0 ? src + i : src, n * static_cast<int>(sizeof(T)));
+    for (int w = 0; w < n; ++w) count(op, i + w);
+  }
+
+  // The id of accumulator `slot` of this thread (trace_writer_id).
+  __device__ __forceinline__ int writer_id(int slot) const {
+    return trace_writer_id(static_cast<int>(blockIdx.y * gridDim.x + blockIdx.x),
+                           static_cast<int>(blockDim.x * blockDim.y),
+                           static_cast<int>(threadIdx.y * blockDim.x + threadIdx.x), slot, trace.slots);
+  }
+  template <typename T>
+  __device__ __forceinline__ void store_from(T* dst, std::int64_t i, T v, int id) const {
+    dst[i] = v;
+    record(i, id);
+  }
+  template <typename T, int W>
+  __device__ __forceinline__ void store_from(T* dst, std::int64_t i, const T (&v)[W], const int (&ids)[W]) const {
+    store_vec<T, W>(dst + i, v);
+#pragma unroll
+    for (int w = 0; w < W; ++w) record(i + w, ids[w]);
+  }
 
   // Phase limit p >= 0: the K loop stops after p phases (k < p * depth), or at K if sooner.
   // A kernel whose whole K loop is one phase passes depth = K: p = 0 ends it at 0, p >= 1 at K.
@@ -89,9 +139,9 @@ struct TraceProbe {
   // A second store to the same element leaves -2, whatever the order: only the first exchange
   // sees -1, and every later one writes -2 after its own exchange.
   __device__ __forceinline__ void wrote(std::int64_t i, int slot) const {
-    const int id = trace_writer_id(static_cast<int>(blockIdx.y * gridDim.x + blockIdx.x),
-                                   static_cast<int>(blockDim.x * blockDim.y),
-                                   static_cast<int>(threadIdx.y * blockDim.x + threadIdx.x), slot);
+    record(i, writer_id(slot));
+  }
+  __device__ __forceinline__ void record(std::int64_t i, int id) const {
     if (atomicExch(&trace.writer[i], id) != -1) atomicExch(&trace.writer[i], -2);
   }
 };

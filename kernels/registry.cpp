@@ -10,11 +10,14 @@ extern const VariantDescriptor kCublasVariant;           // 00_cublas.cu
 extern const VariantDescriptor kNaiveVariant;            // 01_naive.cu
 extern const VariantDescriptor kSmemTiledVariant;        // 02_smem_tiled.cu
 extern const VariantDescriptor kRegtilePrefetchVariant;  // 03_regtile_prefetch.cu
-extern const VariantDescriptor kGlShaderVariant;         // 04_gl_shader.cpp
+extern const VariantDescriptor kWmmaVariant;             // 04_wmma.cu
+extern const VariantDescriptor kMmaSyncVariant;          // 05_mma_sync.cu
+extern const VariantDescriptor kGlShaderVariant;         // 06_gl_shader.cpp
 
 const VariantList& product_variants() {
   static const VariantList list = {
-      &kCublasVariant, &kNaiveVariant, &kSmemTiledVariant, &kRegtilePrefetchVariant, &kGlShaderVariant,
+      &kCublasVariant, &kNaiveVariant,   &kSmemTiledVariant, &kRegtilePrefetchVariant,
+      &kWmmaVariant,   &kMmaSyncVariant, &kGlShaderVariant,
   };
   return list;
 }
@@ -50,10 +53,10 @@ const VariantDescriptor* baseline_variant() {
   return nullptr;
 }
 
-const VariantDescriptor* focus_variant() {
+const VariantDescriptor* focus_variant(Precision precision) {
   const VariantDescriptor* focus = nullptr;
   for (const VariantDescriptor* v : variant_registry())
-    if (v->role == Role::Kernel && v->model) focus = v;
+    if (v->role == Role::Kernel && v->model && supports(*v, precision)) focus = v;
   return focus;
 }
 

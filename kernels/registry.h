@@ -23,8 +23,9 @@ const VariantDescriptor* find_variant(const std::string& id);
 int find_config(const VariantDescriptor& v, const std::string& config_name);
 // The library baseline (Role::Baseline), the first one in the registry; nullptr when there is none.
 const VariantDescriptor* baseline_variant();
-// The kernel the lesson focuses on: the last Role::Kernel variant with a mapping model, the top
-// of the staircase so far; nullptr when there is none.
-const VariantDescriptor* focus_variant();
+// The kernel the lesson focuses on in an input type: the last Role::Kernel variant with a mapping
+// model that computes it, the top of that type's staircase so far (f32: the FMA kernels; the
+// tensor-core kernels take f16, bf16, tf32 and f64); nullptr when there is none.
+const VariantDescriptor* focus_variant(Precision precision = Precision::F32);
 
 }  // namespace tilescope

@@ -13,12 +13,12 @@
 
 namespace tilescope {
 
-Owner decode_writer(int id, const Dim2& grid, const Dim2& block) {
+Owner decode_writer(int id, const Dim2& grid, const Dim2& block, int slots) {
   Owner o;
   if (id < 0) return o;
   const int threads = block.x * block.y;
-  o.slot = id % kTraceSlots;
-  const int thread = (id / kTraceSlots) % threads, blk = (id / kTraceSlots) / threads;
+  o.slot = id % slots;
+  const int thread = (id / slots) % threads, blk = (id / slots) / threads;
   o.thread_x = thread % block.x;
   o.thread_y = thread / block.x;
   o.block_x = blk % grid.x;
@@ -26,8 +26,8 @@ Owner decode_writer(int id, const Dim2& grid, const Dim2& block) {
   return o;
 }
 
-bool writer_ids_fit(const Dim2& grid, const Dim2& block) {
-  const long double ids = static_cast<long double>(grid.x) * grid.y * block.x * block.y * kTraceSlots;
+bool writer_ids_fit(const Dim2& grid, const Dim2& block, int slots) {
+  const long double ids = static_cast<long double>(grid.x) * grid.y * block.x * block.y * slots;
   return ids <= static_cast<long double>(INT_MAX) + 1;
 }
 
@@ -85,6 +85,7 @@ struct DeviceTrace::Impl {
   Problem problem = Problem::Gemm;
   Precision precision = Precision::F32;
   Dim2 grid, block;
+  int slots = kTraceSlots;
   bool valid = false;
 };
 
@@ -113,6 +114,9 @@ Dim2 DeviceTrace::grid() const {
 Dim2 DeviceTrace::block() const {
   return impl_ ? impl_->block : Dim2{};
 }
+int DeviceTrace::slots() const {
+  return impl_ ? impl_->slots : kTraceSlots;
+}
 bool DeviceTrace::valid() const {
   return impl_ && impl_->valid;
 }
@@ -138,7 +142,8 @@ bool DeviceTrace::run(const std::string& variant_id, int config_index, Problem p
     Impl& d = *impl_;
     d.grid = model->grid();
     d.block = model->block();
-    if (!writer_ids_fit(d.grid, d.block)) {
+    d.slots = model->writer_slots();
+    if (!writer_ids_fit(d.grid, d.block, d.slots)) {
       if (error)
         *error = "the matrix is too large to trace: writer ids of " + std::to_string(d.grid.x) + " x " +
                  std::to_string(d.grid.y) + " blocks of " + std::to_string(d.block.x * d.block.y) +
@@ -180,6 +185,7 @@ bool DeviceTrace::run(const std::string& variant_id, int config_index, Problem p
     // AᵀA: the B operand is A, and its loads count as reads of A.
     t.b_reads = b_n ? static_cast<unsigned*>(d.b_reads.get()) : t.a_reads;
     t.phase_limit = phase_limit;
+    t.slots = d.slots;
     v->launch_traced(args, config_index, t);
     CUDA_CHECK(cudaStreamSynchronize(st));
     d.valid = true;
@@ -206,6 +212,7 @@ bool DeviceTrace::copy_to(TraceResult* r, std::string* error) const {
     r->shape = d.shape;
     r->grid = d.grid;
     r->block = d.block;
+    r->slots = d.slots;
     copy_to_host(r->writer, d.writer.get(), c_n, st);
     copy_to_host(r->a_reads, d.a_reads.get(), a_n, st);
     copy_to_host(r->b_reads, d.b_reads.get(), b_n, st);

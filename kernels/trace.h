@@ -33,26 +33,30 @@ struct TraceBuffers {
   // phases, prefetches included, are not issued. C is still stored, so it holds the partial
   // sums. p < 0: the whole loop.
   int phase_limit = -1;
+  // Accumulator slots per thread in the writer ids (the model's writer_slots()).
+  int slots = kTraceSlots;
 };
 
-// The writer id: ((block_linear * threads_per_block) + thread_linear) * 64 + slot, with
+// The writer id: ((block_linear * threads_per_block) + thread_linear) * slots + slot, with
 // block_linear = blockIdx.y * gridDim.x + blockIdx.x, thread_linear = threadIdx.y *
-// blockDim.x + threadIdx.x and slot = i * TN + j, the accumulator acc[i][j] of the thread
-// (< TM * TN <= 64). An AᵀA mirror store carries the id of the accumulator it copies.
-constexpr int kTraceSlots = 64;
-constexpr int trace_writer_id(int block_linear, int threads_per_block, int thread_linear, int slot) {
-  return (block_linear * threads_per_block + thread_linear) * kTraceSlots + slot;
+// blockDim.x + threadIdx.x and slot the accumulator of the thread (regtile_prefetch: i * TN + j
+// of acc[i][j]; the tensor-core kernels: the accumulator register of the lane), below `slots`,
+// the model's writer_slots(). An AᵀA mirror store carries the id of the accumulator it copies.
+constexpr int trace_writer_id(int block_linear, int threads_per_block, int thread_linear, int slot,
+                              int slots = kTraceSlots) {
+  return (block_linear * threads_per_block + thread_linear) * slots + slot;
 }
 // The owner an id names (mirrored is not encoded: false). For id < 0, block_x = -1.
-Owner decode_writer(int id, const Dim2& grid, const Dim2& block);
+Owner decode_writer(int id, const Dim2& grid, const Dim2& block, int slots = kTraceSlots);
 // The largest writer id a launch can produce must fit in an int.
-bool writer_ids_fit(const Dim2& grid, const Dim2& block);
+bool writer_ids_fit(const Dim2& grid, const Dim2& block, int slots = kTraceSlots);
 
 struct TraceResult {
   std::string error;  // empty when the run happened
   bool ok() const { return error.empty(); }
   Shape shape;                         // normalised (AᵀA: M = N)
   Dim2 grid, block;                    // of the launch, to decode writer ids
+  int slots = kTraceSlots;             // accumulator slots per thread in the writer ids
   std::vector<int> writer;             // M x N, see TraceBuffers::writer
   std::vector<std::uint32_t> a_reads;  // stored A (gemm M x K, AᵀA K x N): both roles for AᵀA
   std::vector<std::uint32_t> b_reads;  // K x N; empty for AᵀA
@@ -80,6 +84,7 @@ class DeviceTrace {
   Problem problem() const;
   Dim2 grid() const;
   Dim2 block() const;
+  int slots() const;            // accumulator slots per thread in the writer ids
   CUstream_st* stream() const;  // the stream the trace ran on (cudaStream_t)
   // Host copies, as run_trace returns them.
   bool copy_to(TraceResult* out, std::string* error) const;

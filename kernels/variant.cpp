@@ -86,6 +86,11 @@ std::string architecture_refusal(const VariantDescriptor& v, Precision p, const 
                          precision_facts(p).label + " from compute capability " + cc_text(tensor_cc) +
                          "; this GPU has " + cc_text(limits.compute_capability),
                      v.architecture_note);
+  const int type_cc = v.min_compute_capability_for ? v.min_compute_capability_for(p) : 0;
+  if (type_cc > 0 && limits.compute_capability < type_cc)
+    return with_note(std::string(v.id) + " computes " + to_string(p) + " with an instruction of compute capability " +
+                         cc_text(type_cc) + " or newer; this GPU has " + cc_text(limits.compute_capability),
+                     v.architecture_note);
   return "";
 }
 

@@ -87,6 +87,10 @@ struct VariantDescriptor {
   // Its tf32, f16 and bf16 run on tensor cores only: a GPU older than the input type's
   // min_tensor_core_cc (gemm_types.h: sm_80 for tf32 and bf16, sm_70 for f16) refuses them.
   bool precisions_need_tensor_cores = false;
+  // The oldest architecture (compute capability x 10) an input type needs in this variant, where
+  // that is newer than the above (its instruction exists only there: FP64 mma.sync m16n8k8 needs
+  // sm_90); 0 = nothing more. nullptr = no such type.
+  int (*min_compute_capability_for)(Precision) = nullptr;
 
   // Variant-specific reasons to refuse a configuration ("" = fine), beyond the problems and
   // precisions above. Device limits are checked for every variant by unsupported_reason().

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # On the GPU machine: the whole GPU verification of tilescope, writing everything into OUTDIR.
 #   1. the GPU test suite (every variant x configuration x precision x problem on ragged sizes);
-#   2. compute-sanitizer memcheck and racecheck on small ragged sizes for every variant;
+#   2. compute-sanitizer memcheck and racecheck on small ragged sizes for every variant and input type;
 #   3. the device's measured roofs (bench --ceilings) into ceilings.{csv,json}, also checked
 #      by compute-sanitizer memcheck;
 #   4. a bench sweep N = 1024 ... 8192 of every variant (gemm and AᵀA, f32 and f64) into CSV;
@@ -67,7 +67,7 @@ if [ $do_sanitizer = 1 ]; then
     for tool in memcheck racecheck; do
       for problem in gemm ata; do
         "$sanitizer" --tool $tool --error-exitcode 9 --print-limit 20 \
-          "$bin/tilescope" bench --variants "$cuda_variants" --problem $problem --precision f32,f64 --sizes 37,130 \
+          "$bin/tilescope" bench --variants "$cuda_variants" --problem $problem --precision f32,f64,tf32,f16,bf16 --sizes 37,130,136 \
           --reps 1 --warmup 0 > "$out/sanitizer-$tool-$problem.log" 2>&1
         rc=$?
         echo "$tool $problem: exit $rc; $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$out/sanitizer-$tool-$problem.log" | tail -n 1)"

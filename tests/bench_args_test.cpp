@@ -426,9 +426,10 @@ TEST(BenchPlan, DeviceLimitsRefuseWithTheReason) {
   DeviceLimits small;
   small.max_threads_per_block = 256;
   small.shared_per_block_optin = 227 * 1024;
-  // The CUDA kernels only: their configurations apply to gemm f32, so only the limit refuses.
+  // The CUDA kernels of float only: their configurations apply to gemm f32, so only the limit refuses.
   std::string kernels;
-  for (const VariantDescriptor* v : testing::variants_where(testing::is_product_kernel))
+  for (const VariantDescriptor* v : testing::variants_where(
+           [](const VariantDescriptor& d) { return testing::is_product_kernel(d) && supports(d, Precision::F32); }))
     kernels += (kernels.empty() ? "" : ",") + id_of(*v);
   const BenchOptions opt = parse_ok({"--variants", kernels, "--sizes", "64", "--no-baseline"});
   const BenchPlan plan = plan_bench(opt, small);

@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "block_order.h"
 #include "device_info.h"
 #include "registry.h"
 #include "trace.h"
@@ -68,7 +69,26 @@ struct ModelCase {
   bool mirrored = false;    // model_caps.mirrored_ata: AᵀA stores the upper triangle and its mirror
   bool ata() const { return problem == Problem::Ata; }
   bool mirrors() const { return mirrored && ata(); }
+  // Tensor-core kernels: a 1-D grid over the block tiles (block_order.h), threads (lane, warp).
+  bool warp_level() const { return thread_to_c == "mma_fragments" || thread_to_c == "wmma_copy_out"; }
 };
+
+// The grid a kernel launches: 2-D (one block per tile; AᵀA's lower blocks exit at once), or 1-D
+// over the tiles the kernel computes.
+Dim2 launch_grid(const ModelCase& s) {
+  const std::int64_t gx = cdiv(s.shape.N, s.cfg.bn), gy = cdiv(s.shape.M, s.cfg.bm);
+  if (!s.warp_level()) return {static_cast<int>(gx), static_cast<int>(gy)};
+  return {static_cast<int>(s.ata() ? upper_block_count(static_cast<int>(gx)) : gx * gy), 1};
+}
+// The tile of C block (bx, by) computes, as (row, col) of block tiles.
+BlockTile tile_of(const ModelCase& s, int bx, int by) {
+  if (!s.warp_level()) return {by, bx};
+  const int gx = static_cast<int>(cdiv(s.shape.N, s.cfg.bn)), gy = static_cast<int>(cdiv(s.shape.M, s.cfg.bm));
+  return s.ata() ? upper_block_tile(bx, gx) : gemm_block_tile(bx, gy, gx);
+}
+bool tile_active(const ModelCase& s, int bx, int by) {
+  return s.warp_level() || !(s.mirrors() && by > bx);
+}
 
 ModelCase make_case(const VariantDescriptor& v, int ci, Problem problem, Precision precision, const Shape& raw) {
   ModelCase s;
@@ -86,8 +106,64 @@ ModelCase make_case(const VariantDescriptor& v, int ci, Problem problem, Precisi
 // ---- what the kernels do, written from the kernel files (not from the models) ---------------
 
 // Every store to C the kernel makes, as (row, col, owner), from the header's thread -> C formula.
+// mma_fragments (05_mma_sync.cu's header): warp w owns warp tile (w / WARPS_N, w % WARPS_N);
+// lane l = 4g + t holds accumulator r of instruction tile (mi, ni): row 16 mi + g + 8 (r / 2),
+// column 8 ni + 2t + r % 2 of the warp tile; slot (mi * NI + ni) * 4 + r.
+// wmma_copy_out (04_wmma.cu's header): fragment f = i * (WN / FN) + j of the warp tile is copied
+// out by lane l in chunks v = l, l + 32, ..: chunk v is row v / (FN / W), columns
+// (v % (FN / W)) * W + [0, W) of the fragment, W = 16 bytes / sizeof(C); slot f.
+template <typename F>
+void for_each_warp_store(const ModelCase& s, F&& store) {
+  const TileConfig& c = s.cfg;
+  const bool f64 = s.precision == Precision::F64;
+  const int warps_n = c.bn / c.warp_n, warps = (c.bm / c.warp_m) * warps_n;
+  const Dim2 grid = launch_grid(s);
+  auto put = [&](std::int64_t row, std::int64_t col, Owner o) {
+    if (row >= s.shape.M || col >= s.shape.N) return;
+    if (!s.mirrors()) return store(row, col, o);
+    if (row > col) return;  // only i <= j is stored, with its mirror
+    store(row, col, o);
+    if (row != col) {
+      o.mirrored = true;
+      store(col, row, o);
+    }
+  };
+  for (int b = 0; b < grid.x; ++b) {
+    const BlockTile t = tile_of(s, b, 0);
+    for (int w = 0; w < warps; ++w) {
+      const std::int64_t r0 = static_cast<std::int64_t>(t.row) * c.bm + (w / warps_n) * c.warp_m;
+      const std::int64_t c0 = static_cast<std::int64_t>(t.col) * c.bn + (w % warps_n) * c.warp_n;
+      Owner o;
+      o.block_x = b;
+      o.block_y = 0;
+      o.thread_y = w;
+      if (s.thread_to_c == "mma_fragments") {
+        for (int mi = 0; mi < c.warp_m / 16; ++mi)
+          for (int ni = 0; ni < c.warp_n / 8; ++ni)
+            for (int lane = 0; lane < 32; ++lane)
+              for (int r = 0; r < 4; ++r) {
+                o.thread_x = lane;
+                o.slot = (mi * (c.warp_n / 8) + ni) * 4 + r;
+                put(r0 + 16 * mi + lane / 4 + 8 * (r / 2), c0 + 8 * ni + 2 * (lane % 4) + r % 2, o);
+              }
+      } else {
+        const int fm = f64 ? 8 : 16, fn = fm, width = f64 ? 2 : 4, per_row = fn / width;
+        for (int i = 0; i < c.warp_m / fm; ++i)
+          for (int j = 0; j < c.warp_n / fn; ++j)
+            for (int v = 0; v < fm * per_row; ++v)
+              for (int e = 0; e < width; ++e) {
+                o.thread_x = v % 32;
+                o.slot = i * (c.warp_n / fn) + j;
+                put(r0 + i * fm + v / per_row, c0 + j * fn + (v % per_row) * width + e, o);
+              }
+      }
+    }
+  }
+}
+
 template <typename F>
 void for_each_store(const ModelCase& s, F&& store) {
+  if (s.warp_level()) return for_each_warp_store(s, store);
   const TileConfig& c = s.cfg;
   const std::int64_t gx = cdiv(s.shape.N, c.bn), gy = cdiv(s.shape.M, c.bm);
   // vector_chunks: W consecutive rows/cols per chunk when TM and TN are multiples of the
@@ -151,14 +227,14 @@ std::int64_t expected_b_reads(const ModelCase& s) {
 // ---- the checks ------------------------------------------------------------------------------
 
 std::string check_shapes(const MappingModel& m, const ModelCase& s) {
-  const Dim2 g = m.grid(), b = m.block();
+  const Dim2 g = m.grid(), b = m.block(), launched = launch_grid(s);
   if (b.x != s.cfg.threads_x || b.y != s.cfg.threads_y) return "block shape differs from the configuration's threads";
-  if (g.x != cdiv(s.shape.N, s.cfg.bn) || g.y != cdiv(s.shape.M, s.cfg.bm)) return "grid differs from the launcher's";
+  if (g.x != launched.x || g.y != launched.y) return "grid differs from the launcher's";
   const int phases = s.one_phase ? 1 : static_cast<int>(cdiv(s.shape.K, s.cfg.bk));
   if (m.phases() != phases) return "phases() = " + std::to_string(m.phases()) + ", expected " + std::to_string(phases);
   for (int by = 0; by < g.y; ++by)
     for (int bx = 0; bx < g.x; ++bx)
-      if (m.block_active(bx, by) != !(s.mirrors() && by > bx))
+      if (m.block_active(bx, by) != tile_active(s, bx, by))
         return "block_active(" + std::to_string(bx) + ", " + std::to_string(by) + ") is wrong";
   return "";
 }
@@ -181,7 +257,7 @@ std::string check_ownership(const MappingModel& m, const ModelCase& s) {
         return where("C", i, j) + ": owner block outside the grid: " + owner_text(o);
       if (o.thread_x < 0 || o.thread_x >= b.x || o.thread_y < 0 || o.thread_y >= b.y)
         return where("C", i, j) + ": owner thread outside the block: " + owner_text(o);
-      if (o.slot < 0 || o.slot >= s.cfg.tm * s.cfg.tn)
+      if (o.slot < 0 || o.slot >= (s.warp_level() ? m.writer_slots() : s.cfg.tm * s.cfg.tn))
         return where("C", i, j) + ": slot out of range: " + owner_text(o);
       if (!m.block_active(o.block_x, o.block_y)) return where("C", i, j) + ": owned by an inactive block";
       if (!same_owner(o, expected[i * N + j]))
@@ -198,13 +274,16 @@ std::string check_ownership(const MappingModel& m, const ModelCase& s) {
         return where("C", i, j) + ": mirrored, but this kernel mirrors nothing";
       }
     }
-  // A (block, thread, slot) computes one value: no two direct stores share one.
+  // A (block, thread, slot) computes one value: no two direct stores share one. (wmma's owners
+  // are the lanes that copy a fragment out, several elements each: its layout is not known.)
+  if (s.thread_to_c == "wmma_copy_out") return "";
   std::vector<std::int64_t> keys;
   for (std::int64_t i = 0; i < M; ++i)
     for (std::int64_t j = 0; j < N; ++j) {
       const Owner o = m.owner(i, j);
       if (o.mirrored) continue;
-      keys.push_back((static_cast<std::int64_t>(o.block_linear(g)) * b.x * b.y + o.thread_linear(b)) * 64 + o.slot);
+      keys.push_back(
+          (static_cast<std::int64_t>(o.block_linear(g)) * b.x * b.y + o.thread_linear(b)) * m.writer_slots() + o.slot);
     }
   std::sort(keys.begin(), keys.end());
   if (std::adjacent_find(keys.begin(), keys.end()) != keys.end()) return "two elements share one accumulator";
@@ -238,8 +317,9 @@ std::string check_tiles(const MappingModel& m, const ModelCase& s) {
         const std::string ph = blk + " phase " + std::to_string(p);
         // The A-operand tile spans the block's rows of C (gemm: rows of A; AᵀA: columns of A).
         const Ranges ra = ranges(at, !s.ata()), rb = ranges(bt, false);
-        const std::int64_t r0 = std::min<std::int64_t>(static_cast<std::int64_t>(by) * s.cfg.bm, M);
-        const std::int64_t c0 = std::min<std::int64_t>(static_cast<std::int64_t>(bx) * s.cfg.bn, N);
+        const BlockTile t = tile_of(s, bx, by);
+        const std::int64_t r0 = std::min<std::int64_t>(static_cast<std::int64_t>(t.row) * s.cfg.bm, M);
+        const std::int64_t c0 = std::min<std::int64_t>(static_cast<std::int64_t>(t.col) * s.cfg.bn, N);
         if (ra.o0 != r0 || ra.o1 != std::min<std::int64_t>(r0 + s.cfg.bm, M))
           return ph + ": A tile misses the block's rows";
         if (rb.o0 != c0 || rb.o1 != std::min<std::int64_t>(c0 + s.cfg.bn, N))
@@ -353,9 +433,18 @@ class EveryModel : public ::testing::TestWithParam<Case> {};
 TEST_P(EveryModel, MatchesTheKernelOnRaggedSizes) {
   const Case c = GetParam();
   const VariantDescriptor& v = *find_variant(c.variant);
+  std::string refused;
+  if (!supports(v, c.precision)) {
+    // No model for an input type the variant does not compute, and a reason instead.
+    EXPECT_EQ(make_mapping_model(c.variant, 0, c.problem, c.precision, Shape{8, 8, 8}, &refused), nullptr);
+    EXPECT_NE(refused, "");
+    return;
+  }
   int checked = 0;
   for (const Shape& raw : ragged_shapes(c.problem))
     for (std::size_t ci = 0; ci < v.configs.size(); ++ci) {
+      // Configurations tiled for other input types refuse this one.
+      if (!variant_refusal(v, static_cast<int>(ci), c.problem, c.precision).empty()) continue;
       const ModelCase s = make_case(v, static_cast<int>(ci), c.problem, c.precision, raw);
       SCOPED_TRACE(c.variant + ":" + s.cfg.name + " " + to_string(c.problem) + " " + to_string(c.precision) + " M=" +
                    std::to_string(s.shape.M) + " N=" + std::to_string(s.shape.N) + " K=" + std::to_string(s.shape.K));
@@ -472,9 +561,11 @@ TEST(MappingModel, TheChecksCatchABrokenModel) {
       Problem problem;
       ASSERT_TRUE(parse_problem(mu.at("problem").get<std::string>(), &problem));
       const Broken::Bug bug = bug_named(mu.at("bug").get<std::string>());
-      const ModelCase s = make_case(*v, ci, problem, Precision::F32, shape);
+      Precision precision = Precision::F32;
+      ASSERT_TRUE(parse_precision(mu.value("precision", std::string("f32")), &precision));
+      const ModelCase s = make_case(*v, ci, problem, precision, shape);
       std::string why;
-      auto good = make_mapping_model(v->id, ci, problem, Precision::F32, shape, &why);
+      auto good = make_mapping_model(v->id, ci, problem, precision, shape, &why);
       ASSERT_NE(good, nullptr) << v->id << " " << config << ": " << why;
       ASSERT_EQ(check_all(*good, s), "");
       const Broken broken(std::move(good), bug);

@@ -352,9 +352,10 @@ What to run:
                        f16   FP16 inputs, FP32 accumulation, C in float
                        bf16  BF16 inputs, FP32 accumulation, C in float
                      A variant that does not compute a type is listed as refused with the
-                     reason (the kernels of the staircase run f32 and f64; cuBLAS runs all
-                     five, cublasGemmEx for tf32, f16 and bf16). The tolerance follows the
-                     input type's unit roundoff; % of cuBLAS compares runs of one type.
+                     reason (the FMA kernels of the staircase run f32 and f64, the
+                     tensor-core kernels tf32, f16, bf16 and f64; cuBLAS runs all five,
+                     cublasGemmEx for tf32, f16 and bf16). The tolerance follows the input
+                     type's unit roundoff; % of cuBLAS compares runs of one type.
   --sizes LIST       square sizes, M = N = K (ata: N = K). Default: 1024,2048
   --m LIST, --n LIST, --k LIST
                      separate sizes: gemm runs every combination of M, N and K, a list not

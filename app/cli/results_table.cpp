@@ -212,7 +212,7 @@ std::string format_registry_listing() {
     out += std::string(v->id) + " - " + v->label + " (" + to_string(v->backend) + ")\n";
     out += wrap(v->summary, 92, "    ");
     TextTable table({false, false, false, false, false});
-    table.add({"config", "tile BMxBNxBK TMxTN", "threads", "writes", "math"});
+    table.add({"config", "tile BMxBNxBK TMxTN (or warp tile, stages)", "threads", "writes", "math"});
     for (std::size_t i = 0; i < v->configs.size(); ++i) {
       const TileConfig& c = v->configs[i];
       const bool tiled = c.threads() > 0;
@@ -221,6 +221,11 @@ std::string format_registry_listing() {
                                      (c.bk > 0 ? std::to_string(c.bk) : std::string("-")) + " " + std::to_string(c.tm) +
                                      "x" + std::to_string(c.tn)
                                : "-";
+      // Tensor-core kernels: the warp tile instead of a thread's, and the stages of their ring.
+      if (tiled && c.warp_m > 0)
+        tile = std::to_string(c.bm) + "x" + std::to_string(c.bn) + "x" + std::to_string(c.bk) + " warp " +
+               std::to_string(c.warp_m) + "x" + std::to_string(c.warp_n) +
+               (c.stages > 0 ? " s" + std::to_string(c.stages) : std::string());
       // Fragment shaders have no blocks or threads: the block of C one fragment computes.
       if (v->backend == Backend::GlShader) tile = std::to_string(c.bm) + "x" + std::to_string(c.bn) + " per fragment";
       std::string math = c.math ? c.math : "";

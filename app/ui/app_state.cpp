@@ -10,7 +10,7 @@ AppState default_app_state() {
   AppState s;
   // Each variant starts in its descriptor's default configuration; the lesson focuses on the
   // top of the staircase so far.
-  const VariantDescriptor* focus = focus_variant();
+  const VariantDescriptor* focus = focus_variant(s.precision);
   for (const VariantDescriptor* v : variant_registry()) {
     LessonEntry e;
     e.variant_id = v->id;

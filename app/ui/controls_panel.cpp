@@ -144,6 +144,11 @@ void ControlsPanel::draw_focused_variant(TabContext& ctx) {
         "%s: each fragment (one pixel of the render target) computes a %d x %d block of C. "
         "The History tab draws its passes and explains what bounds it.",
         cfg.name.c_str(), cfg.bm, cfg.bn);
+  } else if (cfg.warp_m > 0) {
+    ImGui::TextDisabled(
+        "%s: each block of %d warps computes a %d x %d tile of C, %d k at a time; each warp keeps a %d x %d "
+        "tile in tensor-core fragments (%d stages of shared memory in flight).",
+        cfg.name.c_str(), cfg.threads_y, cfg.bm, cfg.bn, cfg.bk, cfg.warp_m, cfg.warp_n, std::max(cfg.stages, 1));
   } else if (cfg.bm > 0 && cfg.bk > 0 && cfg.tm * cfg.tn > 1) {
     ImGui::TextDisabled(
         "%s: each block of %d threads computes a %d x %d tile of C, %d k at a time; each thread "
@@ -209,6 +214,9 @@ void ControlsPanel::draw_lesson_table(TabContext& ctx) {
           ImGui::BeginTooltip();
           if (v->backend == Backend::GlShader)
             ImGui::Text("each fragment computes a %d x %d block of C", cfg.bm, cfg.bn);
+          else if (cfg.warp_m > 0)
+            ImGui::Text("block tile %d x %d, slab depth %d, warp tile %d x %d, %d warps", cfg.bm, cfg.bn, cfg.bk,
+                        cfg.warp_m, cfg.warp_n, cfg.threads_y);
           else if (cfg.bm > 0)
             ImGui::Text("block tile %d x %d, slab depth %d, %d x %d outputs per thread, %d threads", cfg.bm, cfg.bn,
                         cfg.bk, cfg.tm, cfg.tn, cfg.threads());

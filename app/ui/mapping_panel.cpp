@@ -15,6 +15,7 @@
 #include "runner/runner.h"
 #include "ui/key_presses.h"
 #include "ui/widgets.h"
+#include "viz/fragment_images.h"
 
 namespace tilescope {
 
@@ -77,6 +78,7 @@ void MappingPanel::rebuild(const AppState& state) {
   variant_id_ = e.variant_id;
   config_index_ = e.config_index;
   problem_ = state.problem;
+  precision_ = state.precision;
   shape_ = shape;
   // The precision matters: 16-byte vectors hold 4 floats but 2 doubles, which changes which
   // rows a thread of regtile_prefetch owns.
@@ -156,8 +158,9 @@ bool MappingPanel::refresh_gpu(const AppState& state) {
                   (!gemm || ensure(b_tex_, b_reg_, shape_.K, shape_.N));
   const auto t0 = std::chrono::steady_clock::now();
   unsigned top = 0;
-  if (!ok || !colour_trace(trace_, selected_x_, selected_y_, problem_ == Problem::Ata && caps().mirrored_ata, c_reg_,
-                           a_reg_, gemm ? &b_reg_ : nullptr, &error, true, &top, !reads_coloured_)) {
+  if (!ok ||
+      !colour_trace(trace_, selected_x_, selected_y_, problem_ == Problem::Ata && caps().mirrored_ata, c_reg_, a_reg_,
+                    gemm ? &b_reg_ : nullptr, &error, true, &top, !reads_coloured_, thread_colouring())) {
     source_ = "the mapping model, uploaded from the host (CUDA–GL interop failed: " + error + ")";
     return false;
   }
@@ -207,7 +210,8 @@ void MappingPanel::draw(const AppState& state, bool gpu) {
   if (images_dirty_) {
     if (!gpu || !refresh_gpu(state)) {
       reads_coloured_ = false;  // the host path owns the textures' contents now
-      images_ = render_mapping_images(*model_, problem_, shape_, selected_x_, selected_y_, kMaxImageSide);
+      images_ =
+          render_mapping_images(*model_, problem_, shape_, selected_x_, selected_y_, kMaxImageSide, thread_colouring());
       // The host path owns the textures now: any CUDA registration refers to storage it replaces.
       c_tex_.upload(images_.c);
       a_tex_.upload(images_.a);
@@ -220,12 +224,48 @@ void MappingPanel::draw(const AppState& state, bool gpu) {
   const float anim_width = std::min(ImGui::GetContentRegionAvail().x * 0.38f, ImGui::GetFontSize() * 24);
   ImGui::BeginChild("matrices", ImVec2(ImGui::GetContentRegionAvail().x - anim_width, 0), false,
                     ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
-  draw_matrices(state);
+  draw_views(state);
   ImGui::EndChild();
   ImGui::SameLine();
   ImGui::BeginChild("animation", ImVec2(0, 0), true);
   draw_animation(state);
   ImGui::EndChild();
+}
+
+// A tensor-core model's pictures, a tab each: the matrices (blocks, warps, lanes), one mma's
+// fragments, the shared-memory banks of one k step. Other models: the matrices alone.
+void MappingPanel::draw_views(const AppState& state) {
+  const FragmentPicture* pic = model_->fragments();
+  if (!pic) {
+    draw_matrices(state);
+    return;
+  }
+  if (!ImGui::BeginTabBar("views")) return;
+  auto tab = [this](const char* name, View v) {
+    // A requested tab is asked for until it shows (ImGui selects it a frame later).
+    const bool open =
+        ImGui::BeginTabItem(name, nullptr, view_requested_ && view_ == v ? ImGuiTabItemFlags_SetSelected : 0);
+    if (open && view_requested_ && view_ == v) view_requested_ = false;
+    if (open && !view_requested_) view_ = v;
+    return open;
+  };
+  if (tab("Blocks, warps and lanes", View::Matrices)) {
+    draw_matrices(state);
+    ImGui::EndTabItem();
+  }
+  if (tab("Fragments of one mma", View::Fragments)) {
+    ImGui::BeginChild("fragments");
+    fragment_view_.draw_fragments(*pic);
+    ImGui::EndChild();
+    ImGui::EndTabItem();
+  }
+  if (tab("Shared-memory banks", View::Banks)) {
+    ImGui::BeginChild("banks");
+    fragment_view_.draw_banks(*pic);
+    ImGui::EndChild();
+    ImGui::EndTabItem();
+  }
+  ImGui::EndTabBar();
 }
 
 // Where the three matrices are on screen for the current zoom and pan, in the textbook layout.
@@ -241,6 +281,7 @@ void MappingPanel::draw_matrices(const AppState& state) {
   const VariantDescriptor* v = find_variant(variant_id_);
   const TileConfig& cfg = v->configs[config_index_];
   draw_matrices_header(*v, cfg);
+  if (caps().warp_level) draw_colouring_choice();
 
   const ImVec2 region_min = ImGui::GetCursorScreenPos();
   const ImVec2 avail = ImGui::GetContentRegionAvail();
@@ -273,6 +314,44 @@ void MappingPanel::draw_matrices_header(const VariantDescriptor& v, const TileCo
   ImGui::TextDisabled("%s Click C to pick a block; the wheel zooms, right-drag pans, double-click resets.",
                       model_->reads_summary().c_str());
   ImGui::PopTextWrapPos();
+}
+
+// Tensor-core variants: warp, lane or register for the selected block, and what the colours are.
+void MappingPanel::draw_colouring_choice() {
+  const ThreadColouring before = colouring_;
+  ImGui::TextUnformatted("colour the selected block by:");
+  ImGui::SameLine();
+  if (ImGui::RadioButton("warp", colouring_ == ThreadColouring::Warp)) colouring_ = ThreadColouring::Warp;
+  ImGui::SameLine();
+  if (ImGui::RadioButton("lane", colouring_ == ThreadColouring::Lane)) colouring_ = ThreadColouring::Lane;
+  ImGui::SameLine();
+  if (ImGui::RadioButton("register", colouring_ == ThreadColouring::Register)) colouring_ = ThreadColouring::Register;
+  help_tooltip(
+      "A tensor-core kernel computes C by warps: each warp owns a tile of the block, and inside it each of the 32 "
+      "lanes holds a fixed pattern of elements in its accumulator registers. Colour the selected block by warp, "
+      "by lane (the 8 groups of 4 lanes get 8 hues) or by the lane's accumulator register; hover C for all three.");
+  if (colouring_ != before) images_dirty_ = true;
+  ImGui::SameLine();
+  const float sw = ImGui::GetFontSize() * 0.7f;
+  const int swatches = colouring_ == ThreadColouring::Warp   ? model_->block().y
+                       : colouring_ == ThreadColouring::Lane ? 32
+                                                             : 0;
+  if (swatches == 0) {
+    ImGui::TextDisabled("%s", model_->fragments() ? "hue: the mma tile of the warp; shade: its register c0 ... c3"
+                                                  : "a colour per accumulator register of the lane");
+    return;
+  }
+  ImGui::TextDisabled("%s 0", colouring_ == ThreadColouring::Warp ? "warps" : "lanes");
+  ImGui::SameLine(0, 4);
+  const ImVec2 p = ImGui::GetCursorScreenPos();
+  const float y = p.y + (ImGui::GetTextLineHeight() - sw) * 0.5f;
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  for (int i = 0; i < swatches; ++i)
+    dl->AddRectFilled(ImVec2(p.x + i * sw, y), ImVec2(p.x + (i + 1) * sw - 1, y + sw),
+                      colouring_ == ThreadColouring::Warp ? warp_color(i) : lane_color(i));
+  ImGui::Dummy(ImVec2(swatches * sw, ImGui::GetTextLineHeight()));
+  ImGui::SameLine(0, 4);
+  ImGui::TextDisabled("%d", swatches - 1);
 }
 
 // Zoom around the mouse; drag to pan; double-click to reset. The canvas is the last item.
@@ -359,20 +438,24 @@ void MappingPanel::draw_block_overlay(ImDrawList* dl, const MatrixView& v, const
     for (double r = bm; r < M; r += bm) dl->AddLine(v.cpl.at(r, 0), v.cpl.at(r, N), line);
   }
   const ImU32 sel = 0xFFFF30FF;  // magenta: stands out on every colour of the heatmap ramp
-  const TileRect block_rect{
-      static_cast<std::int64_t>(selected_y_) * bm, std::min<std::int64_t>(shape_.M, (selected_y_ + 1LL) * bm),
-      static_cast<std::int64_t>(selected_x_) * bn, std::min<std::int64_t>(shape_.N, (selected_x_ + 1LL) * bn)};
-  tile_rect(dl, v.cpl, block_rect, 0xFFFFFFFF, 2.5f, false);
+  tile_rect(dl, v.cpl, selected_block_rect(cfg), 0xFFFFFFFF, 2.5f, false);
+  const ImU32 next = 0xFFFFFF40;  // cyan: in flight (prefetch registers, or cp.async stages)
   if (phase_ >= 1) {
     const int p = phase_ - 1;
     tile_rect(dl, v.left, model_->a_tile(selected_x_, selected_y_, p), sel, 2.5f, true);
     tile_rect(dl, v.top, model_->b_tile(selected_x_, selected_y_, p), sel, 2.5f, true);
     if (caps().prefetch && p + 1 < model_->phases()) {
-      const ImU32 next = 0xFFFFFF40;  // cyan: in flight to the prefetch registers
       tile_rect(dl, v.left, model_->a_tile(selected_x_, selected_y_, p + 1), next, 1.5f, false);
       tile_rect(dl, v.top, model_->b_tile(selected_x_, selected_y_, p + 1), next, 1.5f, false);
     }
   }
+  // A ring of cp.async stages: the tiles after the one multiplied are in flight (before the
+  // loop, the prologue's).
+  if (const FragmentPicture* pic = model_->fragments())
+    for (int t = phase_; t < std::min(model_->phases(), phase_ + pic->stages - 1); ++t) {
+      tile_rect(dl, v.left, model_->a_tile(selected_x_, selected_y_, t), next, 1.5f, false);
+      tile_rect(dl, v.top, model_->b_tile(selected_x_, selected_y_, t), next, 1.5f, false);
+    }
 }
 
 // The stored element of `p` under the mouse, if any, in *r, *c.
@@ -412,8 +495,11 @@ void MappingPanel::hover_c(std::int64_t i, std::int64_t j) {
   const Owner ow = model_->owner(i, j);
   ImGui::BeginTooltip();
   ImGui::Text("C(%lld, %lld)", static_cast<long long>(i), static_cast<long long>(j));
-  ImGui::Text("block (%d, %d), thread (%d, %d), register slot %d%s", ow.block_x, ow.block_y, ow.thread_x, ow.thread_y,
-              ow.slot, ow.mirrored ? " (mirrored)" : "");
+  if (caps().warp_level)
+    warp_owner_text(ow);
+  else
+    ImGui::Text("block (%d, %d), thread (%d, %d), register slot %d%s", ow.block_x, ow.block_y, ow.thread_x, ow.thread_y,
+                ow.slot, ow.mirrored ? " (mirrored)" : "");
   ImGui::Text("value %.6g", partial_c(problem_, shape_, i, j, shape_.K));
   ImGui::EndTooltip();
   if (ImGui::IsMouseClicked(ImGuiMouseButton_Left) && ow.block_x >= 0) {
@@ -422,6 +508,19 @@ void MappingPanel::hover_c(std::int64_t i, std::int64_t j) {
     phase_ = 0;
     images_dirty_ = true;
   }
+}
+
+// A tensor-core owner: thread x is the lane, y the warp, the slot the lane's accumulator register.
+void MappingPanel::warp_owner_text(const Owner& ow) const {
+  ImGui::Text("block (%d, %d), warp %d, lane %d (group %d, thread %d)%s", ow.block_x, ow.block_y, ow.thread_y,
+              ow.thread_x, ow.thread_x / 4, ow.thread_x % 4, ow.mirrored ? " (mirrored)" : "");
+  const FragmentPicture* pic = model_->fragments();
+  const AccumulatorPlace place = pic ? accumulator_place(*pic, ow.thread_x, ow.slot) : AccumulatorPlace{};
+  if (place.known)
+    ImGui::Text("accumulator register %d of the lane: c%d of mma tile (%d, %d) in the warp's %d x %d tile", ow.slot,
+                place.reg, place.mi, place.ni, pic->warp_m, pic->warp_n);
+  else
+    ImGui::Text("accumulator register %d of the lane", ow.slot);
 }
 
 // The heatmap legend, under the canvas.
@@ -494,7 +593,10 @@ void MappingPanel::draw_animation(const AppState& state) {
   const std::int64_t rows = std::min<std::int64_t>(cfg.bm > 0 ? cfg.bm : 1, shape_.M);
   const std::int64_t cols = std::min<std::int64_t>(cfg.bn > 0 ? cfg.bn : 1, shape_.N);
   draw_block_counters(cfg, rows, cols, k_done);
-  draw_shared_tiles(phases);
+  if (model_->fragments())
+    draw_stage_ring(phases, bk);
+  else
+    draw_shared_tiles(phases);
   draw_partial_sums(cfg, rows, cols, k_done);
 }
 
@@ -521,8 +623,27 @@ void MappingPanel::draw_phase_controls(int phases) {
 
 // What the phase did, in words, and what the colours over the matrices mean.
 void MappingPanel::draw_phase_text(int phases, int bk, std::int64_t k_done, const TileConfig& cfg) const {
+  const FragmentPicture* pic = model_->fragments();
   if (phase_ == 0)
     ImGui::TextWrapped("Before the K loop: the accumulators are zero.");
+  else if (pic) {
+    // A warp issues one mma per mma tile of its warp tile and per k step of the instruction.
+    const std::int64_t k0 = (phase_ - 1) * static_cast<std::int64_t>(bk);
+    const std::int64_t steps = (k_done - k0 + pic->mma_k - 1) / pic->mma_k;
+    const std::int64_t per_step =
+        static_cast<std::int64_t>(pic->warp_m / std::max(1, pic->mma_m)) * (pic->warp_n / std::max(1, pic->mma_n));
+    ImGui::TextWrapped(
+        "Phase %d of %d: k = %lld ... %lld went through shared memory; each warp issued %lld mma (%lld k step(s) "
+        "of %d, %lld mma each) into its accumulator registers.",
+        phase_, phases, static_cast<long long>(k0), static_cast<long long>(k_done - 1),
+        static_cast<long long>(steps * per_step), static_cast<long long>(steps), pic->mma_k,
+        static_cast<long long>(per_step));
+  } else if (caps().warp_level)
+    ImGui::TextWrapped(
+        "Phase %d of %d: k = %lld ... %lld went through shared memory; each warp multiplied its fragments of it "
+        "on the tensor cores.",
+        phase_, phases, static_cast<long long>((phase_ - 1) * static_cast<std::int64_t>(bk)),
+        static_cast<long long>(k_done - 1));
   else
     ImGui::TextWrapped(
         "Phase %d of %d: k = %lld ... %lld went through shared memory; each thread added %lld products "
@@ -534,6 +655,11 @@ void MappingPanel::draw_phase_text(int phases, int bk, std::int64_t k_done, cons
   ImGui::TextColored(ImVec4(1, 0.19f, 1, 1), "magenta");
   ImGui::SameLine(0, 4);
   ImGui::TextDisabled("tiles in shared memory in this phase");
+  if (pic && pic->stages > 1) {
+    ImGui::TextColored(ImVec4(0.25f, 1, 1, 1), "cyan");
+    ImGui::SameLine(0, 4);
+    ImGui::TextDisabled("the next %d tile(s), in flight (cp.async)", pic->stages - 1);
+  }
   if (caps().prefetch) {
     ImGui::TextColored(ImVec4(0.25f, 1, 1, 1), "cyan");
     ImGui::SameLine(0, 4);
@@ -549,16 +675,31 @@ void MappingPanel::draw_block_counters(const TileConfig& cfg, std::int64_t rows,
     global +=
         model_->a_tile(selected_x_, selected_y_, p).elements() + model_->b_tile(selected_x_, selected_y_, p).elements();
   const double flops = 2.0 * rows * cols * k_done;
-  const double bytes = global * 4.0;
-  section("Counters (this block, float)");
+  const double bytes = global * static_cast<double>(element_bytes(precision_));
+  const PrecisionFacts& facts = precision_facts(precision_);
+  char heading[64];
+  std::snprintf(heading, sizeof heading, "Counters (this block, %s)",
+                precision_ == Precision::F32 || precision_ == Precision::F64 ? facts.label : facts.name);
+  section(heading);
   ImGui::Text("global loads: %lld elements", static_cast<long long>(global));
   help_tooltip("Elements of A and B this block has read from global memory so far: the tiles of the phases done.");
   if (caps().staged_phases)
     ImGui::TextDisabled("formula: (BM + BN) x k = (%d + %d) x %lld = %lld", cfg.bm, cfg.bn,
                         static_cast<long long>(k_done), static_cast<long long>((cfg.bm + cfg.bn) * k_done));
-  ImGui::Text("shared-memory loads: %lld",
-              static_cast<long long>(static_cast<std::int64_t>(cfg.threads()) * (cfg.tm + cfg.tn) * k_done));
-  help_tooltip("Each thread reads TM values of A and TN of B from shared memory per k.");
+  if (!caps().warp_level) {
+    ImGui::Text("shared-memory loads: %lld",
+                static_cast<long long>(static_cast<std::int64_t>(cfg.threads()) * (cfg.tm + cfg.tn) * k_done));
+    help_tooltip("Each thread reads TM values of A and TN of B from shared memory per k.");
+  } else if (const FragmentPicture* pic = model_->fragments()) {
+    // Each warp reads its warp_m x k slice of A and k x warp_n slice of B once, as fragments.
+    const std::int64_t warps = static_cast<std::int64_t>(pic->warps_m) * pic->warps_n;
+    ImGui::Text("shared-memory loads: %lld elements",
+                static_cast<long long>(warps * (pic->warp_m + pic->warp_n) * k_done));
+    help_tooltip(
+        "Each warp reads the rows of A and the columns of B of its warp tile from shared memory (ldmatrix), "
+        "once per k step of the instruction: warps x (warp_m + warp_n) x k. The Shared-memory banks tab shows "
+        "one k step's reads.");
+  }
   ImGui::Text("arithmetic intensity: %.2f FLOP/byte", bytes > 0 ? flops / bytes : 0.0);
   help_tooltip(
       "Multiply-adds (x2) per byte fetched from global memory: the higher, the less the kernel waits for memory.");
@@ -587,8 +728,8 @@ void MappingPanel::draw_partial_sums(const TileConfig& cfg, std::int64_t rows, s
   const float cell = std::min(ImGui::GetContentRegionAvail().x / std::max(show, 1), ImGui::GetFontSize() * 1.6f);
   const ImVec2 p0 = ImGui::GetCursorScreenPos();
   ImDrawList* dl = ImGui::GetWindowDrawList();
-  const std::int64_t i0 = static_cast<std::int64_t>(selected_y_) * cfg.bm,
-                     j0 = static_cast<std::int64_t>(selected_x_) * cfg.bn;
+  const TileRect block = selected_block_rect(cfg);
+  const std::int64_t i0 = block.row0, j0 = block.col0;
   double vmax = 1e-9;
   std::vector<double> vals(static_cast<std::size_t>(show) * show, 0);
   for (int y = 0; y < show; ++y)
@@ -606,6 +747,33 @@ void MappingPanel::draw_partial_sums(const TileConfig& cfg, std::int64_t rows, s
     }
   ImGui::Dummy(ImVec2(show * cell, show * cell));
   ImGui::TextDisabled("%s", phase_ == 0 ? "all zero" : "colour: value (blue negative, yellow positive)");
+}
+
+// The ring of cp.async stages in this phase: which k tile each buffer holds.
+void MappingPanel::draw_stage_ring(int phases, int bk) const {
+  const FragmentPicture* pic = model_->fragments();
+  if (!pic || !caps().staged_phases) return;
+  section("Shared-memory stages in this phase");
+  FragmentView::draw_stage_ring(*pic, phase_ - 1, phases, bk, shape_.K);
+}
+
+TileRect MappingPanel::selected_block_rect(const TileConfig& cfg) const {
+  const int bm = std::max(1, cfg.bm), bn = std::max(1, cfg.bn);
+  // The tensor-core kernels run a 1-D grid in an order of their own (kernels/block_order.h): their
+  // block's tile of C is where its A and B tiles say (Gemm: A's rows; AᵀA: A's columns).
+  if (caps().warp_level && caps().staged_phases) {
+    const TileRect a = model_->a_tile(selected_x_, selected_y_, 0), b = model_->b_tile(selected_x_, selected_y_, 0);
+    if (!a.empty() && !b.empty())
+      return problem_ == Problem::Gemm ? TileRect{a.row0, a.row1, b.col0, b.col1}
+                                       : TileRect{a.col0, a.col1, b.col0, b.col1};
+  }
+  return TileRect{
+      static_cast<std::int64_t>(selected_y_) * bm, std::min<std::int64_t>(shape_.M, (selected_y_ + 1LL) * bm),
+      static_cast<std::int64_t>(selected_x_) * bn, std::min<std::int64_t>(shape_.N, (selected_x_ + 1LL) * bn)};
+}
+
+ThreadColouring MappingPanel::thread_colouring() const {
+  return caps().warp_level ? colouring_ : ThreadColouring::Thread;
 }
 
 MappingCaps MappingPanel::caps() const {

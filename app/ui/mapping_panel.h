@@ -3,7 +3,9 @@
 // heatmaps of global reads of A and B; zoom, pan, hover. Beside it the tile animation: step
 // through the K phases of the selected block and watch which tiles travel through shared memory
 // and how the partial sums of C grow. The pictures come from the variant's mapping model
-// (host path, uploaded with glTexSubImage2D); the view says so.
+// (host path, uploaded with glTexSubImage2D); the view says so. Tensor-core variants (a model
+// with fragments()) add the lane layout of one mma, the shared-memory banks of one k step and
+// the ring of cp.async stages, and colour their selected block by warp, lane or register.
 #pragma once
 
 #include <future>
@@ -13,6 +15,7 @@
 #include "mapping_model.h"
 #include "trace.h"
 #include "ui/app_state.h"
+#include "ui/fragment_view.h"
 #include "ui/tab.h"
 #include "variant.h"
 #include "viz/gl_texture.h"
@@ -35,10 +38,27 @@ class MappingPanel : public Tab {
   void select_block(int x, int y) { selected_x_ = x, selected_y_ = y, phase_ = 0, images_dirty_ = true; }
   void set_phase(int phase) { phase_ = phase < 0 ? 0 : phase, playing_ = false; }
   void set_playing(bool on) { playing_ = on; }
+  // Tensor-core variants: what the selected block's elements of C are coloured by (warp, lane or
+  // register; Thread is taken as warp), which picture the view shows, the lane highlighted in
+  // the fragments and whether the banks are drawn for the swizzled layout.
+  enum class View { Matrices, Fragments, Banks };
+  void set_colouring(ThreadColouring c) {
+    colouring_ = c == ThreadColouring::Thread ? ThreadColouring::Warp : c;
+    images_dirty_ = true;
+  }
+  void show_view(View v) { view_ = v, view_requested_ = true; }
+  FragmentView& fragment_view() { return fragment_view_; }
 
  private:
   // What the shown variant's model can draw (prefetch slab, mirror, phases), from its descriptor.
   MappingCaps caps() const;
+  // The selected block's tile of C.
+  TileRect selected_block_rect(const TileConfig& cfg) const;
+  // What the selected block's elements of C are coloured by for the shown variant.
+  ThreadColouring thread_colouring() const;
+  // The view's tabs for a tensor-core model; the matrices alone for the others.
+  void draw_views(const AppState& state);
+  void draw_colouring_choice();
   void rebuild(const AppState& state);
   // The matrices: header, canvas (zoom, pan), heatmaps, block overlay, hover, legend.
   struct MatrixView;  // where A, B and C are on screen (mapping_panel.cpp)
@@ -50,6 +70,7 @@ class MappingPanel : public Tab {
   void draw_block_overlay(ImDrawList* dl, const MatrixView& v, const TileConfig& cfg) const;
   void hover_matrices(const MatrixView& v);
   void hover_c(std::int64_t i, std::int64_t j);
+  void warp_owner_text(const Owner& ow) const;
   void draw_reads_legend(ImDrawList* dl) const;
   // The tile animation: controls, the phase in words, counters, shared tiles, partial sums.
   void draw_animation(const AppState& state);
@@ -57,6 +78,7 @@ class MappingPanel : public Tab {
   void draw_phase_text(int phases, int bk, std::int64_t k_done, const TileConfig& cfg) const;
   void draw_block_counters(const TileConfig& cfg, std::int64_t rows, std::int64_t cols, std::int64_t k_done) const;
   void draw_shared_tiles(int phases);
+  void draw_stage_ring(int phases, int bk) const;
   void draw_partial_sums(const TileConfig& cfg, std::int64_t rows, std::int64_t cols, std::int64_t k_done) const;
   void value_grid(const char* title, const TileRect& tile, bool of_a);
 
@@ -65,6 +87,7 @@ class MappingPanel : public Tab {
   std::string no_model_reason_;
   Shape shape_;
   Problem problem_ = Problem::Gemm;
+  Precision precision_ = Precision::F32;
   std::string variant_id_;
   int config_index_ = 0;
   MappingImages images_;
@@ -89,6 +112,11 @@ class MappingPanel : public Tab {
   double play_clock_ = 0;
   float zoom_ = 1.0f;
   ImVec2 pan_{0, 0};
+  // Tensor-core variants.
+  ThreadColouring colouring_ = ThreadColouring::Warp;
+  View view_ = View::Matrices;
+  bool view_requested_ = false;  // select view_'s tab in the next frame
+  FragmentView fragment_view_;
 };
 
 }  // namespace tilescope

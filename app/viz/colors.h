@@ -49,6 +49,45 @@ TILESCOPE_HD unsigned thread_color(int thread_linear) {
   return hsv_colour(h, 0.9, 1.0);
 }
 
+// Tensor-core kernels: a warp's lanes, the warps of a block and a lane's accumulator registers.
+// Lanes: the mma layouts give lane l the group g = l / 4 (a row of C) and the thread t = l % 4 in
+// it (a pair of columns), so the 8 groups get 8 hues, neighbours far apart (g * 3 mod 8), and
+// the 4 threads of a group 4 shades of its hue.
+TILESCOPE_HD unsigned lane_color(int lane) {
+  const int g = (lane / 4) % 8, t = lane % 4;
+  return hsv_colour(((g * 3) % 8) / 8.0, 0.85, 1.0 - 0.16 * t);
+}
+
+TILESCOPE_HD unsigned warp_color(int warp) {
+  const double h = fmod(warp * 0.618033988749895 + 0.1, 1.0);
+  return hsv_colour(h, 0.7, 0.95);
+}
+
+// Slots in fours: a hue per four (mma.sync: the mma tile of the warp), a shade per slot in it
+// (its register c0 .. c3: c0 and c1 the two columns of the upper rows, c2 and c3 of the lower).
+TILESCOPE_HD unsigned register_color(int slot) {
+  const double h = fmod((slot / 4) * 0.618033988749895 + 0.55, 1.0);
+  const int r = slot % 4;
+  return hsv_colour(h, r < 2 ? 0.85 : 0.45, r % 2 == 0 ? 1.0 : 0.7);
+}
+
+// What the selected block's elements of C are coloured by: the thread (every kernel), or, for a
+// tensor-core kernel (threads_x = 32: x is the lane, y the warp), its warp, lane or register.
+enum class ThreadColouring : int { Thread = 0, Warp = 1, Lane = 2, Register = 3 };
+
+TILESCOPE_HD unsigned selected_block_color(ThreadColouring mode, int thread_linear, int threads_x, int slot) {
+  switch (mode) {
+    case ThreadColouring::Warp:
+      return warp_color(thread_linear / threads_x);
+    case ThreadColouring::Lane:
+      return lane_color(thread_linear % threads_x);
+    case ThreadColouring::Register:
+      return register_color(slot);
+    default:
+      return thread_color(thread_linear);
+  }
+}
+
 // t in [0, 1]: dark purple -> teal -> yellow, perceptually ordered (a viridis-like ramp).
 TILESCOPE_HD unsigned heat_color(double t) {
   t = t < 0 ? 0 : (t > 1 ? 1 : t);

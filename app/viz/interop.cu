@@ -25,10 +25,11 @@ __device__ __forceinline__ void put(cudaSurfaceObject_t surf, int x, int y, unsi
   surf2Dwrite(v, surf, x * static_cast<int>(sizeof(uchar4)), y);
 }
 
-// C: the block that wrote each (sampled) element, or the thread for the selected block.
+// C: the block that wrote each (sampled) element, or, for the selected block, the thread (or
+// the warp, lane or register: `colouring`).
 __global__ void colour_writers(const int* writer, std::int64_t m, std::int64_t n, int width, int height, Dim2 grid,
-                               Dim2 block, int sel_x, int sel_y, bool mirrored_below_diagonal,
-                               cudaSurfaceObject_t surf) {
+                               Dim2 block, int slots, int sel_x, int sel_y, bool mirrored_below_diagonal,
+                               ThreadColouring colouring, cudaSurfaceObject_t surf) {
   const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
   if (x >= width || y >= height) return;
   const std::int64_t i = sample(y, height, m), j = sample(x, width, n);
@@ -36,10 +37,11 @@ __global__ void colour_writers(const int* writer, std::int64_t m, std::int64_t n
   unsigned colour = 0xFF000000u;  // never written: black
   if (id >= 0) {
     const int threads = block.x * block.y;
-    const int thread = (id / kTraceSlots) % threads, blk = (id / kTraceSlots) / threads;
+    const int thread = (id / slots) % threads, blk = (id / slots) / threads;
     const int bx = blk % grid.x, by = blk / grid.x;
     const bool mirrored = mirrored_below_diagonal && i > j;
-    colour = (bx == sel_x && by == sel_y) ? thread_color(thread) : block_color(blk, sel_x >= 0 || mirrored);
+    colour = (bx == sel_x && by == sel_y) ? selected_block_color(colouring, thread, block.x, id % slots)
+                                          : block_color(blk, sel_x >= 0 || mirrored);
   }
   put(surf, x, y, colour);
 }
@@ -140,7 +142,7 @@ CudaGlTexture::Mapped::~Mapped() {
 
 bool colour_trace(const DeviceTrace& trace, int sel_x, int sel_y, bool mirrored_below_diagonal, CudaGlTexture& c_tex,
                   CudaGlTexture& a_tex, CudaGlTexture* b_tex, std::string* error, bool wait, unsigned* max_reads,
-                  bool reads_too) {
+                  bool reads_too, ThreadColouring colouring) {
   if (!trace.valid()) {
     if (error) *error = "no trace to draw";
     return false;
@@ -172,8 +174,8 @@ bool colour_trace(const DeviceTrace& trace, int sel_x, int sel_y, bool mirrored_
         return false;
       }
       colour_writers<<<grid_for(c_tex.width(), c_tex.height()), dim3(16, 16), 0, st>>>(
-          trace.writer(), s.M, s.N, c_tex.width(), c_tex.height(), trace.grid(), trace.block(), sel_x, sel_y,
-          mirrored_below_diagonal, c.surface());
+          trace.writer(), s.M, s.N, c_tex.width(), c_tex.height(), trace.grid(), trace.block(), trace.slots(), sel_x,
+          sel_y, mirrored_below_diagonal, colouring, c.surface());
       CUDA_CHECK_LAUNCH("colour_writers");
     }
     // The read counts do not change with the selected block: recoloured only after a new trace.

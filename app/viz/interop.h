@@ -8,6 +8,7 @@
 #include <string>
 
 #include "trace.h"
+#include "viz/colors.h"
 
 namespace tilescope {
 
@@ -58,8 +59,10 @@ class CudaGlTexture {
 // stream when `wait` (for timing and tests).
 // `max_reads` (optional): the heatmaps' top value, read back (4 bytes) for the legend.
 // `reads_too` false: only C is recoloured (a new selected block; the read counts are unchanged).
+// `colouring`: what tells the selected block's elements apart, as render_mapping_images.
 bool colour_trace(const DeviceTrace& trace, int selected_block_x, int selected_block_y, bool mirrored_below_diagonal,
                   CudaGlTexture& c_tex, CudaGlTexture& a_tex, CudaGlTexture* b_tex, std::string* error,
-                  bool wait = false, unsigned* max_reads = nullptr, bool reads_too = true);
+                  bool wait = false, unsigned* max_reads = nullptr, bool reads_too = true,
+                  ThreadColouring colouring = ThreadColouring::Thread);
 
 }  // namespace tilescope

@@ -44,7 +44,8 @@ Image heatmap(const MappingModel& model, bool of_a, std::int64_t rows, std::int6
 }  // namespace
 
 MappingImages render_mapping_images(const MappingModel& model, Problem problem, const Shape& shape_in,
-                                    int selected_block_x, int selected_block_y, int max_side) {
+                                    int selected_block_x, int selected_block_y, int max_side,
+                                    ThreadColouring colouring) {
   const Shape s = normalised(problem, shape_in);
   MappingImages out;
   out.c_rows = s.M;
@@ -65,7 +66,7 @@ MappingImages render_mapping_images(const MappingModel& model, Problem problem, 
       unsigned col = 0xFF000000u;
       if (o.block_x >= 0) {
         const bool selected = o.block_x == selected_block_x && o.block_y == selected_block_y;
-        col = selected ? thread_color(o.thread_linear(block))
+        col = selected ? selected_block_color(colouring, o.thread_linear(block), block.x, o.slot)
                        : block_color(o.block_linear(grid), selected_block_x >= 0 || o.mirrored);
       }
       put(c, x, y, col);

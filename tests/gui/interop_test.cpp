@@ -2,6 +2,8 @@
 // GPU straight into GL textures (CUDA–GL interop) must give exactly the images the mapping
 // model gives on the host. Skips itself (visibly) without a CUDA device; on the GPU machine it
 // runs under EGL on the NVIDIA GPU. Also prints the refresh time of 4096 x 4096 images.
+// Tensor-core variants are compared in every input type they compute and every colouring of
+// their selected block (warp, lane, register), so the device evaluates viz/colors.h as the host.
 #include "viz/interop.h"
 
 #include <GL/gl.h>
@@ -56,6 +58,34 @@ struct Gl {
   }
 };
 
+// One trace coloured on the GPU against the host path's images of the same model.
+void compare_with_host(const VariantDescriptor& v, const MappingModel& model, const DeviceTrace& trace, Problem p,
+                       const Shape& shape, ThreadColouring colouring) {
+  std::string why;
+  const int sel_x = std::min(1, model.grid().x - 1), sel_y = 0;
+  const MappingImages host = render_mapping_images(model, p, shape, sel_x, sel_y, 1024, colouring);
+  GlTexture c, a, b;
+  c.allocate(host.c.width, host.c.height);
+  a.allocate(host.a.width, host.a.height);
+  CudaGlTexture rc, ra, rb;
+  ASSERT_TRUE(rc.register_texture(c.id(), c.width(), c.height(), &why)) << why;
+  ASSERT_TRUE(ra.register_texture(a.id(), a.width(), a.height(), &why)) << why;
+  if (p == Problem::Gemm) {
+    b.allocate(host.b.width, host.b.height);
+    ASSERT_TRUE(rb.register_texture(b.id(), b.width(), b.height(), &why)) << why;
+  }
+  unsigned top = 0;
+  ASSERT_TRUE(colour_trace(trace, sel_x, sel_y, p == Problem::Ata && v.model_caps.mirrored_ata, rc, ra,
+                           p == Problem::Gemm ? &rb : nullptr, &why, true, &top, true, colouring))
+      << why;
+  EXPECT_EQ(static_cast<std::int64_t>(top), host.max_reads);
+  EXPECT_EQ(differing_pixels(read_texture(c), host.c), 0u) << "C";
+  EXPECT_EQ(differing_pixels(read_texture(a), host.a), 0u) << "A";
+  if (p == Problem::Gemm) {
+    EXPECT_EQ(differing_pixels(read_texture(b), host.b), 0u) << "B";
+  }
+}
+
 }  // namespace
 
 TEST(Interop, GpuImagesEqualTheHostPathForEveryVariant) {
@@ -66,40 +96,32 @@ TEST(Interop, GpuImagesEqualTheHostPathForEveryVariant) {
   int compared = 0;
   for (const VariantDescriptor* v : variant_registry()) {
     if (!v->model) continue;
+    // The kernels of the staircase in float, as the view's default; tensor-core kernels in each
+    // type (their fragment layouts differ), in each colouring of the selected block.
+    const std::vector<Precision> precisions =
+        v->model_caps.warp_level ? v->precisions : std::vector<Precision>{Precision::F32};
+    const std::vector<ThreadColouring> colourings =
+        v->model_caps.warp_level
+            ? std::vector<ThreadColouring>{ThreadColouring::Warp, ThreadColouring::Lane, ThreadColouring::Register}
+            : std::vector<ThreadColouring>{ThreadColouring::Thread};
     for (int ci = 0; ci < static_cast<int>(v->configs.size()); ++ci)
-      for (Problem p : {Problem::Gemm, Problem::Ata})
-        for (const Shape& shape : {Shape{33, 33, 33}, Shape{129, 77, 301}}) {
-          SCOPED_TRACE(std::string(v->id) + ":" + v->configs[ci].name + " " + to_string(p) + " " +
-                       std::to_string(shape.M) + "x" + std::to_string(shape.N) + "x" + std::to_string(shape.K));
-          std::string why;
-          auto model = make_mapping_model(v->id, ci, p, Precision::F32, shape, &why);
-          if (!model) continue;  // refused on this device
-          const int sel_x = std::min(1, model->grid().x - 1), sel_y = 0;
-          const MappingImages host = render_mapping_images(*model, p, shape, sel_x, sel_y, 1024);
-          DeviceTrace trace;
-          ASSERT_TRUE(trace.run(v->id, ci, p, Precision::F32, shape, -1, 1, &why)) << why;
-          GlTexture c, a, b;
-          c.allocate(host.c.width, host.c.height);
-          a.allocate(host.a.width, host.a.height);
-          CudaGlTexture rc, ra, rb;
-          ASSERT_TRUE(rc.register_texture(c.id(), c.width(), c.height(), &why)) << why;
-          ASSERT_TRUE(ra.register_texture(a.id(), a.width(), a.height(), &why)) << why;
-          if (p == Problem::Gemm) {
-            b.allocate(host.b.width, host.b.height);
-            ASSERT_TRUE(rb.register_texture(b.id(), b.width(), b.height(), &why)) << why;
+      for (Precision precision : precisions)
+        for (Problem p : {Problem::Gemm, Problem::Ata})
+          for (const Shape& shape : {Shape{33, 33, 33}, Shape{129, 77, 301}}) {
+            SCOPED_TRACE(std::string(v->id) + ":" + v->configs[ci].name + " " + to_string(p) + " " +
+                         to_string(precision) + " " + std::to_string(shape.M) + "x" + std::to_string(shape.N) + "x" +
+                         std::to_string(shape.K));
+            std::string why;
+            auto model = make_mapping_model(v->id, ci, p, precision, shape, &why);
+            if (!model) continue;  // refused
+            DeviceTrace trace;
+            ASSERT_TRUE(trace.run(v->id, ci, p, precision, shape, -1, 1, &why)) << why;
+            for (ThreadColouring colouring : colourings) {
+              SCOPED_TRACE("colouring " + std::to_string(static_cast<int>(colouring)));
+              compare_with_host(*v, *model, trace, p, shape, colouring);
+              ++compared;
+            }
           }
-          unsigned top = 0;
-          ASSERT_TRUE(colour_trace(trace, sel_x, sel_y, p == Problem::Ata && v->model_caps.mirrored_ata, rc, ra,
-                                   p == Problem::Gemm ? &rb : nullptr, &why, true, &top))
-              << why;
-          EXPECT_EQ(static_cast<std::int64_t>(top), host.max_reads);
-          EXPECT_EQ(differing_pixels(read_texture(c), host.c), 0u) << "C";
-          EXPECT_EQ(differing_pixels(read_texture(a), host.a), 0u) << "A";
-          if (p == Problem::Gemm) {
-            EXPECT_EQ(differing_pixels(read_texture(b), host.b), 0u) << "B";
-          }
-          ++compared;
-        }
   }
   EXPECT_GT(compared, 10);
 }

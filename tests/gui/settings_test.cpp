@@ -122,10 +122,11 @@ TEST(AppState, DefaultLessonAndSweepSizes) {
   }
   EXPECT_TRUE(saw_gl);
   EXPECT_GE(enabled, 2) << "the baseline and at least one kernel of ours";
-  // The lesson focuses on the top of the staircase: the last kernel of ours with a mapping model,
-  // which prefetches (not the first, one-phase kernel).
-  const auto kernels = tilescope::testing::variants_where(
-      [](const VariantDescriptor& v) { return tilescope::testing::is_product_kernel(v) && v.model; });
+  // The lesson focuses on the top of the float staircase: the last kernel of ours with a mapping
+  // model that computes f32, which prefetches (not the first, one-phase kernel).
+  const auto kernels = tilescope::testing::variants_where([](const VariantDescriptor& v) {
+    return tilescope::testing::is_product_kernel(v) && v.model && supports(v, Precision::F32);
+  });
   ASSERT_FALSE(kernels.empty());
   EXPECT_EQ(s.lesson[s.focused].variant_id, kernels.back()->id);
   EXPECT_TRUE(kernels.back()->model_caps.prefetch);

@@ -1,0 +1,907 @@
+// 05 mma_sync — the tensor cores with their fragments in the open: mma.sync PTX, ldmatrix,
+// a ring of cp.async stages and an XOR-swizzled shared memory.
+//
+// Idea: a tensor core multiplies small matrices, not numbers. One mma.sync instruction makes the
+// 32 lanes of a warp compute a 16 x 8 tile of C from a 16 x K tile of A and a K x 8 tile of B
+// (K = 16 for FP16/BF16, 8 for TF32 and FP64), each lane holding a fixed piece of every operand
+// in its registers — the fragment layouts of the PTX ISA, written out in mma_ptx.cuh. A warp owns
+// a WM x WN warp tile of C (64 x 64: 4 x 8 instructions per k step, 128 accumulators per lane;
+// 64 x 32 in FP64, whose accumulators take two registers each), a block 2 x 2 or 2 x 4 warps.
+// Changed from wmma: the fragments are registers we name. Their operands come from shared memory
+// through ldmatrix (16-bit types: one instruction gives each lane its A or B registers, four
+// 8 x 8 matrices at once) or plain loads (TF32, FP64). Shared memory is filled by cp.async, which
+// copies global -> shared without passing through registers: a ring of `stages` buffers keeps
+// stages - 1 slabs of K in flight while one is multiplied (cp.async.wait_group says how many may
+// still be pending). Rows of a tile are 16-byte chunks stored at chunk c XOR f(row), so that the
+// 8 rows one ldmatrix phase reads (or the rows a plain fragment load touches) fall into distinct
+// banks: without the swizzle they collide (the "plain" configuration shows the cost).
+// Thread -> C: block b of the 1-D grid owns block tile gemm_block_tile(b) (block_order.h: bands
+//   of 8 block rows, so concurrent blocks share panels in L2); warp w = threadIdx.y owns warp tile
+//   (w / WARPS_N, w % WARPS_N); inside it, instruction tile (mi, ni) of 16 x 8, and lane
+//   l = threadIdx.x = 4g + t holds accumulator r: C(16 mi + g + 8 (r / 2), 8 ni + 2t + r % 2).
+//   The trace's slot of that accumulator is (mi * NI + ni) * 4 + r.
+// AᵀA (C = AᵀA, A is K x N): a 1-D grid of the upper-triangle block tiles only (upper_block_tile);
+//   in a diagonal block the warps whose tile lies wholly below the diagonal only help to load.
+//   C(i, j) with i <= j is stored with its mirror C(j, i). The A-operand slab is a k-major slice of
+//   A: ldmatrix.trans turns it into the row fragment the instruction wants.
+// Ragged sizes: copies are 16 bytes with a source size of what lies inside the matrix; the rest of
+//   the chunk is zero-filled (a source size of 0 outside). Rows whose start is not 16-byte aligned
+//   (a leading dimension not a multiple of 8 halves, 4 floats, 2 doubles) are copied element by
+//   element instead. C is written through shared memory: each warp parks a 16-row strip of its
+//   accumulators there and writes whole rows of C in 16-byte stores.
+// What to look for: the fragment picture (which lane holds what), the bank picture with and
+//   without the swizzle, the stages in flight; % of the measured mma.sync ceiling in the Roofline.
+// Trace build (trace.h): the same kernel with a TraceProbe; the accumulators' writer ids travel
+//   through the shared-memory strip with their values, so the trace records the (warp, lane,
+//   register) that computed each element of C, not the lane that happened to store it.
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <utility>
+
+#include "block_order.h"
+#include "kernel_common.cuh"
+#include "mma_ptx.cuh"
+#include "probe.cuh"
+#include "variant.h"
+
+namespace tilescope {
+
+extern const VariantDescriptor kMmaSyncVariant;
+
+namespace {
+
+// ---- the instruction per input type -----------------------------------------------------------
+template <Precision P>
+struct Tensor;
+template <>
+struct Tensor<Precision::F16> {
+  using E = __half;
+  using Acc = float;
+  using Reg = std::uint32_t;
+  static constexpr int kK = 16;
+  static constexpr bool kLdmatrix = true;
+  __device__ static void mma(float (&d)[4], const Reg (&a)[4], const Reg (&b)[2]) { mma_m16n8k16_f16(d, a, b); }
+};
+template <>
+struct Tensor<Precision::BF16> {
+  using E = __nv_bfloat16;
+  using Acc = float;
+  using Reg = std::uint32_t;
+  static constexpr int kK = 16;
+  static constexpr bool kLdmatrix = true;
+  __device__ static void mma(float (&d)[4], const Reg (&a)[4], const Reg (&b)[2]) { mma_m16n8k16_bf16(d, a, b); }
+};
+template <>
+struct Tensor<Precision::TF32> {
+  using E = float;
+  using Acc = float;
+  using Reg = std::uint32_t;
+  static constexpr int kK = 8;
+  static constexpr bool kLdmatrix = false;
+  __device__ static Reg reg(float x) { return __float_as_uint(x); }
+  __device__ static void mma(float (&d)[4], const Reg (&a)[4], const Reg (&b)[2]) { mma_m16n8k8_tf32(d, a, b); }
+};
+template <>
+struct Tensor<Precision::F64> {
+  using E = double;
+  using Acc = double;
+  using Reg = double;
+  static constexpr int kK = 8;
+  static constexpr bool kLdmatrix = false;
+  __device__ static Reg reg(double x) { return x; }
+  __device__ static void mma(double (&d)[4], const Reg (&a)[4], const Reg (&b)[2]) { mma_m16n8k8_f64(d, a, b); }
+};
+
+// ---- the compiled set -------------------------------------------------------------------------
+// Which input types a row of the table computes (the tile sizes that suit them differ).
+enum class Family { Bits16, Tf32, F64 };
+
+struct MmaParams {
+  Family family;
+  int bm, bn, bk;                  // block tile of C and slab depth
+  int wm, wn;                      // warp tile
+  int stages;                      // buffers of the cp.async ring
+  bool swizzle;                    // XOR-swizzled tiles (false: plain row-major, with bank conflicts)
+  bool fragment_pipeline = false;  // the next k step's fragments load while this one multiplies
+};
+// Measured on an H100 at 8192 (docs/benchmarks/): the 64-deep 16-bit slab is the fastest of the
+// 16-bit rows; for FP64 the fragment pipeline wins on gemm and the 32-deep slab on AᵀA.
+constexpr MmaParams kParams[] = {
+    {Family::Bits16, 128, 128, 32, 64, 64, 3, true},   // 4 warps
+    {Family::Bits16, 128, 256, 32, 64, 64, 3, true},   // 8 warps
+    {Family::Bits16, 128, 256, 32, 64, 64, 2, true},   // double buffering only
+    {Family::Bits16, 128, 256, 32, 64, 64, 4, true},   // one more slab in flight
+    {Family::Bits16, 128, 256, 32, 64, 64, 3, false},  // the same without the swizzle
+    {Family::Bits16, 128, 256, 64, 64, 64, 3, true},   // half the barriers
+    {Family::Tf32, 128, 128, 32, 64, 64, 3, true},      {Family::Tf32, 128, 256, 32, 64, 64, 4, true, true},
+    {Family::F64, 128, 128, 16, 64, 32, 3, true},  // 8 warps of 64 x 32
+    {Family::F64, 128, 128, 16, 64, 32, 4, true, true}, {Family::F64, 128, 128, 32, 64, 32, 3, true},
+};
+constexpr int kNumConfigs = sizeof(kParams) / sizeof(kParams[0]);
+
+constexpr Family family_of(Precision p) {
+  return p == Precision::TF32 ? Family::Tf32 : p == Precision::F64 ? Family::F64 : Family::Bits16;
+}
+
+// ---- shared-memory tiles ----------------------------------------------------------------------
+// A ROWS x COLS tile stored row by row in 16-byte chunks. With a swizzle, chunk c of row r sits at
+// chunk c ^ f(r): Rows8 spreads the 8 rows of an ldmatrix phase (or of a fragment load reading 8
+// rows at one column) over 8 chunks; RowPairs spreads 4 rows x 2 adjacent chunks (a fragment load
+// reading rows t = 0..3 at two columns g = 0..7) over 8 chunks.
+enum class Swizzle { None, Rows8, RowPairs };
+
+template <int kElemBytes, int ROWS, int COLS, Swizzle kSwizzle>
+struct SmemTile {
+  static constexpr int kChunkElems = 16 / kElemBytes;
+  static constexpr int kChunks = COLS / kChunkElems;  // per row
+  static constexpr int kElems = ROWS * COLS;
+  static_assert(COLS % kChunkElems == 0, "rows are whole 16-byte chunks");
+  static_assert(kSwizzle != Swizzle::RowPairs || kChunks >= 8, "the pair swizzle needs 8 chunks per row");
+  static_assert(kSwizzle != Swizzle::Rows8 || kChunks >= 2, "the row swizzle needs 2 chunks per row");
+
+  __host__ __device__ static constexpr int chunk_xor(int row) {
+    if (kSwizzle == Swizzle::RowPairs) return (row & 3) << 1;
+    if (kSwizzle == Swizzle::None) return 0;
+    // Rows8: 8 rows to 8 chunks; rows narrower than 8 chunks share a 128-byte line with their
+    // neighbours, so the rows of a line take different chunk groups first.
+    return kChunks >= 8 ? (row & 7) : kChunks == 4 ? ((row >> 1) & 3) : ((row >> 2) & 1);
+  }
+  // Element offset of (row, col) in the tile.
+  __host__ __device__ static constexpr int offset(int row, int col) {
+    return row * COLS + ((col / kChunkElems) ^ chunk_xor(row)) * kChunkElems + col % kChunkElems;
+  }
+};
+
+// Which lane reads which element for one fragment, shared by the kernel and its model. 16-bit
+// types: the address lane `lane` gives ldmatrix.x4 (row, col of the tile, both in elements).
+struct TileCoord {
+  int row, col;
+};
+// A of gemm, tile rows m x cols k, no transpose: matrices (m 0-7, k 0-7), (m 8-15, k 0-7),
+// (m 0-7, k 8-15), (m 8-15, k 8-15) are a[0..3].
+__host__ __device__ constexpr TileCoord ldmatrix_a_rows(int lane) {
+  return {lane % 16, (lane / 16) * 8};
+}
+// A of AᵀA, tile rows k x cols m, transposed: matrix q = lane / 8 covers m 8 (q % 2), k 8 (q / 2).
+__host__ __device__ constexpr TileCoord ldmatrix_a_trans(int lane) {
+  return {lane % 8 + (lane / 16) * 8, ((lane / 8) % 2) * 8};
+}
+// B, tile rows k x cols n, transposed, two 8-column instruction tiles at once: matrix q covers
+// k 8 (q % 2), n 8 (q / 2); registers 0, 1 are b[0..1] of the first tile, 2, 3 of the second.
+__host__ __device__ constexpr TileCoord ldmatrix_b_trans(int lane) {
+  return {lane % 8 + ((lane / 8) % 2) * 8, (lane / 16) * 8};
+}
+// TF32 and FP64 fragments, element i of the lane (mma_ptx.cuh): A (m, k), B (k, n).
+__host__ __device__ constexpr TileCoord scalar_a(int lane, int i) {
+  return {lane / 4 + 8 * (i % 2), lane % 4 + 4 * (i / 2)};
+}
+__host__ __device__ constexpr TileCoord scalar_b(int lane, int i) {
+  return {lane % 4 + 4 * i, lane / 4};
+}
+
+template <Precision P, int CFG, bool kAta>
+struct MmaShape {
+  using T = Tensor<P>;
+  using E = typename T::E;
+  using Acc = typename T::Acc;
+  static constexpr MmaParams p = kParams[CFG];
+  static constexpr int WARPS_M = p.bm / p.wm, WARPS_N = p.bn / p.wn, WARPS = WARPS_M * WARPS_N, NT = WARPS * 32;
+  static constexpr int MI = p.wm / 16, NI = p.wn / 8, KSTEPS = p.bk / T::kK;
+  static_assert(family_of(P) == p.family, "a row of kParams computes its own family of types");
+  static_assert(p.bm % p.wm == 0 && p.bn % p.wn == 0 && p.wm % 16 == 0 && p.wn % 16 == 0, "warp tiling");
+  static_assert(p.bk % T::kK == 0, "slabs are whole instructions deep");
+  // TF32's gemm A is read 8 rows at one column (Rows8); every other scalar tile 4 rows at two.
+  static constexpr Swizzle kAPattern = !p.swizzle                        ? Swizzle::None
+                                       : T::kLdmatrix                    ? Swizzle::Rows8
+                                       : (P == Precision::TF32 && !kAta) ? Swizzle::Rows8
+                                                                         : Swizzle::RowPairs;
+  static constexpr Swizzle kBPattern = !p.swizzle ? Swizzle::None : T::kLdmatrix ? Swizzle::Rows8 : Swizzle::RowPairs;
+  using ATile = SmemTile<sizeof(E), kAta ? p.bk : p.bm, kAta ? p.bm : p.bk, kAPattern>;  // gemm [m][k], AᵀA [k][m]
+  using BTile = SmemTile<sizeof(E), p.bk, p.bn, kBPattern>;                              // [k][n]
+  static constexpr int kStageElems = ATile::kElems + BTile::kElems;
+  static constexpr std::size_t kPipelineBytes = static_cast<std::size_t>(p.stages) * kStageElems * sizeof(E);
+  // The epilogue's strip per warp: 16 rows of the warp tile, rows padded by 32 (float) or 64
+  // (double) bytes so that the lanes' fragment stores spread over the banks.
+  static constexpr int kVec = 16 / static_cast<int>(sizeof(Acc));  // accumulators per 16-byte store
+  static constexpr int kStripLd = p.wn + 8;
+  static constexpr std::size_t kStripBytes = static_cast<std::size_t>(WARPS) * 16 * kStripLd * sizeof(Acc);
+  static constexpr std::size_t kStripIdBytes = static_cast<std::size_t>(WARPS) * 16 * kStripLd * sizeof(int);
+  static constexpr std::size_t shared_bytes(bool with_ids) {
+    const std::size_t epilogue = kStripBytes + (with_ids ? kStripIdBytes : 0);
+    return kPipelineBytes > epilogue ? kPipelineBytes : epilogue;
+  }
+};
+
+// Copies rows [r0, r0 + ROWS) x columns [c0, c0 + COLS) of a row-major matrix (leading dimension
+// ld; rows x cols of it valid) into a tile, zeros outside. vec: 16-byte cp.async chunks (every row
+// start 16-byte aligned), else element by element through registers.
+template <typename Tile, int NT, Operand kOp, typename E, typename Probe>
+__device__ __forceinline__ void load_tile(E* dst, const E* __restrict__ src, std::int64_t ld, int r0, int c0, int rows,
+                                          int cols, int tid, bool vec, const Probe& probe) {
+  constexpr int kRows = Tile::kElems / (Tile::kChunks * Tile::kChunkElems);
+  constexpr int kCols = Tile::kChunks * Tile::kChunkElems;
+  if (vec) {
+    constexpr int kTotal = kRows * Tile::kChunks;
+    static_assert(kTotal % NT == 0, "every thread copies the same number of chunks");
+#pragma unroll
+    for (int l = 0; l < kTotal / NT; ++l) {
+      const int q = tid + l * NT;
+      const int r = q / Tile::kChunks, c = (q % Tile::kChunks) * Tile::kChunkElems;
+      const int gr = r0 + r, gc = c0 + c;
+      const int left = cols - gc;  // elements of the row from gc on
+      const int inside = gr >= rows || left <= 0 ? 0 : left < Tile::kChunkElems ? left : Tile::kChunkElems;
+      probe.copy_async(kOp, dst + Tile::offset(r, c), src, static_cast<std::int64_t>(gr) * ld + gc, inside);
+    }
+  } else {
+    for (int e = tid; e < kRows * kCols; e += NT) {
+      const int r = e / kCols, c = e % kCols;
+      const int gr = r0 + r, gc = c0 + c;
+      dst[Tile::offset(r, c)] =
+          (gr < rows && gc < cols) ? probe.load(kOp, src, static_cast<std::int64_t>(gr) * ld + gc) : E(0.0f);
+    }
+  }
+}
+
+// Probe: NoProbe in the timed build, TraceProbe in the instrumented one (probe.cuh).
+// Longer than our ~80-line rule on purpose: prologue, the ring loop and the epilogue read top to
+// bottom as the algorithm.
+template <Precision P, int CFG, bool kAta, typename Probe>
+__global__ void __launch_bounds__(MmaShape<P, CFG, kAta>::NT)
+    mma_sync_kernel(const typename Tensor<P>::E* __restrict__ A, const typename Tensor<P>::E* __restrict__ B,
+                    typename Tensor<P>::Acc* __restrict__ C, int M, int N, int K, bool vec_a, bool vec_b, bool vec_c,
+                    Probe probe) {
+  using S = MmaShape<P, CFG, kAta>;
+  using T = typename S::T;
+  using E = typename S::E;
+  using Acc = typename S::Acc;
+  using Reg = typename T::Reg;
+  constexpr MmaParams p = S::p;
+  constexpr int MI = S::MI, NI = S::NI;
+
+  const int grid_n = static_cast<int>(ceil_div(N, p.bn));
+  const BlockTile tile =
+      kAta ? upper_block_tile(static_cast<int>(blockIdx.x), grid_n)
+           : gemm_block_tile(static_cast<int>(blockIdx.x), static_cast<int>(ceil_div(M, p.bm)), grid_n);
+  const int lane = threadIdx.x, warp = threadIdx.y, tid = warp * 32 + lane;
+  const int warp_m = warp / S::WARPS_N, warp_n = warp % S::WARPS_N;
+  const int m0 = tile.row * p.bm, n0 = tile.col * p.bn;
+  // A diagonal block of AᵀA: a warp tile wholly below the diagonal has no element i <= j.
+  const bool computes = !kAta || tile.row != tile.col || warp_m * p.wm <= (warp_n + 1) * p.wn - 1;
+
+  extern __shared__ __align__(128) unsigned char shared_raw[];
+  E* const ring = reinterpret_cast<E*>(shared_raw);  // stage s: A tile, then B tile
+
+  // K; a trace's phase limit may end it after fewer slabs: nothing at k >= k_end is copied.
+  const int k_end = probe.k_end(K, p.bk);
+  const int slabs = static_cast<int>(ceil_div(k_end, p.bk));
+
+  auto copy_slab = [&](int slab) {
+    E* a_dst = ring + (slab % p.stages) * S::kStageElems;
+    E* b_dst = a_dst + S::ATile::kElems;
+    const int k0 = slab * p.bk;
+    if constexpr (kAta)
+      load_tile<typename S::ATile, S::NT, Operand::A>(a_dst, A, N, k0, m0, k_end, N, tid, vec_a, probe);
+    else
+      load_tile<typename S::ATile, S::NT, Operand::A>(a_dst, A, K, m0, k0, M, k_end, tid, vec_a, probe);
+    load_tile<typename S::BTile, S::NT, Operand::B>(b_dst, kAta ? A : B, N, k0, n0, k_end, N, tid, vec_b, probe);
+  };
+
+  Acc acc[MI][NI][4];
+#pragma unroll
+  for (int mi = 0; mi < MI; ++mi)
+#pragma unroll
+    for (int ni = 0; ni < NI; ++ni)
+#pragma unroll
+      for (int r = 0; r < 4; ++r) acc[mi][ni][r] = Acc(0);
+
+        // Prologue: stages - 1 slabs in flight, one commit group each (empty groups past the end keep
+        // the count of groups, and so the wait below, the same for every slab).
+#pragma unroll
+  for (int s = 0; s < p.stages - 1; ++s) {
+    if (s < slabs) copy_slab(s);
+    cp_async_commit();
+  }
+
+  for (int slab = 0; slab < slabs; ++slab) {
+    // Slab `slab` has landed once at most stages - 2 younger groups are pending; the barrier
+    // makes every thread's copies visible, and tells that everyone is done with slab - 1, whose
+    // buffer the next copy reuses.
+    cp_async_wait<p.stages - 2>();
+    __syncthreads();
+    if (slab + p.stages - 1 < slabs) copy_slab(slab + p.stages - 1);
+    cp_async_commit();
+    if (!computes) continue;
+
+    const E* as = ring + (slab % p.stages) * S::kStageElems;
+    const E* bs = as + S::ATile::kElems;
+    // The fragments of k step ks: A for each instruction row mi, B for each column ni.
+    auto load_fragments = [&](int ks, Reg(&a)[MI][4], Reg(&b)[NI][2]) {
+      const int k0 = ks * T::kK;
+#pragma unroll
+      for (int mi = 0; mi < MI; ++mi) {
+        const int m = warp_m * p.wm + mi * 16;
+        if constexpr (T::kLdmatrix) {
+          if constexpr (kAta) {
+            const TileCoord c = ldmatrix_a_trans(lane);
+            ldmatrix_x4_trans(a[mi], shared_address(as + S::ATile::offset(k0 + c.row, m + c.col)));
+          } else {
+            const TileCoord c = ldmatrix_a_rows(lane);
+            ldmatrix_x4(a[mi], shared_address(as + S::ATile::offset(m + c.row, k0 + c.col)));
+          }
+        } else {
+#pragma unroll
+          for (int i = 0; i < 4; ++i) {
+            const TileCoord c = scalar_a(lane, i);
+            a[mi][i] = T::reg(kAta ? as[S::ATile::offset(k0 + c.col, m + c.row)]
+                                   : as[S::ATile::offset(m + c.row, k0 + c.col)]);
+          }
+        }
+      }
+#pragma unroll
+      for (int ni = 0; ni < NI; ni += (T::kLdmatrix ? 2 : 1)) {
+        const int n = warp_n * p.wn + ni * 8;
+        if constexpr (T::kLdmatrix) {
+          const TileCoord c = ldmatrix_b_trans(lane);
+          Reg r[4];
+          ldmatrix_x4_trans(r, shared_address(bs + S::BTile::offset(k0 + c.row, n + c.col)));
+          b[ni][0] = r[0];
+          b[ni][1] = r[1];
+          b[ni + 1][0] = r[2];
+          b[ni + 1][1] = r[3];
+        } else {
+#pragma unroll
+          for (int i = 0; i < 2; ++i) {
+            const TileCoord c = scalar_b(lane, i);
+            b[ni][i] = T::reg(bs[S::BTile::offset(k0 + c.row, n + c.col)]);
+          }
+        }
+      }
+    };
+    auto multiply = [&](const Reg(&a)[MI][4], const Reg(&b)[NI][2]) {
+#pragma unroll
+      for (int mi = 0; mi < MI; ++mi)
+#pragma unroll
+        for (int ni = 0; ni < NI; ++ni) T::mma(acc[mi][ni], a[mi], b[ni]);
+    };
+    if constexpr (p.fragment_pipeline) {
+      // Two sets of fragment registers: the loads of step ks + 1 are in flight while the
+      // instructions of step ks run.
+      Reg a[2][MI][4], b[2][NI][2];
+      load_fragments(0, a[0], b[0]);
+#pragma unroll
+      for (int ks = 0; ks < S::KSTEPS; ++ks) {
+        if (ks + 1 < S::KSTEPS) load_fragments(ks + 1, a[(ks + 1) % 2], b[(ks + 1) % 2]);
+        multiply(a[ks % 2], b[ks % 2]);
+      }
+    } else {
+      // One k step at a time: unrolled, the compiler hoists the next step's fragment loads and
+      // runs out of registers beside the 128 accumulators.
+#pragma unroll 1
+      for (int ks = 0; ks < S::KSTEPS; ++ks) {
+        Reg a[MI][4], b[NI][2];
+        load_fragments(ks, a, b);
+        multiply(a, b);
+      }
+    }
+  }
+  // The ring is reused for the epilogue's strips: every copy landed, every warp done reading.
+  cp_async_wait<0>();
+  __syncthreads();
+  if (!computes) return;
+
+  // Epilogue: a 16-row strip of the warp tile at a time, registers -> shared -> C.
+  constexpr int LD = S::kStripLd, V = S::kVec;
+  Acc* strip = reinterpret_cast<Acc*>(shared_raw) + warp * 16 * LD;
+  int* ids = reinterpret_cast<int*>(shared_raw + S::kStripBytes) + warp * 16 * LD;
+  const int g = lane / 4, t = lane % 4;
+#pragma unroll
+  for (int mi = 0; mi < MI; ++mi) {
+#pragma unroll
+    for (int ni = 0; ni < NI; ++ni)
+#pragma unroll
+      for (int h = 0; h < 2; ++h) {
+        const int at = (g + 8 * h) * LD + ni * 8 + 2 * t;
+        strip[at] = acc[mi][ni][2 * h];
+        strip[at + 1] = acc[mi][ni][2 * h + 1];
+        if constexpr (Probe::kRecordsWriters) {
+          ids[at] = probe.writer_id((mi * NI + ni) * 4 + 2 * h);
+          ids[at + 1] = probe.writer_id((mi * NI + ni) * 4 + 2 * h + 1);
+        }
+      }
+    __syncwarp();
+    const int i0 = m0 + warp_m * p.wm + mi * 16, j0 = n0 + warp_n * p.wn;
+    // Rows of the strip: lanes side by side write side by side in C.
+    constexpr int kVecsPerRow = p.wn / V;
+    for (int item = lane; item < 16 * kVecsPerRow; item += 32) {
+      const int r = item / kVecsPerRow, c = (item % kVecsPerRow) * V;
+      const int i = i0 + r, j = j0 + c;
+      if (i >= M) continue;
+      Acc v[V];
+      int id[V];
+      load_vec<Acc, V>(strip + r * LD + c, v);
+#pragma unroll
+      for (int w = 0; w < V; ++w) id[w] = Probe::kRecordsWriters ? ids[r * LD + c + w] : 0;
+      if (vec_c && j + V <= N && (!kAta || i <= j)) {
+        probe.store_from(C, static_cast<std::int64_t>(i) * N + j, v, id);
+      } else {
+#pragma unroll
+        for (int w = 0; w < V; ++w)
+          if (j + w < N && (!kAta || i <= j + w))
+            probe.store_from(C, static_cast<std::int64_t>(i) * N + j + w, v[w], id[w]);
+      }
+    }
+    if constexpr (kAta) {
+      // The mirrors: column c of the strip is the piece of row j0 + c of C at columns i0 ..
+      constexpr int kVecsPerCol = 16 / V;
+      for (int item = lane; item < p.wn * kVecsPerCol; item += 32) {
+        const int c = item / kVecsPerCol, r = (item % kVecsPerCol) * V;
+        const int j = j0 + c, i = i0 + r;  // C(j, i .. i + V - 1) = C(i .., j)
+        if (j >= N) continue;
+        Acc v[V];
+        int id[V];
+#pragma unroll
+        for (int w = 0; w < V; ++w) {
+          v[w] = strip[(r + w) * LD + c];
+          id[w] = Probe::kRecordsWriters ? ids[(r + w) * LD + c] : 0;
+        }
+        if (vec_c && i + V - 1 < j) {
+          probe.store_from(C, static_cast<std::int64_t>(j) * N + i, v, id);
+        } else {
+#pragma unroll
+          for (int w = 0; w < V; ++w)
+            if (i + w < j) probe.store_from(C, static_cast<std::int64_t>(j) * N + i + w, v[w], id[w]);
+        }
+      }
+    }
+    __syncwarp();
+  }
+}
+
+// ---- launching --------------------------------------------------------------------------------
+// One compiled kernel: input type, row of kParams, problem, probe.
+template <Precision P, int CFG, bool kAta, typename Probe>
+struct Instance {
+  using S = MmaShape<P, CFG, kAta>;
+  static constexpr auto kernel = mma_sync_kernel<P, CFG, kAta, Probe>;
+  static constexpr std::size_t shared = S::shared_bytes(Probe::kRecordsWriters);
+};
+
+// Calls fn(Instance<...>{}) for the kernel of these arguments; the template arguments are chosen
+// here and nowhere else, so that kernel_for names exactly the kernel the launch runs.
+template <typename Probe, int CFG, typename Fn>
+void visit_config(const GemmArgs& g, Fn&& fn) {
+  constexpr Family f = kParams[CFG].family;
+  const bool ata = g.problem == Problem::Ata;
+  auto by_problem = [&](auto precision_tag) {
+    constexpr Precision P = decltype(precision_tag)::value;
+    if (ata)
+      fn(Instance<P, CFG, true, Probe>{});
+    else
+      fn(Instance<P, CFG, false, Probe>{});
+  };
+  if constexpr (f == Family::Bits16) {
+    if (g.precision == Precision::BF16)
+      by_problem(std::integral_constant<Precision, Precision::BF16>{});
+    else
+      by_problem(std::integral_constant<Precision, Precision::F16>{});
+  } else if constexpr (f == Family::Tf32) {
+    by_problem(std::integral_constant<Precision, Precision::TF32>{});
+  } else {
+    by_problem(std::integral_constant<Precision, Precision::F64>{});
+  }
+}
+
+template <typename Probe, typename Fn, int... C>
+void visit_kernel(const GemmArgs& g, int config_index, Fn&& fn, std::integer_sequence<int, C...>) {
+  const bool found = ((config_index == C ? (visit_config<Probe, C>(g, fn), true) : false) || ...);
+  if (!found) throw GpuError(config_index_error(kMmaSyncVariant, config_index));
+}
+
+template <typename Probe, typename Fn>
+void visit_kernel(const GemmArgs& g, int config_index, Fn&& fn) {
+  visit_kernel<Probe>(g, config_index, fn, std::make_integer_sequence<int, kNumConfigs>{});
+}
+
+// 16-byte copies need every row start aligned: the leading dimension a multiple of the chunk.
+bool rows_aligned(const void* base, std::int64_t ld, std::size_t elem_bytes) {
+  return reinterpret_cast<std::uintptr_t>(base) % 16 == 0 && (ld * static_cast<std::int64_t>(elem_bytes)) % 16 == 0;
+}
+
+std::int64_t grid_blocks(const MmaParams& p, Problem problem, const Shape& s) {
+  if (problem == Problem::Ata) return upper_block_count(static_cast<int>(ceil_div(s.N, p.bn)));
+  return ceil_div(s.M, p.bm) * ceil_div(s.N, p.bn);
+}
+
+template <typename Probe>
+void launch_with(const GemmArgs& g, int config_index, const Probe& probe) {
+  visit_kernel<Probe>(g, config_index, [&](auto instance) {
+    using I = decltype(instance);
+    using S = typename I::S;
+    using E = typename S::E;
+    using Acc = typename S::Acc;
+    const auto kernel = I::kernel;
+    // Above 48 KB a block's dynamic shared memory must be allowed explicitly.
+    if (I::shared > 48 * 1024)
+      CUDA_CHECK(
+          cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(I::shared)));
+    const Shape& s = g.shape;
+    const bool ata = g.problem == Problem::Ata;
+    const E* a = static_cast<const E*>(g.a);
+    const E* b = ata ? a : static_cast<const E*>(g.b);
+    const bool vec_a = rows_aligned(a, ata ? s.N : s.K, sizeof(E));
+    const bool vec_b = rows_aligned(b, s.N, sizeof(E));
+    const bool vec_c = rows_aligned(g.c, s.N, sizeof(Acc));
+    const dim3 grid = checked_grid(grid_blocks(S::p, g.problem, s), 1);
+    const dim3 block(32, S::WARPS);
+    kernel<<<grid, block, I::shared, g.stream>>>(a, b, static_cast<Acc*>(g.c), static_cast<int>(s.M),
+                                                 static_cast<int>(s.N), static_cast<int>(s.K), vec_a, vec_b, vec_c,
+                                                 probe);
+    CUDA_CHECK_LAUNCH("mma_sync_kernel");
+  });
+}
+
+void mma_launch(const GemmArgs& g, int config_index) {
+  launch_with(g, config_index, NoProbe{});
+}
+
+void mma_launch_traced(const GemmArgs& g, int config_index, const TraceBuffers& trace) {
+  launch_with(g, config_index, TraceProbe{trace});
+}
+
+KernelLaunchShape mma_kernel_for(const GemmArgs& g, int config_index) {
+  KernelLaunchShape out;
+  visit_kernel<NoProbe>(g, config_index, [&](auto instance) {
+    using I = decltype(instance);
+    out.kernel = reinterpret_cast<const void*>(I::kernel);
+    out.threads_per_block = I::S::NT;
+    out.dynamic_shared_bytes = I::shared;
+  });
+  return out;
+}
+
+// "h128x256x32_s3": the family (h: 16-bit, tf32_, d: double), block tile and slab, stages, and
+// _plain without the swizzle.
+std::string config_name(const MmaParams& p) {
+  const char* family = p.family == Family::Bits16 ? "h" : p.family == Family::Tf32 ? "tf32_" : "d";
+  return std::string(family) + std::to_string(p.bm) + "x" + std::to_string(p.bn) + "x" + std::to_string(p.bk) + "_s" +
+         std::to_string(p.stages) + (p.swizzle ? "" : "_plain") + (p.fragment_pipeline ? "_fp" : "");
+}
+
+const MmaParams* params_of(const TileConfig& cfg) {
+  for (const MmaParams& p : kParams)
+    if (config_name(p) == cfg.name) return &p;
+  return nullptr;
+}
+
+const char* family_types(Family f) {
+  return f == Family::Bits16 ? "f16 and bf16" : f == Family::Tf32 ? "tf32" : "f64";
+}
+
+std::string mma_refuses(Problem problem, Precision precision, const TileConfig& cfg) {
+  const MmaParams* p = params_of(cfg);
+  if (!p) return "unknown configuration " + cfg.name;
+  if (family_of(precision) != p->family)
+    return "configuration " + cfg.name + " is tiled for " + family_types(p->family) + "; choose one of " +
+           family_types(family_of(precision));
+  if (problem == Problem::Ata && cfg.bm != cfg.bn)
+    return "AᵀA mirrors square blocks across the diagonal: BM must equal BN";
+  return "";
+}
+
+std::size_t mma_shared_bytes(const TileConfig& cfg, Precision precision) {
+  const MmaParams* p = params_of(cfg);
+  if (!p) return 0;
+  const std::size_t pipeline = static_cast<std::size_t>(p->stages) * (p->bm + p->bn) * p->bk * element_bytes(precision);
+  const std::size_t strip =
+      static_cast<std::size_t>(p->bm / p->wm) * (p->bn / p->wn) * 16 * (p->wn + 8) * output_bytes(precision);
+  return std::max(pipeline, strip);
+}
+
+int mma_min_cc(Precision p) {
+  return p == Precision::F64 ? 90 : 0;  // mma.sync m16n8k8 in FP64 came with sm_90
+}
+
+// ---- the mapping model ---------------------------------------------------------------------------
+// What mma_sync_kernel does, as plain host code, for one row of kParams, problem and input type.
+class MmaModel final : public MappingModel {
+ public:
+  MmaModel(const MmaParams& p, Problem problem, Precision precision, const Shape& shape)
+      : p_(p), ata_(problem == Problem::Ata), precision_(precision), s_(shape) {
+    kk_ = precision == Precision::F16 || precision == Precision::BF16 ? 16 : 8;
+    eb_ = static_cast<int>(element_bytes(precision));
+    warps_n_ = p.bn / p.wn;
+    warps_ = (p.bm / p.wm) * warps_n_;
+    mi_ = p.wm / 16;
+    ni_ = p.wn / 8;
+    grid_m_ = static_cast<int>(ceil_div(s_.M, p.bm));
+    grid_n_ = static_cast<int>(ceil_div(s_.N, p.bn));
+    blocks_ = static_cast<int>(grid_blocks(p, problem, s_));
+    // As the launch decides for buffers of their own (cudaMalloc aligns them to 256 bytes).
+    const int chunk = 16 / eb_;
+    vec_a_ = (ata_ ? s_.N : s_.K) % chunk == 0;
+    vec_b_ = s_.N % chunk == 0;
+    build_picture();
+  }
+
+  Dim2 grid() const override { return {blocks_, 1}; }
+  Dim2 block() const override { return {32, warps_}; }
+  int phases() const override { return static_cast<int>(ceil_div(s_.K, p_.bk)); }
+  int writer_slots() const override { return mi_ * ni_ * 4; }
+  bool block_active(int bx, int by) const override { return by == 0 && bx >= 0 && bx < blocks_; }
+  const FragmentPicture* fragments() const override { return &picture_; }
+
+  Owner owner(std::int64_t i, std::int64_t j) const override {
+    if (ata_ && i > j) {
+      Owner o = direct_owner(j, i);
+      o.mirrored = true;
+      return o;
+    }
+    return direct_owner(i, j);
+  }
+
+  TileRect a_tile(int bx, int by, int phase) const override {
+    if (!block_active(bx, by)) return {};
+    const BlockTile t = tile_of(bx);
+    const Span rows = span(t.row, p_.bm, ata_ ? s_.N : s_.M), ks = span(phase, p_.bk, s_.K);
+    return ata_ ? TileRect{ks.lo, ks.hi, rows.lo, rows.hi} : TileRect{rows.lo, rows.hi, ks.lo, ks.hi};
+  }
+  TileRect b_tile(int bx, int by, int phase) const override {
+    if (!block_active(bx, by)) return {};
+    const BlockTile t = tile_of(bx);
+    const Span cols = span(t.col, p_.bn, s_.N), ks = span(phase, p_.bk, s_.K);
+    return {ks.lo, ks.hi, cols.lo, cols.hi};
+  }
+
+  // load_tile's copies for slab `phase`: chunk (or element) tid + l * NT of each tile, the part
+  // inside the matrix.
+  void thread_loads(int bx, int by, int tx, int ty, int phase, int piece, std::vector<ElementRef>* a,
+                    std::vector<ElementRef>* b) const override {
+    a->clear();
+    b->clear();
+    if (!block_active(bx, by) || phase < 0 || phase >= phases() || piece != 0) return;
+    const BlockTile t = tile_of(bx);
+    const int tid = ty * 32 + tx;
+    const std::int64_t k0 = static_cast<std::int64_t>(phase) * p_.bk;
+    const std::int64_t m0 = static_cast<std::int64_t>(t.row) * p_.bm, n0 = static_cast<std::int64_t>(t.col) * p_.bn;
+    if (ata_)
+      tile_loads(p_.bk, p_.bm, k0, m0, s_.K, s_.N, tid, vec_a_, a);
+    else
+      tile_loads(p_.bm, p_.bk, m0, k0, s_.M, s_.K, tid, vec_a_, a);
+    tile_loads(p_.bk, p_.bn, k0, n0, s_.K, s_.N, tid, vec_b_, b);
+  }
+
+  // Gemm: A(r, k) is copied by the grid_n blocks of its block row, B(k, c) by the grid_m blocks
+  // of its block column. AᵀA: A(k, c), c in block column b, by the g - b upper blocks of block
+  // row b (as the A operand) and the b + 1 of block column b (as the B operand): g + 1.
+  std::int64_t a_reads(std::int64_t, std::int64_t) const override { return ata_ ? grid_n_ + 1 : grid_n_; }
+  std::int64_t b_reads(std::int64_t, std::int64_t) const override { return ata_ ? 0 : grid_m_; }
+  std::int64_t a_reads_total(std::int64_t rows, std::int64_t cols) const override {
+    return rows * cols * a_reads(0, 0);
+  }
+  std::int64_t b_reads_total(std::int64_t rows, std::int64_t cols) const override {
+    return rows * cols * b_reads(0, 0);
+  }
+  std::string reads_summary() const override {
+    if (ata_)
+      return "each element of A is copied g + 1 = " + std::to_string(grid_n_ + 1) +
+             " times from global memory (g = ceil(N / " + std::to_string(p_.bn) + ") = " + std::to_string(grid_n_) +
+             "): by the upper-triangle blocks of its block row as A^T and of its block column as A";
+    return "each element of A is copied ceil(N / " + std::to_string(p_.bn) + ") = " + std::to_string(grid_n_) +
+           " times and each element of B ceil(M / " + std::to_string(p_.bm) + ") = " + std::to_string(grid_m_) +
+           " times from global memory, straight into shared memory (cp.async)";
+  }
+
+ private:
+  struct Span {
+    std::int64_t lo, hi;
+  };
+  static Span span(int index, int size, std::int64_t n) {
+    const std::int64_t lo = std::min<std::int64_t>(static_cast<std::int64_t>(index) * size, n);
+    return {lo, std::min<std::int64_t>(lo + size, n)};
+  }
+  BlockTile tile_of(int linear) const {
+    return ata_ ? upper_block_tile(linear, grid_n_) : gemm_block_tile(linear, grid_m_, grid_n_);
+  }
+
+  Owner direct_owner(std::int64_t i, std::int64_t j) const {
+    const BlockTile t{static_cast<int>(i / p_.bm), static_cast<int>(j / p_.bn)};
+    const int ri = static_cast<int>(i % p_.bm), cj = static_cast<int>(j % p_.bn);
+    const int wm = ri / p_.wm, wn = cj / p_.wn;
+    const int mi = (ri % p_.wm) / 16, r16 = ri % 16, ni = (cj % p_.wn) / 8, c8 = cj % 8;
+    Owner o;
+    o.block_x = ata_ ? upper_block_index(t, grid_n_) : gemm_block_index(t, grid_m_, grid_n_);
+    o.block_y = 0;
+    o.thread_x = (r16 % 8) * 4 + c8 / 2;  // lane 4g + t
+    o.thread_y = wm * warps_n_ + wn;      // warp
+    o.slot = (mi * ni_ + ni) * 4 + (r16 / 8) * 2 + c8 % 2;
+    return o;
+  }
+
+  // load_tile<Tile, NT>(..., r0, c0, rows, cols, tid, vec) of a tile_rows x tile_cols tile.
+  void tile_loads(int tile_rows, int tile_cols, std::int64_t r0, std::int64_t c0, std::int64_t rows, std::int64_t cols,
+                  int tid, bool vec, std::vector<ElementRef>* out) const {
+    const int nt = warps_ * 32;
+    if (vec) {
+      const int chunk = 16 / eb_, per_row = tile_cols / chunk;
+      for (int q = tid; q < tile_rows * per_row; q += nt) {
+        const std::int64_t gr = r0 + q / per_row, gc = c0 + static_cast<std::int64_t>(q % per_row) * chunk;
+        if (gr >= rows) continue;
+        for (std::int64_t c = gc; c < std::min<std::int64_t>(gc + chunk, cols); ++c) out->push_back({gr, c});
+      }
+    } else {
+      for (int e = tid; e < tile_rows * tile_cols; e += nt) {
+        const std::int64_t gr = r0 + e / tile_cols, gc = c0 + e % tile_cols;
+        if (gr < rows && gc < cols) out->push_back({gr, gc});
+      }
+    }
+  }
+
+  // ---- the fragment picture: the same formulas as the kernel ----
+  // Byte address of (row, col) in a rows x cols tile of eb-byte elements, with the pattern.
+  static std::int64_t tile_address(Swizzle sw, int eb, int cols, int row, int col) {
+    const int chunk_elems = 16 / eb, chunks = cols / chunk_elems;
+    int x = 0;
+    if (sw == Swizzle::RowPairs) x = (row & 3) << 1;
+    if (sw == Swizzle::Rows8) x = chunks >= 8 ? (row & 7) : chunks == 4 ? ((row >> 1) & 3) : ((row >> 2) & 1);
+    const int offset = row * cols + ((col / chunk_elems) ^ x) * chunk_elems + col % chunk_elems;
+    return static_cast<std::int64_t>(offset) * eb;
+  }
+
+  void build_picture() {
+    FragmentPicture& f = picture_;
+    f.mma_m = 16;
+    f.mma_n = 8;
+    f.mma_k = kk_;
+    f.warps_m = p_.bm / p_.wm;
+    f.warps_n = warps_n_;
+    f.warp_m = p_.wm;
+    f.warp_n = p_.wn;
+    f.stages = p_.stages;
+    f.swizzled = p_.swizzle;
+    const bool bits16 = kk_ == 16;
+    const char* type = precision_ == Precision::F16    ? "f16"
+                       : precision_ == Precision::BF16 ? "bf16"
+                       : precision_ == Precision::TF32 ? "tf32"
+                                                       : "f64";
+    const char* acc = precision_ == Precision::F64 ? "f64" : "f32";
+    f.instruction = std::string("mma.sync.aligned.m16n8k") + std::to_string(kk_) + ".row.col." + acc + "." + type +
+                    "." + type + "." + acc;
+    for (int lane = 0; lane < 32; ++lane) {
+      const int g = lane / 4, t = lane % 4;
+      for (int r = 0; r < 4; ++r) f.c.push_back({lane, r, g + 8 * (r / 2), 2 * t + r % 2});
+      if (bits16) {
+        for (int i = 0; i < 4; ++i)
+          for (int e = 0; e < 2; ++e) f.a.push_back({lane, i, g + 8 * (i % 2), 2 * t + 8 * (i / 2) + e});
+        for (int i = 0; i < 2; ++i)
+          for (int e = 0; e < 2; ++e) f.b.push_back({lane, i, 2 * t + 8 * i + e, g});
+      } else {
+        for (int i = 0; i < 4; ++i) f.a.push_back({lane, i, scalar_a(lane, i).row, scalar_a(lane, i).col});
+        for (int i = 0; i < 2; ++i) f.b.push_back({lane, i, scalar_b(lane, i).row, scalar_b(lane, i).col});
+      }
+    }
+    // The swizzle patterns of MmaShape.
+    const Swizzle a_pattern = bits16                                     ? Swizzle::Rows8
+                              : (precision_ == Precision::TF32 && !ata_) ? Swizzle::Rows8
+                                                                         : Swizzle::RowPairs;
+    const Swizzle b_pattern = bits16 ? Swizzle::Rows8 : Swizzle::RowPairs;
+    const int a_rows = ata_ ? p_.bk : p_.bm, a_cols = ata_ ? p_.bm : p_.bk;
+    f.a_reads = operand_reads(true, a_pattern, a_rows, a_cols);
+    f.b_reads = operand_reads(false, b_pattern, p_.bk, p_.bn);
+  }
+
+  // Warp 0's reads of its first A (or B) fragment at k step 0, as the kernel issues them.
+  OperandReads operand_reads(bool is_a, Swizzle pattern, int rows, int cols) const {
+    OperandReads out;
+    out.tile_rows = rows;
+    out.tile_cols = cols;
+    out.element_bytes = eb_;
+    const bool bits16 = kk_ == 16;
+    auto requests = [&](Swizzle sw) {
+      std::vector<SharedRequest> reqs;
+      if (bits16) {
+        // ldmatrix.x4: four phases of 8 lanes, 16 bytes each.
+        for (int q = 0; q < 4; ++q) {
+          SharedRequest r;
+          for (int lane = 8 * q; lane < 8 * q + 8; ++lane) {
+            const TileCoord c = is_a ? (ata_ ? ldmatrix_a_trans(lane) : ldmatrix_a_rows(lane)) : ldmatrix_b_trans(lane);
+            r.reads.push_back({lane, tile_address(sw, eb_, cols, c.row, c.col), 16});
+          }
+          reqs.push_back(r);
+        }
+      } else {
+        // One load instruction of register 0: 32 lanes of 4 bytes, or two half-warps of 8.
+        const int lanes_per_request = eb_ == 8 ? 16 : 32;
+        for (int first = 0; first < 32; first += lanes_per_request) {
+          SharedRequest r;
+          for (int lane = first; lane < first + lanes_per_request; ++lane) {
+            const TileCoord c = is_a ? scalar_a(lane, 0) : scalar_b(lane, 0);  // A (m, k), B (k, n)
+            const TileCoord at = (is_a && ata_) ? TileCoord{c.col, c.row} : c;
+            r.reads.push_back({lane, tile_address(sw, eb_, cols, at.row, at.col), eb_});
+          }
+          reqs.push_back(r);
+        }
+      }
+      return reqs;
+    };
+    out.instruction = bits16 ? (is_a && !ata_ ? "ldmatrix.sync.aligned.m8n8.x4.shared.b16"
+                                              : "ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16")
+                             : (eb_ == 8 ? "ld.shared.f64" : "ld.shared.b32");
+    out.swizzled = requests(pattern);
+    out.unswizzled = requests(Swizzle::None);
+    return out;
+  }
+
+  MmaParams p_;
+  bool ata_;
+  Precision precision_;
+  Shape s_;
+  int kk_ = 16, eb_ = 2, warps_n_ = 1, warps_ = 1, mi_ = 1, ni_ = 1, grid_m_ = 1, grid_n_ = 1, blocks_ = 1;
+  bool vec_a_ = false, vec_b_ = false;
+  FragmentPicture picture_;
+};
+
+std::unique_ptr<MappingModel> mma_model(int config_index, Problem problem, Precision precision, const Shape& shape) {
+  return std::make_unique<MmaModel>(kParams[config_index], problem, precision, normalised(problem, shape));
+}
+
+std::vector<TileConfig> mma_configs() {
+  std::vector<TileConfig> out;
+  for (const MmaParams& p : kParams) {
+    TileConfig c;
+    c.name = config_name(p);
+    c.bm = p.bm;
+    c.bn = p.bn;
+    c.bk = p.bk;
+    c.warp_m = p.wm;
+    c.warp_n = p.wn;
+    c.stages = p.stages;
+    c.threads_x = 32;
+    c.threads_y = (p.bm / p.wm) * (p.bn / p.wn);
+    c.math = p.family == Family::Bits16 ? "mma.sync m16n8k16 tensor cores, FP32 accumulation"
+             : p.family == Family::Tf32 ? "mma.sync m16n8k8 TF32 tensor cores, FP32 accumulation"
+                                        : "mma.sync m16n8k8 FP64 tensor cores (DMMA)";
+    out.push_back(c);
+  }
+  return out;
+}
+
+}  // namespace
+
+extern const VariantDescriptor kMmaSyncVariant = [] {
+  VariantDescriptor v;
+  v.id = "mma_sync";
+  v.label = "mma.sync tensor cores";
+  v.summary =
+      "The tensor cores with nothing hidden: each warp issues mma.sync instructions on fragments held in "
+      "named registers, fed from shared memory by ldmatrix; slabs of A and B arrive by cp.async in a ring "
+      "of stages, laid out with an XOR swizzle so no two lanes collide in a bank. For AᵀA only the "
+      "upper-triangle blocks run and are mirrored.";
+  v.role = Role::Kernel;
+  v.backend = Backend::Cuda;
+  v.configs = mma_configs();
+  v.default_config = 5;  // the fastest 16-bit tile
+  v.precisions = {Precision::F16, Precision::BF16, Precision::TF32, Precision::F64};
+  v.precision_note =
+      "tensor cores take no FP32 inputs; float data go through them as TF32 (choose tf32), or through the FMA "
+      "kernels as f32";
+  v.min_compute_capability = 80;
+  v.architecture_note = "cp.async and the mma.sync shapes used here came with Ampere (sm_80); FP64 m16n8k8 with Hopper";
+  v.precisions_need_tensor_cores = true;
+  v.min_compute_capability_for = mma_min_cc;
+  v.refuses = mma_refuses;
+  v.launch = mma_launch;
+  v.launch_traced = mma_launch_traced;
+  v.kernel_for = mma_kernel_for;
+  v.shared_bytes = mma_shared_bytes;
+  v.model = mma_model;
+  v.model_caps.staged_phases = true;
+  v.model_caps.prefetch = false;
+  v.model_caps.mirrored_ata = true;
+  v.model_caps.warp_level = true;
+  return v;
+}();
+
+}  // namespace tilescope
