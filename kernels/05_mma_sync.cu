@@ -253,6 +253,13 @@ __global__ void __launch_bounds__(MmaShape<P, CFG, kAta>::NT)
     mma_sync_kernel(const typename Tensor<P>::E* __restrict__ A, const typename Tensor<P>::E* __restrict__ B,
                     typename Tensor<P>::Acc* __restrict__ C, int M, int N, int K, bool vec_a, bool vec_b, bool vec_c,
                     Probe probe) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
+  // cp.async, ldmatrix and these mma shapes came with sm_80: the descriptor refuses older GPUs, and
+  // their compilation keeps no body (it would only trap).
+  using S = MmaShape<P, CFG, kAta>;
+  static_assert(S::MI > 0 && S::NI > 0 && S::KSTEPS > 0 && S::kVec > 0, "the shape is still checked");
+  __trap();
+#else
   using S = MmaShape<P, CFG, kAta>;
   using T = typename S::T;
   using E = typename S::E;
@@ -458,6 +465,15 @@ __global__ void __launch_bounds__(MmaShape<P, CFG, kAta>::NT)
     }
     __syncwarp();
   }
+#endif
+}
+
+// "h128x256x32_s3": the family (h: 16-bit, tf32_, d: double), block tile and slab, stages, and
+// _plain without the swizzle.
+std::string config_name(const MmaParams& p) {
+  const char* family = p.family == Family::Bits16 ? "h" : p.family == Family::Tf32 ? "tf32_" : "d";
+  return std::string(family) + std::to_string(p.bm) + "x" + std::to_string(p.bn) + "x" + std::to_string(p.bk) + "_s" +
+         std::to_string(p.stages) + (p.swizzle ? "" : "_plain") + (p.fragment_pipeline ? "_fp" : "");
 }
 
 // ---- launching --------------------------------------------------------------------------------
@@ -477,10 +493,12 @@ void visit_config(const GemmArgs& g, Fn&& fn) {
   const bool ata = g.problem == Problem::Ata;
   auto by_problem = [&](auto precision_tag) {
     constexpr Precision P = decltype(precision_tag)::value;
-    if (ata)
+    if (!ata)
+      fn(Instance<P, CFG, false, Probe>{});
+    else if constexpr (kParams[CFG].bm == kParams[CFG].bn)  // AᵀA needs square blocks: no other is compiled
       fn(Instance<P, CFG, true, Probe>{});
     else
-      fn(Instance<P, CFG, false, Probe>{});
+      throw GpuError("configuration " + config_name(kParams[CFG]) + " has no AᵀA kernel: BM must equal BN");
   };
   if constexpr (f == Family::Bits16) {
     if (g.precision == Precision::BF16)
@@ -560,14 +578,6 @@ KernelLaunchShape mma_kernel_for(const GemmArgs& g, int config_index) {
     out.dynamic_shared_bytes = I::shared;
   });
   return out;
-}
-
-// "h128x256x32_s3": the family (h: 16-bit, tf32_, d: double), block tile and slab, stages, and
-// _plain without the swizzle.
-std::string config_name(const MmaParams& p) {
-  const char* family = p.family == Family::Bits16 ? "h" : p.family == Family::Tf32 ? "tf32_" : "d";
-  return std::string(family) + std::to_string(p.bm) + "x" + std::to_string(p.bn) + "x" + std::to_string(p.bk) + "_s" +
-         std::to_string(p.stages) + (p.swizzle ? "" : "_plain") + (p.fragment_pipeline ? "_fp" : "");
 }
 
 const MmaParams* params_of(const TileConfig& cfg) {
