@@ -218,22 +218,36 @@ struct MmaShape {
 // Copies rows [r0, r0 + ROWS) x columns [c0, c0 + COLS) of a row-major matrix (leading dimension
 // ld; rows x cols of it valid) into a tile, zeros outside. vec: 16-byte cp.async chunks (every row
 // start 16-byte aligned), else element by element through registers.
+// Thread tid copies chunk column tid % kChunks of rows tid / kChunks + l * kRowStep: the same
+// column and, the swizzle repeating every kRowStep rows, the same XOR in every row it copies, so
+// its addresses are one base plus constant steps. A tile wholly inside the matrix (every tile but
+// the edges) needs no bounds at all.
 template <typename Tile, int NT, Operand kOp, typename E, typename Probe>
 __device__ __forceinline__ void load_tile(E* dst, const E* __restrict__ src, std::int64_t ld, int r0, int c0, int rows,
                                           int cols, int tid, bool vec, const Probe& probe) {
-  constexpr int kRows = Tile::kElems / (Tile::kChunks * Tile::kChunkElems);
   constexpr int kCols = Tile::kChunks * Tile::kChunkElems;
+  constexpr int kRows = Tile::kElems / kCols;
   if (vec) {
-    constexpr int kTotal = kRows * Tile::kChunks;
-    static_assert(kTotal % NT == 0, "every thread copies the same number of chunks");
+    static_assert(NT % Tile::kChunks == 0, "a thread keeps its chunk column");
+    constexpr int kRowStep = NT / Tile::kChunks, kPer = kRows / kRowStep;
+    static_assert(kRows % kRowStep == 0, "every thread copies the same number of chunks");
+    static_assert(
+        Tile::chunk_xor(kRowStep) == Tile::chunk_xor(0) && Tile::chunk_xor(kRowStep + 1) == Tile::chunk_xor(1),
+        "the swizzle repeats every kRowStep rows");
+    const int r = tid / Tile::kChunks, c = (tid % Tile::kChunks) * Tile::kChunkElems;
+    E* const d = dst + Tile::offset(r, c);
+    const std::int64_t first = static_cast<std::int64_t>(r0 + r) * ld + c0 + c, step = kRowStep * ld;
+    if (r0 + kRows <= rows && c0 + kCols <= cols) {
 #pragma unroll
-    for (int l = 0; l < kTotal / NT; ++l) {
-      const int q = tid + l * NT;
-      const int r = q / Tile::kChunks, c = (q % Tile::kChunks) * Tile::kChunkElems;
-      const int gr = r0 + r, gc = c0 + c;
-      const int left = cols - gc;  // elements of the row from gc on
-      const int inside = gr >= rows || left <= 0 ? 0 : left < Tile::kChunkElems ? left : Tile::kChunkElems;
-      probe.copy_async(kOp, dst + Tile::offset(r, c), src, static_cast<std::int64_t>(gr) * ld + gc, inside);
+      for (int l = 0; l < kPer; ++l)
+        probe.copy_async(kOp, d + l * kRowStep * kCols, src, first + l * step, Tile::kChunkElems);
+    } else {
+      const int left = cols - (c0 + c);  // elements of the row from this chunk on
+      const int inside = left <= 0 ? 0 : left < Tile::kChunkElems ? left : Tile::kChunkElems;
+#pragma unroll
+      for (int l = 0; l < kPer; ++l)
+        probe.copy_async(kOp, d + l * kRowStep * kCols, src, first + l * step,
+                         r0 + r + l * kRowStep < rows ? inside : 0);
     }
   } else {
     for (int e = tid; e < kRows * kCols; e += NT) {
