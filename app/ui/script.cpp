@@ -242,6 +242,62 @@ bool do_mapping_play(Action& x) {
   return true;
 }
 
+// The tensor-core pictures of the Mapping tab: which tab, how the selected block is coloured,
+// the lane whose fragments light up, and the banks with or without the swizzle.
+struct NamedView {
+  const char* word;
+  MappingPanel::View view;
+};
+const NamedView kMappingViews[] = {{"matrices", MappingPanel::View::Matrices},
+                                   {"fragments", MappingPanel::View::Fragments},
+                                   {"banks", MappingPanel::View::Banks}};
+struct NamedColouring {
+  const char* word;
+  ThreadColouring colouring;
+};
+const NamedColouring kColourings[] = {
+    {"warp", ThreadColouring::Warp}, {"lane", ThreadColouring::Lane}, {"register", ThreadColouring::Register}};
+constexpr IntRange kLanes{0, 31};
+
+template <typename Table>
+const auto* find_named(const Table& table, const std::string& word) {
+  for (const auto& e : table)
+    if (word == e.word) return &e;
+  return static_cast<decltype(&table[0])>(nullptr);
+}
+
+std::string check_mapping_view(const std::vector<std::string>& w) {
+  return named_word(find_named(kMappingViews, w[1]) != nullptr, w[1], "matrices|fragments|banks");
+}
+bool do_mapping_view(Action& x) {
+  x.app.mapping().show_view(find_named(kMappingViews, x.w[1])->view);
+  return true;
+}
+std::string check_mapping_colour(const std::vector<std::string>& w) {
+  return named_word(find_named(kColourings, w[1]) != nullptr, w[1], "warp|lane|register");
+}
+bool do_mapping_colour(Action& x) {
+  x.app.mapping().set_colouring(find_named(kColourings, x.w[1])->colouring);
+  return true;
+}
+std::string check_mapping_lane(const std::vector<std::string>& w) {
+  int lane = 0;
+  return int_word(w[1], kLanes, &lane);
+}
+bool do_mapping_lane(Action& x) {
+  int lane = 0;
+  int_word(x.w[1], kLanes, &lane);
+  x.app.mapping().fragment_view().set_lane(lane);
+  return true;
+}
+std::string check_mapping_banks(const std::vector<std::string>& w) {
+  return named_word(w[1] == "swizzled" || w[1] == "plain", w[1], "swizzled|plain");
+}
+bool do_mapping_banks(Action& x) {
+  x.app.mapping().fragment_view().set_swizzled(x.w[1] == "swizzled");
+  return true;
+}
+
 // The Timing tab's plot: speed against size, or the Roofline view.
 std::string check_plot_kind(const std::vector<std::string>& w) {
   return w[1] == "timing" || w[1] == "roofline" ? "" : "'" + w[1] + "' is not a plot: timing|roofline";
@@ -395,6 +451,10 @@ const ActionEntry kActions[] = {
     {"mapping-play", 1, 1, "mapping-play on|off", check_on_off, do_mapping_play},
     {"plot", 1, 1, "plot timing|roofline", check_plot_kind, do_plot_kind},
     {"mapping-phase", 1, 1, "mapping-phase N", check_mapping_phase, do_mapping_phase},
+    {"mapping-view", 1, 1, "mapping-view matrices|fragments|banks", check_mapping_view, do_mapping_view},
+    {"mapping-colour", 1, 1, "mapping-colour warp|lane|register", check_mapping_colour, do_mapping_colour},
+    {"mapping-lane", 1, 1, "mapping-lane N", check_mapping_lane, do_mapping_lane},
+    {"mapping-banks", 1, 1, "mapping-banks swizzled|plain", check_mapping_banks, do_mapping_banks},
     {"wait", 0, 1, "wait [SECONDS]", check_wait, do_wait},
     {"frames", 1, 1, "frames N", check_frames, do_frames},
     {"load-csv", 1, 1, "load-csv PATH", no_values,

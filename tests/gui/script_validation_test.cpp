@@ -113,6 +113,10 @@ TEST(ScriptCheck, ValuesThatDoNotParse) {
   expect_refused("mapping-phase first", "'first' is not a whole number");
   expect_refused("mapping-play yes", "'yes' is not on or off");
   expect_refused("plot speed", "'speed' is not a plot: timing|roofline");
+  expect_refused("mapping-view lanes", "'lanes' is not one of matrices|fragments|banks");
+  expect_refused("mapping-colour thread", "'thread' is not one of warp|lane|register");
+  expect_refused("mapping-banks off", "'off' is not one of swizzled|plain");
+  expect_refused("mapping-lane five", "'five' is not a whole number");
   expect_refused("history-pass some", "'some' is not a whole number");
   expect_refused("use-all x", "'x' is not on or off");
 }
@@ -137,6 +141,8 @@ TEST(ScriptCheck, ValuesOutOfRange) {
   expect_refused("mapping-block 0 1048577", "from 0 to 1048576");
   expect_refused("mapping-phase -2", "from 0 to 1048576");
   expect_refused("history-pass -2", "from 0 to 1048576");
+  expect_refused("mapping-lane 32", "from 0 to 31");
+  expect_refused("mapping-lane -1", "from 0 to 31");
 }
 
 TEST(ScriptCheck, VariantsConfigurationsAndShaderModesMustExist) {
@@ -174,6 +180,13 @@ TEST(ScriptCheck, GoodLinesOfEveryActionLoad) {
                                   std::string("mapping-block 0 3"),
                                   std::string("mapping-play on"),
                                   std::string("mapping-phase 0"),
+                                  std::string("mapping-view banks"),
+                                  std::string("mapping-view fragments"),
+                                  std::string("mapping-view matrices"),
+                                  std::string("mapping-colour lane"),
+                                  std::string("mapping-colour register"),
+                                  std::string("mapping-lane 31"),
+                                  std::string("mapping-banks plain"),
                                   std::string("wait"),
                                   std::string("wait 86400"),
                                   std::string("frames 1"),
