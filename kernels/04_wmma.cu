@@ -52,6 +52,7 @@
 #include <type_traits>
 
 #include "block_order.h"
+#include "block_tile_model.h"
 #include "kernel_common.cuh"
 #include "probe.cuh"
 #include "variant.h"
@@ -302,8 +303,7 @@ __device__ __forceinline__ void wmma_block(const typename WmmaTypes<P>::In* __re
   const int lane = threadIdx.x, warp = threadIdx.y;
   const int tid = warp * kWarpSize + lane;
   const int grid_cols = static_cast<int>(ceil_div(N, BN));
-  const BlockTile tile = kAta ? upper_block_tile(blockIdx.x, grid_cols)
-                              : gemm_block_tile(blockIdx.x, static_cast<int>(ceil_div(M, BM)), grid_cols);
+  const BlockTile tile = block_tile(kAta, blockIdx.x, static_cast<int>(ceil_div(M, BM)), grid_cols);
   const int m0 = tile.row * BM, n0 = tile.col * BN;
   const int wm = warp / WARPS_N, wn = warp % WARPS_N;      // the warp's tile in the block
   const int wm0 = m0 + wm * S::WM, wn0 = n0 + wn * S::WN;  // its first row and column of C
@@ -441,8 +441,8 @@ static_assert(kNumConfigs == 2, "add a case to launch_kernel for every row of kP
 
 // The grid: one block per block tile (gemm), or per upper-triangle block tile (AᵀA).
 std::int64_t block_count(Problem problem, const Shape& s, const WmmaParams& p) {
-  if (problem == Problem::Ata) return upper_block_count(static_cast<int>(ceil_div(s.N, p.bn)));
-  return ceil_div(s.M, p.bm) * ceil_div(s.N, p.bn);
+  return block_tile_count(problem == Problem::Ata, static_cast<int>(ceil_div(s.M, p.bm)),
+                          static_cast<int>(ceil_div(s.N, p.bn)));
 }
 
 template <Precision P, typename Probe>
@@ -536,136 +536,37 @@ int wmma_min_cc_for(Precision p) {
 // What wmma_kernel does, as plain host code, for one row of kParams and one input type (the
 // fragment shape and the chunk width W of the copy-out depend on it). Blocks are numbered as
 // the 1-D grid launches them: block_x = the linear index, block_y = 0.
-class WmmaModel final : public MappingModel {
+class WmmaModel final : public BlockTileModel {
  public:
   WmmaModel(const WmmaParams& p, Problem problem, Precision precision, const Shape& shape)
-      : p_(p), ata_(problem == Problem::Ata), f_(fragment_shape(precision)), s_(shape) {
+      : BlockTileModel({p.bm, p.bn, p.bk, p.warps()}, problem, shape), p_(p), f_(fragment_shape(precision)) {
     chunk_ = kVecBytes / static_cast<int>(output_bytes(precision));
     wm_ = p.bm / p.warps_m;
     wn_ = p.bn / p.warps_n;
     frags_n_ = wn_ / f_.n;
-    rows_ = static_cast<int>(ceil_div(s_.M, p.bm));
-    cols_ = static_cast<int>(ceil_div(s_.N, p.bn));
-    blocks_ = static_cast<int>(block_count(problem, s_, p));
   }
 
-  Dim2 grid() const override { return {blocks_, 1}; }
-  Dim2 block() const override { return {kWarpSize, p_.warps()}; }
-  int phases() const override { return static_cast<int>(ceil_div(s_.K, p_.bk)); }
-  // AᵀA's grid holds the upper-triangle block tiles only: every block of it works.
-  bool block_active(int bx, int by) const override { return by == 0 && bx >= 0 && bx < blocks_; }
   // The writer ids' slot is the warp's accumulator fragment.
   int writer_slots() const override { return (wm_ / f_.m) * frags_n_; }
   // No fragment picture: wmma promises no lane layout for its fragments (that is the lesson;
   // mma.sync, the next variant, has one). Owners are lanes as the copy-out assigns them.
   const FragmentPicture* fragments() const override { return nullptr; }
 
-  Owner owner(std::int64_t i, std::int64_t j) const override {
-    // AᵀA: C(i, j) below the diagonal is stored by the lane that stores C(j, i), as its mirror.
-    if (ata_ && i > j) {
-      Owner o = direct_owner(j, i);
-      o.mirrored = true;
-      return o;
-    }
-    return direct_owner(i, j);
-  }
-
-  TileRect a_tile(int bx, int by, int phase) const override {
-    if (!block_active(bx, by)) return {};
-    const BlockTile t = tile_of(bx);
-    const Span rows = span(t.row, p_.bm, s_.M), ks = span(phase, p_.bk, s_.K);
-    // Gemm: the block's rows of A x the slab's k. AᵀA: the slab's rows of A x the block row's columns.
-    return ata_ ? TileRect{ks.lo, ks.hi, rows.lo, rows.hi} : TileRect{rows.lo, rows.hi, ks.lo, ks.hi};
-  }
-  TileRect b_tile(int bx, int by, int phase) const override {
-    if (!block_active(bx, by)) return {};
-    const Span cols = span(tile_of(bx).col, p_.bn, s_.N), ks = span(phase, p_.bk, s_.K);
-    return {ks.lo, ks.hi, cols.lo, cols.hi};
-  }
-
-  // stage_slab: thread tid loads elements tid, tid + threads, .. of each ROWS x COLS slab, row
-  // by row, those inside the matrix.
-  void thread_loads(int bx, int by, int tx, int ty, int phase, int piece, std::vector<ElementRef>* a,
-                    std::vector<ElementRef>* b) const override {
-    a->clear();
-    b->clear();
-    if (!block_active(bx, by) || phase < 0 || phase >= phases() || piece != 0) return;
-    const int tid = ty * kWarpSize + tx;
-    const BlockTile t = tile_of(bx);
-    const std::int64_t k0 = static_cast<std::int64_t>(phase) * p_.bk;
-    const std::int64_t m0 = static_cast<std::int64_t>(t.row) * p_.bm, n0 = static_cast<std::int64_t>(t.col) * p_.bn;
-    if (ata_)
-      slab_loads(p_.bk, p_.bm, k0, m0, s_.K, s_.N, tid, a);
-    else
-      slab_loads(p_.bm, p_.bk, m0, k0, s_.M, s_.K, tid, a);
-    slab_loads(p_.bk, p_.bn, k0, n0, s_.K, s_.N, tid, b);
-  }
-
-  // Each block loads every slab of its rows (A) and columns (B) exactly once, clipped to the
-  // matrix. Gemm: A(r, k) by the ceil(N / BN) blocks of block row r / BM; B(k, c) by the
-  // ceil(M / BM) blocks of block column c / BN. AᵀA (upper-triangle tiles only): A(k, c) with
-  // b = c / BN as the A operand by tiles (b, col >= b): g - b of them, and as the B operand by
-  // tiles (row <= b, b): b + 1 of them; g + 1 in all, whatever the column.
-  std::int64_t a_reads(std::int64_t, std::int64_t) const override { return ata_ ? cols_ + 1 : cols_; }
-  std::int64_t b_reads(std::int64_t, std::int64_t) const override { return ata_ ? 0 : rows_; }
-  // Every element of a matrix is read equally often: the totals are the count times the size.
-  std::int64_t a_reads_total(std::int64_t rows, std::int64_t cols) const override {
-    return rows * cols * a_reads(0, 0);
-  }
-  std::int64_t b_reads_total(std::int64_t rows, std::int64_t cols) const override {
-    return rows * cols * b_reads(0, 0);
-  }
-  std::string reads_summary() const override {
-    if (ata_)
-      return "each element of A is read g + 1 = " + std::to_string(cols_ + 1) +
-             " times from global memory (g = ceil(N / " + std::to_string(p_.bn) + ") = " + std::to_string(cols_) +
-             "): by the upper-triangle blocks of its block row as A^T and of its block column as A";
-    return "each element of A is read ceil(N / " + std::to_string(p_.bn) + ") = " + std::to_string(cols_) +
-           " times and each element of B ceil(M / " + std::to_string(p_.bm) + ") = " + std::to_string(rows_) +
-           " times from global memory";
-  }
-
  private:
-  struct Span {
-    std::int64_t lo, hi;
-  };
-  static Span span(int index, int size, std::int64_t n) {
-    const std::int64_t lo = std::min<std::int64_t>(static_cast<std::int64_t>(index) * size, n);
-    return {lo, std::min<std::int64_t>(lo + size, n)};
-  }
-
-  BlockTile tile_of(int bx) const { return ata_ ? upper_block_tile(bx, cols_) : gemm_block_tile(bx, rows_, cols_); }
-
-  // The block tile, the warp tile in it, the fragment in that (the slot), and the lane whose
-  // chunk of the fragment holds the element (copy_fragment_out).
-  Owner direct_owner(std::int64_t i, std::int64_t j) const {
-    const BlockTile t{static_cast<int>(i / p_.bm), static_cast<int>(j / p_.bn)};
-    const int r = static_cast<int>(i % p_.bm), c = static_cast<int>(j % p_.bn);
+  // The warp tile, the fragment in it (the slot), and the lane whose chunk of the fragment holds
+  // the element (copy_fragment_out). Slabs are staged element by element (stage_slab): the
+  // base's tile_loads.
+  void owner_in_block(int r, int c, Owner* o) const override {
     const int fr = (r % wm_) / f_.m, fc = (c % wn_) / f_.n;
     const int chunk = (r % f_.m) * (f_.n / chunk_) + (c % f_.n) / chunk_;
-    Owner o;
-    o.block_x = ata_ ? upper_block_index(t, cols_) : gemm_block_index(t, rows_, cols_);
-    o.block_y = 0;
-    o.thread_x = chunk % kWarpSize;
-    o.thread_y = (r / wm_) * p_.warps_n + c / wn_;
-    o.slot = fr * frags_n_ + fc;
-    return o;
-  }
-
-  // stage_slab<ROWS, COLS>(.., src, ld, r0, c0, rows, cols, tid).
-  void slab_loads(int tile_rows, int tile_cols, std::int64_t r0, std::int64_t c0, std::int64_t rows, std::int64_t cols,
-                  int tid, std::vector<ElementRef>* out) const {
-    for (int e = tid; e < tile_rows * tile_cols; e += kWarpSize * p_.warps()) {
-      const std::int64_t gr = r0 + e / tile_cols, gc = c0 + e % tile_cols;
-      if (gr < rows && gc < cols) out->push_back({gr, gc});
-    }
+    o->thread_x = chunk % kWarpSize;
+    o->thread_y = (r / wm_) * p_.warps_n + c / wn_;
+    o->slot = fr * frags_n_ + fc;
   }
 
   WmmaParams p_;
-  bool ata_;
   FragmentShape f_;
-  Shape s_;
-  int chunk_ = 4, wm_ = 1, wn_ = 1, frags_n_ = 1, rows_ = 1, cols_ = 1, blocks_ = 1;
+  int chunk_ = 4, wm_ = 1, wn_ = 1, frags_n_ = 1;
 };
 
 std::unique_ptr<MappingModel> wmma_model(int config_index, Problem problem, Precision precision, const Shape& shape) {

@@ -42,6 +42,7 @@
 #include <utility>
 
 #include "block_order.h"
+#include "block_tile_model.h"
 #include "kernel_common.cuh"
 #include "mma_ptx.cuh"
 #include "probe.cuh"
@@ -133,6 +134,27 @@ constexpr Family family_of(Precision p) {
 // reading rows t = 0..3 at two columns g = 0..7) over 8 chunks.
 enum class Swizzle { None, Rows8, RowPairs };
 
+// The XOR applied to the chunks of row `row` of a tile with `chunks` chunks per row.
+__host__ __device__ constexpr int chunk_xor(Swizzle sw, int chunks, int row) {
+  if (sw == Swizzle::RowPairs) return (row & 3) << 1;
+  if (sw == Swizzle::None) return 0;
+  // Rows8: 8 rows to 8 chunks; rows narrower than 8 chunks share a 128-byte line with their
+  // neighbours, so the rows of a line take different chunk groups first.
+  return chunks >= 8 ? (row & 7) : chunks == 4 ? ((row >> 1) & 3) : ((row >> 2) & 1);
+}
+// Element offset of (row, col) in a tile of `cols` elements of elem_bytes per row.
+__host__ __device__ constexpr int swizzled_offset(Swizzle sw, int elem_bytes, int cols, int row, int col) {
+  const int chunk_elems = 16 / elem_bytes;
+  return row * cols + ((col / chunk_elems) ^ chunk_xor(sw, cols / chunk_elems, row)) * chunk_elems + col % chunk_elems;
+}
+// The pattern of a tile: the 16-bit types' ldmatrix rows and TF32's gemm A (read 8 rows at one
+// column) take Rows8; the other TF32 and FP64 tiles (read 4 rows at two columns) RowPairs.
+__host__ __device__ constexpr Swizzle tile_swizzle(bool swizzled, Precision p, bool ata, bool a_operand) {
+  if (!swizzled) return Swizzle::None;
+  const bool bits16 = p == Precision::F16 || p == Precision::BF16;
+  return bits16 || (p == Precision::TF32 && a_operand && !ata) ? Swizzle::Rows8 : Swizzle::RowPairs;
+}
+
 template <int kElemBytes, int ROWS, int COLS, Swizzle kSwizzle>
 struct SmemTile {
   static constexpr int kChunkElems = 16 / kElemBytes;
@@ -142,18 +164,27 @@ struct SmemTile {
   static_assert(kSwizzle != Swizzle::RowPairs || kChunks >= 8, "the pair swizzle needs 8 chunks per row");
   static_assert(kSwizzle != Swizzle::Rows8 || kChunks >= 2, "the row swizzle needs 2 chunks per row");
 
-  __host__ __device__ static constexpr int chunk_xor(int row) {
-    if (kSwizzle == Swizzle::RowPairs) return (row & 3) << 1;
-    if (kSwizzle == Swizzle::None) return 0;
-    // Rows8: 8 rows to 8 chunks; rows narrower than 8 chunks share a 128-byte line with their
-    // neighbours, so the rows of a line take different chunk groups first.
-    return kChunks >= 8 ? (row & 7) : kChunks == 4 ? ((row >> 1) & 3) : ((row >> 2) & 1);
-  }
-  // Element offset of (row, col) in the tile.
+  __host__ __device__ static constexpr int chunk_xor(int row) { return tilescope::chunk_xor(kSwizzle, kChunks, row); }
   __host__ __device__ static constexpr int offset(int row, int col) {
-    return row * COLS + ((col / kChunkElems) ^ chunk_xor(row)) * kChunkElems + col % kChunkElems;
+    return swizzled_offset(kSwizzle, kElemBytes, COLS, row, col);
   }
 };
+
+// Shared memory of a configuration: the ring of stages, then reused by the epilogue's strips (per
+// warp 16 rows of the warp tile, rows padded by 32 (float) or 64 (double) bytes so that the
+// lanes' fragment stores spread over the banks), with the writer ids beside them in the trace.
+constexpr int strip_ld(const MmaParams& p) {
+  return p.wn + 8;
+}
+constexpr std::size_t strip_bytes(const MmaParams& p, std::size_t bytes) {
+  return static_cast<std::size_t>(p.bm / p.wm) * (p.bn / p.wn) * 16 * strip_ld(p) * bytes;
+}
+constexpr std::size_t shared_bytes_of(const MmaParams& p, std::size_t elem_bytes, std::size_t acc_bytes,
+                                      bool with_ids) {
+  const std::size_t pipeline = static_cast<std::size_t>(p.stages) * (p.bm + p.bn) * p.bk * elem_bytes;
+  const std::size_t epilogue = strip_bytes(p, acc_bytes) + (with_ids ? strip_bytes(p, sizeof(int)) : 0);
+  return pipeline > epilogue ? pipeline : epilogue;
+}
 
 // Which lane reads which element for one fragment, shared by the kernel and its model. 16-bit
 // types: the address lane `lane` gives ldmatrix.x4 (row, col of the tile, both in elements).
@@ -193,25 +224,15 @@ struct MmaShape {
   static_assert(family_of(P) == p.family, "a row of kParams computes its own family of types");
   static_assert(p.bm % p.wm == 0 && p.bn % p.wn == 0 && p.wm % 16 == 0 && p.wn % 16 == 0, "warp tiling");
   static_assert(p.bk % T::kK == 0, "slabs are whole instructions deep");
-  // TF32's gemm A is read 8 rows at one column (Rows8); every other scalar tile 4 rows at two.
-  static constexpr Swizzle kAPattern = !p.swizzle                        ? Swizzle::None
-                                       : T::kLdmatrix                    ? Swizzle::Rows8
-                                       : (P == Precision::TF32 && !kAta) ? Swizzle::Rows8
-                                                                         : Swizzle::RowPairs;
-  static constexpr Swizzle kBPattern = !p.swizzle ? Swizzle::None : T::kLdmatrix ? Swizzle::Rows8 : Swizzle::RowPairs;
-  using ATile = SmemTile<sizeof(E), kAta ? p.bk : p.bm, kAta ? p.bm : p.bk, kAPattern>;  // gemm [m][k], AᵀA [k][m]
-  using BTile = SmemTile<sizeof(E), p.bk, p.bn, kBPattern>;                              // [k][n]
+  using ATile = SmemTile<sizeof(E), kAta ? p.bk : p.bm, kAta ? p.bm : p.bk,
+                         tile_swizzle(p.swizzle, P, kAta, true)>;                          // gemm [m][k], AᵀA [k][m]
+  using BTile = SmemTile<sizeof(E), p.bk, p.bn, tile_swizzle(p.swizzle, P, kAta, false)>;  // [k][n]
   static constexpr int kStageElems = ATile::kElems + BTile::kElems;
-  static constexpr std::size_t kPipelineBytes = static_cast<std::size_t>(p.stages) * kStageElems * sizeof(E);
-  // The epilogue's strip per warp: 16 rows of the warp tile, rows padded by 32 (float) or 64
-  // (double) bytes so that the lanes' fragment stores spread over the banks.
   static constexpr int kVec = 16 / static_cast<int>(sizeof(Acc));  // accumulators per 16-byte store
-  static constexpr int kStripLd = p.wn + 8;
-  static constexpr std::size_t kStripBytes = static_cast<std::size_t>(WARPS) * 16 * kStripLd * sizeof(Acc);
-  static constexpr std::size_t kStripIdBytes = static_cast<std::size_t>(WARPS) * 16 * kStripLd * sizeof(int);
+  static constexpr int kStripLd = strip_ld(p);
+  static constexpr std::size_t kStripBytes = strip_bytes(p, sizeof(Acc));
   static constexpr std::size_t shared_bytes(bool with_ids) {
-    const std::size_t epilogue = kStripBytes + (with_ids ? kStripIdBytes : 0);
-    return kPipelineBytes > epilogue ? kPipelineBytes : epilogue;
+    return shared_bytes_of(p, sizeof(E), sizeof(Acc), with_ids);
   }
 };
 
@@ -283,9 +304,7 @@ __global__ void __launch_bounds__(MmaShape<P, CFG, kAta>::NT)
   constexpr int MI = S::MI, NI = S::NI;
 
   const int grid_n = static_cast<int>(ceil_div(N, p.bn));
-  const BlockTile tile =
-      kAta ? upper_block_tile(static_cast<int>(blockIdx.x), grid_n)
-           : gemm_block_tile(static_cast<int>(blockIdx.x), static_cast<int>(ceil_div(M, p.bm)), grid_n);
+  const BlockTile tile = block_tile(kAta, static_cast<int>(blockIdx.x), static_cast<int>(ceil_div(M, p.bm)), grid_n);
   const int lane = threadIdx.x, warp = threadIdx.y, tid = warp * 32 + lane;
   const int warp_m = warp / S::WARPS_N, warp_n = warp % S::WARPS_N;
   const int m0 = tile.row * p.bm, n0 = tile.col * p.bn;
@@ -543,8 +562,8 @@ bool rows_aligned(const void* base, std::int64_t ld, std::size_t elem_bytes) {
 }
 
 std::int64_t grid_blocks(const MmaParams& p, Problem problem, const Shape& s) {
-  if (problem == Problem::Ata) return upper_block_count(static_cast<int>(ceil_div(s.N, p.bn)));
-  return ceil_div(s.M, p.bm) * ceil_div(s.N, p.bn);
+  return block_tile_count(problem == Problem::Ata, static_cast<int>(ceil_div(s.M, p.bm)),
+                          static_cast<int>(ceil_div(s.N, p.bn)));
 }
 
 template <typename Probe>
@@ -617,11 +636,7 @@ std::string mma_refuses(Problem problem, Precision precision, const TileConfig& 
 
 std::size_t mma_shared_bytes(const TileConfig& cfg, Precision precision) {
   const MmaParams* p = params_of(cfg);
-  if (!p) return 0;
-  const std::size_t pipeline = static_cast<std::size_t>(p->stages) * (p->bm + p->bn) * p->bk * element_bytes(precision);
-  const std::size_t strip =
-      static_cast<std::size_t>(p->bm / p->wm) * (p->bn / p->wn) * 16 * (p->wn + 8) * output_bytes(precision);
-  return std::max(pipeline, strip);
+  return p ? shared_bytes_of(*p, element_bytes(precision), output_bytes(precision), false) : 0;
 }
 
 int mma_min_cc(Precision p) {
@@ -630,150 +645,53 @@ int mma_min_cc(Precision p) {
 
 // ---- the mapping model ---------------------------------------------------------------------------
 // What mma_sync_kernel does, as plain host code, for one row of kParams, problem and input type.
-class MmaModel final : public MappingModel {
+class MmaModel final : public BlockTileModel {
  public:
   MmaModel(const MmaParams& p, Problem problem, Precision precision, const Shape& shape)
-      : p_(p), ata_(problem == Problem::Ata), precision_(precision), s_(shape) {
+      : BlockTileModel(
+            {p.bm, p.bn, p.bk, (p.bm / p.wm) * (p.bn / p.wn), "copied", ", straight into shared memory (cp.async)"},
+            problem, shape),
+        p_(p),
+        precision_(precision) {
     kk_ = precision == Precision::F16 || precision == Precision::BF16 ? 16 : 8;
     eb_ = static_cast<int>(element_bytes(precision));
     warps_n_ = p.bn / p.wn;
-    warps_ = (p.bm / p.wm) * warps_n_;
     mi_ = p.wm / 16;
     ni_ = p.wn / 8;
-    grid_m_ = static_cast<int>(ceil_div(s_.M, p.bm));
-    grid_n_ = static_cast<int>(ceil_div(s_.N, p.bn));
-    blocks_ = static_cast<int>(grid_blocks(p, problem, s_));
     // As the launch decides for buffers of their own (cudaMalloc aligns them to 256 bytes).
     const int chunk = 16 / eb_;
-    vec_a_ = (ata_ ? s_.N : s_.K) % chunk == 0;
-    vec_b_ = s_.N % chunk == 0;
+    vec_a_ = (ata() ? shape.N : shape.K) % chunk == 0;
+    vec_b_ = shape.N % chunk == 0;
     build_picture();
   }
 
-  Dim2 grid() const override { return {blocks_, 1}; }
-  Dim2 block() const override { return {32, warps_}; }
-  int phases() const override { return static_cast<int>(ceil_div(s_.K, p_.bk)); }
   int writer_slots() const override { return mi_ * ni_ * 4; }
-  bool block_active(int bx, int by) const override { return by == 0 && bx >= 0 && bx < blocks_; }
   const FragmentPicture* fragments() const override { return &picture_; }
 
-  Owner owner(std::int64_t i, std::int64_t j) const override {
-    if (ata_ && i > j) {
-      Owner o = direct_owner(j, i);
-      o.mirrored = true;
-      return o;
-    }
-    return direct_owner(i, j);
-  }
-
-  TileRect a_tile(int bx, int by, int phase) const override {
-    if (!block_active(bx, by)) return {};
-    const BlockTile t = tile_of(bx);
-    const Span rows = span(t.row, p_.bm, ata_ ? s_.N : s_.M), ks = span(phase, p_.bk, s_.K);
-    return ata_ ? TileRect{ks.lo, ks.hi, rows.lo, rows.hi} : TileRect{rows.lo, rows.hi, ks.lo, ks.hi};
-  }
-  TileRect b_tile(int bx, int by, int phase) const override {
-    if (!block_active(bx, by)) return {};
-    const BlockTile t = tile_of(bx);
-    const Span cols = span(t.col, p_.bn, s_.N), ks = span(phase, p_.bk, s_.K);
-    return {ks.lo, ks.hi, cols.lo, cols.hi};
-  }
-
-  // load_tile's copies for slab `phase`: chunk (or element) tid + l * NT of each tile, the part
-  // inside the matrix.
-  void thread_loads(int bx, int by, int tx, int ty, int phase, int piece, std::vector<ElementRef>* a,
-                    std::vector<ElementRef>* b) const override {
-    a->clear();
-    b->clear();
-    if (!block_active(bx, by) || phase < 0 || phase >= phases() || piece != 0) return;
-    const BlockTile t = tile_of(bx);
-    const int tid = ty * 32 + tx;
-    const std::int64_t k0 = static_cast<std::int64_t>(phase) * p_.bk;
-    const std::int64_t m0 = static_cast<std::int64_t>(t.row) * p_.bm, n0 = static_cast<std::int64_t>(t.col) * p_.bn;
-    if (ata_)
-      tile_loads(p_.bk, p_.bm, k0, m0, s_.K, s_.N, tid, vec_a_, a);
-    else
-      tile_loads(p_.bm, p_.bk, m0, k0, s_.M, s_.K, tid, vec_a_, a);
-    tile_loads(p_.bk, p_.bn, k0, n0, s_.K, s_.N, tid, vec_b_, b);
-  }
-
-  // Gemm: A(r, k) is copied by the grid_n blocks of its block row, B(k, c) by the grid_m blocks
-  // of its block column. AᵀA: A(k, c), c in block column b, by the g - b upper blocks of block
-  // row b (as the A operand) and the b + 1 of block column b (as the B operand): g + 1.
-  std::int64_t a_reads(std::int64_t, std::int64_t) const override { return ata_ ? grid_n_ + 1 : grid_n_; }
-  std::int64_t b_reads(std::int64_t, std::int64_t) const override { return ata_ ? 0 : grid_m_; }
-  std::int64_t a_reads_total(std::int64_t rows, std::int64_t cols) const override {
-    return rows * cols * a_reads(0, 0);
-  }
-  std::int64_t b_reads_total(std::int64_t rows, std::int64_t cols) const override {
-    return rows * cols * b_reads(0, 0);
-  }
-  std::string reads_summary() const override {
-    if (ata_)
-      return "each element of A is copied g + 1 = " + std::to_string(grid_n_ + 1) +
-             " times from global memory (g = ceil(N / " + std::to_string(p_.bn) + ") = " + std::to_string(grid_n_) +
-             "): by the upper-triangle blocks of its block row as A^T and of its block column as A";
-    return "each element of A is copied ceil(N / " + std::to_string(p_.bn) + ") = " + std::to_string(grid_n_) +
-           " times and each element of B ceil(M / " + std::to_string(p_.bm) + ") = " + std::to_string(grid_m_) +
-           " times from global memory, straight into shared memory (cp.async)";
-  }
-
  private:
-  struct Span {
-    std::int64_t lo, hi;
-  };
-  static Span span(int index, int size, std::int64_t n) {
-    const std::int64_t lo = std::min<std::int64_t>(static_cast<std::int64_t>(index) * size, n);
-    return {lo, std::min<std::int64_t>(lo + size, n)};
-  }
-  BlockTile tile_of(int linear) const {
-    return ata_ ? upper_block_tile(linear, grid_n_) : gemm_block_tile(linear, grid_m_, grid_n_);
+  // Warp (r / WM, c / WN); in its tile, instruction tile (mi, ni) of 16 x 8; in that, lane 4g + t
+  // holds accumulator (r16 / 8) * 2 + c8 % 2 (mma_ptx.cuh).
+  void owner_in_block(int r, int c, Owner* o) const override {
+    const int mi = (r % p_.wm) / 16, r16 = r % 16, ni = (c % p_.wn) / 8, c8 = c % 8;
+    o->thread_x = (r16 % 8) * 4 + c8 / 2;  // lane 4g + t
+    o->thread_y = (r / p_.wm) * warps_n_ + c / p_.wn;
+    o->slot = (mi * ni_ + ni) * 4 + (r16 / 8) * 2 + c8 % 2;
   }
 
-  Owner direct_owner(std::int64_t i, std::int64_t j) const {
-    const BlockTile t{static_cast<int>(i / p_.bm), static_cast<int>(j / p_.bn)};
-    const int ri = static_cast<int>(i % p_.bm), cj = static_cast<int>(j % p_.bn);
-    const int wm = ri / p_.wm, wn = cj / p_.wn;
-    const int mi = (ri % p_.wm) / 16, r16 = ri % 16, ni = (cj % p_.wn) / 8, c8 = cj % 8;
-    Owner o;
-    o.block_x = ata_ ? upper_block_index(t, grid_n_) : gemm_block_index(t, grid_m_, grid_n_);
-    o.block_y = 0;
-    o.thread_x = (r16 % 8) * 4 + c8 / 2;  // lane 4g + t
-    o.thread_y = wm * warps_n_ + wn;      // warp
-    o.slot = (mi * ni_ + ni) * 4 + (r16 / 8) * 2 + c8 % 2;
-    return o;
-  }
-
-  // load_tile<Tile, NT>(..., r0, c0, rows, cols, tid, vec) of a tile_rows x tile_cols tile.
-  void tile_loads(int tile_rows, int tile_cols, std::int64_t r0, std::int64_t c0, std::int64_t rows, std::int64_t cols,
-                  int tid, bool vec, std::vector<ElementRef>* out) const {
-    const int nt = warps_ * 32;
-    if (vec) {
-      const int chunk = 16 / eb_, per_row = tile_cols / chunk;
-      for (int q = tid; q < tile_rows * per_row; q += nt) {
-        const std::int64_t gr = r0 + q / per_row, gc = c0 + static_cast<std::int64_t>(q % per_row) * chunk;
-        if (gr >= rows) continue;
-        for (std::int64_t c = gc; c < std::min<std::int64_t>(gc + chunk, cols); ++c) out->push_back({gr, c});
-      }
-    } else {
-      for (int e = tid; e < tile_rows * tile_cols; e += nt) {
-        const std::int64_t gr = r0 + e / tile_cols, gc = c0 + e % tile_cols;
-        if (gr < rows && gc < cols) out->push_back({gr, gc});
-      }
+  // load_tile: with 16-byte copies, chunk tid + l * NT of the tile, the part inside the matrix;
+  // otherwise element by element.
+  void tile_loads(bool a_operand, int tile_rows, int tile_cols, std::int64_t r0, std::int64_t c0, std::int64_t rows,
+                  std::int64_t cols, int tid, std::vector<ElementRef>* out) const override {
+    if (!(a_operand ? vec_a_ : vec_b_)) return element_loads(tile_rows, tile_cols, r0, c0, rows, cols, tid, out);
+    const int chunk = 16 / eb_, per_row = tile_cols / chunk;
+    for (int q = tid; q < tile_rows * per_row; q += 32 * tiling().warps) {
+      const std::int64_t gr = r0 + q / per_row, gc = c0 + static_cast<std::int64_t>(q % per_row) * chunk;
+      if (gr >= rows) continue;
+      for (std::int64_t c = gc; c < std::min<std::int64_t>(gc + chunk, cols); ++c) out->push_back({gr, c});
     }
   }
 
   // ---- the fragment picture: the same formulas as the kernel ----
-  // Byte address of (row, col) in a rows x cols tile of eb-byte elements, with the pattern.
-  static std::int64_t tile_address(Swizzle sw, int eb, int cols, int row, int col) {
-    const int chunk_elems = 16 / eb, chunks = cols / chunk_elems;
-    int x = 0;
-    if (sw == Swizzle::RowPairs) x = (row & 3) << 1;
-    if (sw == Swizzle::Rows8) x = chunks >= 8 ? (row & 7) : chunks == 4 ? ((row >> 1) & 3) : ((row >> 2) & 1);
-    const int offset = row * cols + ((col / chunk_elems) ^ x) * chunk_elems + col % chunk_elems;
-    return static_cast<std::int64_t>(offset) * eb;
-  }
-
   void build_picture() {
     FragmentPicture& f = picture_;
     f.mma_m = 16;
@@ -806,12 +724,11 @@ class MmaModel final : public MappingModel {
         for (int i = 0; i < 2; ++i) f.b.push_back({lane, i, scalar_b(lane, i).row, scalar_b(lane, i).col});
       }
     }
-    // The swizzle patterns of MmaShape.
-    const Swizzle a_pattern = bits16                                     ? Swizzle::Rows8
-                              : (precision_ == Precision::TF32 && !ata_) ? Swizzle::Rows8
-                                                                         : Swizzle::RowPairs;
-    const Swizzle b_pattern = bits16 ? Swizzle::Rows8 : Swizzle::RowPairs;
-    const int a_rows = ata_ ? p_.bk : p_.bm, a_cols = ata_ ? p_.bm : p_.bk;
+    // The patterns the kernel's swizzled tiles take (the plain configurations' included: the
+    // picture compares the two layouts).
+    const Swizzle a_pattern = tile_swizzle(true, precision_, ata(), true);
+    const Swizzle b_pattern = tile_swizzle(true, precision_, ata(), false);
+    const int a_rows = ata() ? p_.bk : p_.bm, a_cols = ata() ? p_.bm : p_.bk;
     f.a_reads = operand_reads(true, a_pattern, a_rows, a_cols);
     f.b_reads = operand_reads(false, b_pattern, p_.bk, p_.bn);
   }
@@ -830,8 +747,9 @@ class MmaModel final : public MappingModel {
         for (int q = 0; q < 4; ++q) {
           SharedRequest r;
           for (int lane = 8 * q; lane < 8 * q + 8; ++lane) {
-            const TileCoord c = is_a ? (ata_ ? ldmatrix_a_trans(lane) : ldmatrix_a_rows(lane)) : ldmatrix_b_trans(lane);
-            r.reads.push_back({lane, tile_address(sw, eb_, cols, c.row, c.col), 16});
+            const TileCoord c =
+                is_a ? (ata() ? ldmatrix_a_trans(lane) : ldmatrix_a_rows(lane)) : ldmatrix_b_trans(lane);
+            r.reads.push_back({lane, std::int64_t{swizzled_offset(sw, eb_, cols, c.row, c.col)} * eb_, 16});
           }
           reqs.push_back(r);
         }
@@ -842,16 +760,16 @@ class MmaModel final : public MappingModel {
           SharedRequest r;
           for (int lane = first; lane < first + lanes_per_request; ++lane) {
             const TileCoord c = is_a ? scalar_a(lane, 0) : scalar_b(lane, 0);  // A (m, k), B (k, n)
-            const TileCoord at = (is_a && ata_) ? TileCoord{c.col, c.row} : c;
-            r.reads.push_back({lane, tile_address(sw, eb_, cols, at.row, at.col), eb_});
+            const TileCoord at = (is_a && ata()) ? TileCoord{c.col, c.row} : c;
+            r.reads.push_back({lane, std::int64_t{swizzled_offset(sw, eb_, cols, at.row, at.col)} * eb_, eb_});
           }
           reqs.push_back(r);
         }
       }
       return reqs;
     };
-    out.instruction = bits16 ? (is_a && !ata_ ? "ldmatrix.sync.aligned.m8n8.x4.shared.b16"
-                                              : "ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16")
+    out.instruction = bits16 ? (is_a && !ata() ? "ldmatrix.sync.aligned.m8n8.x4.shared.b16"
+                                               : "ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16")
                              : (eb_ == 8 ? "ld.shared.f64" : "ld.shared.b32");
     out.swizzled = requests(pattern);
     out.unswizzled = requests(Swizzle::None);
@@ -859,10 +777,8 @@ class MmaModel final : public MappingModel {
   }
 
   MmaParams p_;
-  bool ata_;
   Precision precision_;
-  Shape s_;
-  int kk_ = 16, eb_ = 2, warps_n_ = 1, warps_ = 1, mi_ = 1, ni_ = 1, grid_m_ = 1, grid_n_ = 1, blocks_ = 1;
+  int kk_ = 16, eb_ = 2, warps_n_ = 1, mi_ = 1, ni_ = 1;
   bool vec_a_ = false, vec_b_ = false;
   FragmentPicture picture_;
 };

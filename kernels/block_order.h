@@ -79,4 +79,16 @@ TILESCOPE_HOST_DEVICE inline int gemm_block_index(BlockTile t, int rows, int col
   return band * kGroupRows * cols + t.col * height + (t.row - r0);
 }
 
+// The 1-D grid of a problem, for grid_m x grid_n block tiles of C (AᵀA: grid_m == grid_n): how
+// many blocks, which tile block `index` computes, and the inverse.
+TILESCOPE_HOST_DEVICE inline std::int64_t block_tile_count(bool ata, int grid_m, int grid_n) {
+  return ata ? upper_block_count(grid_n) : static_cast<std::int64_t>(grid_m) * grid_n;
+}
+TILESCOPE_HOST_DEVICE inline BlockTile block_tile(bool ata, int index, int grid_m, int grid_n) {
+  return ata ? upper_block_tile(index, grid_n) : gemm_block_tile(index, grid_m, grid_n);
+}
+TILESCOPE_HOST_DEVICE inline int block_tile_index(bool ata, BlockTile t, int grid_m, int grid_n) {
+  return ata ? upper_block_index(t, grid_n) : gemm_block_index(t, grid_m, grid_n);
+}
+
 }  // namespace tilescope

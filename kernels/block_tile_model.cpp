@@ -1,0 +1,96 @@
+#include "block_tile_model.h"
+
+#include <algorithm>
+
+namespace tilescope {
+
+namespace {
+
+struct Span {
+  std::int64_t lo, hi;
+};
+// Piece `index` of length `size` of [0, n), clipped.
+Span span(int index, int size, std::int64_t n) {
+  const std::int64_t lo = std::min<std::int64_t>(static_cast<std::int64_t>(index) * size, n);
+  return {lo, std::min<std::int64_t>(lo + size, n)};
+}
+
+}  // namespace
+
+BlockTileModel::BlockTileModel(const Tiling& t, Problem problem, const Shape& shape)
+    : t_(t), ata_(problem == Problem::Ata), s_(shape) {
+  grid_m_ = static_cast<int>(ceil_div(s_.M, t_.bm));
+  grid_n_ = static_cast<int>(ceil_div(s_.N, t_.bn));
+  blocks_ = static_cast<int>(block_tile_count(ata_, grid_m_, grid_n_));
+}
+
+int BlockTileModel::phases() const {
+  return static_cast<int>(ceil_div(s_.K, t_.bk));
+}
+
+Owner BlockTileModel::owner(std::int64_t i, std::int64_t j) const {
+  const bool mirrored = ata_ && i > j;
+  if (mirrored) std::swap(i, j);
+  const BlockTile tile{static_cast<int>(i / t_.bm), static_cast<int>(j / t_.bn)};
+  Owner o;
+  o.block_x = block_tile_index(ata_, tile, grid_m_, grid_n_);
+  o.block_y = 0;
+  owner_in_block(static_cast<int>(i % t_.bm), static_cast<int>(j % t_.bn), &o);
+  o.mirrored = mirrored;
+  return o;
+}
+
+TileRect BlockTileModel::a_tile(int bx, int by, int phase) const {
+  if (!block_active(bx, by)) return {};
+  const Span rows = span(tile_of(bx).row, t_.bm, s_.M), ks = span(phase, t_.bk, s_.K);
+  // Gemm: the block's rows of A x the slab's k. AᵀA: the slab's rows of A x the block row's columns.
+  return ata_ ? TileRect{ks.lo, ks.hi, rows.lo, rows.hi} : TileRect{rows.lo, rows.hi, ks.lo, ks.hi};
+}
+
+TileRect BlockTileModel::b_tile(int bx, int by, int phase) const {
+  if (!block_active(bx, by)) return {};
+  const Span cols = span(tile_of(bx).col, t_.bn, s_.N), ks = span(phase, t_.bk, s_.K);
+  return {ks.lo, ks.hi, cols.lo, cols.hi};
+}
+
+void BlockTileModel::thread_loads(int bx, int by, int tx, int ty, int phase, int piece, std::vector<ElementRef>* a,
+                                  std::vector<ElementRef>* b) const {
+  a->clear();
+  b->clear();
+  if (!block_active(bx, by) || phase < 0 || phase >= phases() || piece != 0) return;
+  const BlockTile t = tile_of(bx);
+  const int tid = ty * 32 + tx;
+  const std::int64_t k0 = static_cast<std::int64_t>(phase) * t_.bk;
+  const std::int64_t m0 = static_cast<std::int64_t>(t.row) * t_.bm, n0 = static_cast<std::int64_t>(t.col) * t_.bn;
+  if (ata_)
+    tile_loads(true, t_.bk, t_.bm, k0, m0, s_.K, s_.N, tid, a);
+  else
+    tile_loads(true, t_.bm, t_.bk, m0, k0, s_.M, s_.K, tid, a);
+  tile_loads(false, t_.bk, t_.bn, k0, n0, s_.K, s_.N, tid, b);
+}
+
+void BlockTileModel::tile_loads(bool, int tile_rows, int tile_cols, std::int64_t r0, std::int64_t c0, std::int64_t rows,
+                                std::int64_t cols, int tid, std::vector<ElementRef>* out) const {
+  element_loads(tile_rows, tile_cols, r0, c0, rows, cols, tid, out);
+}
+
+void BlockTileModel::element_loads(int tile_rows, int tile_cols, std::int64_t r0, std::int64_t c0, std::int64_t rows,
+                                   std::int64_t cols, int tid, std::vector<ElementRef>* out) const {
+  for (int e = tid; e < tile_rows * tile_cols; e += 32 * t_.warps) {
+    const std::int64_t gr = r0 + e / tile_cols, gc = c0 + e % tile_cols;
+    if (gr < rows && gc < cols) out->push_back({gr, gc});
+  }
+}
+
+std::string BlockTileModel::reads_summary() const {
+  const std::string verb = t_.verb;
+  if (ata_)
+    return "each element of A is " + verb + " g + 1 = " + std::to_string(grid_n_ + 1) +
+           " times from global memory (g = ceil(N / " + std::to_string(t_.bn) + ") = " + std::to_string(grid_n_) +
+           "): by the upper-triangle blocks of its block row as A^T and of its block column as A";
+  return "each element of A is " + verb + " ceil(N / " + std::to_string(t_.bn) + ") = " + std::to_string(grid_n_) +
+         " times and each element of B ceil(M / " + std::to_string(t_.bm) + ") = " + std::to_string(grid_m_) +
+         " times from global memory" + t_.tail;
+}
+
+}  // namespace tilescope
