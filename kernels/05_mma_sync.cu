@@ -14,7 +14,9 @@
 // stages - 1 slabs of K in flight while one is multiplied (cp.async.wait_group says how many may
 // still be pending). Rows of a tile are 16-byte chunks stored at chunk c XOR f(row), so that the
 // 8 rows one ldmatrix phase reads (or the rows a plain fragment load touches) fall into distinct
-// banks: without the swizzle they collide (the "plain" configuration shows the cost).
+// banks: without the swizzle they collide (the "plain" configuration shows the cost). As f
+// repeats every 8 rows, a fragment's address is the lane's own offset with the k step's chunk
+// XORed in and whole rows added: two constants per load, nothing recomputed per k step.
 // Thread -> C: block b of the 1-D grid owns block tile gemm_block_tile(b) (block_order.h: bands
 //   of 8 block rows, so concurrent blocks share panels in L2); warp w = threadIdx.y owns warp tile
 //   (w / WARPS_N, w % WARPS_N); inside it, instruction tile (mi, ni) of 16 x 8, and lane
@@ -108,8 +110,8 @@ struct MmaParams {
   bool swizzle;                    // XOR-swizzled tiles (false: plain row-major, with bank conflicts)
   bool fragment_pipeline = false;  // the next k step's fragments load while this one multiplies
 };
-// Measured on an H100 at 8192 (docs/benchmarks/): the 64-deep 16-bit slab is the fastest of the
-// 16-bit rows; for FP64 the fragment pipeline wins on gemm and the 32-deep slab on AᵀA.
+// Measured on an H100 at 8192 (docs/benchmarks/): the 64-deep 16-bit slabs are the fastest of
+// the 16-bit rows; the fragment pipeline wins on FP64 gemm only, and the 32-deep slab on AᵀA.
 constexpr MmaParams kParams[] = {
     {Family::Bits16, 128, 128, 32, 64, 64, 3, true},   // 4 warps
     {Family::Bits16, 128, 256, 32, 64, 64, 3, true},   // 8 warps
@@ -117,9 +119,12 @@ constexpr MmaParams kParams[] = {
     {Family::Bits16, 128, 256, 32, 64, 64, 4, true},   // one more slab in flight
     {Family::Bits16, 128, 256, 32, 64, 64, 3, false},  // the same without the swizzle
     {Family::Bits16, 128, 256, 64, 64, 64, 3, true},   // half the barriers
-    {Family::Tf32, 128, 128, 32, 64, 64, 3, true},      {Family::Tf32, 128, 256, 32, 64, 64, 4, true, true},
+    {Family::Tf32, 128, 128, 32, 64, 64, 3, true},         {Family::Tf32, 128, 256, 32, 64, 64, 4, true, true},
     {Family::F64, 128, 128, 16, 64, 32, 3, true},  // 8 warps of 64 x 32
-    {Family::F64, 128, 128, 16, 64, 32, 4, true, true}, {Family::F64, 128, 128, 32, 64, 32, 3, true},
+    {Family::F64, 128, 128, 16, 64, 32, 4, true, true},    {Family::F64, 128, 128, 32, 64, 32, 3, true},
+    {Family::Bits16, 128, 256, 64, 64, 64, 3, true, true},  // the pipeline against its twin above
+    {Family::Bits16, 128, 128, 64, 64, 64, 3, true},        // 4 warps, two blocks per SM
+    {Family::F64, 128, 128, 32, 64, 32, 3, true, true},
 };
 constexpr int kNumConfigs = sizeof(kParams) / sizeof(kParams[0]);
 
@@ -167,6 +172,15 @@ struct SmemTile {
   __host__ __device__ static constexpr int chunk_xor(int row) { return tilescope::chunk_xor(kSwizzle, kChunks, row); }
   __host__ __device__ static constexpr int offset(int row, int col) {
     return swizzled_offset(kSwizzle, kElemBytes, COLS, row, col);
+  }
+  // offset(r + R, c + C) from lane_offset = offset(r, c): the XOR key of a row repeats every 8
+  // rows (4 for RowPairs), so moving R rows (a multiple of 8) moves by R whole rows; and when the
+  // chunk bits of C and of c do not overlap (C a multiple of a power of two above c's chunk), the
+  // chunk C adds is a XOR on the chunk bits of lane_offset. Every fragment load is of that form
+  // (C is a k step, an instruction row or column; c is a lane's few chunks), so the lane's part
+  // is computed once and each load adds two constants.
+  __host__ __device__ static constexpr int fragment_offset(int lane_offset, int R, int C) {
+    return (lane_offset ^ (C / kChunkElems * kChunkElems)) + R * COLS;
   }
 };
 
@@ -224,6 +238,7 @@ struct MmaShape {
   static_assert(family_of(P) == p.family, "a row of kParams computes its own family of types");
   static_assert(p.bm % p.wm == 0 && p.bn % p.wn == 0 && p.wm % 16 == 0 && p.wn % 16 == 0, "warp tiling");
   static_assert(p.bk % T::kK == 0, "slabs are whole instructions deep");
+  static_assert(!p.fragment_pipeline || KSTEPS >= 2, "the pipeline copies a slab one k step before it waits");
   using ATile = SmemTile<sizeof(E), kAta ? p.bk : p.bm, kAta ? p.bm : p.bk,
                          tile_swizzle(p.swizzle, P, kAta, true)>;                          // gemm [m][k], AᵀA [k][m]
   using BTile = SmemTile<sizeof(E), p.bk, p.bn, tile_swizzle(p.swizzle, P, kAta, false)>;  // [k][n]
@@ -235,6 +250,29 @@ struct MmaShape {
     return shared_bytes_of(p, sizeof(E), sizeof(Acc), with_ids);
   }
 };
+
+// The lane's part of its fragment offsets in the A and B tiles (k step 0, instruction row and
+// column 0), with the warp's corner: row wm0 of C (A), column wn0 (B).
+template <typename S, bool kAta>
+__device__ __forceinline__ int a_lane_offset(int lane, int wm0) {
+  if constexpr (S::T::kLdmatrix) {
+    if constexpr (kAta) {
+      const TileCoord c = ldmatrix_a_trans(lane);  // tile [k][m]
+      return S::ATile::offset(c.row, wm0 + c.col);
+    } else {
+      const TileCoord c = ldmatrix_a_rows(lane);  // tile [m][k]
+      return S::ATile::offset(wm0 + c.row, c.col);
+    }
+  } else {
+    const TileCoord c = scalar_a(lane, 0);  // A (m, k)
+    return kAta ? S::ATile::offset(c.col, wm0 + c.row) : S::ATile::offset(wm0 + c.row, c.col);
+  }
+}
+template <typename S>
+__device__ __forceinline__ int b_lane_offset(int lane, int wn0) {
+  const TileCoord c = S::T::kLdmatrix ? ldmatrix_b_trans(lane) : scalar_b(lane, 0);  // B (k, n)
+  return S::BTile::offset(c.row, wn0 + c.col);
+}
 
 // Copies rows [r0, r0 + ROWS) x columns [c0, c0 + COLS) of a row-major matrix (leading dimension
 // ld; rows x cols of it valid) into a tile, zeros outside. vec: 16-byte cp.async chunks (every row
@@ -345,84 +383,110 @@ __global__ void __launch_bounds__(MmaShape<P, CFG, kAta>::NT)
     cp_async_commit();
   }
 
-  for (int slab = 0; slab < slabs; ++slab) {
-    // Slab `slab` has landed once at most stages - 2 younger groups are pending; the barrier
-    // makes every thread's copies visible, and tells that everyone is done with slab - 1, whose
-    // buffer the next copy reuses.
+  // The lane's own part of every fragment address (a TileCoord of the tile, plus the warp's
+  // corner); what each k step, instruction row mi and column ni add is known at compile time
+  // (SmemTile::fragment_offset).
+  const int lane_a = a_lane_offset<S, kAta>(lane, warp_m * p.wm);
+  const int lane_b = b_lane_offset<S>(lane, warp_n * p.wn);
+
+  // The fragments of k step ks of the slab in ring buffer `stage`: A for each instruction row mi,
+  // B for each column ni.
+  auto load_fragments = [&](int stage, int ks, Reg(&a)[MI][4], Reg(&b)[NI][2]) {
+    const E* as = ring + stage * S::kStageElems;
+    const E* bs = as + S::ATile::kElems;
+    const int k0 = ks * T::kK;
+#pragma unroll
+    for (int mi = 0; mi < MI; ++mi) {
+      if constexpr (T::kLdmatrix) {
+        // gemm: tile [m][k], rows as they are; AᵀA: tile [k][m], transposed on the way.
+        const E* at = as + (kAta ? S::ATile::fragment_offset(lane_a, k0, mi * 16)
+                                 : S::ATile::fragment_offset(lane_a, mi * 16, k0));
+        if constexpr (kAta)
+          ldmatrix_x4_trans(a[mi], shared_address(at));
+        else
+          ldmatrix_x4(a[mi], shared_address(at));
+      } else {
+#pragma unroll
+        for (int i = 0; i < 4; ++i) {
+          // Element i adds 8 rows (i % 2) and 4 columns (i / 2) of the instruction's A (scalar_a).
+          const int m = mi * 16 + 8 * (i % 2), k = k0 + 4 * (i / 2);
+          a[mi][i] =
+              T::reg(as[kAta ? S::ATile::fragment_offset(lane_a, k, m) : S::ATile::fragment_offset(lane_a, m, k)]);
+        }
+      }
+    }
+#pragma unroll
+    for (int ni = 0; ni < NI; ni += (T::kLdmatrix ? 2 : 1)) {
+      if constexpr (T::kLdmatrix) {
+        Reg r[4];
+        ldmatrix_x4_trans(r, shared_address(bs + S::BTile::fragment_offset(lane_b, k0, ni * 8)));
+        b[ni][0] = r[0];
+        b[ni][1] = r[1];
+        b[ni + 1][0] = r[2];
+        b[ni + 1][1] = r[3];
+      } else {
+#pragma unroll
+        for (int i = 0; i < 2; ++i) b[ni][i] = T::reg(bs[S::BTile::fragment_offset(lane_b, k0 + 4 * i, ni * 8)]);
+      }
+    }
+  };
+  auto multiply = [&](const Reg(&a)[MI][4], const Reg(&b)[NI][2]) {
+#pragma unroll
+    for (int mi = 0; mi < MI; ++mi)
+#pragma unroll
+      for (int ni = 0; ni < NI; ++ni) T::mma(acc[mi][ni], a[mi], b[ni]);
+  };
+
+  if constexpr (p.fragment_pipeline) {
+    // The fragments of the next k step load while this one multiplies, across slabs too: the
+    // wait for the next slab comes before the last k step's instructions, so the barrier's
+    // latency and the first loads of the next slab hide behind them.
+    Reg a[2][MI][4], b[2][NI][2];
     cp_async_wait<p.stages - 2>();
     __syncthreads();
-    if (slab + p.stages - 1 < slabs) copy_slab(slab + p.stages - 1);
-    cp_async_commit();
-    if (!computes) continue;
-
-    const E* as = ring + (slab % p.stages) * S::kStageElems;
-    const E* bs = as + S::ATile::kElems;
-    // The fragments of k step ks: A for each instruction row mi, B for each column ni.
-    auto load_fragments = [&](int ks, Reg(&a)[MI][4], Reg(&b)[NI][2]) {
-      const int k0 = ks * T::kK;
-#pragma unroll
-      for (int mi = 0; mi < MI; ++mi) {
-        const int m = warp_m * p.wm + mi * 16;
-        if constexpr (T::kLdmatrix) {
-          if constexpr (kAta) {
-            const TileCoord c = ldmatrix_a_trans(lane);
-            ldmatrix_x4_trans(a[mi], shared_address(as + S::ATile::offset(k0 + c.row, m + c.col)));
-          } else {
-            const TileCoord c = ldmatrix_a_rows(lane);
-            ldmatrix_x4(a[mi], shared_address(as + S::ATile::offset(m + c.row, k0 + c.col)));
-          }
-        } else {
-#pragma unroll
-          for (int i = 0; i < 4; ++i) {
-            const TileCoord c = scalar_a(lane, i);
-            a[mi][i] = T::reg(kAta ? as[S::ATile::offset(k0 + c.col, m + c.row)]
-                                   : as[S::ATile::offset(m + c.row, k0 + c.col)]);
-          }
-        }
-      }
-#pragma unroll
-      for (int ni = 0; ni < NI; ni += (T::kLdmatrix ? 2 : 1)) {
-        const int n = warp_n * p.wn + ni * 8;
-        if constexpr (T::kLdmatrix) {
-          const TileCoord c = ldmatrix_b_trans(lane);
-          Reg r[4];
-          ldmatrix_x4_trans(r, shared_address(bs + S::BTile::offset(k0 + c.row, n + c.col)));
-          b[ni][0] = r[0];
-          b[ni][1] = r[1];
-          b[ni + 1][0] = r[2];
-          b[ni + 1][1] = r[3];
-        } else {
-#pragma unroll
-          for (int i = 0; i < 2; ++i) {
-            const TileCoord c = scalar_b(lane, i);
-            b[ni][i] = T::reg(bs[S::BTile::offset(k0 + c.row, n + c.col)]);
-          }
-        }
-      }
-    };
-    auto multiply = [&](const Reg(&a)[MI][4], const Reg(&b)[NI][2]) {
-#pragma unroll
-      for (int mi = 0; mi < MI; ++mi)
-#pragma unroll
-        for (int ni = 0; ni < NI; ++ni) T::mma(acc[mi][ni], a[mi], b[ni]);
-    };
-    if constexpr (p.fragment_pipeline) {
-      // Two sets of fragment registers: the loads of step ks + 1 are in flight while the
-      // instructions of step ks run.
-      Reg a[2][MI][4], b[2][NI][2];
-      load_fragments(0, a[0], b[0]);
+    if (computes && slabs > 0) load_fragments(0, 0, a[0], b[0]);
+    for (int slab = 0; slab < slabs; ++slab) {
+      const int stage = slab % p.stages, next_stage = (slab + 1) % p.stages;
+      const bool more = slab + 1 < slabs;
 #pragma unroll
       for (int ks = 0; ks < S::KSTEPS; ++ks) {
-        if (ks + 1 < S::KSTEPS) load_fragments(ks + 1, a[(ks + 1) % 2], b[(ks + 1) % 2]);
-        multiply(a[ks % 2], b[ks % 2]);
+        if (ks == S::KSTEPS - 1) {
+          // Slab + 1 has landed once at most stages - 2 younger groups are pending; after the
+          // barrier nobody reads the buffer that slab's copy, issued at the next ks == 0, reuses.
+          cp_async_wait<p.stages - 2>();
+          __syncthreads();
+        }
+        if (computes) {
+          if (ks + 1 < S::KSTEPS)
+            load_fragments(stage, ks + 1, a[(ks + 1) % 2], b[(ks + 1) % 2]);
+          else if (more)
+            load_fragments(next_stage, 0, a[(ks + 1) % 2], b[(ks + 1) % 2]);
+        }
+        if (computes) multiply(a[ks % 2], b[ks % 2]);
+        if (ks == 0) {
+          // After the instructions: their fragments are dead, so the copy's addresses find
+          // registers (mma and cp.async are both volatile asm, so they stay in this order).
+          if (slab + p.stages - 1 < slabs) copy_slab(slab + p.stages - 1);
+          cp_async_commit();
+        }
       }
-    } else {
-      // One k step at a time: unrolled, the compiler hoists the next step's fragment loads and
-      // runs out of registers beside the 128 accumulators.
-#pragma unroll 1
+    }
+  } else {
+    for (int slab = 0; slab < slabs; ++slab) {
+      // Slab `slab` has landed once at most stages - 2 younger groups are pending; the barrier
+      // makes every thread's copies visible, and tells that everyone is done with slab - 1, whose
+      // buffer the next copy reuses.
+      cp_async_wait<p.stages - 2>();
+      __syncthreads();
+      if (slab + p.stages - 1 < slabs) copy_slab(slab + p.stages - 1);
+      cp_async_commit();
+      if (!computes) continue;
+        // One k step at a time: its fragments, then its instructions (unrolled, so that every
+        // fragment address is the lane's offset and two constants).
+#pragma unroll
       for (int ks = 0; ks < S::KSTEPS; ++ks) {
         Reg a[MI][4], b[NI][2];
-        load_fragments(ks, a, b);
+        load_fragments(slab % p.stages, ks, a, b);
         multiply(a, b);
       }
     }
