@@ -110,8 +110,9 @@ struct MmaParams {
   bool swizzle;                    // XOR-swizzled tiles (false: plain row-major, with bank conflicts)
   bool fragment_pipeline = false;  // the next k step's fragments load while this one multiplies
 };
-// Measured on an H100 at 8192 (docs/benchmarks/): the 64-deep 16-bit slabs are the fastest of
-// the 16-bit rows; the fragment pipeline wins on FP64 gemm only, and the 32-deep slab on AᵀA.
+// Measured on an H100 at 8192 (docs/benchmarks/): the deeper the slab, the fewer the barriers and
+// the faster the 16-bit and TF32 rows (128 x 256 x 128 in two stages fills 192 KB of shared
+// memory); the fragment pipeline wins on FP64 gemm at 4096 only, and the 32-deep slab on AᵀA.
 constexpr MmaParams kParams[] = {
     {Family::Bits16, 128, 128, 32, 64, 64, 3, true},   // 4 warps
     {Family::Bits16, 128, 256, 32, 64, 64, 3, true},   // 8 warps
@@ -119,12 +120,16 @@ constexpr MmaParams kParams[] = {
     {Family::Bits16, 128, 256, 32, 64, 64, 4, true},   // one more slab in flight
     {Family::Bits16, 128, 256, 32, 64, 64, 3, false},  // the same without the swizzle
     {Family::Bits16, 128, 256, 64, 64, 64, 3, true},   // half the barriers
-    {Family::Tf32, 128, 128, 32, 64, 64, 3, true},         {Family::Tf32, 128, 256, 32, 64, 64, 4, true, true},
+    {Family::Tf32, 128, 128, 32, 64, 64, 3, true},
+    {Family::Tf32, 128, 256, 32, 64, 64, 4, true, true},
     {Family::F64, 128, 128, 16, 64, 32, 3, true},  // 8 warps of 64 x 32
-    {Family::F64, 128, 128, 16, 64, 32, 4, true, true},    {Family::F64, 128, 128, 32, 64, 32, 3, true},
+    {Family::F64, 128, 128, 16, 64, 32, 4, true, true},
+    {Family::F64, 128, 128, 32, 64, 32, 3, true},
     {Family::Bits16, 128, 256, 64, 64, 64, 3, true, true},  // the pipeline against its twin above
     {Family::Bits16, 128, 128, 64, 64, 64, 3, true},        // 4 warps, two blocks per SM
     {Family::F64, 128, 128, 32, 64, 32, 3, true, true},
+    {Family::Bits16, 128, 256, 128, 64, 64, 2, true},  // a quarter of the barriers, two stages
+    {Family::Tf32, 128, 256, 64, 64, 64, 2, true},
 };
 constexpr int kNumConfigs = sizeof(kParams) / sizeof(kParams[0]);
 
@@ -886,7 +891,7 @@ extern const VariantDescriptor kMmaSyncVariant = [] {
   v.role = Role::Kernel;
   v.backend = Backend::Cuda;
   v.configs = mma_configs();
-  v.default_config = 5;  // the fastest 16-bit tile
+  v.default_config = 12;  // h128x128x64_s3: the fastest 16-bit tile that fits an A100 and has AᵀA
   v.precisions = {Precision::F16, Precision::BF16, Precision::TF32, Precision::F64};
   v.precision_note =
       "tensor cores take no FP32 inputs; float data go through them as TF32 (choose tf32), or through the FMA "
