@@ -92,7 +92,7 @@ std::vector<RunRequest> App::requests_for(const std::vector<Shape>& shapes) cons
   return out;
 }
 
-bool App::start_job(JobKind kind, std::vector<RunRequest> requests, const char* what) {
+bool App::start_job(JobKind kind, std::vector<RunRequest> requests, const char* what, const char* doing) {
   if (requests.empty()) {
     set_status(
         std::string("nothing to ") + what + ": tick at least one variant that supports this problem and precision",
@@ -103,18 +103,18 @@ bool App::start_job(JobKind kind, std::vector<RunRequest> requests, const char* 
     set_status("busy: cancel the current work first (Esc)", true);
     return false;
   }
-  set_status(std::string(what) + "ing ...", false);
+  set_status(std::string(doing) + " ...", false);
   return true;
 }
 
 bool App::run() {
-  return start_job(JobKind::Run, requests_for({run_shape(state_)}), "run");
+  return start_job(JobKind::Run, requests_for({run_shape(state_)}), "run", "running");
 }
 
 bool App::sweep() {
   std::vector<Shape> shapes;
   for (int n : sweep_sizes(state_)) shapes.push_back(normalised(state_.problem, Shape{n, n, n}));
-  return start_job(JobKind::Sweep, requests_for(shapes), "sweep");
+  return start_job(JobKind::Sweep, requests_for(shapes), "sweep", "sweeping");
 }
 
 bool App::live() {

@@ -100,7 +100,8 @@ class App {
   void draw_csv_load_progress();  // the status bar's progress bar and Cancel
   std::size_t csv_row_budget() const;
   std::vector<RunRequest> requests_for(const std::vector<Shape>& shapes) const;
-  bool start_job(JobKind kind, std::vector<RunRequest> requests, const char* what);
+  // what: the verb ("run"), doing: its -ing form for the status line ("running").
+  bool start_job(JobKind kind, std::vector<RunRequest> requests, const char* what, const char* doing);
 
   Host& host_;
   AppOptions options_;

@@ -130,3 +130,19 @@ TEST(Script, ChecksTheWholeFileBeforeRunning) {
   EXPECT_NE(error.find("bad.txt:2"), std::string::npos) << error;
   EXPECT_FALSE(p.load_text("frames\n", "bad.txt", &error));
 }
+
+TEST(App, StatusLineNamesTheWorkUnderWay) {
+  auto host = make_host(800, 600);
+  ASSERT_TRUE(host);
+  AppOptions options;
+  options.use_gpu = false;
+  App app(*host, options);
+  ASSERT_TRUE(app.run()) << app.status();
+  EXPECT_EQ(app.status(), "running ...");
+  app.cancel();
+  while (app.busy()) frame(*host, app);
+  ASSERT_TRUE(app.sweep()) << app.status();
+  EXPECT_EQ(app.status(), "sweeping ...");
+  app.cancel();
+  while (app.busy()) frame(*host, app);
+}
