@@ -17,6 +17,10 @@
 // banks: without the swizzle they collide (the "plain" configuration shows the cost). As f
 // repeats every 8 rows, a fragment's address is the lane's own offset with the k step's chunk
 // XORed in and whole rows added: two constants per load, nothing recomputed per k step.
+// One block barrier per slab keeps every warp in step; the `_mb` configurations wait on per-stage
+// mbarriers instead (one completes when every thread's copies of a slab have landed, one when
+// every thread is done reading it), so a warp waits only for what it needs and warps may drift a
+// slab apart: the two warps sharing a scheduler stall less often at the same moment.
 // Thread -> C: block b of the 1-D grid owns block tile gemm_block_tile(b) (block_order.h: bands
 //   of 8 block rows, so concurrent blocks share panels in L2); warp w = threadIdx.y owns warp tile
 //   (w / WARPS_N, w % WARPS_N); inside it, instruction tile (mi, ni) of 16 x 8, and lane
@@ -109,10 +113,11 @@ struct MmaParams {
   int stages;                      // buffers of the cp.async ring
   bool swizzle;                    // XOR-swizzled tiles (false: plain row-major, with bank conflicts)
   bool fragment_pipeline = false;  // the next k step's fragments load while this one multiplies
+  bool decoupled = false;          // per-stage mbarriers instead of one block barrier per slab
 };
-// Measured on an H100 at 8192 (docs/benchmarks/): the deeper the slab, the fewer the barriers and
-// the faster the 16-bit and TF32 rows (128 x 256 x 128 in two stages fills 192 KB of shared
-// memory); the fragment pipeline wins on FP64 gemm at 4096 only, and the 32-deep slab on AᵀA.
+// Measured on an H100 at 8192 (docs/benchmarks/): deeper slabs and per-stage barriers (_mb) are
+// what made the 16-bit, TF32 and FP64 rows faster; the fragment pipeline (_fp) did not pay, and
+// stays for comparison.
 constexpr MmaParams kParams[] = {
     {Family::Bits16, 128, 128, 32, 64, 64, 3, true},   // 4 warps
     {Family::Bits16, 128, 256, 32, 64, 64, 3, true},   // 8 warps
@@ -125,11 +130,12 @@ constexpr MmaParams kParams[] = {
     {Family::F64, 128, 128, 16, 64, 32, 3, true},  // 8 warps of 64 x 32
     {Family::F64, 128, 128, 16, 64, 32, 4, true, true},
     {Family::F64, 128, 128, 32, 64, 32, 3, true},
-    {Family::Bits16, 128, 256, 64, 64, 64, 3, true, true},  // the pipeline against its twin above
-    {Family::Bits16, 128, 128, 64, 64, 64, 3, true},        // 4 warps, two blocks per SM
-    {Family::F64, 128, 128, 32, 64, 32, 3, true, true},
+    {Family::Bits16, 128, 128, 64, 64, 64, 3, true},   // 4 warps, two blocks per SM
     {Family::Bits16, 128, 256, 128, 64, 64, 2, true},  // a quarter of the barriers, two stages
     {Family::Tf32, 128, 256, 64, 64, 64, 2, true},
+    {Family::Bits16, 128, 256, 64, 64, 64, 4, true, false, true},  // per-stage barriers
+    {Family::Bits16, 128, 128, 64, 64, 64, 3, true, false, true},
+    {Family::F64, 128, 128, 32, 64, 32, 3, true, false, true},
 };
 constexpr int kNumConfigs = sizeof(kParams) / sizeof(kParams[0]);
 
@@ -198,11 +204,17 @@ constexpr int strip_ld(const MmaParams& p) {
 constexpr std::size_t strip_bytes(const MmaParams& p, std::size_t bytes) {
   return static_cast<std::size_t>(p.bm / p.wm) * (p.bn / p.wn) * 16 * strip_ld(p) * bytes;
 }
-constexpr std::size_t shared_bytes_of(const MmaParams& p, std::size_t elem_bytes, std::size_t acc_bytes,
+// The decoupled configurations keep their 2 x stages mbarriers (8 bytes each) after both.
+constexpr std::size_t barriers_offset(const MmaParams& p, std::size_t elem_bytes, std::size_t acc_bytes,
                                       bool with_ids) {
   const std::size_t pipeline = static_cast<std::size_t>(p.stages) * (p.bm + p.bn) * p.bk * elem_bytes;
   const std::size_t epilogue = strip_bytes(p, acc_bytes) + (with_ids ? strip_bytes(p, sizeof(int)) : 0);
-  return pipeline > epilogue ? pipeline : epilogue;
+  return ((pipeline > epilogue ? pipeline : epilogue) + 15) / 16 * 16;
+}
+constexpr std::size_t shared_bytes_of(const MmaParams& p, std::size_t elem_bytes, std::size_t acc_bytes,
+                                      bool with_ids) {
+  return barriers_offset(p, elem_bytes, acc_bytes, with_ids) +
+         (p.decoupled ? 2 * static_cast<std::size_t>(p.stages) * sizeof(std::uint64_t) : 0);
 }
 
 // Which lane reads which element for one fragment, shared by the kernel and its model. 16-bit
@@ -244,6 +256,8 @@ struct MmaShape {
   static_assert(p.bm % p.wm == 0 && p.bn % p.wn == 0 && p.wm % 16 == 0 && p.wn % 16 == 0, "warp tiling");
   static_assert(p.bk % T::kK == 0, "slabs are whole instructions deep");
   static_assert(!p.fragment_pipeline || KSTEPS >= 2, "the pipeline copies a slab one k step before it waits");
+  static_assert(!p.decoupled || (p.stages >= 3 && !p.fragment_pipeline),
+                "a decoupled ring refills the stage of the slab before last: it needs a third");
   using ATile = SmemTile<sizeof(E), kAta ? p.bk : p.bm, kAta ? p.bm : p.bk,
                          tile_swizzle(p.swizzle, P, kAta, true)>;                          // gemm [m][k], AᵀA [k][m]
   using BTile = SmemTile<sizeof(E), p.bk, p.bn, tile_swizzle(p.swizzle, P, kAta, false)>;  // [k][n]
@@ -380,12 +394,14 @@ __global__ void __launch_bounds__(MmaShape<P, CFG, kAta>::NT)
 #pragma unroll
       for (int r = 0; r < 4; ++r) acc[mi][ni][r] = Acc(0);
 
-        // Prologue: stages - 1 slabs in flight, one commit group each (empty groups past the end keep
-        // the count of groups, and so the wait below, the same for every slab).
+  // Prologue: stages - 1 slabs in flight, one commit group each (empty groups past the end keep
+  // the count of groups, and so the waits below, the same for every slab).
+  if constexpr (!p.decoupled) {
 #pragma unroll
-  for (int s = 0; s < p.stages - 1; ++s) {
-    if (s < slabs) copy_slab(s);
-    cp_async_commit();
+    for (int s = 0; s < p.stages - 1; ++s) {
+      if (s < slabs) copy_slab(s);
+      cp_async_commit();
+    }
   }
 
   // The lane's own part of every fragment address (a TileCoord of the tile, plus the warp's
@@ -442,7 +458,52 @@ __global__ void __launch_bounds__(MmaShape<P, CFG, kAta>::NT)
       for (int ni = 0; ni < NI; ++ni) T::mma(acc[mi][ni], a[mi], b[ni]);
   };
 
-  if constexpr (p.fragment_pipeline) {
+  if constexpr (p.decoupled) {
+    // Per-stage barriers instead of the block's: full[s] completes when every thread's copies of
+    // the slab in stage s have landed, empty[s] when every thread is done reading it. A warp waits
+    // only for the slab it multiplies and for the stage it refills, so the warps may drift up to a
+    // slab apart and the two warps of a scheduler need not stall at the same moment. A stage is
+    // refilled after the next slab is multiplied: stages - 2 slabs are in flight.
+    std::uint64_t* const full = reinterpret_cast<std::uint64_t*>(
+        shared_raw + barriers_offset(p, sizeof(E), sizeof(Acc), Probe::kRecordsWriters));
+    std::uint64_t* const empty = full + p.stages;
+    if (tid == 0)
+      for (int s = 0; s < p.stages; ++s) {
+        mbarrier_init(&full[s], S::NT);
+        mbarrier_init(&empty[s], S::NT);
+      }
+    __syncthreads();
+    // Slab t into stage t % stages: once the slab that stage held (t - stages) is read by all,
+    // then my copies, and my arrival once they have landed. Element-by-element copies (rows not
+    // 16-byte aligned) are plain stores: the thread waits for its own copies and arrives itself.
+    auto produce = [&](int t) {
+      const int stage = t % p.stages;
+      if (t >= p.stages) mbarrier_wait(&empty[stage], (t / p.stages - 1) & 1);
+      copy_slab(t);
+      cp_async_commit();
+      if (vec_a && vec_b) {
+        cp_async_mbarrier_arrive(&full[stage]);
+      } else {
+        cp_async_wait<0>();
+        mbarrier_arrive(&full[stage]);
+      }
+    };
+    for (int t = 0; t < p.stages - 1 && t < slabs; ++t) produce(t);
+    for (int slab = 0; slab < slabs; ++slab) {
+      const int stage = slab % p.stages;
+      mbarrier_wait(&full[stage], (slab / p.stages) & 1);
+      if (computes) {
+#pragma unroll
+        for (int ks = 0; ks < S::KSTEPS; ++ks) {
+          Reg a[MI][4], b[NI][2];
+          load_fragments(stage, ks, a, b);
+          multiply(a, b);
+        }
+      }
+      mbarrier_arrive(&empty[stage]);
+      if (slab + p.stages - 1 < slabs) produce(slab + p.stages - 1);
+    }
+  } else if constexpr (p.fragment_pipeline) {
     // The fragments of the next k step load while this one multiplies, across slabs too: the
     // wait for the next slab comes before the last k step's instructions, so the barrier's
     // latency and the first loads of the next slab hide behind them.
@@ -575,7 +636,8 @@ __global__ void __launch_bounds__(MmaShape<P, CFG, kAta>::NT)
 std::string config_name(const MmaParams& p) {
   const char* family = p.family == Family::Bits16 ? "h" : p.family == Family::Tf32 ? "tf32_" : "d";
   return std::string(family) + std::to_string(p.bm) + "x" + std::to_string(p.bn) + "x" + std::to_string(p.bk) + "_s" +
-         std::to_string(p.stages) + (p.swizzle ? "" : "_plain") + (p.fragment_pipeline ? "_fp" : "");
+         std::to_string(p.stages) + (p.swizzle ? "" : "_plain") + (p.fragment_pipeline ? "_fp" : "") +
+         (p.decoupled ? "_mb" : "");
 }
 
 // ---- launching --------------------------------------------------------------------------------
@@ -771,6 +833,7 @@ class MmaModel final : public BlockTileModel {
     f.warp_m = p_.wm;
     f.warp_n = p_.wn;
     f.stages = p_.stages;
+    f.in_flight = p_.decoupled ? p_.stages - 2 : p_.stages - 1;
     f.swizzled = p_.swizzle;
     const bool bits16 = kk_ == 16;
     const char* type = precision_ == Precision::F16    ? "f16"
@@ -891,7 +954,7 @@ extern const VariantDescriptor kMmaSyncVariant = [] {
   v.role = Role::Kernel;
   v.backend = Backend::Cuda;
   v.configs = mma_configs();
-  v.default_config = 12;  // h128x128x64_s3: the fastest 16-bit tile that fits an A100 and has AᵀA
+  v.default_config = 15;  // h128x128x64_s3_mb: per-stage barriers, fits an A100, the fastest 16-bit AᵀA
   v.precisions = {Precision::F16, Precision::BF16, Precision::TF32, Precision::F64};
   v.precision_note =
       "tensor cores take no FP32 inputs; float data go through them as TF32 (choose tf32), or through the FMA "

@@ -58,9 +58,12 @@ struct FragmentPicture {
   int warps_m = 1, warps_n = 1, warp_m = 16, warp_n = 8;
   // The lane layout of one instruction: A is mma_m x mma_k, B mma_k x mma_n, C mma_m x mma_n.
   std::vector<LaneElement> a, b, c;
-  // The ring of shared-memory stages: while k tile s is multiplied, tiles s + 1 .. s + stages - 1
-  // are in flight (cp.async); the buffer of tile s is stage s % stages.
+  // The ring of shared-memory stages: the buffer of k tile s is stage s % stages; while tile s is
+  // multiplied, tiles s + 1 .. s + in_flight are in flight (cp.async): stages - 1 behind one block
+  // barrier per tile, stages - 2 with per-stage barriers (a stage is refilled only once every warp
+  // is done with it, after the next tile).
   int stages = 1;
+  int in_flight = 0;
   bool swizzled = true;  // whether this configuration lays its tiles out with the XOR swizzle
   OperandReads a_reads, b_reads;
 };

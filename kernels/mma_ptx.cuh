@@ -136,4 +136,42 @@ __device__ __forceinline__ void cp_async_wait() {
 #endif
 }
 
+// ---- mbarrier: a barrier in shared memory that counts arrivals, phase by phase ---------------------
+// A phase completes when `count` arrivals have come; waiting names the phase by its parity (the
+// phases of one barrier alternate 0, 1, 0, ...). Arrive releases what the thread wrote or read
+// before it; a completed wait acquires what the arriving threads released.
+
+__device__ __forceinline__ void mbarrier_init(std::uint64_t* bar, int count) {
+#ifdef TILESCOPE_SM80_PTX
+  asm volatile("mbarrier.init.shared.b64 [%0], %1;\n" ::"r"(shared_address(bar)), "r"(count));
+#endif
+}
+
+__device__ __forceinline__ void mbarrier_arrive(std::uint64_t* bar) {
+#ifdef TILESCOPE_SM80_PTX
+  asm volatile("{\n .reg .b64 state;\n mbarrier.arrive.shared.b64 state, [%0];\n}\n" ::"r"(shared_address(bar))
+               : "memory");
+#endif
+}
+
+// This thread's arrival, made when every cp.async it issued so far has landed (.noinc: the
+// arrival is one of the `count` the barrier expects, not an extra one).
+__device__ __forceinline__ void cp_async_mbarrier_arrive(std::uint64_t* bar) {
+#ifdef TILESCOPE_SM80_PTX
+  asm volatile("cp.async.mbarrier.arrive.noinc.shared.b64 [%0];\n" ::"r"(shared_address(bar)) : "memory");
+#endif
+}
+
+__device__ __forceinline__ void mbarrier_wait(std::uint64_t* bar, int parity) {
+#ifdef TILESCOPE_SM80_PTX
+  std::uint32_t done = 0;
+  do {
+    asm volatile("{\n .reg .pred p;\n mbarrier.test_wait.parity.shared.b64 p, [%1], %2;\n selp.u32 %0, 1, 0, p;\n}\n"
+                 : "=r"(done)
+                 : "r"(shared_address(bar)), "r"(parity)
+                 : "memory");
+  } while (!done);
+#endif
+}
+
 }  // namespace tilescope

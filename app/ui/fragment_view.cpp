@@ -282,7 +282,7 @@ void FragmentView::draw_banks(const FragmentPicture& pic) {
 }
 
 void FragmentView::draw_stage_ring(const FragmentPicture& pic, int computing, int tiles, int bk, std::int64_t K) {
-  const std::vector<StageSlot> ring = stage_ring(pic.stages, computing, tiles, bk, K);
+  const std::vector<StageSlot> ring = stage_ring(pic.stages, pic.in_flight, computing, tiles, bk, K);
   const float font = ImGui::GetFontSize();
   ImDrawList* dl = ImGui::GetWindowDrawList();
   for (std::size_t i = 0; i < ring.size(); ++i) {
@@ -309,7 +309,7 @@ void FragmentView::draw_stage_ring(const FragmentPicture& pic, int computing, in
   ImGui::TextDisabled(
       "The buffers form a ring: k tile s lives in stage s %% %d. While one stage is multiplied, the next %d "
       "tile(s) are already on their way from global memory, so the loads hide behind the mma.",
-      pic.stages, std::max(pic.stages - 1, 0));
+      pic.stages, pic.in_flight);
   ImGui::PopTextWrapPos();
 }
 

@@ -452,7 +452,7 @@ void MappingPanel::draw_block_overlay(ImDrawList* dl, const MatrixView& v, const
   // A ring of cp.async stages: the tiles after the one multiplied are in flight (before the
   // loop, the prologue's).
   if (const FragmentPicture* pic = model_->fragments())
-    for (int t = phase_; t < std::min(model_->phases(), phase_ + pic->stages - 1); ++t) {
+    for (int t = phase_; t < std::min(model_->phases(), phase_ + pic->in_flight); ++t) {
       tile_rect(dl, v.left, model_->a_tile(selected_x_, selected_y_, t), next, 1.5f, false);
       tile_rect(dl, v.top, model_->b_tile(selected_x_, selected_y_, t), next, 1.5f, false);
     }
@@ -655,10 +655,10 @@ void MappingPanel::draw_phase_text(int phases, int bk, std::int64_t k_done, cons
   ImGui::TextColored(ImVec4(1, 0.19f, 1, 1), "magenta");
   ImGui::SameLine(0, 4);
   ImGui::TextDisabled("tiles in shared memory in this phase");
-  if (pic && pic->stages > 1) {
+  if (pic && pic->in_flight > 0) {
     ImGui::TextColored(ImVec4(0.25f, 1, 1, 1), "cyan");
     ImGui::SameLine(0, 4);
-    ImGui::TextDisabled("the next %d tile(s), in flight (cp.async)", pic->stages - 1);
+    ImGui::TextDisabled("the next %d tile(s), in flight (cp.async)", pic->in_flight);
   }
   if (caps().prefetch) {
     ImGui::TextColored(ImVec4(0.25f, 1, 1, 1), "cyan");

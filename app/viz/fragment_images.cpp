@@ -174,10 +174,11 @@ std::string wavefront_summary(const std::string& instruction, const std::vector<
   return buf;
 }
 
-std::vector<StageSlot> stage_ring(int stages, int computing, int tiles, int bk, std::int64_t K) {
+std::vector<StageSlot> stage_ring(int stages, int in_flight, int computing, int tiles, int bk, std::int64_t K) {
   std::vector<StageSlot> ring(static_cast<std::size_t>(std::max(stages, 1)));
   const int n = static_cast<int>(ring.size());
-  for (int tile = std::max(computing, 0); tile < std::min(tiles, computing + n); ++tile) {
+  const int last = computing < 0 ? n - 2 : computing + std::min(in_flight, n - 1);
+  for (int tile = std::max(computing, 0); tile < std::min(tiles, last + 1); ++tile) {
     StageSlot& s = ring[static_cast<std::size_t>(tile % n)];
     s.tile = tile;
     s.state = tile == computing ? StageState::Multiplying : StageState::Loading;

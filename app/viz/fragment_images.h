@@ -115,9 +115,9 @@ struct StageSlot {
 };
 
 // The `stages` buffers while k tile `computing` (of `tiles`, each `bk` deep, K in all) is
-// multiplied: it is in buffer computing % stages and tiles computing + 1 .. computing + stages - 1
+// multiplied: it is in buffer computing % stages and tiles computing + 1 .. computing + in_flight
 // are loading (cp.async) into theirs. computing = -1: before the loop, the prologue's tiles
 // 0 .. stages - 2 are loading.
-std::vector<StageSlot> stage_ring(int stages, int computing, int tiles, int bk, std::int64_t K);
+std::vector<StageSlot> stage_ring(int stages, int in_flight, int computing, int tiles, int bk, std::int64_t K);
 
 }  // namespace tilescope

@@ -42,6 +42,7 @@ inline FragmentPicture test_m16n8k16_picture() {
   f.mma_m = 16, f.mma_n = 8, f.mma_k = 16;
   f.warps_m = 2, f.warps_n = 1, f.warp_m = 16, f.warp_n = 16;
   f.stages = 3;
+  f.in_flight = 2;
   for (int lane = 0; lane < 32; ++lane) {
     const int g = lane / 4, t = lane % 4;
     for (int i = 0; i < 4; ++i)

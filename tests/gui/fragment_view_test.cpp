@@ -171,14 +171,14 @@ TEST(FragmentImages, BroadcastsAndWideLoadsAreNotConflicts) {
 
 TEST(FragmentImages, TheStageRingHoldsTheTileMultipliedAndTheOnesInFlight) {
   // Before the loop: the prologue's stages - 1 tiles are loading.
-  std::vector<StageSlot> r = stage_ring(3, -1, 10, 32, 320);
+  std::vector<StageSlot> r = stage_ring(3, 2, -1, 10, 32, 320);
   ASSERT_EQ(r.size(), 3u);
   EXPECT_EQ(r[0].state, StageState::Loading);
   EXPECT_EQ(r[0].tile, 0);
   EXPECT_EQ(r[1].tile, 1);
   EXPECT_EQ(r[2].state, StageState::Empty);
   // Tile 4 multiplied in stage 1; tiles 5 and 6 loading into stages 2 and 0.
-  r = stage_ring(3, 4, 10, 32, 320);
+  r = stage_ring(3, 2, 4, 10, 32, 320);
   EXPECT_EQ(r[1].state, StageState::Multiplying);
   EXPECT_EQ(r[1].k0, 128);
   EXPECT_EQ(r[1].k1, 160);
@@ -186,12 +186,22 @@ TEST(FragmentImages, TheStageRingHoldsTheTileMultipliedAndTheOnesInFlight) {
   EXPECT_EQ(r[2].state, StageState::Loading);
   EXPECT_EQ(r[0].tile, 6);
   // The last tile of a ragged K: nothing left to load.
-  r = stage_ring(3, 9, 10, 32, 300);
+  r = stage_ring(3, 2, 9, 10, 32, 300);
   EXPECT_EQ(r[0].state, StageState::Multiplying);
   EXPECT_EQ(r[0].k0, 288);
   EXPECT_EQ(r[0].k1, 300);
   EXPECT_EQ(r[1].state, StageState::Empty);
   EXPECT_EQ(r[2].state, StageState::Empty);
+  // Per-stage barriers, 4 stages: the prologue still fills 3, but while tile 4 is multiplied only
+  // tiles 5 and 6 are on their way; stage 3 (tile 3's) waits until every warp is done with it.
+  r = stage_ring(4, 2, -1, 10, 32, 320);
+  EXPECT_EQ(r[2].state, StageState::Loading);
+  EXPECT_EQ(r[3].state, StageState::Empty);
+  r = stage_ring(4, 2, 4, 10, 32, 320);
+  EXPECT_EQ(r[0].state, StageState::Multiplying);
+  EXPECT_EQ(r[1].tile, 5);
+  EXPECT_EQ(r[2].tile, 6);
+  EXPECT_EQ(r[3].state, StageState::Empty);
 }
 
 TEST(FragmentImages, LaneWarpAndRegisterColoursAreDistinct) {
