@@ -198,11 +198,15 @@ struct SmemTile {
 // Shared memory of a configuration: the ring of stages, then reused by the epilogue's strips (per
 // warp 16 rows of the warp tile, rows padded by 32 (float) or 64 (double) bytes so that the
 // lanes' fragment stores spread over the banks), with the writer ids beside them in the trace.
+// Warps of a block: one per warp tile.
+constexpr int warps_of(const MmaParams& p) {
+  return (p.bm / p.wm) * (p.bn / p.wn);
+}
 constexpr int strip_ld(const MmaParams& p) {
   return p.wn + 8;
 }
 constexpr std::size_t strip_bytes(const MmaParams& p, std::size_t bytes) {
-  return static_cast<std::size_t>(p.bm / p.wm) * (p.bn / p.wn) * 16 * strip_ld(p) * bytes;
+  return static_cast<std::size_t>(warps_of(p)) * 16 * strip_ld(p) * bytes;
 }
 // The decoupled configurations keep their 2 x stages mbarriers (8 bytes each) after both.
 constexpr std::size_t barriers_offset(const MmaParams& p, std::size_t elem_bytes, std::size_t acc_bytes,
@@ -250,7 +254,7 @@ struct MmaShape {
   using E = typename T::E;
   using Acc = typename T::Acc;
   static constexpr MmaParams p = kParams[CFG];
-  static constexpr int WARPS_M = p.bm / p.wm, WARPS_N = p.bn / p.wn, WARPS = WARPS_M * WARPS_N, NT = WARPS * 32;
+  static constexpr int WARPS_N = p.bn / p.wn, WARPS = warps_of(p), NT = WARPS * 32;
   static constexpr int MI = p.wm / 16, NI = p.wn / 8, KSTEPS = p.bk / T::kK;
   static_assert(family_of(P) == p.family, "a row of kParams computes its own family of types");
   static_assert(p.bm % p.wm == 0 && p.bn % p.wn == 0 && p.wm % 16 == 0 && p.wn % 16 == 0, "warp tiling");
@@ -457,6 +461,16 @@ __global__ void __launch_bounds__(MmaShape<P, CFG, kAta>::NT)
 #pragma unroll
       for (int ni = 0; ni < NI; ++ni) T::mma(acc[mi][ni], a[mi], b[ni]);
   };
+  // The slab in `stage`, one k step at a time: its fragments, then its instructions (unrolled, so
+  // that every fragment address is the lane's offset and two constants).
+  auto multiply_slab = [&](int stage) {
+#pragma unroll
+    for (int ks = 0; ks < S::KSTEPS; ++ks) {
+      Reg a[MI][4], b[NI][2];
+      load_fragments(stage, ks, a, b);
+      multiply(a, b);
+    }
+  };
 
   if constexpr (p.decoupled) {
     // Per-stage barriers instead of the block's: full[s] completes when every thread's copies of
@@ -492,14 +506,7 @@ __global__ void __launch_bounds__(MmaShape<P, CFG, kAta>::NT)
     for (int slab = 0; slab < slabs; ++slab) {
       const int stage = slab % p.stages;
       mbarrier_wait(&full[stage], (slab / p.stages) & 1);
-      if (computes) {
-#pragma unroll
-        for (int ks = 0; ks < S::KSTEPS; ++ks) {
-          Reg a[MI][4], b[NI][2];
-          load_fragments(stage, ks, a, b);
-          multiply(a, b);
-        }
-      }
+      if (computes) multiply_slab(stage);
       mbarrier_arrive(&empty[stage]);
       if (slab + p.stages - 1 < slabs) produce(slab + p.stages - 1);
     }
@@ -527,8 +534,8 @@ __global__ void __launch_bounds__(MmaShape<P, CFG, kAta>::NT)
             load_fragments(stage, ks + 1, a[(ks + 1) % 2], b[(ks + 1) % 2]);
           else if (more)
             load_fragments(next_stage, 0, a[(ks + 1) % 2], b[(ks + 1) % 2]);
+          multiply(a[ks % 2], b[ks % 2]);
         }
-        if (computes) multiply(a[ks % 2], b[ks % 2]);
         if (ks == 0) {
           // After the instructions: their fragments are dead, so the copy's addresses find
           // registers (mma and cp.async are both volatile asm, so they stay in this order).
@@ -546,15 +553,7 @@ __global__ void __launch_bounds__(MmaShape<P, CFG, kAta>::NT)
       __syncthreads();
       if (slab + p.stages - 1 < slabs) copy_slab(slab + p.stages - 1);
       cp_async_commit();
-      if (!computes) continue;
-        // One k step at a time: its fragments, then its instructions (unrolled, so that every
-        // fragment address is the lane's offset and two constants).
-#pragma unroll
-      for (int ks = 0; ks < S::KSTEPS; ++ks) {
-        Reg a[MI][4], b[NI][2];
-        load_fragments(slab % p.stages, ks, a, b);
-        multiply(a, b);
-      }
+      if (computes) multiply_slab(slab % p.stages);
     }
   }
   // The ring is reused for the epilogue's strips: every copy landed, every warp done reading.
@@ -779,9 +778,8 @@ int mma_min_cc(Precision p) {
 class MmaModel final : public BlockTileModel {
  public:
   MmaModel(const MmaParams& p, Problem problem, Precision precision, const Shape& shape)
-      : BlockTileModel(
-            {p.bm, p.bn, p.bk, (p.bm / p.wm) * (p.bn / p.wn), "copied", ", straight into shared memory (cp.async)"},
-            problem, shape),
+      : BlockTileModel({p.bm, p.bn, p.bk, warps_of(p), "copied", ", straight into shared memory (cp.async)"}, problem,
+                       shape),
         p_(p),
         precision_(precision) {
     kk_ = precision == Precision::F16 || precision == Precision::BF16 ? 16 : 8;
@@ -931,7 +929,7 @@ std::vector<TileConfig> mma_configs() {
     c.warp_n = p.wn;
     c.stages = p.stages;
     c.threads_x = 32;
-    c.threads_y = (p.bm / p.wm) * (p.bn / p.wn);
+    c.threads_y = warps_of(p);
     c.math = p.family == Family::Bits16 ? "mma.sync m16n8k16 tensor cores, FP32 accumulation"
              : p.family == Family::Tf32 ? "mma.sync m16n8k8 TF32 tensor cores, FP32 accumulation"
                                         : "mma.sync m16n8k8 FP64 tensor cores (DMMA)";
