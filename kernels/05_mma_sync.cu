@@ -8,8 +8,9 @@
 // a WM x WN warp tile of C (64 x 64: 4 x 8 instructions per k step, 128 accumulators per lane;
 // 64 x 32 in FP64, whose accumulators take two registers each), a block 2 x 2 or 2 x 4 warps.
 // Changed from wmma: the fragments are registers we name. Their operands come from shared memory
-// through ldmatrix (16-bit types: one instruction gives each lane its A or B registers, four
-// 8 x 8 matrices at once) or plain loads (TF32, FP64). Shared memory is filled by cp.async, which
+// through ldmatrix (one instruction gives each lane its A or B registers, four 8 x 8 matrices of
+// 16-bit values at once: every 16-bit tile, and TF32's A of gemm read as 8 x 4 matrices of 32-bit
+// ones) or plain loads (the other TF32 tiles, FP64). Shared memory is filled by cp.async, which
 // copies global -> shared without passing through registers: a ring of `stages` buffers keeps
 // stages - 1 slabs of K in flight while one is multiplied (cp.async.wait_group says how many may
 // still be pending). Rows of a tile are 16-byte chunks stored at chunk c XOR f(row), so that the
@@ -69,7 +70,6 @@ struct Tensor<Precision::F16> {
   using Acc = float;
   using Reg = std::uint32_t;
   static constexpr int kK = 16;
-  static constexpr bool kLdmatrix = true;
   __device__ static void mma(float (&d)[4], const Reg (&a)[4], const Reg (&b)[2]) { mma_m16n8k16_f16(d, a, b); }
 };
 template <>
@@ -78,7 +78,6 @@ struct Tensor<Precision::BF16> {
   using Acc = float;
   using Reg = std::uint32_t;
   static constexpr int kK = 16;
-  static constexpr bool kLdmatrix = true;
   __device__ static void mma(float (&d)[4], const Reg (&a)[4], const Reg (&b)[2]) { mma_m16n8k16_bf16(d, a, b); }
 };
 template <>
@@ -87,7 +86,6 @@ struct Tensor<Precision::TF32> {
   using Acc = float;
   using Reg = std::uint32_t;
   static constexpr int kK = 8;
-  static constexpr bool kLdmatrix = false;
   __device__ static Reg reg(float x) { return __float_as_uint(x); }
   __device__ static void mma(float (&d)[4], const Reg (&a)[4], const Reg (&b)[2]) { mma_m16n8k8_tf32(d, a, b); }
 };
@@ -97,7 +95,6 @@ struct Tensor<Precision::F64> {
   using Acc = double;
   using Reg = double;
   static constexpr int kK = 8;
-  static constexpr bool kLdmatrix = false;
   __device__ static Reg reg(double x) { return x; }
   __device__ static void mma(double (&d)[4], const Reg (&a)[4], const Reg (&b)[2]) { mma_m16n8k8_f64(d, a, b); }
 };
@@ -226,10 +223,18 @@ constexpr std::size_t shared_bytes_of(const MmaParams& p, std::size_t elem_bytes
 struct TileCoord {
   int row, col;
 };
-// A of gemm, tile rows m x cols k, no transpose: matrices (m 0-7, k 0-7), (m 8-15, k 0-7),
-// (m 0-7, k 8-15), (m 8-15, k 8-15) are a[0..3].
-__host__ __device__ constexpr TileCoord ldmatrix_a_rows(int lane) {
-  return {lane % 16, (lane / 16) * 8};
+// Which operand tiles are read by ldmatrix: every 16-bit one; and TF32's A of gemm, whose rows
+// run along k: ldmatrix's 8 x 8 matrices of 16-bit values are then 8 x 4 matrices of 32-bit ones,
+// and lane 4g + t receives word t of row g, the place tf32's A fragment wants (mma_ptx.cuh). (Its
+// B, and the A of AᵀA, run along n or m and would need a transpose of 32-bit values: ldmatrix's
+// .trans moves 16-bit halves.)
+__host__ __device__ constexpr bool ldmatrix_operand(Precision p, bool ata, bool a_operand) {
+  return p == Precision::F16 || p == Precision::BF16 || (p == Precision::TF32 && a_operand && !ata);
+}
+// A of gemm, tile rows m x cols k, no transpose: matrices (m 0-7, k chunk 0), (m 8-15, chunk 0),
+// (m 0-7, chunk 1), (m 8-15, chunk 1) are a[0..3]; a chunk is 16 bytes, chunk_elems elements.
+__host__ __device__ constexpr TileCoord ldmatrix_a_rows(int lane, int chunk_elems) {
+  return {lane % 16, (lane / 16) * chunk_elems};
 }
 // A of AᵀA, tile rows k x cols m, transposed: matrix q = lane / 8 covers m 8 (q % 2), k 8 (q / 2).
 __host__ __device__ constexpr TileCoord ldmatrix_a_trans(int lane) {
@@ -259,6 +264,7 @@ struct MmaShape {
   static_assert(family_of(P) == p.family, "a row of kParams computes its own family of types");
   static_assert(p.bm % p.wm == 0 && p.bn % p.wn == 0 && p.wm % 16 == 0 && p.wn % 16 == 0, "warp tiling");
   static_assert(p.bk % T::kK == 0, "slabs are whole instructions deep");
+  static constexpr bool kLdmatrixA = ldmatrix_operand(P, kAta, true), kLdmatrixB = ldmatrix_operand(P, kAta, false);
   static_assert(!p.fragment_pipeline || KSTEPS >= 2, "the pipeline copies a slab one k step before it waits");
   static_assert(!p.decoupled || (p.stages >= 3 && !p.fragment_pipeline),
                 "a decoupled ring refills the stage of the slab before last: it needs a third");
@@ -278,12 +284,12 @@ struct MmaShape {
 // column 0), with the warp's corner: row wm0 of C (A), column wn0 (B).
 template <typename S, bool kAta>
 __device__ __forceinline__ int a_lane_offset(int lane, int wm0) {
-  if constexpr (S::T::kLdmatrix) {
+  if constexpr (S::kLdmatrixA) {
     if constexpr (kAta) {
       const TileCoord c = ldmatrix_a_trans(lane);  // tile [k][m]
       return S::ATile::offset(c.row, wm0 + c.col);
     } else {
-      const TileCoord c = ldmatrix_a_rows(lane);  // tile [m][k]
+      const TileCoord c = ldmatrix_a_rows(lane, S::ATile::kChunkElems);  // tile [m][k]
       return S::ATile::offset(wm0 + c.row, c.col);
     }
   } else {
@@ -293,7 +299,7 @@ __device__ __forceinline__ int a_lane_offset(int lane, int wm0) {
 }
 template <typename S>
 __device__ __forceinline__ int b_lane_offset(int lane, int wn0) {
-  const TileCoord c = S::T::kLdmatrix ? ldmatrix_b_trans(lane) : scalar_b(lane, 0);  // B (k, n)
+  const TileCoord c = S::kLdmatrixB ? ldmatrix_b_trans(lane) : scalar_b(lane, 0);  // B (k, n)
   return S::BTile::offset(c.row, wn0 + c.col);
 }
 
@@ -422,7 +428,7 @@ __global__ void __launch_bounds__(MmaShape<P, CFG, kAta>::NT)
     const int k0 = ks * T::kK;
 #pragma unroll
     for (int mi = 0; mi < MI; ++mi) {
-      if constexpr (T::kLdmatrix) {
+      if constexpr (S::kLdmatrixA) {
         // gemm: tile [m][k], rows as they are; AᵀA: tile [k][m], transposed on the way.
         const E* at = as + (kAta ? S::ATile::fragment_offset(lane_a, k0, mi * 16)
                                  : S::ATile::fragment_offset(lane_a, mi * 16, k0));
@@ -441,8 +447,8 @@ __global__ void __launch_bounds__(MmaShape<P, CFG, kAta>::NT)
       }
     }
 #pragma unroll
-    for (int ni = 0; ni < NI; ni += (T::kLdmatrix ? 2 : 1)) {
-      if constexpr (T::kLdmatrix) {
+    for (int ni = 0; ni < NI; ni += (S::kLdmatrixB ? 2 : 1)) {
+      if constexpr (S::kLdmatrixB) {
         Reg r[4];
         ldmatrix_x4_trans(r, shared_address(bs + S::BTile::fragment_offset(lane_b, k0, ni * 8)));
         b[ni][0] = r[0];
@@ -869,16 +875,16 @@ class MmaModel final : public BlockTileModel {
     out.tile_rows = rows;
     out.tile_cols = cols;
     out.element_bytes = eb_;
-    const bool bits16 = kk_ == 16;
+    const bool ldmatrix = ldmatrix_operand(precision_, ata(), is_a);
     auto requests = [&](Swizzle sw) {
       std::vector<SharedRequest> reqs;
-      if (bits16) {
+      if (ldmatrix) {
         // ldmatrix.x4: four phases of 8 lanes, 16 bytes each.
         for (int q = 0; q < 4; ++q) {
           SharedRequest r;
           for (int lane = 8 * q; lane < 8 * q + 8; ++lane) {
             const TileCoord c =
-                is_a ? (ata() ? ldmatrix_a_trans(lane) : ldmatrix_a_rows(lane)) : ldmatrix_b_trans(lane);
+                is_a ? (ata() ? ldmatrix_a_trans(lane) : ldmatrix_a_rows(lane, 16 / eb_)) : ldmatrix_b_trans(lane);
             r.reads.push_back({lane, std::int64_t{swizzled_offset(sw, eb_, cols, c.row, c.col)} * eb_, 16});
           }
           reqs.push_back(r);
@@ -898,9 +904,9 @@ class MmaModel final : public BlockTileModel {
       }
       return reqs;
     };
-    out.instruction = bits16 ? (is_a && !ata() ? "ldmatrix.sync.aligned.m8n8.x4.shared.b16"
-                                               : "ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16")
-                             : (eb_ == 8 ? "ld.shared.f64" : "ld.shared.b32");
+    out.instruction = ldmatrix ? (is_a && !ata() ? "ldmatrix.sync.aligned.m8n8.x4.shared.b16"
+                                                 : "ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16")
+                               : (eb_ == 8 ? "ld.shared.f64" : "ld.shared.b32");
     out.swizzled = requests(pattern);
     out.unswizzled = requests(Swizzle::None);
     return out;
