@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 #include "ceilings.h"
@@ -77,29 +78,29 @@ double ceiling_ratio(const Roof& r) {
 const std::vector<TensorRoofSpec>& tensor_roof_specs() {
   static const std::vector<TensorRoofSpec> specs = {
       {kRoofMmaF16, "mma.sync f16", "f16", 80, 2.0 * 16 * 8 * 16,
-       "mma.sync m16n8k16 f16 x f16 + f32, 8 independent accumulators per warp, one full wave; no datasheet value "
-       "derived"},
+       "mma.sync m16n8k16 f16 x f16 + f32, 8 independent accumulators per warp, random operands, one full wave; no "
+       "datasheet value derived"},
       {kRoofMmaBf16, "mma.sync bf16", "bf16", 80, 2.0 * 16 * 8 * 16,
-       "mma.sync m16n8k16 bf16 x bf16 + f32, 8 independent accumulators per warp, one full wave; no datasheet value "
-       "derived"},
+       "mma.sync m16n8k16 bf16 x bf16 + f32, 8 independent accumulators per warp, random operands, one full wave; no "
+       "datasheet value derived"},
       {kRoofMmaTf32, "mma.sync tf32", "tf32", 80, 2.0 * 16 * 8 * 8,
-       "mma.sync m16n8k8 tf32 x tf32 + f32, 8 independent accumulators per warp, one full wave; no datasheet value "
-       "derived"},
+       "mma.sync m16n8k8 tf32 x tf32 + f32, 8 independent accumulators per warp, random operands, one full wave; no "
+       "datasheet value derived"},
       {kRoofMmaF64M8n8k4, "mma.sync f64 m8n8k4", "f64", 80, 2.0 * 8 * 8 * 4,
-       "mma.sync m8n8k4 f64 (the shape of sm_80 and of wmma double), 8 independent accumulators per warp, one full "
-       "wave; no datasheet value derived"},
+       "mma.sync m8n8k4 f64 (the shape of sm_80 and of wmma double), 8 independent accumulators per warp, random "
+       "operands, one full wave; no datasheet value derived"},
       {kRoofMmaF64M16n8k16, "mma.sync f64 m16n8k16", "f64", 90, 2.0 * 16 * 8 * 16,
-       "mma.sync m16n8k16 f64 (sm_90 and later), 8 independent accumulators per warp, one full wave; no datasheet "
-       "value derived"},
+       "mma.sync m16n8k16 f64 (sm_90 and later), 8 independent accumulators per warp, random operands, one full wave; "
+       "no datasheet value derived"},
       {kRoofWmmaF16, "wmma f16", "f16", 70, 2.0 * 16 * 16 * 16,
-       "nvcuda::wmma 16x16x16 f16 x f16 + f32 mma_sync, 8 independent accumulators per warp, one full wave; no "
-       "datasheet value derived"},
+       "nvcuda::wmma 16x16x16 f16 x f16 + f32 mma_sync, 8 independent accumulators per warp, random operands, one full "
+       "wave; no datasheet value derived"},
       {kRoofWmmaTf32, "wmma tf32", "tf32", 80, 2.0 * 16 * 16 * 8,
-       "nvcuda::wmma 16x16x8 tf32 x tf32 + f32 mma_sync, 8 independent accumulators per warp, one full wave; no "
-       "datasheet value derived"},
+       "nvcuda::wmma 16x16x8 tf32 x tf32 + f32 mma_sync, 8 independent accumulators per warp, random operands, one "
+       "full wave; no datasheet value derived"},
       {kRoofWmmaF64, "wmma f64", "f64", 80, 2.0 * 8 * 8 * 4,
-       "nvcuda::wmma 8x8x4 double mma_sync, 8 independent accumulators per warp, one full wave; no datasheet value "
-       "derived"},
+       "nvcuda::wmma 8x8x4 double mma_sync, 8 independent accumulators per warp, random operands, one full wave; no "
+       "datasheet value derived"},
   };
   return specs;
 }
@@ -152,6 +153,17 @@ constexpr int kSharedWordsPerThread = 16;
 
 // ---- kernels ------------------------------------------------------------------------------------
 
+// The SM clock a compute roof ran at: every block counts the SM cycles from its start to the end
+// of its last warp, and the longest block spans the launch, whose length the events measure.
+// (The cycle counter agrees with the clocks the driver reports; the global nanosecond timer
+// inside the kernel read up to 4% off on an H100.) A board at its power limit lowers the clock,
+// and a fraction of a roof compares two kernels fairly only at one clock.
+__device__ __forceinline__ void record_cycles(long long start, unsigned long long* cycles) {
+  __syncthreads();
+  const long long end = clock64();
+  if (threadIdx.x == 0) cycles[blockIdx.x] = static_cast<unsigned long long>(end - start);
+}
+
 __device__ __forceinline__ float fused(float a, float b, float c) {
   return __fmaf_rn(a, b, c);
 }
@@ -163,7 +175,9 @@ __device__ __forceinline__ double fused(double a, double b, double c) {
 // overflows or becomes subnormal however long it runs. The store that never happens (the sum
 // is never that value) keeps the compiler from dropping the work.
 template <typename T>
-__global__ void __launch_bounds__(kThreads) fma_kernel(T* out, int iterations, T mul, T add) {
+__global__ void __launch_bounds__(kThreads)
+    fma_kernel(T* out, unsigned long long* cycles, int iterations, T mul, T add) {
+  const long long started = clock64();
   T acc[kChains];
 #pragma unroll
   for (int c = 0; c < kChains; ++c) acc[c] = static_cast<T>(threadIdx.x % 7 + c) * static_cast<T>(0.125);
@@ -177,6 +191,7 @@ __global__ void __launch_bounds__(kThreads) fma_kernel(T* out, int iterations, T
 #pragma unroll
   for (int c = 0; c < kChains; ++c) sum += acc[c];
   if (sum == static_cast<T>(-1.0e-30)) out[blockIdx.x] = sum;
+  record_cycles(started, cycles);
 }
 
 // Each block copies tiles of kCopyUnroll x blockDim 16-byte elements: all of a tile's loads are
@@ -265,11 +280,13 @@ __global__ void __launch_bounds__(kThreads) shared_read_kernel(int iterations, i
 //
 // Every warp issues kMmaChains independent accumulations per step, kMmaSteps steps per loop
 // iteration, on operands that stay in registers: nothing but the tensor pipe limits it. The
-// operands are small powers of two (2^-10), so the sums stay finite however long a launch runs;
-// they are not zero, so the hardware does the same work as on real data. Each thread writes
-// the sum of its accumulators at the end, so no result is dead. An Op's issue() is compiled only
-// for the architectures that have its instruction; the host never launches it on the others
-// (datasheet_table gives those devices no row).
+// operands are random, as a GEMM's are: values in [0.5, 1) with random signs and every mantissa
+// bit of the type random, in two sets that alternate from one instruction to the next, so the
+// multipliers switch as much as on real data (constant operands draw less power). A chain
+// always adds the same product, so its sum grows linearly and stays finite however long a launch
+// runs. Each thread writes the sum of its accumulators at the end, so no result is dead. An Op's
+// issue() is compiled only for the architectures that have its instruction; the host never
+// launches it on the others (datasheet_table gives those devices no row).
 
 constexpr int kMmaChains = 8;
 constexpr int kMmaSteps = 4;
@@ -281,23 +298,48 @@ constexpr int kMmaSteps = 4;
 #define TILESCOPE_HAS_SM90_DMMA 1
 #endif
 
-// f16 2^-10 is 0x1400, bf16 2^-10 is 0x3A80: two per 32-bit register.
-constexpr std::uint32_t kHalfPair = 0x14001400u;
-constexpr std::uint32_t kBf16Pair = 0x3A803A80u;
-constexpr float kSmall = 0.0009765625f;  // 2^-10: exact in tf32, f16, bf16 and double
+// 32 random bits for register `i` of operand set `set` of this thread (a integer hash: the
+// same operands in every launch).
+__device__ __forceinline__ std::uint32_t random_bits(int set, int i) {
+  std::uint32_t x = ((blockIdx.x * blockDim.x + threadIdx.x) * 64u + set * 32u + i) * 0x9E3779B9u;
+  x ^= x >> 16;
+  x *= 0x7feb352du;
+  x ^= x >> 15;
+  x *= 0x846ca68bu;
+  return x ^ (x >> 16);
+}
+// Random values in [0.5, 1) with random signs: the sign and mantissa bits from the hash, the
+// exponent of 0.5. Two f16 or bf16 per register; one tf32 (its low 13 bits zero) or double.
+__device__ __forceinline__ std::uint32_t random_f16_pair(std::uint32_t h) {
+  return (h & 0x83FF83FFu) | 0x38003800u;
+}
+__device__ __forceinline__ std::uint32_t random_bf16_pair(std::uint32_t h) {
+  return (h & 0x807F807Fu) | 0x3F003F00u;
+}
+__device__ __forceinline__ std::uint32_t random_tf32(std::uint32_t h) {
+  return (h & 0x807FE000u) | 0x3F000000u;
+}
+__device__ __forceinline__ double random_double(int set, int i) {
+  const std::uint32_t hi = (random_bits(set, 2 * i) & 0x800FFFFFu) | 0x3FE00000u;
+  return __hiloint2double(static_cast<int>(hi), static_cast<int>(random_bits(set, 2 * i + 1)));
+}
 
-// The registers of one mma.sync per thread: kMmaChains accumulators of kAcc values, the A and B
-// fragments (kA and kB registers) filled with one operand value. Each instruction below adds
-// only its issue().
+// The registers of one mma.sync per thread: kMmaChains accumulators of kAcc values and two sets
+// of A and B fragments (kA and kB registers); chain k multiplies set k % 2, so consecutive
+// instructions alternate. Each instruction below adds its init() and issue().
 template <typename Acc, int kAcc, typename Reg, int kA, int kB>
 struct MmaFragments {
   Acc c[kMmaChains][kAcc];
-  Reg a[kA], b[kB];
-  __device__ void fill(Reg operand) {
+  Reg a[2][kA], b[2][kB];
+  template <typename Random>
+  __device__ void fill(const Random& random) {
 #pragma unroll
-    for (int i = 0; i < kA; ++i) a[i] = operand;
+    for (int set = 0; set < 2; ++set) {
 #pragma unroll
-    for (int i = 0; i < kB; ++i) b[i] = operand;
+      for (int i = 0; i < kA; ++i) a[set][i] = random(set, i);
+#pragma unroll
+      for (int i = 0; i < kB; ++i) b[set][i] = random(set, kA + i);
+    }
 #pragma unroll
     for (int k = 0; k < kMmaChains; ++k)
 #pragma unroll
@@ -316,84 +358,120 @@ struct MmaFragments {
 // m16n8k16 with f32 accumulation: A in 4 registers, B in 2, C/D 4 floats per thread.
 template <bool kBf16>
 struct MmaHalf : MmaFragments<float, 4, std::uint32_t, 4, 2> {
-  __device__ void init() { fill(kBf16 ? kBf16Pair : kHalfPair); }
+  __device__ void init() {
+    fill([](int set, int i) {
+      const std::uint32_t h = random_bits(set, i);
+      return kBf16 ? random_bf16_pair(h) : random_f16_pair(h);
+    });
+  }
   __device__ __forceinline__ void issue(int k) {
 #ifdef TILESCOPE_HAS_SM80_MMA
+    const std::uint32_t(&x)[4] = a[k % 2];
+    const std::uint32_t(&y)[2] = b[k % 2];
     if (kBf16)
       asm volatile(
           "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
           "{%0,%1,%2,%3};\n"
           : "+f"(c[k][0]), "+f"(c[k][1]), "+f"(c[k][2]), "+f"(c[k][3])
-          : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+          : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(y[0]), "r"(y[1]));
     else
       asm volatile(
           "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
           "{%0,%1,%2,%3};\n"
           : "+f"(c[k][0]), "+f"(c[k][1]), "+f"(c[k][2]), "+f"(c[k][3])
-          : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+          : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(y[0]), "r"(y[1]));
 #endif
   }
 };
 
 // m16n8k8 tf32 with f32 accumulation: A in 4 registers, B in 2, C/D 4 floats per thread.
 struct MmaTf32 : MmaFragments<float, 4, std::uint32_t, 4, 2> {
-  __device__ void init() { fill(__float_as_uint(kSmall)); }
+  __device__ void init() {
+    fill([](int set, int i) { return random_tf32(random_bits(set, i)); });
+  }
   __device__ __forceinline__ void issue(int k) {
 #ifdef TILESCOPE_HAS_SM80_MMA
+    const std::uint32_t(&x)[4] = a[k % 2];
+    const std::uint32_t(&y)[2] = b[k % 2];
     asm volatile(
         "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
         "{%0,%1,%2,%3};\n"
         : "+f"(c[k][0]), "+f"(c[k][1]), "+f"(c[k][2]), "+f"(c[k][3])
-        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(y[0]), "r"(y[1]));
 #endif
   }
 };
 
 // m8n8k4 f64: A and B one double each, C/D two doubles per thread.
 struct MmaF64M8n8k4 : MmaFragments<double, 2, double, 1, 1> {
-  __device__ void init() { fill(kSmall); }
+  __device__ void init() { fill(random_double); }
   __device__ __forceinline__ void issue(int k) {
 #ifdef TILESCOPE_HAS_SM80_MMA
     asm volatile("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0,%1}, {%2}, {%3}, {%0,%1};\n"
                  : "+d"(c[k][0]), "+d"(c[k][1])
-                 : "d"(a[0]), "d"(b[0]));
+                 : "d"(a[k % 2][0]), "d"(b[k % 2][0]));
 #endif
   }
 };
 
 // m16n8k16 f64 (sm_90): A in 8 doubles, B in 4, C/D 4 doubles per thread.
 struct MmaF64M16n8k16 : MmaFragments<double, 4, double, 8, 4> {
-  __device__ void init() { fill(kSmall); }
+  __device__ void init() { fill(random_double); }
   __device__ __forceinline__ void issue(int k) {
 #ifdef TILESCOPE_HAS_SM90_DMMA
+    const double(&x)[8] = a[k % 2];
+    const double(&y)[4] = b[k % 2];
     asm volatile(
         "mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64 {%0,%1,%2,%3}, {%4,%5,%6,%7,%8,%9,%10,%11}, "
         "{%12,%13,%14,%15}, {%0,%1,%2,%3};\n"
         : "+d"(c[k][0]), "+d"(c[k][1]), "+d"(c[k][2]), "+d"(c[k][3])
-        : "d"(a[0]), "d"(a[1]), "d"(a[2]), "d"(a[3]), "d"(a[4]), "d"(a[5]), "d"(a[6]), "d"(a[7]), "d"(b[0]), "d"(b[1]),
-          "d"(b[2]), "d"(b[3]));
+        : "d"(x[0]), "d"(x[1]), "d"(x[2]), "d"(x[3]), "d"(x[4]), "d"(x[5]), "d"(x[6]), "d"(x[7]), "d"(y[0]), "d"(y[1]),
+          "d"(y[2]), "d"(y[3]));
 #endif
   }
 };
 
-// nvcuda::wmma: fragments filled with 2^-10, kMmaChains accumulators, mma_sync on each.
+// A random element of a wmma fragment of `In` (the fragments' elements are floats for tf32).
+template <typename In>
+struct RandomElement;
+template <>
+struct RandomElement<__half> {
+  __device__ static __half of(int set, int i) {
+    return __ushort_as_half(static_cast<unsigned short>(random_f16_pair(random_bits(set, i))));
+  }
+};
+template <>
+struct RandomElement<float> {
+  __device__ static float of(int set, int i) { return __uint_as_float(random_tf32(random_bits(set, i))); }
+};
+template <>
+struct RandomElement<double> {
+  __device__ static double of(int set, int i) { return random_double(set, i); }
+};
+
+// nvcuda::wmma: two sets of random fragments, kMmaChains accumulators, mma_sync on each.
 template <typename In, typename Acc, int M, int N, int K>
 struct Wmma {
   using AFrag = nvcuda::wmma::fragment<nvcuda::wmma::matrix_a, M, N, K, In, nvcuda::wmma::row_major>;
   using BFrag = nvcuda::wmma::fragment<nvcuda::wmma::matrix_b, M, N, K, In, nvcuda::wmma::col_major>;
   using CFrag = nvcuda::wmma::fragment<nvcuda::wmma::accumulator, M, N, K, Acc>;
-  AFrag a;
-  BFrag b;
+  AFrag a[2];
+  BFrag b[2];
   CFrag c[kMmaChains];
   __device__ void init() {
-    using Fill = typename nvcuda::wmma::helper_traits<In>::fill_argument_type;
-    nvcuda::wmma::fill_fragment(a, static_cast<Fill>(kSmall));
-    nvcuda::wmma::fill_fragment(b, static_cast<Fill>(kSmall));
+    using Element = typename std::remove_reference<decltype(a[0].x[0])>::type;
+#pragma unroll
+    for (int set = 0; set < 2; ++set) {
+#pragma unroll
+      for (int i = 0; i < a[set].num_elements; ++i) a[set].x[i] = RandomElement<Element>::of(set, i);
+#pragma unroll
+      for (int i = 0; i < b[set].num_elements; ++i) b[set].x[i] = RandomElement<Element>::of(set, 16 + i);
+    }
 #pragma unroll
     for (int k = 0; k < kMmaChains; ++k) nvcuda::wmma::fill_fragment(c[k], static_cast<Acc>(0));
   }
   __device__ __forceinline__ void issue(int k) {
-    nvcuda::wmma::mma_sync(c[k], a, b, c[k]);
+    nvcuda::wmma::mma_sync(c[k], a[k % 2], b[k % 2], c[k]);
   }
   __device__ double result() const {
     double s = 0;
@@ -430,7 +508,8 @@ struct WmmaF64 : NoTensorOp {};
 #endif
 
 template <class Op>
-__global__ void __launch_bounds__(kThreads) tensor_kernel(double* out, int iterations) {
+__global__ void __launch_bounds__(kThreads) tensor_kernel(double* out, unsigned long long* cycles, int iterations) {
+  const long long started = clock64();
   Op op;
   op.init();
   for (int i = 0; i < iterations; ++i) {
@@ -440,6 +519,7 @@ __global__ void __launch_bounds__(kThreads) tensor_kernel(double* out, int itera
       for (int k = 0; k < kMmaChains; ++k) op.issue(k);
   }
   out[static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x] = op.result();
+  record_cycles(started, cycles);
 }
 
 // ---- timing -------------------------------------------------------------------------------------
@@ -459,6 +539,7 @@ class Events {
   Events(const Events&) = delete;
   Events& operator=(const Events&) = delete;
   cudaStream_t stream() const { return stream_; }
+  double last_ms() const { return last_ms_; }  // of the last timed call
 
   // Milliseconds of one call of `launch` on the stream.
   template <typename Launch>
@@ -469,6 +550,7 @@ class Events {
     CUDA_CHECK(cudaEventSynchronize(stop_));
     float ms = 0;
     CUDA_CHECK(cudaEventElapsedTime(&ms, start_, stop_));
+    last_ms_ = ms;
     return ms;
   }
 
@@ -484,6 +566,7 @@ class Events {
 
  private:
   cudaEvent_t start_ = nullptr, stop_ = nullptr;
+  double last_ms_ = 0;
   cudaStream_t stream_ = nullptr;
 };
 
@@ -511,41 +594,70 @@ int full_wave_blocks(const DeviceInfo& device, Kernel kernel) {
   return std::max(1, per_sm) * std::max(1, device.sm_count);
 }
 
+// A compute roof: GFLOP/s, and the SM clock (MHz) over its last timed launch.
+struct ComputeRate {
+  double gflops = 0, clock_mhz = 0;
+};
+
+// The cycles each block of a launch counted (record_cycles).
+class BlockCycles {
+ public:
+  explicit BlockCycles(int blocks)
+      : blocks_(blocks), buffer_(sizeof(unsigned long long) * static_cast<std::size_t>(blocks)) {}
+  unsigned long long* get() { return static_cast<unsigned long long*>(buffer_.get()); }
+  // MHz of the last launch on `stream`, which took `ms`: the longest block's cycles per microsecond.
+  double clock_mhz(cudaStream_t stream, double ms) const {
+    std::vector<unsigned long long> host(static_cast<std::size_t>(blocks_));
+    CUDA_CHECK(cudaMemcpyAsync(host.data(), buffer_.get(), sizeof(unsigned long long) * host.size(),
+                               cudaMemcpyDeviceToHost, stream));
+    CUDA_CHECK(cudaStreamSynchronize(stream));
+    const unsigned long long longest = *std::max_element(host.begin(), host.end());
+    return ms > 0 ? static_cast<double>(longest) / (ms * 1e3) : 0;
+  }
+
+ private:
+  int blocks_;
+  DeviceBuffer buffer_;
+};
+
 template <typename T>
-double measure_fma_gflops(const DeviceInfo& device, Events& ev) {
+ComputeRate measure_fma_gflops(const DeviceInfo& device, Events& ev) {
   const int blocks = full_wave_blocks(device, fma_kernel<T>);
   DeviceBuffer out(sizeof(T) * static_cast<std::size_t>(blocks));
+  BlockCycles cycles(blocks);
   T* o = static_cast<T*>(out.get());
   auto launch = [&](int iterations) {
-    fma_kernel<T><<<blocks, kThreads, 0, ev.stream()>>>(o, iterations, static_cast<T>(0.9999), static_cast<T>(1.0e-4));
+    fma_kernel<T><<<blocks, kThreads, 0, ev.stream()>>>(o, cycles.get(), iterations, static_cast<T>(0.9999),
+                                                        static_cast<T>(1.0e-4));
     CUDA_CHECK_LAUNCH("fma_kernel");
   };
   const int iterations = calibrate(ev, 16, launch);
   const double ms = ev.median_ms([&] { launch(iterations); });
   const double flops = 2.0 * kChains * kSteps * static_cast<double>(iterations) * kThreads * blocks;
-  return flops / (ms * 1e-3) / 1e9;
+  return {flops / (ms * 1e-3) / 1e9, cycles.clock_mhz(ev.stream(), ev.last_ms())};
 }
 
 // GFLOP/s of tensor_kernel<Op>: every warp issues kMmaChains x kMmaSteps instructions per loop
 // iteration, each worth `flops_per_instruction`.
 template <class Op>
-double measure_tensor_gflops(const DeviceInfo& device, Events& ev, double flops_per_instruction) {
+ComputeRate measure_tensor_gflops(const DeviceInfo& device, Events& ev, double flops_per_instruction) {
   const int blocks = full_wave_blocks(device, tensor_kernel<Op>);
   DeviceBuffer out(sizeof(double) * static_cast<std::size_t>(blocks) * kThreads);
+  BlockCycles cycles(blocks);
   double* o = static_cast<double*>(out.get());
   auto launch = [&](int iterations) {
-    tensor_kernel<Op><<<blocks, kThreads, 0, ev.stream()>>>(o, iterations);
+    tensor_kernel<Op><<<blocks, kThreads, 0, ev.stream()>>>(o, cycles.get(), iterations);
     CUDA_CHECK_LAUNCH("tensor_kernel");
   };
   const int iterations = calibrate(ev, 16, launch);
   const double ms = ev.median_ms([&] { launch(iterations); });
   const double warps = static_cast<double>(blocks) * (kThreads / 32);
   const double instructions = static_cast<double>(kMmaChains) * kMmaSteps * iterations * warps;
-  return flops_per_instruction * instructions / (ms * 1e-3) / 1e9;
+  return {flops_per_instruction * instructions / (ms * 1e-3) / 1e9, cycles.clock_mhz(ev.stream(), ev.last_ms())};
 }
 
 // The tensor-core row `id`, measured (the caller has checked that the device has it).
-double measure_tensor_roof(const DeviceInfo& device, Events& ev, const std::string& id) {
+ComputeRate measure_tensor_roof(const DeviceInfo& device, Events& ev, const std::string& id) {
   double flops = 0;
   for (const TensorRoofSpec& s : tensor_roof_specs())
     if (id == s.id) flops = s.flops_per_instruction;
@@ -557,7 +669,7 @@ double measure_tensor_roof(const DeviceInfo& device, Events& ev, const std::stri
   if (id == kRoofWmmaF16) return measure_tensor_gflops<WmmaF16>(device, ev, flops);
   if (id == kRoofWmmaTf32) return measure_tensor_gflops<WmmaTf32>(device, ev, flops);
   if (id == kRoofWmmaF64) return measure_tensor_gflops<WmmaF64>(device, ev, flops);
-  return 0;
+  return {};
 }
 
 // Bytes per array for the DRAM benchmarks: 8x the L2 and at least 4 GiB (on an H100, 1 GiB
@@ -650,12 +762,16 @@ CeilingTable measure_ceilings(const DeviceInfo& device, const std::atomic<bool>*
   CeilingTable table = datasheet_table(device);
   table.measured_at = utc_timestamp_now();
   Events ev;
+  auto set = [](Roof& r, const ComputeRate& rate) {
+    r.measured = rate.gflops;
+    r.clock_mhz = rate.clock_mhz;
+  };
   for (Roof& r : table.roofs) {
     if (stop && stop->load()) break;
     if (r.id == kRoofFp32Fma)
-      r.measured = measure_fma_gflops<float>(device, ev);
+      set(r, measure_fma_gflops<float>(device, ev));
     else if (r.id == kRoofFp64Fma)
-      r.measured = measure_fma_gflops<double>(device, ev);
+      set(r, measure_fma_gflops<double>(device, ev));
     else if (r.id == kRoofHbmCopy)
       r.measured = measure_copy_gbps(device, ev);
     else if (r.id == kRoofHbmRead)
@@ -665,7 +781,7 @@ CeilingTable measure_ceilings(const DeviceInfo& device, const std::atomic<bool>*
     else if (r.id == kRoofSharedRead)
       r.measured = measure_shared_gbps(device, ev);
     else
-      r.measured = measure_tensor_roof(device, ev, r.id);  // only rows this device has are in the table
+      set(r, measure_tensor_roof(device, ev, r.id));  // only rows this device has are in the table
   }
   CUDA_CHECK(cudaStreamSynchronize(ev.stream()));
   return table;

@@ -10,7 +10,9 @@
 //   mma.sync / wmma rows    chains of tensor-core instructions on register GFLOP/s (2*M*N*K each)
 //                           fragments, one row per type (and FP64 shape)
 //
-// Timing: CUDA events, one warm-up launch, the median of several. Nothing here prints.
+// Timing: CUDA events, one warm-up launch, the median of several launches of about 10 ms each, as
+// short as a benchmark's timed runs; each compute roof records the SM clock it ran at (a board
+// at its power limit lowers it during longer runs). Nothing here prints.
 #pragma once
 
 #include <atomic>
@@ -38,6 +40,9 @@ struct Roof {
   double datasheet = 0;  // derived from the device's attributes; 0 = none exists for this roof
   std::string unit;      // "GFLOP/s" | "GB/s"
   std::string method;    // one line: how it was measured, or why it has no datasheet value
+  // Compute roofs: the SM clock (MHz) over the last timed launch, 0 = not recorded. A
+  // roof holds at this clock: a board at its power limit runs slower.
+  double clock_mhz = 0;
 };
 
 struct CeilingTable {

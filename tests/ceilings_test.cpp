@@ -159,7 +159,10 @@ CeilingTable measured_table() {
   CeilingTable t = datasheet_table(h100_like());
   t.measured_at = "2026-11-22T18:00:00Z";
   double v = 1000;
-  for (Roof& r : t.roofs) r.measured = (v *= 1.5);
+  for (Roof& r : t.roofs) {
+    r.measured = (v *= 1.5);
+    if (r.kind == RoofKind::Compute) r.clock_mhz = 1755;
+  }
   return t;
 }
 
@@ -220,6 +223,7 @@ TEST(CeilingsFile, RoundTripsEveryField) {
     EXPECT_DOUBLE_EQ(back.roofs[i].datasheet, t.roofs[i].datasheet);
     EXPECT_EQ(back.roofs[i].unit, t.roofs[i].unit);
     EXPECT_EQ(back.roofs[i].method, t.roofs[i].method);
+    EXPECT_DOUBLE_EQ(back.roofs[i].clock_mhz, t.roofs[i].clock_mhz);
   }
   // A roof without a datasheet value says null, not 0.
   EXPECT_NE(ceilings_to_json(t).find("\"datasheet\": null"), std::string::npos);
@@ -320,8 +324,14 @@ TEST(BenchCeilings, TableShowsMeasuredDatasheetAndRatio) {
   EXPECT_NE(text.find("none"), std::string::npos);  // L2 and shared memory have no datasheet value
   // Every row's name stands apart from its kind, the longest tensor-core name included.
   for (const Roof& r : t.roofs) EXPECT_NE(text.find(r.name + " "), std::string::npos) << r.name;
+  // The compute roofs say the clock they ran at, the bandwidth roofs have none.
+  EXPECT_NE(text.find("MHz"), std::string::npos);
+  EXPECT_NE(text.find(" 1755  GFLOP/s"), std::string::npos) << text;
+  EXPECT_NE(text.find(" -  GB/s"), std::string::npos) << text;
   const std::string csv = ceilings_to_csv(t);
   EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), static_cast<long>(t.roofs.size() + 1));
+  EXPECT_NE(csv.find(",unit,clock_mhz,method\n"), std::string::npos);
+  EXPECT_NE(csv.find(",GFLOP/s,1755,"), std::string::npos);
 }
 
 TEST(BenchCeilings, WithoutAGpuSaysWhyAndExits3) {

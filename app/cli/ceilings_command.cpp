@@ -30,30 +30,34 @@ std::string pad(const std::string& s, std::size_t width, bool right) {
 std::string format_ceiling_table(const CeilingTable& t) {
   std::string out =
       "Ceilings of " + t.device_name + " (driver " + t.driver_version + ", measured " + t.measured_at + ")\n";
-  const std::size_t w0 = 24, w1 = 10, w2 = 12, w3 = 12, w4 = 7;
+  const std::size_t w0 = 24, w1 = 10, w2 = 12, w3 = 12, w4 = 7, w5 = 7;
   out += pad("roof", w0, false) + pad("kind", w1, false) + pad("measured", w2, true) + pad("datasheet", w3, true) +
-         pad("ratio", w4, true) + "  unit\n";
+         pad("ratio", w4, true) + pad("MHz", w5, true) + "  unit\n";
   for (const Roof& r : t.roofs) {
     const double ratio = ceiling_ratio(r);
     out += pad(r.name, w0, false) + pad(to_string(r.kind), w1, false) +
            pad(r.measured > 0 ? number(r.measured) : "-", w2, true) +
            pad(r.datasheet > 0 ? number(r.datasheet) : "none", w3, true) +
-           pad(ratio > 0 ? number(ratio, "%.3f") : "-", w4, true) + "  " + r.unit + "\n";
+           pad(ratio > 0 ? number(ratio, "%.3f") : "-", w4, true) +
+           pad(r.clock_mhz > 0 ? number(r.clock_mhz, "%.0f") : "-", w5, true) + "  " + r.unit + "\n";
   }
   out +=
       "datasheet-derived: FP32/FP64 = SMs x FMA lanes per SM x 2 x max SM clock; HBM = memory clock x 2 x bus "
-      "width. L2, shared memory and the tensor-core rows (mma.sync, wmma) have no datasheet-derived figure here.\n";
+      "width. L2, shared memory and the tensor-core rows (mma.sync, wmma) have no datasheet-derived figure here. "
+      "MHz: the SM clock while a compute roof ran (a board at its power limit runs slower, random operands draw more "
+      "power).\n";
   return out;
 }
 
 std::string ceilings_to_csv(const CeilingTable& t) {
-  std::string out = "device,driver_version,measured_at,id,name,kind,precision,measured,datasheet,ratio,unit,method\n";
+  std::string out =
+      "device,driver_version,measured_at,id,name,kind,precision,measured,datasheet,ratio,unit,clock_mhz,method\n";
   for (const Roof& r : t.roofs) {
     out += csv_field(t.device_name) + "," + csv_field(t.driver_version) + "," + csv_field(t.measured_at) + "," +
            csv_field(r.id) + "," + csv_field(r.name) + "," + to_string(r.kind) + "," + csv_field(r.precision) + "," +
            number(r.measured, "%.3f") + "," + (r.datasheet > 0 ? number(r.datasheet, "%.3f") : "") + "," +
            (ceiling_ratio(r) > 0 ? number(ceiling_ratio(r), "%.4f") : "") + "," + csv_field(r.unit) + "," +
-           csv_field(r.method) + "\n";
+           (r.clock_mhz > 0 ? number(r.clock_mhz, "%.0f") : "") + "," + csv_field(r.method) + "\n";
   }
   return out;
 }

@@ -49,6 +49,7 @@ std::string ceilings_to_json(const CeilingTable& t) {
     o["datasheet"] = r.datasheet > 0 ? Json(r.datasheet) : Json(nullptr);
     o["unit"] = r.unit;
     o["method"] = r.method;
+    o["clock_mhz"] = r.clock_mhz > 0 ? Json(r.clock_mhz) : Json(nullptr);
     roofs.push_back(o);
   }
   j["roofs"] = roofs;
@@ -100,6 +101,8 @@ bool ceilings_from_json(const std::string& text, CeilingTable* table, std::strin
       r.datasheet = std::max(0.0, o["datasheet"].get<double>());
     r.unit = text_of(o, "unit");
     r.method = text_of(o, "method");
+    if (o.contains("clock_mhz") && o["clock_mhz"].is_number())
+      r.clock_mhz = std::max(0.0, o["clock_mhz"].get<double>());
     t.roofs.push_back(r);
   }
   *table = t;

@@ -103,6 +103,7 @@ void add_roofs(const CeilingTable& ceilings, Precision precision, RooflineData* 
   }
   data->top_compute = top ? top->measured : 0;
   data->top_compute_name = top ? top->name : "";
+  data->top_compute_mhz = top ? top->clock_mhz : 0;
   const Roof* dram = ceilings.dram();
   auto add_bandwidth = [&](const Roof& r, unsigned color, bool primary) {
     data->bandwidth.push_back({r.name, r.name + " " + bandwidth_text(r.measured), r.measured, color, primary});
@@ -233,6 +234,10 @@ RooflineData build_roofline(const std::vector<RunResult>& rows, Problem problem,
   if (above_compute)
     data.notes.push_back("above the " + data.top_compute_name +
                          " roof: arithmetic this device's ceilings do not measure");
+  // A roof holds at its clock; a board at its power limit runs a long GEMM slower than its maximum.
+  if (data.top_compute_mhz > 0)
+    data.notes.push_back("the " + data.top_compute_name + " roof was measured at an SM clock of " +
+                         three_figures(data.top_compute_mhz) + " MHz");
   if (problem == Problem::Ata && !data.series.empty())
     data.notes.push_back(
         "AᵀA is credited with 2·N²·K; kernels that skip the lower triangle do half and can pass the roofs");

@@ -42,6 +42,7 @@ struct RooflineData {
   std::vector<RidgePoint> ridges;
   double top_compute = 0;  // GFLOP/s of the highest compute roof shown (0: none)
   std::string top_compute_name;
+  double top_compute_mhz = 0;  // the SM clock that roof ran at (0: not recorded)
   // Sentences shown with the plot: variants placed by minimum traffic, missing ceilings.
   std::vector<std::string> notes;
   bool has_ceilings = false;

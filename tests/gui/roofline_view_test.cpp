@@ -5,6 +5,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -155,6 +156,7 @@ CeilingTable h100_ceilings_with_tensor_cores() {
   add(kRoofMmaF64M16n8k16, "mma.sync f64 m16n8k16", "f64", fp64 * 2);
   add(kRoofWmmaF64, "wmma f64", "f64", fp64 * 0.995);
   add(kRoofMmaF16, "mma.sync f16", "f16", 650000);
+  t.roofs.back().clock_mhz = 1740;
   add(kRoofWmmaF16, "wmma f16", "f16", 600000);
   return t;
 }
@@ -188,6 +190,10 @@ TEST(RooflineModel, EveryComputeRoofOfThePrecisionIsDrawnHighestFirst) {
   ASSERT_EQ(h.compute.size(), 1u);
   EXPECT_DOUBLE_EQ(h.top_compute, 650000);
   EXPECT_EQ(h.compute[0].label, "mma.sync f16 650, wmma f16 600 TFLOP/s");
+  // The top roof's clock is said beside the plot, where one was recorded.
+  EXPECT_NE(std::find(h.notes.begin(), h.notes.end(), "the mma.sync f16 roof was measured at an SM clock of 1740 MHz"),
+            h.notes.end());
+  for (const std::string& note : d.notes) EXPECT_EQ(note.find("MHz"), std::string::npos) << note;
 }
 
 TEST(RooflineModel, APrecisionWithoutTensorRoofsIsUnchanged) {
