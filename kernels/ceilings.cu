@@ -7,10 +7,14 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <map>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "ceilings.h"
+#include "ceilings_device.cuh"
+#include "ceilings_wgmma.h"
 #include "cuda_check.h"
 #include "gpu_buffers.h"
 #include "measure.h"
@@ -98,11 +102,28 @@ const std::vector<TensorRoofSpec>& tensor_roof_specs() {
       {kRoofWmmaTf32, "wmma tf32", "tf32", 80, 2.0 * 16 * 16 * 8,
        "nvcuda::wmma 16x16x8 tf32 x tf32 + f32 mma_sync, 8 independent accumulators per warp, random operands, one "
        "full wave; no datasheet value derived"},
+      {kRoofWgmmaF16, "wgmma f16", "f16", 90, 2.0 * 64 * 128 * 16,
+       "wgmma.mma_async m64n128k16 f16 x f16 + f32, both operands in shared memory, two warpgroups per block, two "
+       "accumulator sets alternating, random operands, one full wave (sm_90a); no datasheet value derived",
+       true},
+      {kRoofWgmmaBf16, "wgmma bf16", "bf16", 90, 2.0 * 64 * 128 * 16,
+       "wgmma.mma_async m64n128k16 bf16 x bf16 + f32, both operands in shared memory, two warpgroups per block, two "
+       "accumulator sets alternating, random operands, one full wave (sm_90a); no datasheet value derived",
+       true},
+      {kRoofWgmmaTf32, "wgmma tf32", "tf32", 90, 2.0 * 64 * 128 * 8,
+       "wgmma.mma_async m64n128k8 tf32 x tf32 + f32, both operands in shared memory, two warpgroups per block, two "
+       "accumulator sets alternating, random operands, one full wave (sm_90a); no datasheet value derived",
+       true},
       {kRoofWmmaF64, "wmma f64", "f64", 80, 2.0 * 8 * 8 * 4,
        "nvcuda::wmma 8x8x4 double mma_sync, 8 independent accumulators per warp, random operands, one full wave; no "
        "datasheet value derived"},
   };
   return specs;
+}
+
+bool tensor_roof_on_device(const TensorRoofSpec& spec, int cc) {
+  if (spec.arch_specific) return cc == spec.min_cc && wgmma_roofs_built();
+  return cc >= spec.min_cc;
 }
 
 CeilingTable datasheet_table(const DeviceInfo& device) {
@@ -130,7 +151,7 @@ CeilingTable datasheet_table(const DeviceInfo& device) {
   // none of them has a datasheet-derived value.
   const int cc = device.cc_major * 10 + device.cc_minor;
   for (const TensorRoofSpec& s : tensor_roof_specs())
-    if (cc >= s.min_cc) add(s.id, s.name, RoofKind::Compute, s.precision, 0, s.method);
+    if (tensor_roof_on_device(s, cc)) add(s.id, s.name, RoofKind::Compute, s.precision, 0, s.method);
   add(kRoofHbmRead, "HBM read", RoofKind::Bandwidth, "", device.peak_dram_gbps,
       "16-byte reads of an array >= 8x the L2 (a GEMM mostly reads); datasheet: memory clock x 2 x bus width");
   add(kRoofHbmCopy, "HBM copy", RoofKind::Bandwidth, "", device.peak_dram_gbps,
@@ -153,17 +174,6 @@ constexpr int kSharedWordsPerThread = 16;
 
 // ---- kernels ------------------------------------------------------------------------------------
 
-// The SM clock a compute roof ran at: every block counts the SM cycles from its start to the end
-// of its last warp, and the longest block spans the launch, whose length the events measure.
-// (The cycle counter agrees with the clocks the driver reports; the global nanosecond timer
-// inside the kernel read up to 4% off on an H100.) A board at its power limit lowers the clock,
-// and a fraction of a roof compares two kernels fairly only at one clock.
-__device__ __forceinline__ void record_cycles(long long start, unsigned long long* cycles) {
-  __syncthreads();
-  const long long end = clock64();
-  if (threadIdx.x == 0) cycles[blockIdx.x] = static_cast<unsigned long long>(end - start);
-}
-
 __device__ __forceinline__ float fused(float a, float b, float c) {
   return __fmaf_rn(a, b, c);
 }
@@ -175,8 +185,7 @@ __device__ __forceinline__ double fused(double a, double b, double c) {
 // overflows or becomes subnormal however long it runs. The store that never happens (the sum
 // is never that value) keeps the compiler from dropping the work.
 template <typename T>
-__global__ void __launch_bounds__(kThreads)
-    fma_kernel(T* out, unsigned long long* cycles, int iterations, T mul, T add) {
+__global__ void __launch_bounds__(kThreads) fma_kernel(T* out, CycleSample* cycles, int iterations, T mul, T add) {
   const long long started = clock64();
   T acc[kChains];
 #pragma unroll
@@ -297,32 +306,6 @@ constexpr int kMmaSteps = 4;
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
 #define TILESCOPE_HAS_SM90_DMMA 1
 #endif
-
-// 32 random bits for register `i` of operand set `set` of this thread (a integer hash: the
-// same operands in every launch).
-__device__ __forceinline__ std::uint32_t random_bits(int set, int i) {
-  std::uint32_t x = ((blockIdx.x * blockDim.x + threadIdx.x) * 64u + set * 32u + i) * 0x9E3779B9u;
-  x ^= x >> 16;
-  x *= 0x7feb352du;
-  x ^= x >> 15;
-  x *= 0x846ca68bu;
-  return x ^ (x >> 16);
-}
-// Random values in [0.5, 1) with random signs: the sign and mantissa bits from the hash, the
-// exponent of 0.5. Two f16 or bf16 per register; one tf32 (its low 13 bits zero) or double.
-__device__ __forceinline__ std::uint32_t random_f16_pair(std::uint32_t h) {
-  return (h & 0x83FF83FFu) | 0x38003800u;
-}
-__device__ __forceinline__ std::uint32_t random_bf16_pair(std::uint32_t h) {
-  return (h & 0x807F807Fu) | 0x3F003F00u;
-}
-__device__ __forceinline__ std::uint32_t random_tf32(std::uint32_t h) {
-  return (h & 0x807FE000u) | 0x3F000000u;
-}
-__device__ __forceinline__ double random_double(int set, int i) {
-  const std::uint32_t hi = (random_bits(set, 2 * i) & 0x800FFFFFu) | 0x3FE00000u;
-  return __hiloint2double(static_cast<int>(hi), static_cast<int>(random_bits(set, 2 * i + 1)));
-}
 
 // The registers of one mma.sync per thread: kMmaChains accumulators of kAcc values and two sets
 // of A and B fragments (kA and kB registers); chain k multiplies set k % 2, so consecutive
@@ -508,7 +491,7 @@ struct WmmaF64 : NoTensorOp {};
 #endif
 
 template <class Op>
-__global__ void __launch_bounds__(kThreads) tensor_kernel(double* out, unsigned long long* cycles, int iterations) {
+__global__ void __launch_bounds__(kThreads) tensor_kernel(double* out, CycleSample* cycles, int iterations) {
   const long long started = clock64();
   Op op;
   op.init();
@@ -523,6 +506,38 @@ __global__ void __launch_bounds__(kThreads) tensor_kernel(double* out, unsigned 
 }
 
 // ---- timing -------------------------------------------------------------------------------------
+
+// The cycles each block of a launch recorded (record_cycles).
+class BlockCycles {
+ public:
+  explicit BlockCycles(int blocks) : blocks_(blocks), buffer_(sizeof(CycleSample) * static_cast<std::size_t>(blocks)) {}
+  CycleSample* get() { return static_cast<CycleSample*>(buffer_.get()); }
+  // MHz of the last launch on `stream`, which took `ms`: the median over SMs of the cycles from
+  // an SM's first block's start to its last block's end, per microsecond of the launch.
+  double clock_mhz(cudaStream_t stream, double ms) const {
+    std::vector<CycleSample> host(static_cast<std::size_t>(blocks_));
+    CUDA_CHECK(
+        cudaMemcpyAsync(host.data(), buffer_.get(), sizeof(CycleSample) * host.size(), cudaMemcpyDeviceToHost, stream));
+    CUDA_CHECK(cudaStreamSynchronize(stream));
+    std::map<unsigned int, std::pair<unsigned long long, unsigned long long>> span;  // SM: first start, last end
+    for (const CycleSample& c : host) {
+      auto it = span.find(c.sm);
+      if (it == span.end())
+        span[c.sm] = {c.start, c.end};
+      else
+        it->second = {std::min(it->second.first, c.start), std::max(it->second.second, c.end)};
+    }
+    std::vector<double> cycles;
+    for (const auto& [sm, s] : span) cycles.push_back(static_cast<double>(s.second - s.first));
+    if (cycles.empty() || ms <= 0) return 0;
+    std::nth_element(cycles.begin(), cycles.begin() + cycles.size() / 2, cycles.end());
+    return cycles[cycles.size() / 2] / (ms * 1e3);
+  }
+
+ private:
+  int blocks_;
+  DeviceBuffer buffer_;
+};
 
 class Events {
  public:
@@ -539,7 +554,6 @@ class Events {
   Events(const Events&) = delete;
   Events& operator=(const Events&) = delete;
   cudaStream_t stream() const { return stream_; }
-  double last_ms() const { return last_ms_; }  // of the last timed call
 
   // Milliseconds of one call of `launch` on the stream.
   template <typename Launch>
@@ -550,7 +564,6 @@ class Events {
     CUDA_CHECK(cudaEventSynchronize(stop_));
     float ms = 0;
     CUDA_CHECK(cudaEventElapsedTime(&ms, start_, stop_));
-    last_ms_ = ms;
     return ms;
   }
 
@@ -564,9 +577,23 @@ class Events {
     return ms[ms.size() / 2];
   }
 
+  // The same for a compute roof: the median run's milliseconds and the SM clock of that run
+  // (`cycles` holds the last launch's samples). The clock wanders from run to run at a power
+  // limit, so the clock must be the one of the run whose time is reported.
+  template <typename Launch>
+  std::pair<double, double> median_ms_and_mhz(const Launch& launch, const BlockCycles& cycles) {
+    time(launch);
+    std::vector<std::pair<double, double>> runs;
+    for (int i = 0; i < kTimedRuns; ++i) {
+      const double ms = time(launch);
+      runs.push_back({ms, cycles.clock_mhz(stream_, ms)});
+    }
+    std::sort(runs.begin(), runs.end());
+    return runs[runs.size() / 2];
+  }
+
  private:
   cudaEvent_t start_ = nullptr, stop_ = nullptr;
-  double last_ms_ = 0;
   cudaStream_t stream_ = nullptr;
 };
 
@@ -594,30 +621,9 @@ int full_wave_blocks(const DeviceInfo& device, Kernel kernel) {
   return std::max(1, per_sm) * std::max(1, device.sm_count);
 }
 
-// A compute roof: GFLOP/s, and the SM clock (MHz) over its last timed launch.
+// A compute roof: GFLOP/s, and the SM clock (MHz) of its median timed launch.
 struct ComputeRate {
   double gflops = 0, clock_mhz = 0;
-};
-
-// The cycles each block of a launch counted (record_cycles).
-class BlockCycles {
- public:
-  explicit BlockCycles(int blocks)
-      : blocks_(blocks), buffer_(sizeof(unsigned long long) * static_cast<std::size_t>(blocks)) {}
-  unsigned long long* get() { return static_cast<unsigned long long*>(buffer_.get()); }
-  // MHz of the last launch on `stream`, which took `ms`: the longest block's cycles per microsecond.
-  double clock_mhz(cudaStream_t stream, double ms) const {
-    std::vector<unsigned long long> host(static_cast<std::size_t>(blocks_));
-    CUDA_CHECK(cudaMemcpyAsync(host.data(), buffer_.get(), sizeof(unsigned long long) * host.size(),
-                               cudaMemcpyDeviceToHost, stream));
-    CUDA_CHECK(cudaStreamSynchronize(stream));
-    const unsigned long long longest = *std::max_element(host.begin(), host.end());
-    return ms > 0 ? static_cast<double>(longest) / (ms * 1e3) : 0;
-  }
-
- private:
-  int blocks_;
-  DeviceBuffer buffer_;
 };
 
 template <typename T>
@@ -632,9 +638,9 @@ ComputeRate measure_fma_gflops(const DeviceInfo& device, Events& ev) {
     CUDA_CHECK_LAUNCH("fma_kernel");
   };
   const int iterations = calibrate(ev, 16, launch);
-  const double ms = ev.median_ms([&] { launch(iterations); });
+  const auto [ms, mhz] = ev.median_ms_and_mhz([&] { launch(iterations); }, cycles);
   const double flops = 2.0 * kChains * kSteps * static_cast<double>(iterations) * kThreads * blocks;
-  return {flops / (ms * 1e-3) / 1e9, cycles.clock_mhz(ev.stream(), ev.last_ms())};
+  return {flops / (ms * 1e-3) / 1e9, mhz};
 }
 
 // GFLOP/s of tensor_kernel<Op>: every warp issues kMmaChains x kMmaSteps instructions per loop
@@ -650,10 +656,24 @@ ComputeRate measure_tensor_gflops(const DeviceInfo& device, Events& ev, double f
     CUDA_CHECK_LAUNCH("tensor_kernel");
   };
   const int iterations = calibrate(ev, 16, launch);
-  const double ms = ev.median_ms([&] { launch(iterations); });
+  const auto [ms, mhz] = ev.median_ms_and_mhz([&] { launch(iterations); }, cycles);
   const double warps = static_cast<double>(blocks) * (kThreads / 32);
   const double instructions = static_cast<double>(kMmaChains) * kMmaSteps * iterations * warps;
-  return {flops_per_instruction * instructions / (ms * 1e-3) / 1e9, cycles.clock_mhz(ev.stream(), ev.last_ms())};
+  return {flops_per_instruction * instructions / (ms * 1e-3) / 1e9, mhz};
+}
+
+// GFLOP/s of a wgmma roof (ceilings_wgmma.cu): one full wave of its blocks.
+ComputeRate measure_wgmma_gflops(const DeviceInfo& device, Events& ev, WgmmaRoof roof) {
+  const int blocks = std::max(1, wgmma_roof_blocks_per_sm(roof)) * std::max(1, device.sm_count);
+  DeviceBuffer out(sizeof(double) * static_cast<std::size_t>(blocks) * kWgmmaRoofThreads);
+  BlockCycles cycles(blocks);
+  auto launch = [&](int iterations) {
+    launch_wgmma_roof(roof, blocks, iterations, static_cast<double*>(out.get()), cycles.get(), ev.stream());
+  };
+  const int iterations = calibrate(ev, 16, launch);
+  const auto [ms, mhz] = ev.median_ms_and_mhz([&] { launch(iterations); }, cycles);
+  const double flops = wgmma_roof_flops_per_block_iteration(roof) * iterations * blocks;
+  return {flops / (ms * 1e-3) / 1e9, mhz};
 }
 
 // The tensor-core row `id`, measured (the caller has checked that the device has it).
@@ -669,6 +689,9 @@ ComputeRate measure_tensor_roof(const DeviceInfo& device, Events& ev, const std:
   if (id == kRoofWmmaF16) return measure_tensor_gflops<WmmaF16>(device, ev, flops);
   if (id == kRoofWmmaTf32) return measure_tensor_gflops<WmmaTf32>(device, ev, flops);
   if (id == kRoofWmmaF64) return measure_tensor_gflops<WmmaF64>(device, ev, flops);
+  if (id == kRoofWgmmaF16) return measure_wgmma_gflops(device, ev, WgmmaRoof::F16);
+  if (id == kRoofWgmmaBf16) return measure_wgmma_gflops(device, ev, WgmmaRoof::Bf16);
+  if (id == kRoofWgmmaTf32) return measure_wgmma_gflops(device, ev, WgmmaRoof::Tf32);
   return {};
 }
 

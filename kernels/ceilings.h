@@ -40,7 +40,7 @@ struct Roof {
   double datasheet = 0;  // derived from the device's attributes; 0 = none exists for this roof
   std::string unit;      // "GFLOP/s" | "GB/s"
   std::string method;    // one line: how it was measured, or why it has no datasheet value
-  // Compute roofs: the SM clock (MHz) over the last timed launch, 0 = not recorded. A
+  // Compute roofs: the SM clock (MHz) of the median timed launch, 0 = not recorded. A
   // roof holds at this clock: a board at its power limit runs slower.
   double clock_mhz = 0;
 };
@@ -80,6 +80,11 @@ constexpr const char* kRoofMmaF64M16n8k16 = "mma_f64_m16n8k16";  // sm_90's larg
 constexpr const char* kRoofWmmaF16 = "wmma_f16";                 // 16x16x16, f32 accumulate
 constexpr const char* kRoofWmmaTf32 = "wmma_tf32";               // 16x16x8
 constexpr const char* kRoofWmmaF64 = "wmma_f64";                 // 8x8x4
+// Hopper's warpgroup MMA, operands in shared memory: sm_90a code, so only on compute capability
+// 9.0 and only from a build whose architectures include 90 (ceilings_wgmma.h).
+constexpr const char* kRoofWgmmaF16 = "wgmma_f16";    // m64n128k16, f32 accumulate
+constexpr const char* kRoofWgmmaBf16 = "wgmma_bf16";  // m64n128k16, f32 accumulate
+constexpr const char* kRoofWgmmaTf32 = "wgmma_tf32";  // m64n128k8, f32 accumulate
 
 // One tensor-core row: which devices get it (compute capability x 10, e.g. 80 for sm_80: the
 // instruction does not exist below) and what it is.
@@ -88,11 +93,16 @@ struct TensorRoofSpec {
   const char* name;       // "mma.sync f16"
   const char* precision;  // "f16", "bf16", "tf32", "f64"
   int min_cc;
-  double flops_per_instruction;  // 2 x M x N x K of one warp-wide instruction
+  double flops_per_instruction;  // 2 x M x N x K of one warp-wide (wgmma: warpgroup-wide) instruction
   const char* method;
+  // Architecture-specific code (sm_90a): the row exists on compute capability min_cc alone, and
+  // only when the program holds that code.
+  bool arch_specific = false;
 };
 // Every tensor-core row, in table order.
 const std::vector<TensorRoofSpec>& tensor_roof_specs();
+// Whether a device of compute capability `cc` (x 10) gets the row.
+bool tensor_roof_on_device(const TensorRoofSpec& spec, int cc);
 
 // The arithmetic intensity (FLOP per byte) at which a bandwidth roof (GB/s) meets a compute
 // roof (GFLOP/s): the ridge point. Left of it the bandwidth bounds, right of it the compute.

@@ -16,6 +16,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "ceilings_wgmma.h"
 #include "cli/bench_args.h"
 #include "cli/ceilings_command.h"
 #include "device_info.h"
@@ -103,6 +104,8 @@ TEST(Ceilings, TensorCoreRowsAreWellFormedComputeRoofs) {
       {kRoofMmaTf32, "tf32", 16, 8, 8, 80},        {kRoofMmaF64M8n8k4, "f64", 8, 8, 4, 80},
       {kRoofMmaF64M16n8k16, "f64", 16, 8, 16, 90}, {kRoofWmmaF16, "f16", 16, 16, 16, 70},
       {kRoofWmmaTf32, "tf32", 16, 16, 8, 80},      {kRoofWmmaF64, "f64", 8, 8, 4, 80},
+      {kRoofWgmmaF16, "f16", 64, 128, 16, 90},     {kRoofWgmmaBf16, "bf16", 64, 128, 16, 90},
+      {kRoofWgmmaTf32, "tf32", 64, 128, 8, 90},
   };
   ASSERT_EQ(tensor_roof_specs().size(), std::size(expected));
   for (const Expected& e : expected) {
@@ -118,10 +121,22 @@ TEST(Ceilings, TensorCoreRowsAreWellFormedComputeRoofs) {
     EXPECT_EQ(std::string(to_string(p)), e.precision) << e.id;
   }
 
+  // An sm_90 part has every tensor-core row; the wgmma ones (sm_90a code) only from a build whose
+  // architectures include 90, as this one's do when it says it holds them.
   const CeilingTable h100 = datasheet_table(h100_like());
+  int h100_rows = 0;
   for (const Expected& e : expected) {
     const Roof* r = h100.find(e.id);
+    const TensorRoofSpec* spec = nullptr;
+    for (const TensorRoofSpec& s : tensor_roof_specs())
+      if (std::string(s.id) == e.id) spec = &s;
+    EXPECT_EQ(spec->arch_specific, e.m == 64) << e.id << ": the wgmma rows, and only they, are sm_90a code";
+    if (spec->arch_specific && !wgmma_roofs_built()) {
+      EXPECT_EQ(r, nullptr) << e.id;
+      continue;
+    }
     ASSERT_NE(r, nullptr) << e.id << ": an sm_90 part has every tensor-core row";
+    ++h100_rows;
     EXPECT_EQ(r->kind, RoofKind::Compute) << e.id;
     EXPECT_EQ(r->precision, e.precision) << e.id;
     EXPECT_EQ(r->unit, "GFLOP/s") << e.id;
@@ -148,8 +163,16 @@ TEST(Ceilings, TensorCoreRowsAreWellFormedComputeRoofs) {
   EXPECT_NE(turing.find(kRoofWmmaF16), nullptr);
   for (const char* id : {kRoofMmaF16, kRoofMmaBf16, kRoofMmaTf32, kRoofMmaF64M8n8k4, kRoofWmmaTf32, kRoofWmmaF64})
     EXPECT_EQ(turing.find(id), nullptr) << id;
+  // sm_90a code runs on compute capability 9.0 alone: a Blackwell part has every mma.sync row
+  // but no wgmma one.
+  const CeilingTable blackwell = datasheet_table(with_compute_capability(h100_like(), 10, 0));
+  EXPECT_NE(blackwell.find(kRoofMmaF64M16n8k16), nullptr);
+  for (const char* id : {kRoofWgmmaF16, kRoofWgmmaBf16, kRoofWgmmaTf32}) {
+    EXPECT_EQ(blackwell.find(id), nullptr) << id;
+    EXPECT_EQ(a100.find(id), nullptr) << id;
+  }
   const CeilingTable unknown = datasheet_table(with_compute_capability(h100_like(), 0, 0));
-  EXPECT_EQ(unknown.roofs.size(), h100.roofs.size() - tensor_roof_specs().size());
+  EXPECT_EQ(unknown.roofs.size(), h100.roofs.size() - h100_rows);
   // The plain roofs are the same on every part.
   for (const char* id : {kRoofFp32Fma, kRoofFp64Fma, kRoofHbmCopy, kRoofHbmRead, kRoofL2Read, kRoofSharedRead})
     EXPECT_NE(unknown.find(id), nullptr) << id;

@@ -43,7 +43,8 @@ std::string format_ceiling_table(const CeilingTable& t) {
   }
   out +=
       "datasheet-derived: FP32/FP64 = SMs x FMA lanes per SM x 2 x max SM clock; HBM = memory clock x 2 x bus "
-      "width. L2, shared memory and the tensor-core rows (mma.sync, wmma) have no datasheet-derived figure here. "
+      "width. L2, shared memory and the tensor-core rows (mma.sync, wmma, wgmma) have no datasheet-derived figure "
+      "here. "
       "MHz: the SM clock while a compute roof ran (a board at its power limit runs slower, random operands draw more "
       "power).\n";
   return out;

@@ -1,0 +1,31 @@
+// The wgmma roofs of the ceilings table (ceilings.h): Hopper's warpgroup MMA, which only
+// sm_90a code may issue. ceilings_wgmma.cu is compiled for sm_90a alone, and only when the
+// build's architectures include 90 (CMakeLists.txt); elsewhere its kernel is empty and
+// wgmma_roofs_built() says so.
+#pragma once
+
+#include <cuda_runtime.h>
+
+namespace tilescope {
+
+struct CycleSample;  // ceilings_device.cuh
+
+enum class WgmmaRoof { F16, Bf16, Tf32 };
+
+// True when this program holds sm_90a code for the wgmma roofs (it runs on compute capability
+// 9.0 exactly: an sm_90a cubin runs on no other).
+bool wgmma_roofs_built();
+
+// The microbenchmark's shape: threads per block, and the FLOPs one block does per iteration.
+constexpr int kWgmmaRoofThreads = 256;
+double wgmma_roof_flops_per_block_iteration(WgmmaRoof roof);
+
+// Blocks per SM the kernel of `roof` can keep resident.
+int wgmma_roof_blocks_per_sm(WgmmaRoof roof);
+
+// One launch of the kernel of `roof`: `blocks` blocks, `iterations` each; every thread writes
+// its sum to out[block * kWgmmaRoofThreads + thread], every block its CycleSample.
+void launch_wgmma_roof(WgmmaRoof roof, int blocks, int iterations, double* out, CycleSample* cycles,
+                       cudaStream_t stream);
+
+}  // namespace tilescope
