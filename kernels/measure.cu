@@ -19,6 +19,7 @@
 #include "random_inputs.h"
 #include "reference.h"
 #include "registry.h"
+#include "sm_clock.h"
 
 namespace tilescope {
 
@@ -184,6 +185,8 @@ struct Measurer::Impl {
   // lesson runs many variants on one input).
   std::string host_ref_key;
   std::vector<double> host_ref;
+  // The SM clock during the timed runs (NVML), made with the first run on a device.
+  std::unique_ptr<SmClockSampler> clock;
 
   void init() {
     if (initialised) return;
@@ -191,6 +194,9 @@ struct Measurer::Impl {
     CUDA_CHECK(cudaEventCreate(&start));
     CUDA_CHECK(cudaEventCreate(&stop));
     CUBLAS_CHECK(cublasCreate(&cublas));
+    int device = 0;
+    CUDA_CHECK(cudaGetDevice(&device));
+    clock = std::make_unique<SmClockSampler>(device);
     initialised = true;
   }
 
@@ -354,7 +360,10 @@ void Measurer::Impl::run_checked(const RunRequest& req, const VariantDescriptor&
   if (cancel.load()) throw GpuError("cancelled");
   if (req.verify) verify(req, v.configs[req.config_index], sets, res);
   warm_up(v, req, sets, args);
-  record_timings(res, timed_runs(v, req, sets, args), dev.peak_gflops(req.precision));
+  clock->start();
+  const std::vector<double> times = timed_runs(v, req, sets, args);
+  res.run_clock_mhz = clock->stop();
+  record_timings(res, times, dev.peak_gflops(req.precision));
 }
 
 // How many input sets to rotate through: enough that they do not all fit in the L2 at once, as

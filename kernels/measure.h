@@ -93,6 +93,10 @@ struct RunResult {
   int passes = 0;
   double fetches_per_fma = 0;
 
+  // The median SM clock while the timed runs ran, in MHz (sm_clock.h); 0 = unknown (no NVML, or
+  // not a CUDA run). A board at its power limit runs below sm_clock_mhz, its maximum.
+  double run_clock_mhz = 0;
+
   // The machine, recorded with every row.
   std::string device_name;
   int sm_clock_mhz = 0;

@@ -66,6 +66,7 @@ RunResult realistic_row() {
   r.timer = "cuda_events";
   r.device_name = "NVIDIA H100 80GB HBM3";
   r.sm_clock_mhz = 1980;
+  r.run_clock_mhz = 1755.5;
   r.driver_version = "13.0";
   r.runtime_version = "13.0";
   r.cublas_version = 130100;
@@ -122,6 +123,7 @@ void expect_same(const RunResult& a, const RunResult& b) {
   EXPECT_EQ(a.timer, b.timer);
   EXPECT_EQ(a.passes, b.passes);
   EXPECT_EQ(a.fetches_per_fma, b.fetches_per_fma);
+  EXPECT_EQ(a.run_clock_mhz, b.run_clock_mhz);
   EXPECT_EQ(a.first_ms, b.first_ms);
   EXPECT_EQ(a.first_was_cold, b.first_was_cold);
   EXPECT_EQ(a.median_ms, b.median_ms);
@@ -298,31 +300,54 @@ TEST(ResultsCsv, RejectsHeaderWithExtraOrMissingColumns) {
   std::string header = header_line();
   header.pop_back();
   EXPECT_TRUE(contains(csv_error(header + ",extra\n"), "line 1"));
-  const std::string truncated = header.substr(0, header.rfind(','));
+  // Without its last two columns the header matches no version of the file (without only the
+  // last, it is one from before the clock column: ReadsFilesFromBeforeTheClockColumn).
+  std::string truncated = header.substr(0, header.rfind(','));
+  truncated = truncated.substr(0, truncated.rfind(','));
   EXPECT_TRUE(contains(csv_error(truncated + "\n"), "fetches_per_fma"));
 }
 
-// Files written before the texture-shader columns (timer, passes, fetches_per_fma) existed load,
-// with those fields at their defaults; cutting deeper is still an error.
+// Files written before the clock column existed load, with the clock unknown (0).
+TEST(ResultsCsv, ReadsFilesFromBeforeTheClockColumn) {
+  RunResult row = realistic_row();
+  ASSERT_GT(row.run_clock_mhz, 0.0);
+  const std::string text = results_to_csv({row});
+  auto drop_last = [](const std::string& line) { return line.substr(0, line.rfind(',')); };
+  const std::size_t eol = text.find('\n');
+  const std::string old_header = drop_last(text.substr(0, eol));
+  const std::string old_row = drop_last(text.substr(eol + 1, text.find('\n', eol + 1) - eol - 1));
+  EXPECT_EQ(old_header.substr(old_header.rfind(',') + 1), "fetches_per_fma");
+  std::vector<RunResult> back;
+  std::string error;
+  ASSERT_TRUE(results_from_csv(old_header + "\n" + old_row + "\n", &back, &error)) << error;
+  ASSERT_EQ(back.size(), 1u);
+  row.run_clock_mhz = 0;
+  expect_same(row, back[0]);
+}
+
+// Files written before the texture-shader columns (timer, passes, fetches_per_fma) existed, and
+// so before the clock column, load with those fields at their defaults; cutting deeper is still
+// an error.
 TEST(ResultsCsv, ReadsFilesFromBeforeTheTextureShaderColumns) {
   RunResult row = realistic_row();
   row.timer.clear();
   const std::string text = results_to_csv({row});
-  auto drop_last_three = [](const std::string& line) {
+  row.run_clock_mhz = 0;
+  auto drop_added = [](const std::string& line) {
     std::string out = line;
-    for (int i = 0; i < 3; ++i) out = out.substr(0, out.rfind(','));
+    for (int i = 0; i < 4; ++i) out = out.substr(0, out.rfind(','));
     return out;
   };
   const std::size_t eol = text.find('\n');
-  const std::string old_header = drop_last_three(text.substr(0, eol));
-  const std::string old_row = drop_last_three(text.substr(eol + 1, text.find('\n', eol + 1) - eol - 1));
+  const std::string old_header = drop_added(text.substr(0, eol));
+  const std::string old_row = drop_added(text.substr(eol + 1, text.find('\n', eol + 1) - eol - 1));
   EXPECT_EQ(old_header.substr(old_header.rfind(',') + 1), "cublas_version");
   std::vector<RunResult> back;
   std::string error;
   ASSERT_TRUE(results_from_csv(old_header + "\n" + old_row + "\n", &back, &error)) << error;
   ASSERT_EQ(back.size(), 1u);
   expect_same(row, back[0]);
-  EXPECT_TRUE(contains(csv_error(drop_last_three(old_header) + "\n"), "line 1"));
+  EXPECT_TRUE(contains(csv_error(drop_added(old_header) + "\n"), "line 1"));
 }
 
 TEST(ResultsCsv, TextureShaderRowRoundTrips) {

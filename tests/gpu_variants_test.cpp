@@ -13,6 +13,7 @@
 #include "gpu_buffers.h"
 #include "measure.h"
 #include "registry.h"
+#include "sm_clock.h"
 #include "variant_cases.h"
 #include "variant_picks.h"
 
@@ -167,6 +168,28 @@ TEST(GpuMeasure, ResultsCarryTimingsResourcesAndTheMachine) {
   EXPECT_GT(res.sm_clock_mhz, 0);
   EXPECT_NE(res.driver_version, "unknown");
   EXPECT_GT(res.pct_of_peak, 0);
+}
+
+// The SM clock of the timed runs, where the driver's NVML can be read: near the device's nominal
+// maximum (a board at its power limit runs several hundred MHz below it, an H100's FP64 tensor
+// work somewhat above), not a unit slip; without NVML, 0.
+TEST(GpuMeasure, RecordsTheClockOfTheTimedRuns) {
+  SKIP_WITHOUT_GPU();
+  const SmClockSampler sampler(probe_device().device);
+  Measurer m;
+  RunRequest r;
+  r.variant_id = "cublas";
+  r.shape = {2048, 2048, 2048};
+  r.repetitions = 20;
+  const RunResult res = m.run(r);
+  ASSERT_TRUE(res.ok()) << res.error;
+  if (!sampler.available()) {
+    EXPECT_EQ(res.run_clock_mhz, 0.0);
+    GTEST_SKIP() << "no SM clock here: " << sampler.why_unavailable();
+  }
+  RecordProperty("run_clock_mhz", std::to_string(res.run_clock_mhz));
+  EXPECT_GT(res.run_clock_mhz, 0.25 * res.sm_clock_mhz) << res.run_clock_mhz << " against " << res.sm_clock_mhz;
+  EXPECT_LT(res.run_clock_mhz, 1.25 * res.sm_clock_mhz) << res.run_clock_mhz << " against " << res.sm_clock_mhz;
 }
 
 TEST(GpuMeasure, TooLargeAndZeroSizesAreRefusedWithAMessage) {

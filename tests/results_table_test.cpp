@@ -142,6 +142,20 @@ TEST(ResultsTable, ShowsTheFiguresOfARow) {
   EXPECT_FALSE(contains(line, "*")) << "not a cold run";
 }
 
+// The clock the timed runs ran at, where it was sampled, in the last column, with its footnote.
+TEST(ResultsTable, ShowsTheClockOfTheTimedRunsWhereKnown) {
+  const VariantDescriptor& v = prefetch_kernel();
+  RunResult clocked = row(v, 0, 2.0), unclocked = row(v, 1, 2.0);
+  clocked.run_clock_mhz = 1755.4;
+  const std::string t = format_results_table({clocked, unclocked}, h100());
+  const std::string a = line_of(t, clocked), b = line_of(t, unclocked);
+  ASSERT_FALSE(a.empty() || b.empty()) << t;
+  EXPECT_EQ(a.substr(a.size() - 5), " 1755") << a;
+  EXPECT_EQ(b.back(), '-') << b;
+  EXPECT_TRUE(contains(t, "MHz: the median SM clock while the timed runs ran")) << t;
+  EXPECT_FALSE(contains(format_results_table({unclocked}, h100()), "MHz: the median")) << "no clock, no footnote";
+}
+
 TEST(ResultsTable, ColdFirstRunIsStarredAndExplained) {
   RunResult cold = base_row(1.0);
   cold.first_ms = 120.25;

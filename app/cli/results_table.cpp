@@ -150,10 +150,10 @@ std::string format_results_table(const std::vector<RunResult>& rows, const Devic
   std::string out = format_device_line(device, rows) + format_gl_lines(rows);
   if (rows.empty()) return out + "(no results)\n";
 
-  TextTable table({false, false, false, false, true, true, true, true, true, true, true, true, true, true, true, false,
-                   true, true, true});
-  table.add({"variant", "config", "problem", "prec", "M", "N", "K", "first ms", "median ms", "min ms", "max ms",
-             "GFLOP/s", "%cuBLAS", "%peak", "rel err", "check", "regs", "smem", "occ"});
+  TextTable table({false, false, false, false, true, true,  true, true, true, true,
+                   true,  true,  true,  true,  true, false, true, true, true, true});
+  table.add({"variant", "config",  "problem", "prec",  "M",       "N",     "K",    "first ms", "median ms", "min ms",
+             "max ms",  "GFLOP/s", "%cuBLAS", "%peak", "rel err", "check", "regs", "smem",     "occ",       "MHz"});
   bool any_cold = false;
   std::vector<const RunResult*> failures;
   for (const RunResult& r : rows) {
@@ -184,6 +184,7 @@ std::string format_results_table(const std::vector<RunResult>& rows, const Devic
     cells.push_back(has_kernel ? std::to_string(r.registers_per_thread) : "-");
     cells.push_back(has_kernel ? format_kib(r.static_shared_bytes + r.dynamic_shared_bytes) : "-");
     cells.push_back(has_kernel && r.occupancy >= 0 ? printf_string("%.0f%%", 100.0 * r.occupancy) : "-");
+    cells.push_back(r.run_clock_mhz > 0 ? printf_string("%.0f", r.run_clock_mhz) : "-");
     table.add(std::move(cells));
   }
   out += table.str();
@@ -195,6 +196,10 @@ std::string format_results_table(const std::vector<RunResult>& rows, const Devic
   const bool any_pct = std::any_of(rows.begin(), rows.end(), [](const RunResult& r) { return r.pct_of_cublas >= 0; });
   if (any_pct)
     out += "%cuBLAS: against the fastest non-opt-in cuBLAS configuration of the same problem, precision and shape\n";
+  if (std::any_of(rows.begin(), rows.end(), [](const RunResult& r) { return r.run_clock_mhz > 0; }))
+    out +=
+        "MHz: the median SM clock while the timed runs ran (a board at its power limit runs below its maximum "
+        "clock)\n";
   for (const RunResult* r : failures) {
     out += "FAIL " + r->variant_id + ":" + r->config_name + " " + to_string(r->problem) + " " +
            to_string(r->precision) + " " + shape_text(r->shape) + ": relative error " +

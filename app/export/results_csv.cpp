@@ -182,6 +182,8 @@ const std::vector<Column>& columns() {
       text_column("timer", &RunResult::timer),
       int_column("passes", &RunResult::passes),
       double_column("fetches_per_fma", &RunResult::fetches_per_fma),
+      // Added 2026-11-23; files without it load with 0 (unknown).
+      double_column("run_clock_mhz", &RunResult::run_clock_mhz),
   };
   return kColumns;
 }
@@ -379,15 +381,18 @@ std::string line_prefix(int line) {
   return "line " + std::to_string(line) + ": ";
 }
 
-// The columns the header names: all of them, or all but the texture-shader ones (files written
-// before those existed still load; those fields keep their defaults). False and *error if the
+// The columns the header names: all of them, or all those before a later addition (files written
+// before it existed still load; the added fields keep their defaults). False and *error if the
 // header is not ours.
 bool check_header(const RecordParser& header, std::size_t* n_cols, std::string* error) {
   const std::vector<Column>& all_cols = columns();
-  std::size_t before_timer = 0;
-  while (before_timer < all_cols.size() && std::string_view(all_cols[before_timer].name) != "timer") ++before_timer;
   const std::size_t fields = header.field_count();
-  *n_cols = fields == before_timer ? before_timer : all_cols.size();
+  *n_cols = all_cols.size();
+  for (const char* first_added : {"timer", "run_clock_mhz"}) {  // the first column of each addition
+    std::size_t before = 0;
+    while (before < all_cols.size() && std::string_view(all_cols[before].name) != first_added) ++before;
+    if (fields == before) *n_cols = before;
+  }
   const std::string where = line_prefix(header.record_line());
   for (std::size_t i = 0; i < *n_cols; ++i) {
     if (i >= fields) {

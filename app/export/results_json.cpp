@@ -85,6 +85,7 @@ Json result_json(const RunResult& r) {
       {"fetches_per_fma", r.fetches_per_fma},
       {"device_name", r.device_name},
       {"sm_clock_mhz", r.sm_clock_mhz},
+      {"run_clock_mhz", r.run_clock_mhz},
       {"driver_version", r.driver_version},
       {"runtime_version", r.runtime_version},
       {"cublas_version", r.cublas_version},
