@@ -48,16 +48,16 @@ void draw_results_toolbar(TabContext& ctx, std::size_t row_count) {
   help_tooltip("Forget every result (export the CSV first if you want to keep them).");
 }
 
-// The 15 columns, with the first two and the header row frozen, and a tooltip on every header.
+// The 16 columns, with the first two and the header row frozen, and a tooltip on every header.
 void setup_results_columns() {
   ImGui::TableSetupScrollFreeze(2, 1);
   const char* names[] = {"variant", "config",     "M x N x K", "first", "median", "min",       "GFLOP/s", "% cuBLAS",
-                         "% peak",  "rel. error", "check",     "regs",  "smem",   "occupancy", "device"};
+                         "% peak",  "rel. error", "check",     "regs",  "smem",   "occupancy", "MHz",     "device"};
   // Widths in characters: rows arrive after the table first appears, so fitting to the first
   // frame's contents would squeeze them.
-  const float widths[] = {16, 14, 18, 7, 7, 7, 7, 7, 6, 7, 4, 4, 7, 7, 20};
+  const float widths[] = {16, 14, 18, 7, 7, 7, 7, 7, 6, 7, 4, 4, 7, 7, 5, 20};
   const float ch = ImGui::CalcTextSize("0").x;
-  for (int i = 0; i < 15; ++i) ImGui::TableSetupColumn(names[i], ImGuiTableColumnFlags_WidthFixed, widths[i] * ch);
+  for (int i = 0; i < 16; ++i) ImGui::TableSetupColumn(names[i], ImGuiTableColumnFlags_WidthFixed, widths[i] * ch);
   ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
   header_with_tooltip(names[0], "The kernel.");
   header_with_tooltip(names[1], "Its tile configuration (cuBLAS: which routine).");
@@ -83,7 +83,10 @@ void setup_results_columns() {
                       "Registers per thread. More registers per thread means fewer threads fit on a multiprocessor.");
   header_with_tooltip(names[12], "Shared memory per block (static + dynamic).");
   header_with_tooltip(names[13], "Active warps per multiprocessor / the most it can hold.");
-  header_with_tooltip(names[14], "Where it ran.");
+  header_with_tooltip(names[14],
+                      "The SM clock while the timed runs ran (the median of the driver's readings). A GPU at its "
+                      "power limit runs slower than its maximum clock: compare speeds at one clock.");
+  header_with_tooltip(names[15], "Where it ran.");
 }
 
 // Rows of other problems and precisions are hidden when asked; the CPU reference always shows.
@@ -139,6 +142,10 @@ void draw_result_row(const RunResult& r) {
     cell("%.0f%%", r.occupancy * 100);
   else
     cell("-");
+  if (r.run_clock_mhz > 0)
+    cell("%.0f", r.run_clock_mhz);
+  else
+    cell("-");
   cell("%s", r.device_name.c_str());
 }
 
@@ -189,7 +196,7 @@ void TimingPanel::draw_results_table(TabContext& ctx) {
 
   const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_Borders | ImGuiTableFlags_ScrollY |
                                 ImGuiTableFlags_ScrollX | ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_Resizable;
-  if (!ImGui::BeginTable("results", 15, flags)) return;
+  if (!ImGui::BeginTable("results", 16, flags)) return;
   setup_results_columns();
   g_shown.update(shared, version, ctx.state);
   const std::vector<std::size_t>& shown = g_shown.indices;

@@ -52,7 +52,9 @@ std::string tooltip_text(int series, int point, const void* user) {
                 format_ms(r.median_ms).c_str(), format_ms(r.min_ms).c_str(), format_ms(r.max_ms).c_str(),
                 format_thousands(r.gflops).c_str(), r.pct_of_cublas, r.pct_of_peak, r.rel_error,
                 r.verified ? (r.passed ? " (pass)" : " (FAIL)") : "");
-  return buf;
+  std::string text = buf;
+  if (r.run_clock_mhz > 0) text += "\nSM clock " + std::to_string(static_cast<int>(r.run_clock_mhz + 0.5)) + " MHz";
+  return text;
 }
 
 }  // namespace
