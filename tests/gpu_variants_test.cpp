@@ -178,7 +178,7 @@ TEST(GpuMeasure, RecordsTheClockOfTheTimedRuns) {
   const SmClockSampler sampler(probe_device().device);
   Measurer m;
   RunRequest r;
-  r.variant_id = "cublas";
+  r.variant_id = tilescope::testing::baseline().id;
   r.shape = {2048, 2048, 2048};
   r.repetitions = 20;
   const RunResult res = m.run(r);
