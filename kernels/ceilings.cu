@@ -779,6 +779,15 @@ double measure_shared_gbps(const DeviceInfo& device, Events& ev) {
 
 }  // namespace
 
+bool ceilings_current(const CeilingTable& table, const DeviceInfo& device) {
+  for (const Roof& expected : datasheet_table(device).roofs) {
+    const Roof* r = table.find(expected.id);
+    if (!r || r->measured <= 0) return false;
+    if (r->kind == RoofKind::Compute && r->clock_mhz <= 0) return false;
+  }
+  return true;
+}
+
 CeilingTable measure_ceilings(const DeviceInfo& device, const std::atomic<bool>* stop) {
   if (!device.ok()) throw GpuError("no usable GPU: " + device.unavailable_reason);
   CUDA_CHECK(cudaSetDevice(device.device));

@@ -118,6 +118,12 @@ double ceiling_ratio(const Roof& r);
 // method, for `device`. Pure: the tests check the datasheet arithmetic with it.
 CeilingTable datasheet_table(const DeviceInfo& device);
 
+// Whether a table (from the cache) is what measure_ceilings would produce for `device` today:
+// every roof of datasheet_table(device) present and measured, and every compute roof with its
+// clock. A table cached by an earlier version (without the clock, the random operands or a
+// later roof) is not, and the window measures again.
+bool ceilings_current(const CeilingTable& table, const DeviceInfo& device);
+
 // Measures every roof on the current CUDA device (probe_device() must be ok). Stops between
 // microbenchmarks once `stop` is set (the table then holds what was measured so far). Throws
 // GpuError on a failed CUDA call. Takes about a second.

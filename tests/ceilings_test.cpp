@@ -217,6 +217,29 @@ TEST(Ceilings, TopRoofsAndDram) {
   EXPECT_DOUBLE_EQ(ceiling_ratio(*t.find(kRoofHbmCopy)), 3100 / t.find(kRoofHbmCopy)->datasheet);
 }
 
+// A cached table is current when it has every roof this build measures on the device, each
+// measured, every compute roof with its clock; one from an earlier version is measured again.
+TEST(Ceilings, ACachedTableIsCurrentOnlyWithEveryRoofAndClock) {
+  const DeviceInfo device = h100_like();
+  CeilingTable t = measured_table();
+  EXPECT_TRUE(ceilings_current(t, device));
+  CeilingTable no_clock = t;
+  roof(no_clock, kRoofMmaBf16).clock_mhz = 0;  // written before the clock was recorded
+  EXPECT_FALSE(ceilings_current(no_clock, device));
+  CeilingTable missing = t;
+  missing.roofs.erase(missing.roofs.begin() + 2);  // written before a roof existed
+  EXPECT_FALSE(ceilings_current(missing, device));
+  CeilingTable unmeasured = t;
+  roof(unmeasured, kRoofL2Read).measured = 0;
+  EXPECT_FALSE(ceilings_current(unmeasured, device));
+  // Roofs it does not know (a later version's) do not make it stale.
+  CeilingTable extra = t;
+  Roof later = t.roofs.front();
+  later.id = "a_later_roof";
+  extra.roofs.push_back(later);
+  EXPECT_TRUE(ceilings_current(extra, device));
+}
+
 TEST(Ceilings, RidgePointIsWhereBandwidthMeetsCompute) {
   const double p = 60000, b = 3000;
   const double ridge = ridge_intensity(p, b);

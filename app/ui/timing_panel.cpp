@@ -300,8 +300,10 @@ void TimingPanel::start_ceilings(Runner& runner, const DeviceInfo& device) {
   if (!device.ok()) return;
   CeilingTable cached;
   bool exact = false;
+  // A cached table of this device and driver, unless an earlier version wrote it (no clocks, or
+  // a roof missing): then it is measured again, and the cache replaced.
   if (find_cached_ceilings(ceilings_cache_dir(), device.name, version_string(device.driver_version), &cached, &exact) &&
-      exact) {
+      exact && ceilings_current(cached, device)) {
     measured_ = cached;
     measured_source_ = "roofs measured on this GPU " + cached.measured_at.substr(0, 10) + " (cached)";
     have_measured_ = true;
