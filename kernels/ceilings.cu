@@ -512,6 +512,10 @@ class BlockCycles {
  public:
   explicit BlockCycles(int blocks) : blocks_(blocks), buffer_(sizeof(CycleSample) * static_cast<std::size_t>(blocks)) {}
   CycleSample* get() { return static_cast<CycleSample*>(buffer_.get()); }
+  // For Events::median_run: the MHz of the launch just done on `stream`, given its milliseconds.
+  auto clock_of(cudaStream_t stream) const {
+    return [this, stream](double ms) { return clock_mhz(stream, ms); };
+  }
   // MHz of the last launch on `stream`, which took `ms`: the median over SMs of the cycles from
   // an SM's first block's start to its last block's end, per microsecond of the launch.
   double clock_mhz(cudaStream_t stream, double ms) const {
@@ -567,29 +571,23 @@ class Events {
     return ms;
   }
 
-  // One untimed launch, then the median of kTimedRuns.
-  template <typename Launch>
-  double median_ms(const Launch& launch) {
-    time(launch);
-    std::vector<double> ms;
-    for (int i = 0; i < kTimedRuns; ++i) ms.push_back(time(launch));
-    std::sort(ms.begin(), ms.end());
-    return ms[ms.size() / 2];
-  }
-
-  // The same for a compute roof: the median run's milliseconds and the SM clock of that run
-  // (`cycles` holds the last launch's samples). The clock wanders from run to run at a power
-  // limit, so the clock must be the one of the run whose time is reported.
-  template <typename Launch>
-  std::pair<double, double> median_ms_and_mhz(const Launch& launch, const BlockCycles& cycles) {
+  // One untimed launch, then kTimedRuns: the median run's milliseconds, and what `after(ms)`
+  // said right after that run (a compute roof's clock: it wanders from run to run at a power
+  // limit, so it must be the one of the run whose time is reported).
+  template <typename Launch, typename After>
+  std::pair<double, double> median_run(const Launch& launch, const After& after) {
     time(launch);
     std::vector<std::pair<double, double>> runs;
     for (int i = 0; i < kTimedRuns; ++i) {
       const double ms = time(launch);
-      runs.push_back({ms, cycles.clock_mhz(stream_, ms)});
+      runs.push_back({ms, after(ms)});
     }
     std::sort(runs.begin(), runs.end());
     return runs[runs.size() / 2];
+  }
+  template <typename Launch>
+  double median_ms(const Launch& launch) {
+    return median_run(launch, [](double) { return 0.0; }).first;
   }
 
  private:
@@ -638,7 +636,7 @@ ComputeRate measure_fma_gflops(const DeviceInfo& device, Events& ev) {
     CUDA_CHECK_LAUNCH("fma_kernel");
   };
   const int iterations = calibrate(ev, 16, launch);
-  const auto [ms, mhz] = ev.median_ms_and_mhz([&] { launch(iterations); }, cycles);
+  const auto [ms, mhz] = ev.median_run([&] { launch(iterations); }, cycles.clock_of(ev.stream()));
   const double flops = 2.0 * kChains * kSteps * static_cast<double>(iterations) * kThreads * blocks;
   return {flops / (ms * 1e-3) / 1e9, mhz};
 }
@@ -656,14 +654,15 @@ ComputeRate measure_tensor_gflops(const DeviceInfo& device, Events& ev, double f
     CUDA_CHECK_LAUNCH("tensor_kernel");
   };
   const int iterations = calibrate(ev, 16, launch);
-  const auto [ms, mhz] = ev.median_ms_and_mhz([&] { launch(iterations); }, cycles);
+  const auto [ms, mhz] = ev.median_run([&] { launch(iterations); }, cycles.clock_of(ev.stream()));
   const double warps = static_cast<double>(blocks) * (kThreads / 32);
   const double instructions = static_cast<double>(kMmaChains) * kMmaSteps * iterations * warps;
   return {flops_per_instruction * instructions / (ms * 1e-3) / 1e9, mhz};
 }
 
-// GFLOP/s of a wgmma roof (ceilings_wgmma.cu): one full wave of its blocks.
-ComputeRate measure_wgmma_gflops(const DeviceInfo& device, Events& ev, WgmmaRoof roof) {
+// GFLOP/s of a wgmma roof (ceilings_wgmma.cu): one full wave of its blocks, each issuing
+// kWgmmaRoofInstructionsPerIteration instructions per loop iteration, worth `flops_per_instruction`.
+ComputeRate measure_wgmma_gflops(const DeviceInfo& device, Events& ev, WgmmaRoof roof, double flops_per_instruction) {
   const int blocks = std::max(1, wgmma_roof_blocks_per_sm(roof)) * std::max(1, device.sm_count);
   DeviceBuffer out(sizeof(double) * static_cast<std::size_t>(blocks) * kWgmmaRoofThreads);
   BlockCycles cycles(blocks);
@@ -671,8 +670,8 @@ ComputeRate measure_wgmma_gflops(const DeviceInfo& device, Events& ev, WgmmaRoof
     launch_wgmma_roof(roof, blocks, iterations, static_cast<double*>(out.get()), cycles.get(), ev.stream());
   };
   const int iterations = calibrate(ev, 16, launch);
-  const auto [ms, mhz] = ev.median_ms_and_mhz([&] { launch(iterations); }, cycles);
-  const double flops = wgmma_roof_flops_per_block_iteration(roof) * iterations * blocks;
+  const auto [ms, mhz] = ev.median_run([&] { launch(iterations); }, cycles.clock_of(ev.stream()));
+  const double flops = flops_per_instruction * kWgmmaRoofInstructionsPerIteration * iterations * blocks;
   return {flops / (ms * 1e-3) / 1e9, mhz};
 }
 
@@ -689,9 +688,9 @@ ComputeRate measure_tensor_roof(const DeviceInfo& device, Events& ev, const std:
   if (id == kRoofWmmaF16) return measure_tensor_gflops<WmmaF16>(device, ev, flops);
   if (id == kRoofWmmaTf32) return measure_tensor_gflops<WmmaTf32>(device, ev, flops);
   if (id == kRoofWmmaF64) return measure_tensor_gflops<WmmaF64>(device, ev, flops);
-  if (id == kRoofWgmmaF16) return measure_wgmma_gflops(device, ev, WgmmaRoof::F16);
-  if (id == kRoofWgmmaBf16) return measure_wgmma_gflops(device, ev, WgmmaRoof::Bf16);
-  if (id == kRoofWgmmaTf32) return measure_wgmma_gflops(device, ev, WgmmaRoof::Tf32);
+  if (id == kRoofWgmmaF16) return measure_wgmma_gflops(device, ev, WgmmaRoof::F16, flops);
+  if (id == kRoofWgmmaBf16) return measure_wgmma_gflops(device, ev, WgmmaRoof::Bf16, flops);
+  if (id == kRoofWgmmaTf32) return measure_wgmma_gflops(device, ev, WgmmaRoof::Tf32, flops);
   return {};
 }
 

@@ -22,10 +22,12 @@ namespace tilescope {
 
 namespace {
 
-constexpr int kM = 64, kN = 128;  // one instruction's tile of C per warpgroup
-constexpr int kKBytes = 32;       // its K: 16 f16/bf16 or 8 tf32, 32 bytes of a row
-constexpr int kPerGroup = 4;      // instructions per commit group
+constexpr int kM = 64, kN = 128;               // one instruction's tile of C per warpgroup
+constexpr int kKBytes = 32;                    // its K: 16 f16/bf16 or 8 tf32, 32 bytes of a row
+constexpr int kPerGroup = kWgmmaRoofPerGroup;  // instructions per commit group
 constexpr int kWarpgroups = kWgmmaRoofThreads / 128;
+static_assert(kWgmmaRoofInstructionsPerIteration == kWarpgroups * 2 * kPerGroup,
+              "each warpgroup issues two commit groups per iteration (the loop below)");
 constexpr int kATileBytes = kM * kKBytes, kBTileBytes = kN * kKBytes;
 
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
@@ -159,11 +161,6 @@ bool wgmma_roofs_built() {
 #else
   return false;
 #endif
-}
-
-double wgmma_roof_flops_per_block_iteration(WgmmaRoof roof) {
-  const double k = roof == WgmmaRoof::Tf32 ? 8 : 16;
-  return 2.0 * kM * kN * k * 2 * kPerGroup * kWarpgroups;
 }
 
 int wgmma_roof_blocks_per_sm(WgmmaRoof roof) {

@@ -16,9 +16,12 @@ enum class WgmmaRoof { F16, Bf16, Tf32 };
 // 9.0 exactly: an sm_90a cubin runs on no other).
 bool wgmma_roofs_built();
 
-// The microbenchmark's shape: threads per block, and the FLOPs one block does per iteration.
+// The microbenchmark's shape: threads per block (two warpgroups), and the wgmma instructions a
+// block issues per loop iteration (each warpgroup two commit groups of four); the FLOPs of one
+// instruction are its row's (TensorRoofSpec::flops_per_instruction).
 constexpr int kWgmmaRoofThreads = 256;
-double wgmma_roof_flops_per_block_iteration(WgmmaRoof roof);
+constexpr int kWgmmaRoofPerGroup = 4;
+constexpr int kWgmmaRoofInstructionsPerIteration = kWgmmaRoofThreads / 128 * 2 * kWgmmaRoofPerGroup;
 
 // Blocks per SM the kernel of `roof` can keep resident.
 int wgmma_roof_blocks_per_sm(WgmmaRoof roof);

@@ -360,9 +360,9 @@ void Measurer::Impl::run_checked(const RunRequest& req, const VariantDescriptor&
   if (cancel.load()) throw GpuError("cancelled");
   if (req.verify) verify(req, v.configs[req.config_index], sets, res);
   warm_up(v, req, sets, args);
-  clock->start();
+  SampledSpan clock_during(*clock);
   const std::vector<double> times = timed_runs(v, req, sets, args);
-  res.run_clock_mhz = clock->stop();
+  res.run_clock_mhz = clock_during.done();
   record_timings(res, times, dev.peak_gflops(req.precision));
 }
 

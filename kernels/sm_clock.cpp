@@ -77,30 +77,31 @@ void SmClockSampler::start() {
   {
     std::lock_guard<std::mutex> lock(mutex_);
     samples_.clear();
-    samples_.push_back(read_now());
   }
+  sample();
   running_ = true;
   thread_ = std::thread([this] {
     while (running_.load()) {
       std::this_thread::sleep_for(std::chrono::milliseconds(kPeriodMs));
-      const double mhz = read_now();
-      std::lock_guard<std::mutex> lock(mutex_);
-      if (mhz > 0) samples_.push_back(mhz);
+      sample();
     }
   });
+}
+
+void SmClockSampler::sample() {
+  const double mhz = read_now();
+  if (mhz <= 0) return;  // a failed reading is no sample
+  std::lock_guard<std::mutex> lock(mutex_);
+  samples_.push_back(mhz);
 }
 
 double SmClockSampler::stop() {
   if (!thread_.joinable()) return 0;
   running_ = false;
   thread_.join();
+  sample();
   std::lock_guard<std::mutex> lock(mutex_);
-  const double mhz = read_now();
-  if (mhz > 0) samples_.push_back(mhz);
-  std::vector<double> taken;
-  taken.swap(samples_);
-  taken.erase(std::remove(taken.begin(), taken.end(), 0.0), taken.end());
-  return median_or_zero(std::move(taken));
+  return median_or_zero(std::move(samples_));
 }
 
 }  // namespace tilescope

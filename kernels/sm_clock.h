@@ -40,6 +40,9 @@ class SmClockSampler {
   static constexpr int kPeriodMs = 2;
 
  private:
+  // One reading into samples_, unless it failed.
+  void sample();
+
   using ReadClock = int (*)(void* device, int clock_type, unsigned* mhz);
   ReadClock read_ = nullptr;
   int (*shutdown_)() = nullptr;
@@ -50,6 +53,27 @@ class SmClockSampler {
   std::atomic<bool> running_{false};
   std::mutex mutex_;
   std::vector<double> samples_;
+};
+
+// Samples while it lives: start() on construction, and stop() on destruction unless done()
+// took the result first, so a run that throws does not leave the sampling thread polling.
+class SampledSpan {
+ public:
+  explicit SampledSpan(SmClockSampler& sampler) : sampler_(sampler) { sampler_.start(); }
+  ~SampledSpan() {
+    if (!done_) sampler_.stop();
+  }
+  SampledSpan(const SampledSpan&) = delete;
+  SampledSpan& operator=(const SampledSpan&) = delete;
+  // SmClockSampler::stop()'s median.
+  double done() {
+    done_ = true;
+    return sampler_.stop();
+  }
+
+ private:
+  SmClockSampler& sampler_;
+  bool done_ = false;
 };
 
 // The median of `values` (0 for none): the middle one, or the mean of the middle two.
