@@ -14,6 +14,7 @@
 
 #include "ceilings.h"
 #include "ceilings_device.cuh"
+#include "ceilings_fed.h"
 #include "ceilings_wgmma.h"
 #include "cuda_check.h"
 #include "gpu_buffers.h"
@@ -79,6 +80,12 @@ double ceiling_ratio(const Roof& r) {
   return r.measured > 0 && r.datasheet > 0 ? r.measured / r.datasheet : 0;
 }
 
+constexpr const char* kFedMethod =
+    "mma.sync with the shared-memory traffic of a GEMM's main loop and nothing else: per 48 KB slab copied in by "
+    "cp.async from a buffer in L2, 8 warps of 64 x 64 (a 128 x 256 block tile) read 128 KB by ldmatrix and issue "
+    "1024 instructions; no barrier, up to two slabs of copies in flight, one block per SM, random operands; no "
+    "datasheet value derived";
+
 const std::vector<TensorRoofSpec>& tensor_roof_specs() {
   static const std::vector<TensorRoofSpec> specs = {
       {kRoofMmaF16, "mma.sync f16", "f16", 80, 2.0 * 16 * 8 * 16,
@@ -96,6 +103,9 @@ const std::vector<TensorRoofSpec>& tensor_roof_specs() {
       {kRoofMmaF64M16n8k16, "mma.sync f64 m16n8k16", "f64", 90, 2.0 * 16 * 8 * 16,
        "mma.sync m16n8k16 f64 (sm_90 and later), 8 independent accumulators per warp, random operands, one full wave; "
        "no datasheet value derived"},
+      {kRoofMmaFedF16, "mma.sync smem-fed f16", "f16", 80, 2.0 * 16 * 8 * 16, kFedMethod},
+      {kRoofMmaFedBf16, "mma.sync smem-fed bf16", "bf16", 80, 2.0 * 16 * 8 * 16, kFedMethod},
+      {kRoofMmaFedTf32, "mma.sync smem-fed tf32", "tf32", 80, 2.0 * 16 * 8 * 8, kFedMethod},
       {kRoofWmmaF16, "wmma f16", "f16", 70, 2.0 * 16 * 16 * 16,
        "nvcuda::wmma 16x16x16 f16 x f16 + f32 mma_sync, 8 independent accumulators per warp, random operands, one full "
        "wave; no datasheet value derived"},
@@ -675,6 +685,29 @@ ComputeRate measure_wgmma_gflops(const DeviceInfo& device, Events& ev, WgmmaRoof
   return {flops / (ms * 1e-3) / 1e9, mhz};
 }
 
+// GFLOP/s of a shared-memory-fed mma.sync roof (ceilings_fed.cu): one block per SM, each
+// multiplying kFedRoofInstructionsPerSlab instructions per slab, worth `flops_per_instruction`,
+// while copying slabs from a buffer of random operands about half the L2's size.
+ComputeRate measure_fed_gflops(const DeviceInfo& device, Events& ev, FedMmaRoof roof, double flops_per_instruction) {
+  const int landings = fed_roof_landings(device.limits.shared_per_block_optin);
+  if (landings == 0) return {};
+  const std::size_t l2 = device.l2_bytes > 0 ? device.l2_bytes : (std::size_t{8} << 20);
+  const int windows = static_cast<int>(std::max<std::size_t>(l2 / 2 / kFedRoofSlabBytes, 1));
+  DeviceBuffer source(windows * kFedRoofSlabBytes);
+  fill_fed_roof_source(roof, static_cast<std::uint32_t*>(source.get()), windows * kFedRoofSlabBytes / 4, ev.stream());
+  const int blocks = std::max(1, device.sm_count);
+  DeviceBuffer out(sizeof(double) * static_cast<std::size_t>(blocks) * kFedRoofThreads);
+  BlockCycles cycles(blocks);
+  auto launch = [&](int slabs) {
+    launch_fed_mma_roof(roof, landings, blocks, slabs, source.get(), windows, static_cast<double*>(out.get()),
+                        cycles.get(), ev.stream());
+  };
+  const int slabs = calibrate(ev, 16, launch);
+  const auto [ms, mhz] = ev.median_run([&] { launch(slabs); }, cycles.clock_of(ev.stream()));
+  const double flops = flops_per_instruction * kFedRoofInstructionsPerSlab * static_cast<double>(slabs) * blocks;
+  return {flops / (ms * 1e-3) / 1e9, mhz};
+}
+
 // The tensor-core row `id`, measured (the caller has checked that the device has it).
 ComputeRate measure_tensor_roof(const DeviceInfo& device, Events& ev, const std::string& id) {
   double flops = 0;
@@ -688,6 +721,9 @@ ComputeRate measure_tensor_roof(const DeviceInfo& device, Events& ev, const std:
   if (id == kRoofWmmaF16) return measure_tensor_gflops<WmmaF16>(device, ev, flops);
   if (id == kRoofWmmaTf32) return measure_tensor_gflops<WmmaTf32>(device, ev, flops);
   if (id == kRoofWmmaF64) return measure_tensor_gflops<WmmaF64>(device, ev, flops);
+  if (id == kRoofMmaFedF16) return measure_fed_gflops(device, ev, FedMmaRoof::F16, flops);
+  if (id == kRoofMmaFedBf16) return measure_fed_gflops(device, ev, FedMmaRoof::Bf16, flops);
+  if (id == kRoofMmaFedTf32) return measure_fed_gflops(device, ev, FedMmaRoof::Tf32, flops);
   if (id == kRoofWgmmaF16) return measure_wgmma_gflops(device, ev, WgmmaRoof::F16, flops);
   if (id == kRoofWgmmaBf16) return measure_wgmma_gflops(device, ev, WgmmaRoof::Bf16, flops);
   if (id == kRoofWgmmaTf32) return measure_wgmma_gflops(device, ev, WgmmaRoof::Tf32, flops);

@@ -9,6 +9,9 @@
 //   shared-memory read      conflict-free loads in a loop on every SM      GB/s
 //   mma.sync / wmma rows    chains of tensor-core instructions on register GFLOP/s (2*M*N*K each)
 //                           fragments, one row per type (and FP64 shape)
+//   mma.sync smem-fed rows  the same instruction fed through shared memory GFLOP/s
+//                           as a GEMM's main loop feeds it
+//   wgmma rows              Hopper's warpgroup MMA (sm_90a)                GFLOP/s
 //
 // Timing: CUDA events, one warm-up launch, the median of several launches of about 10 ms each, as
 // short as a benchmark's timed runs; each compute roof records the SM clock it ran at (a board
@@ -85,6 +88,12 @@ constexpr const char* kRoofWmmaF64 = "wmma_f64";                 // 8x8x4
 constexpr const char* kRoofWgmmaF16 = "wgmma_f16";    // m64n128k16, f32 accumulate
 constexpr const char* kRoofWgmmaBf16 = "wgmma_bf16";  // m64n128k16, f32 accumulate
 constexpr const char* kRoofWgmmaTf32 = "wgmma_tf32";  // m64n128k8, f32 accumulate
+// mma.sync with its operands fed the way a GEMM's are: cp.async into shared memory, ldmatrix
+// into registers (ceilings_fed.h). What bounds an mma.sync GEMM on a GPU whose shared memory
+// cannot keep up with its tensor cores (an H100).
+constexpr const char* kRoofMmaFedF16 = "mma_fed_f16";    // m16n8k16
+constexpr const char* kRoofMmaFedBf16 = "mma_fed_bf16";  // m16n8k16
+constexpr const char* kRoofMmaFedTf32 = "mma_fed_tf32";  // m16n8k8
 
 // One tensor-core row: which devices get it (compute capability x 10, e.g. 80 for sm_80: the
 // instruction does not exist below) and what it is.

@@ -1,4 +1,4 @@
-// Device pieces the ceiling microbenchmarks share (ceilings.cu, ceilings_wgmma.cu): random
+// Device pieces the ceiling microbenchmarks share (ceilings.cu, ceilings_wgmma.cu, ceilings_fed.cu): random
 // operands of each input type, and the cycles a block ran.
 #pragma once
 
@@ -12,15 +12,18 @@ namespace tilescope {
 // A GEMM's operands are random, and so are the ceilings': constant ones switch fewer transistors
 // and draw less power, and a board near its power limit rewards that with a higher clock.
 
-// 32 random bits for register `i` of operand set `set` of this thread (an integer hash: the same
-// operands in every launch).
-__device__ __forceinline__ std::uint32_t random_bits(int set, int i) {
-  std::uint32_t x = ((blockIdx.x * blockDim.x + threadIdx.x) * 64u + set * 32u + i) * 0x9E3779B9u;
+// 32 random bits from an index (an integer hash: the same operands in every launch).
+__device__ __forceinline__ std::uint32_t hash_bits(std::uint32_t index) {
+  std::uint32_t x = index * 0x9E3779B9u;
   x ^= x >> 16;
   x *= 0x7feb352du;
   x ^= x >> 15;
   x *= 0x846ca68bu;
   return x ^ (x >> 16);
+}
+// 32 random bits for register `i` of operand set `set` of this thread.
+__device__ __forceinline__ std::uint32_t random_bits(int set, int i) {
+  return hash_bits((blockIdx.x * blockDim.x + threadIdx.x) * 64u + set * 32u + i);
 }
 // Random values in [0.5, 1) with random signs: the sign and mantissa bits from the hash, the
 // exponent of 0.5. Two f16 or bf16 per register; one tf32 (its low 13 bits zero) or double.

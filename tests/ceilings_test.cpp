@@ -16,6 +16,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "ceilings_fed.h"
 #include "ceilings_wgmma.h"
 #include "cli/bench_args.h"
 #include "cli/ceilings_command.h"
@@ -105,7 +106,8 @@ TEST(Ceilings, TensorCoreRowsAreWellFormedComputeRoofs) {
       {kRoofMmaF64M16n8k16, "f64", 16, 8, 16, 90}, {kRoofWmmaF16, "f16", 16, 16, 16, 70},
       {kRoofWmmaTf32, "tf32", 16, 16, 8, 80},      {kRoofWmmaF64, "f64", 8, 8, 4, 80},
       {kRoofWgmmaF16, "f16", 64, 128, 16, 90},     {kRoofWgmmaBf16, "bf16", 64, 128, 16, 90},
-      {kRoofWgmmaTf32, "tf32", 64, 128, 8, 90},
+      {kRoofWgmmaTf32, "tf32", 64, 128, 8, 90},    {kRoofMmaFedF16, "f16", 16, 8, 16, 80},
+      {kRoofMmaFedBf16, "bf16", 16, 8, 16, 80},    {kRoofMmaFedTf32, "tf32", 16, 8, 8, 80},
   };
   ASSERT_EQ(tensor_roof_specs().size(), std::size(expected));
   for (const Expected& e : expected) {
@@ -193,6 +195,20 @@ Roof& roof(CeilingTable& t, const std::string& id) {
   for (Roof& r : t.roofs)
     if (r.id == id) return r;
   throw std::runtime_error("no roof " + id);
+}
+
+// The smem-fed rows' traffic per instruction is the mma_sync kernel's with 128 x 256 block tiles
+// and 64 x 64 warp tiles: a 48 KB slab (A 128 and B 256 rows of 128 bytes) feeds 8 warps x 4 k
+// steps x 4 x 8 instructions. Beside the multiplied slab, as many landing slabs as fit, up to 3:
+// an H100 (227 KB per block) 3, an A100 (163 KB) 2, sm_86/89 (99 KB) 1, less than two slabs none.
+TEST(Ceilings, SmemFedRowsCarryTheKernelsTraffic) {
+  EXPECT_EQ(kFedRoofSlabBytes, std::size_t{(128 + 256) * 128});
+  EXPECT_EQ(kFedRoofInstructionsPerSlab, (128 / 64) * (256 / 64) * 4 * (64 / 16) * (64 / 8));
+  EXPECT_EQ(fed_roof_landings(227 * 1024), 3);
+  EXPECT_EQ(fed_roof_landings(163 * 1024), 2);
+  EXPECT_EQ(fed_roof_landings(99 * 1024), 1);
+  EXPECT_EQ(fed_roof_landings(95 * 1024), 0);
+  for (std::size_t kb : {227, 163, 99}) EXPECT_LE(fed_roof_shared_bytes(fed_roof_landings(kb * 1024)), kb * 1024);
 }
 
 TEST(Ceilings, TopRoofsAndDram) {

@@ -142,6 +142,31 @@ TEST(GpuCeilings, WgmmaRowsRunAtTheFullTensorRatePerCycle) {
   }
 }
 
+// The smem-fed mma.sync rows: per clock cycle, no faster than the instruction on register
+// operands (2% for noise), and not a broken measurement far below it (a lost slab count, an
+// empty loop). On an H100 they reach about two thirds of it: its shared memory, not its tensor
+// pipe, bounds an mma.sync GEMM.
+TEST(GpuCeilings, SmemFedMmaRowsLieUnderTheirMmaRows) {
+  SKIP_WITHOUT_GPU();
+  if (device_cc() < 80) GTEST_SKIP() << "mma.sync needs sm_80 (this device: sm_" << device_cc() << ")";
+  const CeilingTable& t = ceilings();
+  const struct {
+    const char *fed, *mma;
+  } rows[] = {{kRoofMmaFedF16, kRoofMmaF16}, {kRoofMmaFedBf16, kRoofMmaBf16}, {kRoofMmaFedTf32, kRoofMmaTf32}};
+  for (const auto& row : rows) {
+    const Roof *f = t.find(row.fed), *m = t.find(row.mma);
+    ASSERT_TRUE(f && m) << row.fed;
+    ASSERT_GT(f->clock_mhz, 0.0) << f->name;
+    ASSERT_GT(m->clock_mhz, 0.0) << m->name;
+    const double ratio = (f->measured / f->clock_mhz) / (m->measured / m->clock_mhz);
+    RecordProperty(std::string(row.fed) + "_per_cycle_of_mma", std::to_string(ratio));
+    EXPECT_LE(ratio, 1.02) << f->name << " " << f->measured << " GFLOP/s at " << f->clock_mhz << " MHz, " << m->name
+                           << " " << m->measured << " at " << m->clock_mhz;
+    EXPECT_GE(ratio, 0.3) << f->name << " " << f->measured << " GFLOP/s at " << f->clock_mhz << " MHz, " << m->name
+                          << " " << m->measured << " at " << m->clock_mhz;
+  }
+}
+
 // Every compute roof records the SM clock it ran at, near the device's nominal maximum: not a
 // unit slip (kHz, GHz) nor a lost count; the bandwidth roofs record none. (The maximum is not a
 // bound: on an H100 rated 1980 MHz the FP64 tensor-core rows ran at about 2070 MHz, which their
