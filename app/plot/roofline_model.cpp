@@ -278,6 +278,11 @@ std::string roofline_tooltip(const RooflineData& data, int series, int point) {
   const double bound = roofline_attainable(data, t.intensity());
   if (bound > 0)
     text += "\nroof at this intensity: " + compute_text(bound) + " (" + fixed(100.0 * r.gflops / bound, 1) + "% of it)";
+  // The compute roofs under that one, each with the share reached: the one a kernel is bound by
+  // need not be the highest (mma.sync fed through shared memory, under wgmma's, on an H100).
+  for (const ReferenceLine& lower : data.compute)
+    if (lower.y > 0 && lower.y < bound)
+      text += "\nlower roof " + lower.label + ": " + fixed(100.0 * r.gflops / lower.y, 1) + "% of it";
   return text;
 }
 

@@ -87,7 +87,7 @@ RooflineData build_roofline(const std::vector<RunResult>& rows, Problem problem,
                             const CeilingTable* ceilings, const std::string& ceilings_note);
 
 // The tooltip of a point: variant, sizes, GFLOP/s, intensity, the bytes and where they came
-// from, and the bound the roofs put at that intensity.
+// from, the bound the roofs put at that intensity, and the share of every lower compute roof.
 std::string roofline_tooltip(const RooflineData& data, int series, int point);
 
 // The attainable GFLOP/s at an intensity under every roof shown: min(top compute, the highest

@@ -196,6 +196,30 @@ TEST(RooflineModel, EveryComputeRoofOfThePrecisionIsDrawnHighestFirst) {
   for (const std::string& note : d.notes) EXPECT_EQ(note.find("MHz"), std::string::npos) << note;
 }
 
+// A point's tooltip gives its share of the roof at its intensity and of every compute roof
+// under it: for a kernel bound by a lower roof (mma.sync fed through shared memory, under
+// wgmma's) that share is the one that says how close it came.
+TEST(RooflineModel, TooltipGivesTheShareOfEveryLowerComputeRoof) {
+  const CeilingTable t = h100_ceilings_with_tensor_cores();
+  const double fp64 = t.find(kRoofFp64Fma)->measured;
+  const RooflineData d = build_roofline(h100_rows(), Problem::Gemm, Precision::F64, &t, "");
+  ASSERT_EQ(d.compute.size(), 2u);
+  int right_of_ridge = 0;
+  for (std::size_t s = 0; s < d.series.size(); ++s)
+    for (std::size_t p = 0; p < d.series[s].points.size(); ++p) {
+      const std::string tip = roofline_tooltip(d, static_cast<int>(s), static_cast<int>(p));
+      const double gflops = d.rows[s][p].gflops;
+      const bool compute_bound = roofline_attainable(d, d.traffic[s][p].intensity()) > fp64 * 1.07;
+      char share[32];
+      std::snprintf(share, sizeof share, "%.1f", 100.0 * gflops / (fp64 * 1.07));
+      const std::string lower = "lower roof " + d.compute[1].label + ": " + share + "% of it";
+      EXPECT_EQ(tip.find(lower) != std::string::npos, compute_bound) << tip;
+      EXPECT_EQ(tip.find("lower roof " + d.compute[0].label), std::string::npos) << tip;
+      right_of_ridge += compute_bound;
+    }
+  EXPECT_GT(right_of_ridge, 0);
+}
+
 TEST(RooflineModel, APrecisionWithoutTensorRoofsIsUnchanged) {
   const CeilingTable plain = h100_ceilings(), with = h100_ceilings_with_tensor_cores();
   const RooflineData a = build_roofline(h100_rows(), Problem::Gemm, Precision::F32, &plain, "");
