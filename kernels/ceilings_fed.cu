@@ -1,16 +1,16 @@
 // The shared-memory-fed mma.sync roofs (ceilings_fed.h): the traffic of a GEMM's main loop with
-// nothing else in it. Each block owns one SM and two 48 KB slabs of shared memory. Per slab,
-// every thread copies its 12 chunks of a slab from an L2-resident buffer of random operands
-// (cp.async) into one of its landing slabs, and its warp multiplies another: per k step of 32 bytes,
-// ldmatrix.x4 brings a 64 x 16-element piece of A (four instruction rows) and one of B (eight
-// instruction columns), then 32 mma.sync. The bytes written and read per instruction are the
-// mma_sync kernel's with 128 x 256 block tiles, but no copy is waited for by another thread, so
-// no barrier stalls the loop: the copies only land (each thread keeps up to two slabs of its own
-// in flight, in turn in up to three landing slabs, so none overwrites one still in flight) and
-// take their share of shared memory's bandwidth. The multiplied slab
-// stays as it is, random operands filled once: what they mean does not matter here, so B is
-// read n-major without .trans, and tf32 goes through ldmatrix too (no faster than the kernel's
-// 32-bit loads).
+// nothing else in it. Each block owns one SM: one 48 KB slab that its warps multiply, and up to
+// three landing slabs for the copies. Per slab, every thread copies its 12 chunks of a slab from
+// an L2-resident buffer of random operands (cp.async) into the next landing slab, and its warp
+// multiplies: per k step of 32 bytes, ldmatrix.x4 brings a 64 x 16-element piece of A (four
+// instruction rows) and one of B (eight instruction columns), then 32 mma.sync. The bytes written
+// and read per instruction are the mma_sync kernel's with 128 x 256 block tiles, but no copy is
+// waited for by another thread, so no barrier stalls the loop: the copies only land (each thread
+// keeps up to two slabs of its own in flight, the landing slabs taken in turn, so none is
+// overwritten while its copy is in flight) and take their share of shared memory's bandwidth.
+// The multiplied slab holds random operands, filled once; what they mean does not matter here, so
+// B is read n-major without .trans, and tf32 goes through ldmatrix too (no faster than the
+// kernel's 32-bit loads).
 #include <cstdint>
 
 #include "ceilings_device.cuh"
