@@ -634,6 +634,21 @@ struct ComputeRate {
   double gflops = 0, clock_mhz = 0;
 };
 
+// The rate of `launch(n)`, whose launches do `flops_per_count` FLOPs per unit of n (a loop
+// iteration, a slab): n calibrated to about kTargetMs, the median run timed, with the clock its
+// blocks recorded in `cycles`.
+template <typename Launch>
+ComputeRate timed_compute_rate(Events& ev, const BlockCycles& cycles, const Launch& launch, double flops_per_count) {
+  const int n = calibrate(ev, 16, launch);
+  const auto [ms, mhz] = ev.median_run([&] { launch(n); }, cycles.clock_of(ev.stream()));
+  return {flops_per_count * n / (ms * 1e-3) / 1e9, mhz};
+}
+
+// Half the L2 (a guess where the device does not say): a buffer that stays in L2.
+std::size_t half_l2_bytes(const DeviceInfo& device) {
+  return (device.l2_bytes > 0 ? device.l2_bytes : (std::size_t{4} << 20)) / 2;
+}
+
 template <typename T>
 ComputeRate measure_fma_gflops(const DeviceInfo& device, Events& ev) {
   const int blocks = full_wave_blocks(device, fma_kernel<T>);
@@ -645,10 +660,7 @@ ComputeRate measure_fma_gflops(const DeviceInfo& device, Events& ev) {
                                                         static_cast<T>(1.0e-4));
     CUDA_CHECK_LAUNCH("fma_kernel");
   };
-  const int iterations = calibrate(ev, 16, launch);
-  const auto [ms, mhz] = ev.median_run([&] { launch(iterations); }, cycles.clock_of(ev.stream()));
-  const double flops = 2.0 * kChains * kSteps * static_cast<double>(iterations) * kThreads * blocks;
-  return {flops / (ms * 1e-3) / 1e9, mhz};
+  return timed_compute_rate(ev, cycles, launch, 2.0 * kChains * kSteps * kThreads * blocks);
 }
 
 // GFLOP/s of tensor_kernel<Op>: every warp issues kMmaChains x kMmaSteps instructions per loop
@@ -663,11 +675,8 @@ ComputeRate measure_tensor_gflops(const DeviceInfo& device, Events& ev, double f
     tensor_kernel<Op><<<blocks, kThreads, 0, ev.stream()>>>(o, cycles.get(), iterations);
     CUDA_CHECK_LAUNCH("tensor_kernel");
   };
-  const int iterations = calibrate(ev, 16, launch);
-  const auto [ms, mhz] = ev.median_run([&] { launch(iterations); }, cycles.clock_of(ev.stream()));
   const double warps = static_cast<double>(blocks) * (kThreads / 32);
-  const double instructions = static_cast<double>(kMmaChains) * kMmaSteps * iterations * warps;
-  return {flops_per_instruction * instructions / (ms * 1e-3) / 1e9, mhz};
+  return timed_compute_rate(ev, cycles, launch, flops_per_instruction * kMmaChains * kMmaSteps * warps);
 }
 
 // GFLOP/s of a wgmma roof (ceilings_wgmma.cu): one full wave of its blocks, each issuing
@@ -679,10 +688,7 @@ ComputeRate measure_wgmma_gflops(const DeviceInfo& device, Events& ev, WgmmaRoof
   auto launch = [&](int iterations) {
     launch_wgmma_roof(roof, blocks, iterations, static_cast<double*>(out.get()), cycles.get(), ev.stream());
   };
-  const int iterations = calibrate(ev, 16, launch);
-  const auto [ms, mhz] = ev.median_run([&] { launch(iterations); }, cycles.clock_of(ev.stream()));
-  const double flops = flops_per_instruction * kWgmmaRoofInstructionsPerIteration * iterations * blocks;
-  return {flops / (ms * 1e-3) / 1e9, mhz};
+  return timed_compute_rate(ev, cycles, launch, flops_per_instruction * kWgmmaRoofInstructionsPerIteration * blocks);
 }
 
 // GFLOP/s of a shared-memory-fed mma.sync roof (ceilings_fed.cu): one block per SM, each
@@ -691,10 +697,10 @@ ComputeRate measure_wgmma_gflops(const DeviceInfo& device, Events& ev, WgmmaRoof
 ComputeRate measure_fed_gflops(const DeviceInfo& device, Events& ev, FedMmaRoof roof, double flops_per_instruction) {
   const int landings = fed_roof_landings(device.limits.shared_per_block_optin);
   if (landings == 0) return {};
-  const std::size_t l2 = device.l2_bytes > 0 ? device.l2_bytes : (std::size_t{8} << 20);
-  const int windows = static_cast<int>(std::max<std::size_t>(l2 / 2 / kFedRoofSlabBytes, 1));
+  const int windows = static_cast<int>(std::max<std::size_t>(half_l2_bytes(device) / kFedRoofSlabBytes, 1));
   DeviceBuffer source(windows * kFedRoofSlabBytes);
-  fill_fed_roof_source(roof, static_cast<std::uint32_t*>(source.get()), windows * kFedRoofSlabBytes / 4, ev.stream());
+  prepare_fed_mma_roof(roof, landings, static_cast<std::uint32_t*>(source.get()), windows * kFedRoofSlabBytes / 4,
+                       ev.stream());
   const int blocks = std::max(1, device.sm_count);
   DeviceBuffer out(sizeof(double) * static_cast<std::size_t>(blocks) * kFedRoofThreads);
   BlockCycles cycles(blocks);
@@ -702,10 +708,7 @@ ComputeRate measure_fed_gflops(const DeviceInfo& device, Events& ev, FedMmaRoof 
     launch_fed_mma_roof(roof, landings, blocks, slabs, source.get(), windows, static_cast<double*>(out.get()),
                         cycles.get(), ev.stream());
   };
-  const int slabs = calibrate(ev, 16, launch);
-  const auto [ms, mhz] = ev.median_run([&] { launch(slabs); }, cycles.clock_of(ev.stream()));
-  const double flops = flops_per_instruction * kFedRoofInstructionsPerSlab * static_cast<double>(slabs) * blocks;
-  return {flops / (ms * 1e-3) / 1e9, mhz};
+  return timed_compute_rate(ev, cycles, launch, flops_per_instruction * kFedRoofInstructionsPerSlab * blocks);
 }
 
 // The tensor-core row `id`, measured (the caller has checked that the device has it).
@@ -781,8 +784,7 @@ double measure_read_gbps(const DeviceInfo& device, Events& ev) {
 }
 
 double measure_l2_gbps(const DeviceInfo& device, Events& ev) {
-  const std::size_t l2 = device.l2_bytes > 0 ? device.l2_bytes : (std::size_t{4} << 20);
-  const std::size_t bytes = std::max<std::size_t>(l2 / 2 / sizeof(float4) * sizeof(float4), 4096);
+  const std::size_t bytes = std::max<std::size_t>(half_l2_bytes(device) / sizeof(float4) * sizeof(float4), 4096);
   DeviceBuffer in(bytes);
   CUDA_CHECK(cudaMemsetAsync(in.get(), 0, bytes, ev.stream()));
   const int blocks = full_wave_blocks(device, l2_read_kernel);

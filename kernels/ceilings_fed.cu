@@ -146,28 +146,22 @@ __global__ void fill_kernel(std::uint32_t* words, std::size_t n) {
 }
 
 template <FedMmaRoof R>
+void prepare(int landings, std::uint32_t* source, std::size_t words, cudaStream_t stream) {
+  CUDA_CHECK(cudaFuncSetAttribute(fed_mma_kernel<R>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                  static_cast<int>(fed_roof_shared_bytes(landings))));
+  fill_kernel<R><<<1024, 256, 0, stream>>>(source, words);
+  CUDA_CHECK_LAUNCH("fill_kernel");
+}
+
+template <FedMmaRoof R>
 void launch(int blocks, int slabs, const void* source, int windows, int landings, double* out, CycleSample* cycles,
             cudaStream_t stream) {
-  const std::size_t bytes = fed_roof_shared_bytes(landings);
-  CUDA_CHECK(
-      cudaFuncSetAttribute(fed_mma_kernel<R>, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)));
-  fed_mma_kernel<R><<<blocks, kFedRoofThreads, bytes, stream>>>(static_cast<const uint4*>(source), windows, landings,
-                                                                slabs, out, cycles);
+  fed_mma_kernel<R><<<blocks, kFedRoofThreads, fed_roof_shared_bytes(landings), stream>>>(
+      static_cast<const uint4*>(source), windows, landings, slabs, out, cycles);
   CUDA_CHECK_LAUNCH("fed_mma_kernel");
 }
 
 }  // namespace
-
-void fill_fed_roof_source(FedMmaRoof roof, std::uint32_t* source, std::size_t words, cudaStream_t stream) {
-  constexpr int kThreads = 256, kBlocks = 1024;
-  if (roof == FedMmaRoof::F16)
-    fill_kernel<FedMmaRoof::F16><<<kBlocks, kThreads, 0, stream>>>(source, words);
-  else if (roof == FedMmaRoof::Bf16)
-    fill_kernel<FedMmaRoof::Bf16><<<kBlocks, kThreads, 0, stream>>>(source, words);
-  else
-    fill_kernel<FedMmaRoof::Tf32><<<kBlocks, kThreads, 0, stream>>>(source, words);
-  CUDA_CHECK_LAUNCH("fill_kernel");
-}
 
 int fed_roof_landings(std::size_t shared_optin_bytes) {
   const int slabs = static_cast<int>(shared_optin_bytes / kFedRoofSlabBytes);
@@ -176,6 +170,16 @@ int fed_roof_landings(std::size_t shared_optin_bytes) {
 
 std::size_t fed_roof_shared_bytes(int landings) {
   return static_cast<std::size_t>(1 + landings) * kFedRoofSlabBytes;
+}
+
+void prepare_fed_mma_roof(FedMmaRoof roof, int landings, std::uint32_t* source, std::size_t words,
+                          cudaStream_t stream) {
+  if (roof == FedMmaRoof::F16)
+    prepare<FedMmaRoof::F16>(landings, source, words, stream);
+  else if (roof == FedMmaRoof::Bf16)
+    prepare<FedMmaRoof::Bf16>(landings, source, words, stream);
+  else
+    prepare<FedMmaRoof::Tf32>(landings, source, words, stream);
 }
 
 void launch_fed_mma_roof(FedMmaRoof roof, int landings, int blocks, int slabs, const void* source, int windows,

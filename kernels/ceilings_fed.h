@@ -33,9 +33,10 @@ constexpr std::size_t kFedRoofSlabBytes = (128 + 256) * 128;
 int fed_roof_landings(std::size_t shared_optin_bytes);
 std::size_t fed_roof_shared_bytes(int landings);
 
-// Fills `words` 32-bit words at `source` with random operands of the type of `roof` (values in
-// [0.5, 1) with random signs, as the other roofs' operands).
-void fill_fed_roof_source(FedMmaRoof roof, std::uint32_t* source, std::size_t words, cudaStream_t stream);
+// Once before the launches of `roof` with `landings` landing slabs: lets its kernel have that
+// shared memory, and fills `words` 32-bit words at `source` with random operands of its type
+// (values in [0.5, 1) with random signs, as the other roofs' operands).
+void prepare_fed_mma_roof(FedMmaRoof roof, int landings, std::uint32_t* source, std::size_t words, cudaStream_t stream);
 
 // One launch: `blocks` blocks of kFedRoofThreads, each multiplying `slabs` slabs while copying
 // as many from `source`, `windows` slabs of kFedRoofSlabBytes; every thread writes its sum to
