@@ -17,6 +17,7 @@
 #include "ceilings_device.cuh"
 #include "ceilings_wgmma.h"
 #include "cuda_check.h"
+#include "wgmma_ptx.cuh"
 
 namespace tilescope {
 
@@ -30,10 +31,6 @@ static_assert(kWgmmaRoofInstructionsPerIteration == kWarpgroups * 2 * kPerGroup,
               "each warpgroup issues two commit groups per iteration (the loop below)");
 constexpr int kATileBytes = kM * kKBytes, kBTileBytes = kN * kKBytes;
 
-#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
-#define TILESCOPE_HAS_WGMMA 1
-#endif
-
 // The shared-memory matrix descriptor of sm_90: start address, the byte offset between core
 // matrices along K (leading) and along M or N (stride), all in 16-byte units; no swizzle.
 __device__ __forceinline__ std::uint64_t matrix_descriptor(const void* tile) {
@@ -42,10 +39,10 @@ __device__ __forceinline__ std::uint64_t matrix_descriptor(const void* tile) {
   return static_cast<std::uint64_t>((address >> 4) & 0x3FFF) | (kLeading << 16) | (kStride << 32);
 }
 
-// One wgmma.mma_async into the thread's 64 accumulators (registers %0 ... %63, each read and
-// written), A and B by descriptor (%64, %65); scale-d = 1 (accumulate), then the instruction's
-// immediates (the scales of A and B, and for 16-bit types their transposes).
-#define TILESCOPE_WGMMA(instruction, immediates)                                                                       \
+// One wgmma.mma_async into the thread's 64 accumulators: the 16-bit types through wgmma_ptx.cuh
+// (both operands K-major); TF32, which only the roof issues, spelt out here: registers %0 ... %63,
+// each read and written, A and B by descriptor (%64, %65), scale-d = 1 (accumulate), the scales.
+#define TILESCOPE_WGMMA_TF32(instruction, immediates)                                                                  \
   asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n" instruction                                                  \
                " {%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%" \
                "27,%28,%29,%30,%31,%32,%33,%34,%35,%36,%37,%38,%39,%40,%41,%42,%43,%44,%45,%46,%47,%48,%49,%50,%51,%"  \
@@ -63,38 +60,15 @@ __device__ __forceinline__ std::uint64_t matrix_descriptor(const void* tile) {
 
 template <WgmmaRoof R>
 __device__ __forceinline__ void wgmma(float (&d)[kM * kN / 128], std::uint64_t a, std::uint64_t b) {
-#ifdef TILESCOPE_HAS_WGMMA
-  if constexpr (R == WgmmaRoof::F16)
-    TILESCOPE_WGMMA("wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16", "1, 1, 0, 0");
-  else if constexpr (R == WgmmaRoof::Bf16)
-    TILESCOPE_WGMMA("wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16", "1, 1, 0, 0");
-  else
-    TILESCOPE_WGMMA("wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32", "1, 1");
+  if constexpr (R == WgmmaRoof::F16 || R == WgmmaRoof::Bf16) {
+    wgmma_m64n128k16<R == WgmmaRoof::Bf16, 0, 0>(d, a, b, 1);
+  } else {
+#ifdef TILESCOPE_SM90A_PTX
+    TILESCOPE_WGMMA_TF32("wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32", "1, 1");
 #endif
+  }
 }
-#undef TILESCOPE_WGMMA
-
-__device__ __forceinline__ void fence_proxy_async() {
-#ifdef TILESCOPE_HAS_WGMMA
-  asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
-#endif
-}
-__device__ __forceinline__ void wgmma_fence() {
-#ifdef TILESCOPE_HAS_WGMMA
-  asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
-#endif
-}
-__device__ __forceinline__ void wgmma_commit() {
-#ifdef TILESCOPE_HAS_WGMMA
-  asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
-#endif
-}
-template <int kPending>
-__device__ __forceinline__ void wgmma_wait() {
-#ifdef TILESCOPE_HAS_WGMMA
-  asm volatile("wgmma.wait_group.sync.aligned %0;\n" ::"n"(kPending) : "memory");
-#endif
-}
+#undef TILESCOPE_WGMMA_TF32
 
 // A random 32-bit word of the input type: two f16 or bf16, or one tf32.
 template <WgmmaRoof R>
@@ -156,7 +130,7 @@ int blocks_per_sm() {
 }  // namespace
 
 bool wgmma_roofs_built() {
-#ifdef TILESCOPE_WGMMA_ROOFS
+#ifdef TILESCOPE_SM90A_CODE
   return true;
 #else
   return false;

@@ -12,12 +12,13 @@ extern const VariantDescriptor kSmemTiledVariant;        // 02_smem_tiled.cu
 extern const VariantDescriptor kRegtilePrefetchVariant;  // 03_regtile_prefetch.cu
 extern const VariantDescriptor kWmmaVariant;             // 04_wmma.cu
 extern const VariantDescriptor kMmaSyncVariant;          // 05_mma_sync.cu
-extern const VariantDescriptor kGlShaderVariant;         // 06_gl_shader.cpp
+extern const VariantDescriptor kWgmmaTmaVariant;         // 06_wgmma_tma.cu
+extern const VariantDescriptor kGlShaderVariant;         // 07_gl_shader.cpp
 
 const VariantList& product_variants() {
   static const VariantList list = {
       &kCublasVariant, &kNaiveVariant,   &kSmemTiledVariant, &kRegtilePrefetchVariant,
-      &kWmmaVariant,   &kMmaSyncVariant, &kGlShaderVariant,
+      &kWmmaVariant,   &kMmaSyncVariant, &kWgmmaTmaVariant,  &kGlShaderVariant,
   };
   return list;
 }

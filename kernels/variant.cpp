@@ -80,6 +80,13 @@ std::string architecture_refusal(const VariantDescriptor& v, Precision p, const 
     return with_note(std::string(v.id) + " needs compute capability " + cc_text(v.min_compute_capability) +
                          " or newer; this GPU has " + cc_text(limits.compute_capability),
                      v.architecture_note);
+  if (v.max_compute_capability > 0 && limits.compute_capability > v.max_compute_capability)
+    return with_note(
+        std::string(v.id) + " runs on compute capability " + cc_text(v.min_compute_capability) +
+            (v.max_compute_capability == v.min_compute_capability ? " only"
+                                                                  : " to " + cc_text(v.max_compute_capability)) +
+            "; this GPU has " + cc_text(limits.compute_capability),
+        v.architecture_note);
   const int tensor_cc = precision_facts(p).min_tensor_core_cc;
   if (v.precisions_need_tensor_cores && tensor_cc > 0 && limits.compute_capability < tensor_cc)
     return with_note(std::string(v.id) + " computes " + to_string(p) + " on tensor cores, which take " +

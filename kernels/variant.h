@@ -83,6 +83,8 @@ struct VariantDescriptor {
   const char* precision_note = "";  // why some precisions are missing
   // The oldest CUDA architecture it runs on (compute capability x 10, e.g. 80); 0: any.
   int min_compute_capability = 0;
+  // The newest it runs on, where its code is architecture-specific (sm_90a runs on 9.0 alone); 0: any.
+  int max_compute_capability = 0;
   const char* architecture_note = "";  // why it needs that architecture, or what older GPUs get
   // Its tf32, f16 and bf16 run on tensor cores only: a GPU older than the input type's
   // min_tensor_core_cc (gemm_types.h: sm_80 for tf32 and bf16, sm_70 for f16) refuses them.

@@ -102,7 +102,7 @@ std::vector<Case> double_cases() {
   std::vector<Case> out;
   for (const Case& c :
        tilescope::testing::variant_cases([](const VariantDescriptor& v) { return v.backend != Backend::GlShader; }))
-    if (c.precision == Precision::F64) out.push_back(c);
+    if (c.precision == Precision::F64 && supports(*find_variant(c.variant), Precision::F64)) out.push_back(c);
   return out;
 }
 

@@ -1,4 +1,4 @@
-// Runs the texture-shader variant (kernels/06_gl_shader.cpp) for the Measurer: the runner that
+// Runs the texture-shader variant (kernels/07_gl_shader.cpp) for the Measurer: the runner that
 // main() installs through external_runner.h. The GL work happens on a thread of its own with a
 // context of its own — a headless EGL context (the NVIDIA device platform on a GPU machine, Mesa
 // elsewhere), or in the window a hidden GLFW window's context (see set_gl_thread_context) — so

@@ -1,5 +1,5 @@
 // The History tab: matrix multiplication by drawing, 2001-2006, run on this machine. What the
-// texture-shader variant (kernels/06_gl_shader.cpp) draws — its passes as the quads they are,
+// texture-shader variant (kernels/07_gl_shader.cpp) draws — its passes as the quads they are,
 // what each texel of the textures holds — beside the historical figures and this machine's
 // measured ones, and why fragment shaders are slow on a compute GPU: the texture fetch rate
 // times the multiply-adds each fetched texel feeds. A Reload button recompiles the shaders

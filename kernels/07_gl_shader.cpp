@@ -1,4 +1,4 @@
-// 06 gl_shader — the legacy texture-shader GEMM: matrix multiplication by drawing (2001-2006).
+// 07 gl_shader — the legacy texture-shader GEMM: matrix multiplication by drawing (2001-2006).
 //
 // Idea: before CUDA, a GPU could only draw. A and B are float textures, C is a float render
 //   target; drawing a rectangle over C runs a fragment shader once per pixel, and that shader

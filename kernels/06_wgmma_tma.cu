@@ -1,0 +1,545 @@
+// 06 wgmma_tma — Hopper's own road to the tensor cores: warpgroups multiply straight out of shared
+// memory (wgmma), the copy engine fills it (TMA), and the block splits into a warpgroup that copies
+// and warpgroups that compute, handing the stages of a ring to each other through mbarriers.
+//
+// Built for sm_90a only (CMakeLists.txt reads this line): wgmma and setmaxnreg exist nowhere else.
+//
+// Idea: on an H100, mma_sync is bound by shared memory, not by its tensor cores: every warp reads
+// its own fragments out of shared memory (ldmatrix) while the copies of the next slabs are written
+// into it. wgmma removes most of that traffic: the four warps of a warpgroup issue one instruction
+// together, 64 x N x 16, whose operands the tensor cores read from shared memory themselves, once
+// for the whole warpgroup, through a descriptor of the tile's layout. The copies move too: one
+// thread describes a whole tile to the Tensor Memory Accelerator (a box of a tensor map) and the
+// TMA writes it, 128-byte swizzled, while that thread's registers stay free.
+// Changed from mma_sync: no fragments in registers but the accumulators; no ldmatrix; no copy
+//   loops (one thread issues the boxes); the block's warps are specialised: warpgroup 0 copies
+//   (the producer, which gives most of its registers away with setmaxnreg) and warpgroups 1 and 2
+//   compute (the consumers, which take them: 128 FP32 accumulators each for a 64 x 256 tile).
+//   Each stage of the ring has two mbarriers: "full" completes when the TMA has delivered the
+//   stage's bytes (the producer announces them with expect_tx), "empty" when all consumer warps
+//   are done with it. Nobody waits on a block barrier. The persistent configurations launch one
+//   block per SM and walk the tiles (tile = block, block + grid, ...), so the producer copies the
+//   next tile's first slabs while the consumers store the last tile's C.
+// Thread -> C: tile b of the 1-D order of block_order.h (bands of 8 block rows; AᵀA: the upper
+//   triangle). Consumer warpgroup w (1 or 2) owns rows 64 (w - 1) .. 64 w - 1 of the tile; in it,
+//   warp q of the group rows 16 q .. 16 q + 15, and lane 4 g + t holds accumulator 4 j + r:
+//   C(16 q + g + 8 (r / 2), 8 j + 2 t + r % 2) (wgmma_ptx.cuh).
+// AᵀA (C = AᵀA, A is K x N): upper-triangle tiles only, mirrored: C(i, j), i <= j, is stored with
+//   its mirror C(j, i); a diagonal tile computes its lower half and drops it. Both operands are
+//   column blocks of A, read by the same tensor map.
+// Layouts: a slab is 64 deep, so a K-major row of it (gemm's A: 64 k of one row of A) is exactly one
+//   128-byte swizzled row. B (and both operands of AᵀA) are read N-major: a box is 64 columns x 64
+//   k rows, a 256-wide tile four boxes side by side, and wgmma reads them with its transpose bit.
+// Ragged sizes: the TMA fills what lies outside the matrix with zeros (and counts those bytes all
+//   the same), and the stores are predicated. The TMA needs 16-byte aligned rows: a matrix whose
+//   leading dimension is not a multiple of 8 halves is first copied into one whose rows are
+//   (counted in the time: that is what the ragged sizes cost here).
+// What to look for: % of cuBLAS in the same type (cuBLAS uses this instruction too) and of the
+//   wgmma roof; 128 x 128 against 128 x 256 tiles (shared-memory bytes per instruction); 3 against 4
+//   stages; persistent against one block per tile.
+#include <cuda.h>
+#include <cudaTypedefs.h>
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <utility>
+
+#include "block_order.h"
+#include "block_tile_model.h"
+#include "kernel_common.cuh"
+#include "variant.h"
+#include "wgmma_ptx.cuh"
+
+namespace tilescope {
+
+extern const VariantDescriptor kWgmmaTmaVariant;
+
+namespace {
+
+// ---- the compiled set -------------------------------------------------------------------------
+struct WgmmaParams {
+  int bm, bn;       // block tile of C: one consumer warpgroup per 64 rows
+  int stages;       // buffers of the ring
+  bool persistent;  // one block per SM walking the tiles (false: one block per tile)
+};
+constexpr WgmmaParams kParams[] = {
+    {128, 256, 4, true},   // the fast gemm
+    {128, 256, 3, true},   // one stage less in flight
+    {128, 128, 5, true},   // half the tile: a third more L2 bytes per product than the one above
+    {128, 256, 4, false},  // one block per tile: each block's last stores and first copies exposed
+    {192, 192, 4, true},   // three consumers: a square tile (AᵀA) with fewer L2 bytes than 128 x 256
+};
+constexpr int kNumConfigs = sizeof(kParams) / sizeof(kParams[0]);
+
+constexpr int kBK = 64;  // slab depth: one 128-byte row of 16-bit values
+constexpr int kProducerRegisters = 40;
+// Warpgroups that compute (one per 64 rows of the tile); one more copies.
+constexpr int consumers_of(const WgmmaParams& p) {
+  return p.bm / 64;
+}
+constexpr int threads_of(const WgmmaParams& p) {
+  return 128 * (consumers_of(p) + 1);
+}
+// What setmaxnreg gives each consumer thread: the register file (65536) less the producer's,
+// shared by the consumers, in steps of 8, at most 232.
+constexpr int consumer_registers(const WgmmaParams& p) {
+  const int each = (65536 - 128 * kProducerRegisters) / (128 * consumers_of(p)) / 8 * 8;
+  return each < 232 ? each : 232;
+}
+constexpr int kBoxBytes = 64 * kBK * 2;  // an N-major box: 64 k rows x 128 bytes
+constexpr int kSwizzleAtom = 1024;       // 8 rows of 128 bytes
+
+template <int CFG>
+struct WgShape {
+  static constexpr WgmmaParams p = kParams[CFG];
+  static constexpr int kConsumers = consumers_of(p), kThreads = threads_of(p);
+  static_assert(p.bm % 64 == 0, "a consumer issues one m64 instruction per k step");
+  static_assert(p.bn % 64 == 0, "B arrives in boxes 64 wide");
+  static constexpr int kAcc = p.bn / 2;  // accumulators per thread
+  static constexpr int kATileBytes = p.bm * kBK * 2, kBTileBytes = p.bn * kBK * 2;
+  static constexpr int kStageBytes = kATileBytes + kBTileBytes;
+  static_assert(kATileBytes % kSwizzleAtom == 0 && kBTileBytes % kSwizzleAtom == 0, "tiles keep the 1024 alignment");
+  // The ring, then 2 x stages mbarriers; plus room to align the ring to 1024 bytes.
+  static constexpr std::size_t kShared =
+      kSwizzleAtom + static_cast<std::size_t>(p.stages) * kStageBytes + 2 * p.stages * sizeof(std::uint64_t);
+};
+
+template <Precision P>
+constexpr bool is_bf16() {
+  return P == Precision::BF16;
+}
+
+// ---- the kernel -------------------------------------------------------------------------------
+// a_map: gemm's A (K-major boxes of 64 k x BM rows) or, for AᵀA, A itself (N-major boxes of 64
+// columns x 64 k); b_map: B (N-major boxes), unused for AᵀA.
+template <Precision P, int CFG, bool kAta>
+__global__ void __launch_bounds__(WgShape<CFG>::kThreads, 1)
+    wgmma_tma_kernel(const __grid_constant__ CUtensorMap a_map, const __grid_constant__ CUtensorMap b_map, float* C,
+                     int M, int N, int K, bool vec_c) {
+#if defined(__CUDA_ARCH__) && !defined(TILESCOPE_SM90A_PTX)
+  __trap();  // never launched: the descriptor refuses every GPU but compute capability 9.0
+#else
+  using S = WgShape<CFG>;
+  constexpr WgmmaParams p = S::p;
+  extern __shared__ unsigned char shared_raw[];
+  // The swizzle works on address bits: the ring starts on a 1024-byte boundary.
+  const std::uint32_t raw = shared_address(shared_raw);
+  unsigned char* const ring = shared_raw + ((raw + kSwizzleAtom - 1) / kSwizzleAtom * kSwizzleAtom - raw);
+  auto* const full = reinterpret_cast<std::uint64_t*>(ring + p.stages * S::kStageBytes);
+  std::uint64_t* const empty = full + p.stages;
+
+  const int grid_m = static_cast<int>(ceil_div(M, p.bm)), grid_n = static_cast<int>(ceil_div(N, p.bn));
+  const int tiles = static_cast<int>(block_tile_count(kAta, grid_m, grid_n));
+  const int first_tile = static_cast<int>(blockIdx.x), tile_step = p.persistent ? static_cast<int>(gridDim.x) : tiles;
+  const int slabs = static_cast<int>(ceil_div(K, kBK));
+
+  if (threadIdx.x == 0) {
+    for (int s = 0; s < p.stages; ++s) {
+      mbarrier_init(&full[s], 1);                   // the producer's arrival (plus the TMA's bytes)
+      mbarrier_init(&empty[s], 4 * S::kConsumers);  // one arrival per consumer warp
+    }
+    fence_mbarrier_init();
+  }
+  __syncthreads();
+
+  const int warpgroup = static_cast<int>(threadIdx.x) / 128;
+  if (warpgroup == 0) {
+    // ---- producer: one thread issues every box ----
+    release_registers<kProducerRegisters>();
+    if (threadIdx.x == 0) {
+      int stage = 0;
+      std::uint32_t phase = 0;
+      for (int t = first_tile; t < tiles; t += tile_step) {
+        const BlockTile tile = block_tile(kAta, t, grid_m, grid_n);
+        const int row0 = tile.row * p.bm, col0 = tile.col * p.bn;
+        for (int slab = 0; slab < slabs; ++slab) {
+          mbarrier_wait_parity(&empty[stage], phase ^ 1);  // the consumers are done with this stage
+          unsigned char* const a_tile = ring + stage * S::kStageBytes;
+          unsigned char* const b_tile = a_tile + S::kATileBytes;
+          mbarrier_arrive_expect_tx(&full[stage], S::kStageBytes);
+          const int k0 = slab * kBK;
+          if constexpr (kAta) {
+#pragma unroll
+            for (int box = 0; box < p.bm / 64; ++box)
+              tma_load_2d(a_tile + box * kBoxBytes, &a_map, row0 + 64 * box, k0, &full[stage]);
+#pragma unroll
+            for (int box = 0; box < p.bn / 64; ++box)
+              tma_load_2d(b_tile + box * kBoxBytes, &a_map, col0 + 64 * box, k0, &full[stage]);
+          } else {
+            tma_load_2d(a_tile, &a_map, k0, row0, &full[stage]);
+#pragma unroll
+            for (int box = 0; box < p.bn / 64; ++box)
+              tma_load_2d(b_tile + box * kBoxBytes, &b_map, col0 + 64 * box, k0, &full[stage]);
+          }
+          if (++stage == p.stages) {
+            stage = 0;
+            phase ^= 1;
+          }
+        }
+      }
+    }
+  } else {
+    // ---- consumers: warpgroup w computes rows 64 (w - 1) .. of each tile ----
+    claim_registers<consumer_registers(p)>();
+    const int consumer = warpgroup - 1;
+    const int warp = (static_cast<int>(threadIdx.x) / 32) % 4, lane = static_cast<int>(threadIdx.x) % 32;
+    int stage = 0;
+    std::uint32_t phase = 0;
+    float acc[S::kAcc];
+    for (int t = first_tile; t < tiles; t += tile_step) {
+      const BlockTile tile = block_tile(kAta, t, grid_m, grid_n);
+#pragma unroll
+      for (int i = 0; i < S::kAcc; ++i) acc[i] = 0.0f;
+      int previous = -1;
+      for (int slab = 0; slab < slabs; ++slab) {
+        mbarrier_wait_parity(&full[stage], phase);  // the TMA has delivered this stage
+        const unsigned char* const a_tile = ring + stage * S::kStageBytes;
+        const unsigned char* const b_tile = a_tile + S::kATileBytes;
+        wgmma_fence();
+#pragma unroll
+        for (int kk = 0; kk < kBK / 16; ++kk) {
+          // A: gemm K-major, this group's 64 rows, 32 bytes per 16 k inside the swizzled rows;
+          // AᵀA M-major, this group's box, 16 k rows of 128 bytes per step. B: N-major boxes.
+          const std::uint64_t a =
+              kAta ? sw128_descriptor(a_tile + consumer * kBoxBytes + kk * 16 * 128, kBoxBytes, kSwizzleAtom)
+                   : sw128_descriptor(a_tile + consumer * 64 * 128 + kk * 32, 16, kSwizzleAtom);
+          const std::uint64_t b = sw128_descriptor(b_tile + kk * 16 * 128, kBoxBytes, kSwizzleAtom);
+          wgmma_m64k16<p.bn, is_bf16<P>(), kAta ? 1 : 0, 1>(acc, a, b, 1);
+        }
+        wgmma_commit();
+        // The previous slab's products are done once at most this one is pending: its stage is free.
+        wgmma_wait<1>();
+        fence_accumulators(acc);
+        if (previous >= 0 && lane == 0) mbarrier_arrive(&empty[previous]);
+        previous = stage;
+        if (++stage == p.stages) {
+          stage = 0;
+          phase ^= 1;
+        }
+      }
+      wgmma_wait<0>();
+      fence_accumulators(acc);
+      if (previous >= 0 && lane == 0) mbarrier_arrive(&empty[previous]);
+
+      // ---- epilogue: straight from the accumulators, two neighbours per store ----
+      const int g = lane / 4, tq = lane % 4;
+      const int row_base = tile.row * p.bm + 64 * consumer + 16 * warp + g;
+      const int col_base = tile.col * p.bn + 2 * tq;
+#pragma unroll
+      for (int j = 0; j < p.bn / 8; ++j)
+#pragma unroll
+        for (int h = 0; h < 2; ++h) {
+          const int row = row_base + 8 * h, col = col_base + 8 * j;
+          const float v0 = acc[4 * j + 2 * h], v1 = acc[4 * j + 2 * h + 1];
+          if (row >= M) continue;
+          if constexpr (kAta) {
+            // Upper triangle and its mirror; a diagonal tile's lower half is dropped.
+            if (col < N && row <= col) {
+              C[static_cast<std::int64_t>(row) * N + col] = v0;
+              if (row < col) C[static_cast<std::int64_t>(col) * N + row] = v0;
+            }
+            if (col + 1 < N && row <= col + 1) {
+              C[static_cast<std::int64_t>(row) * N + col + 1] = v1;
+              if (row < col + 1) C[static_cast<std::int64_t>(col + 1) * N + row] = v1;
+            }
+          } else {
+            float* const out = C + static_cast<std::int64_t>(row) * N + col;
+            if (vec_c && col + 1 < N) {
+              *reinterpret_cast<float2*>(out) = make_float2(v0, v1);
+            } else {
+              if (col < N) out[0] = v0;
+              if (col + 1 < N) out[1] = v1;
+            }
+          }
+        }
+    }
+  }
+#endif
+}
+
+// Copies a rows x cols matrix of 16-bit values between leading dimensions (to give the TMA
+// 16-byte aligned rows).
+__global__ void copy_rows_kernel(const std::uint16_t* __restrict__ src, std::int64_t src_ld,
+                                 std::uint16_t* __restrict__ dst, std::int64_t dst_ld, std::int64_t rows,
+                                 std::int64_t cols) {
+  const std::int64_t total = rows * cols;
+  for (std::int64_t e = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x; e < total;
+       e += static_cast<std::int64_t>(gridDim.x) * blockDim.x)
+    dst[(e / cols) * dst_ld + e % cols] = src[(e / cols) * src_ld + e % cols];
+}
+
+// "128x256_s4": the block tile, the stages, and _np for one block per tile.
+std::string config_name(const WgmmaParams& p) {
+  return std::to_string(p.bm) + "x" + std::to_string(p.bn) + "_s" + std::to_string(p.stages) +
+         (p.persistent ? "" : "_np");
+}
+
+// ---- tensor maps ----------------------------------------------------------------------------------
+// cuTensorMapEncodeTiled is a driver function; the runtime hands out its address, so the program
+// links no driver library.
+PFN_cuTensorMapEncodeTiled_v12000 tensor_map_encoder() {
+  static const PFN_cuTensorMapEncodeTiled_v12000 encoder = [] {
+    void* fn = nullptr;
+    cudaDriverEntryPointQueryResult found = cudaDriverEntryPointSymbolNotFound;
+    CUDA_CHECK(cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &fn, 12000, cudaEnableDefault, &found));
+    if (found != cudaDriverEntryPointSuccess || fn == nullptr)
+      throw GpuError("the CUDA driver offers no cuTensorMapEncodeTiled (it needs a CUDA 12 driver)");
+    return reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(fn);
+  }();
+  return encoder;
+}
+
+// A 2-D map of a row-major rows x cols matrix of 16-bit values (leading dimension ld, a multiple
+// of 8), read in boxes of box_cols x box_rows, 128-byte swizzled; outside the matrix, zeros.
+CUtensorMap make_tensor_map(const void* base, Precision precision, std::int64_t rows, std::int64_t cols,
+                            std::int64_t ld, int box_cols, int box_rows) {
+  CUtensorMap map;
+  const cuuint64_t dims[2] = {static_cast<cuuint64_t>(cols), static_cast<cuuint64_t>(rows)};
+  const cuuint64_t strides[1] = {static_cast<cuuint64_t>(ld) * 2};
+  const cuuint32_t box[2] = {static_cast<cuuint32_t>(box_cols), static_cast<cuuint32_t>(box_rows)};
+  const cuuint32_t element_strides[2] = {1, 1};
+  const CUresult r = tensor_map_encoder()(
+      &map, precision == Precision::BF16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 : CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 2,
+      const_cast<void*>(base), dims, strides, box, element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE,
+      CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  if (r != CUDA_SUCCESS)
+    throw GpuError("cuTensorMapEncodeTiled failed (CUresult " + std::to_string(static_cast<int>(r)) + ") for a " +
+                   std::to_string(rows) + " x " + std::to_string(cols) + " matrix");
+  return map;
+}
+
+// A matrix as the TMA can read it: the caller's own when its rows are 16-byte aligned, otherwise a
+// copy with a leading dimension rounded up to 8 (freed, stream-ordered, with this object).
+class TmaOperand {
+ public:
+  TmaOperand(const void* data, std::int64_t rows, std::int64_t cols, cudaStream_t stream)
+      : data_(data), ld_(cols), stream_(stream) {
+    if (reinterpret_cast<std::uintptr_t>(data) % 16 == 0 && cols % 8 == 0) return;
+    ld_ = (cols + 7) / 8 * 8;
+    CUDA_CHECK(cudaMallocAsync(&copy_, static_cast<std::size_t>(rows * ld_) * 2, stream));
+    const std::int64_t blocks = std::min<std::int64_t>(ceil_div(rows * cols, 256), 4096);
+    copy_rows_kernel<<<static_cast<unsigned>(std::max<std::int64_t>(blocks, 1)), 256, 0, stream>>>(
+        static_cast<const std::uint16_t*>(data), cols, static_cast<std::uint16_t*>(copy_), ld_, rows, cols);
+    CUDA_CHECK_LAUNCH("copy_rows_kernel");
+    data_ = copy_;
+  }
+  ~TmaOperand() {
+    if (copy_) cudaFreeAsync(copy_, stream_);  // a failure here surfaces at the next checked call
+  }
+  TmaOperand(const TmaOperand&) = delete;
+  TmaOperand& operator=(const TmaOperand&) = delete;
+  const void* data() const { return data_; }
+  std::int64_t ld() const { return ld_; }
+
+ private:
+  const void* data_;
+  std::int64_t ld_;
+  cudaStream_t stream_;
+  void* copy_ = nullptr;
+};
+
+// ---- launching --------------------------------------------------------------------------------
+template <int CFG, typename Fn>
+void visit_config(const GemmArgs& g, Fn&& fn) {
+  const bool ata = g.problem == Problem::Ata;
+  auto by_problem = [&](auto precision_tag) {
+    constexpr Precision P = decltype(precision_tag)::value;
+    if (!ata)
+      fn(wgmma_tma_kernel<P, CFG, false>, std::integral_constant<int, CFG>{});
+    else if constexpr (kParams[CFG].bm == kParams[CFG].bn)  // AᵀA mirrors square tiles: no other is compiled
+      fn(wgmma_tma_kernel<P, CFG, true>, std::integral_constant<int, CFG>{});
+    else
+      throw GpuError("configuration " + config_name(kParams[CFG]) + " has no AᵀA kernel: BM must equal BN");
+  };
+  if (g.precision == Precision::BF16)
+    by_problem(std::integral_constant<Precision, Precision::BF16>{});
+  else
+    by_problem(std::integral_constant<Precision, Precision::F16>{});
+}
+
+template <typename Fn, int... C>
+void visit_kernel(const GemmArgs& g, int config_index, Fn&& fn, std::integer_sequence<int, C...>) {
+  const bool found = ((config_index == C ? (visit_config<C>(g, fn), true) : false) || ...);
+  if (!found) throw GpuError(config_index_error(kWgmmaTmaVariant, config_index));
+}
+template <typename Fn>
+void visit_kernel(const GemmArgs& g, int config_index, Fn&& fn) {
+  visit_kernel(g, config_index, fn, std::make_integer_sequence<int, kNumConfigs>{});
+}
+
+std::int64_t tile_count(const WgmmaParams& p, Problem problem, const Shape& s) {
+  return block_tile_count(problem == Problem::Ata, static_cast<int>(ceil_div(s.M, p.bm)),
+                          static_cast<int>(ceil_div(s.N, p.bn)));
+}
+
+void wgmma_launch(const GemmArgs& g, int config_index) {
+  visit_kernel(g, config_index, [&](auto kernel, auto cfg_tag) {
+    constexpr int CFG = decltype(cfg_tag)::value;
+    using S = WgShape<CFG>;
+    const Shape& s = g.shape;
+    const bool ata = g.problem == Problem::Ata;
+    CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(S::kShared)));
+    // A: gemm M x K, AᵀA K x N; B: K x N.
+    const TmaOperand a(g.a, ata ? s.K : s.M, ata ? s.N : s.K, g.stream);
+    const std::unique_ptr<TmaOperand> b = ata ? nullptr : std::make_unique<TmaOperand>(g.b, s.K, s.N, g.stream);
+    const CUtensorMap a_map = ata ? make_tensor_map(a.data(), g.precision, s.K, s.N, a.ld(), 64, kBK)
+                                  : make_tensor_map(a.data(), g.precision, s.M, s.K, a.ld(), kBK, S::p.bm);
+    const CUtensorMap b_map = ata ? a_map : make_tensor_map(b->data(), g.precision, s.K, s.N, b->ld(), 64, kBK);
+    const bool vec_c = reinterpret_cast<std::uintptr_t>(g.c) % 8 == 0 && s.N % 2 == 0;
+    const std::int64_t tiles = tile_count(S::p, g.problem, s);
+    std::int64_t blocks = tiles;
+    if (S::p.persistent) {
+      int device = 0, sms = 1;
+      CUDA_CHECK(cudaGetDevice(&device));
+      CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+      blocks = std::min<std::int64_t>(tiles, sms);
+    }
+    kernel<<<checked_grid(blocks, 1), S::kThreads, S::kShared, g.stream>>>(a_map, b_map, static_cast<float*>(g.c),
+                                                                           static_cast<int>(s.M), static_cast<int>(s.N),
+                                                                           static_cast<int>(s.K), vec_c);
+    CUDA_CHECK_LAUNCH("wgmma_tma_kernel");
+  });
+}
+
+KernelLaunchShape wgmma_kernel_for(const GemmArgs& g, int config_index) {
+  KernelLaunchShape out;
+  visit_kernel(g, config_index, [&](auto kernel, auto cfg_tag) {
+    out.kernel = reinterpret_cast<const void*>(kernel);
+    out.threads_per_block = WgShape<decltype(cfg_tag)::value>::kThreads;
+    out.dynamic_shared_bytes = WgShape<decltype(cfg_tag)::value>::kShared;
+  });
+  return out;
+}
+
+const WgmmaParams* params_of(const TileConfig& cfg) {
+  for (const WgmmaParams& p : kParams)
+    if (config_name(p) == cfg.name) return &p;
+  return nullptr;
+}
+
+bool sm90a_code_built() {
+#ifdef TILESCOPE_SM90A_CODE
+  return true;
+#else
+  return false;
+#endif
+}
+
+std::string wgmma_refuses(Problem problem, Precision, const TileConfig& cfg) {
+  if (!sm90a_code_built())
+    return "this build holds no sm_90a code (its CUDA architectures did not include 90), and wgmma_tma is nothing "
+           "else";
+  const WgmmaParams* p = params_of(cfg);
+  if (!p) return "unknown configuration " + cfg.name;
+  if (problem == Problem::Ata && p->bm != p->bn)
+    return "AᵀA mirrors square tiles across the diagonal: BM must equal BN (choose " + config_name(kParams[4]) +
+           " or " + config_name(kParams[2]) + ")";
+  return "";
+}
+
+std::size_t wgmma_shared_bytes(const TileConfig& cfg, Precision) {
+  const WgmmaParams* p = params_of(cfg);
+  if (!p) return 0;
+  return kSwizzleAtom + static_cast<std::size_t>(p->stages) * (p->bm + p->bn) * kBK * 2 +
+         2 * p->stages * sizeof(std::uint64_t);
+}
+
+// ---- the mapping model ---------------------------------------------------------------------------
+// What wgmma_tma_kernel does, as plain host code: tile b is block b (a persistent block computes
+// tiles b, b + grid, ...); warps 0-3 copy, warps 4.. compute.
+class WgmmaModel final : public BlockTileModel {
+ public:
+  WgmmaModel(const WgmmaParams& p, Problem problem, const Shape& shape)
+      : BlockTileModel({p.bm, p.bn, kBK, threads_of(p) / 32, "copied", " by the TMA, one thread issuing every box"},
+                       problem, shape),
+        p_(p) {}
+
+  int writer_slots() const override { return p_.bn / 2; }
+
+ private:
+  // Consumer warpgroup r / 64 (warps 4 + 4 (r / 64) ..), warp (r % 64) / 16 of it; lane 4 g + t
+  // holds accumulator 4 j + r of C(16 q + g + 8 (r / 2), 8 j + 2 t + r % 2) (wgmma_ptx.cuh).
+  void owner_in_block(int r, int c, Owner* o) const override {
+    const int r16 = r % 16;
+    o->thread_x = (r16 % 8) * 4 + (c % 8) / 2;
+    o->thread_y = 4 + r / 16;
+    o->slot = 4 * (c / 8) + 2 * (r16 / 8) + c % 2;
+  }
+  // Thread 0 issues every box; the TMA brings in what lies inside the matrix.
+  void tile_loads(bool, int tile_rows, int tile_cols, std::int64_t r0, std::int64_t c0, std::int64_t rows,
+                  std::int64_t cols, int tid, std::vector<ElementRef>* out) const override {
+    if (tid != 0) return;
+    for (std::int64_t r = r0; r < std::min<std::int64_t>(r0 + tile_rows, rows); ++r)
+      for (std::int64_t c = c0; c < std::min<std::int64_t>(c0 + tile_cols, cols); ++c) out->push_back({r, c});
+  }
+
+  WgmmaParams p_;
+};
+
+std::unique_ptr<MappingModel> wgmma_model(int config_index, Problem problem, Precision, const Shape& shape) {
+  return std::make_unique<WgmmaModel>(kParams[config_index], problem, normalised(problem, shape));
+}
+
+std::vector<TileConfig> wgmma_configs() {
+  std::vector<TileConfig> out;
+  for (const WgmmaParams& p : kParams) {
+    TileConfig c;
+    c.name = config_name(p);
+    c.bm = p.bm;
+    c.bn = p.bn;
+    c.bk = kBK;
+    c.warp_m = 64;
+    c.warp_n = p.bn;
+    c.stages = p.stages;
+    c.threads_x = 32;
+    c.threads_y = threads_of(p) / 32;
+    c.math = p.bn == 256   ? "wgmma m64n256k16 tensor cores, FP32 accumulation"
+             : p.bn == 192 ? "wgmma m64n192k16 tensor cores, FP32 accumulation"
+                           : "wgmma m64n128k16 tensor cores, FP32 accumulation";
+    out.push_back(c);
+  }
+  return out;
+}
+
+}  // namespace
+
+extern const VariantDescriptor kWgmmaTmaVariant = [] {
+  VariantDescriptor v;
+  v.id = "wgmma_tma";
+  v.label = "wgmma + TMA (Hopper)";
+  v.summary =
+      "Hopper's own path: a warpgroup of four warps issues wgmma, whose operands the tensor cores read straight "
+      "from shared memory; the Tensor Memory Accelerator fills that memory from a tensor map. One warpgroup "
+      "copies and two compute, passing the stages of a ring through mbarriers; one block per SM walks the tiles. "
+      "For AᵀA only the upper-triangle tiles run and are mirrored.";
+  v.role = Role::Kernel;
+  v.backend = Backend::Cuda;
+  v.configs = wgmma_configs();
+  v.default_config = 4;  // 192x192_s4: runs AᵀA as well as gemm (the fastest AᵀA; gemm within a few % of 128x256)
+  v.precisions = {Precision::F16, Precision::BF16};
+  v.precision_note =
+      "wgmma_tma is written for 16-bit inputs (FP32 accumulation, C in float); tf32 and f64 run on tensor cores "
+      "in mma_sync";
+  v.min_compute_capability = 90;
+  v.max_compute_capability = 90;
+  v.architecture_note =
+      "wgmma, setmaxnreg and the tensor maps used here are Hopper's (sm_90a): its code runs on compute "
+      "capability 9.0 alone";
+  v.precisions_need_tensor_cores = true;
+  v.refuses = wgmma_refuses;
+  v.launch = wgmma_launch;
+  v.kernel_for = wgmma_kernel_for;
+  v.shared_bytes = wgmma_shared_bytes;
+  v.model = wgmma_model;
+  v.model_caps.staged_phases = true;
+  v.model_caps.prefetch = false;
+  v.model_caps.mirrored_ata = true;
+  v.model_caps.warp_level = false;
+  return v;
+}();
+
+}  // namespace tilescope
