@@ -93,6 +93,13 @@ constexpr int consumer_registers(const WgmmaParams& p) {
 constexpr int kBoxBytes = 64 * kBK * 2;  // an N-major box: 64 k rows x 128 bytes
 constexpr int kSwizzleAtom = 1024;       // 8 rows of 128 bytes
 
+// Shared memory of a configuration: the ring (A and B tiles per stage), then 2 x stages mbarriers;
+// plus room to align the ring to 1024 bytes.
+constexpr std::size_t shared_bytes_of(const WgmmaParams& p) {
+  return kSwizzleAtom + static_cast<std::size_t>(p.stages) * (p.bm + p.bn) * kBK * 2 +
+         2 * p.stages * sizeof(std::uint64_t);
+}
+
 template <int CFG>
 struct WgShape {
   static constexpr WgmmaParams p = kParams[CFG];
@@ -103,9 +110,7 @@ struct WgShape {
   static constexpr int kATileBytes = p.bm * kBK * 2, kBTileBytes = p.bn * kBK * 2;
   static constexpr int kStageBytes = kATileBytes + kBTileBytes;
   static_assert(kATileBytes % kSwizzleAtom == 0 && kBTileBytes % kSwizzleAtom == 0, "tiles keep the 1024 alignment");
-  // The ring, then 2 x stages mbarriers; plus room to align the ring to 1024 bytes.
-  static constexpr std::size_t kShared =
-      kSwizzleAtom + static_cast<std::size_t>(p.stages) * kStageBytes + 2 * p.stages * sizeof(std::uint64_t);
+  static constexpr std::size_t kShared = shared_bytes_of(p);
 };
 
 template <Precision P>
@@ -421,16 +426,8 @@ const WgmmaParams* params_of(const TileConfig& cfg) {
   return nullptr;
 }
 
-bool sm90a_code_built() {
-#ifdef TILESCOPE_SM90A_CODE
-  return true;
-#else
-  return false;
-#endif
-}
-
 std::string wgmma_refuses(Problem problem, Precision, const TileConfig& cfg) {
-  if (!sm90a_code_built())
+  if (!kSm90aCodeBuilt)
     return "this build holds no sm_90a code (its CUDA architectures did not include 90), and wgmma_tma is nothing "
            "else";
   const WgmmaParams* p = params_of(cfg);
@@ -443,9 +440,7 @@ std::string wgmma_refuses(Problem problem, Precision, const TileConfig& cfg) {
 
 std::size_t wgmma_shared_bytes(const TileConfig& cfg, Precision) {
   const WgmmaParams* p = params_of(cfg);
-  if (!p) return 0;
-  return kSwizzleAtom + static_cast<std::size_t>(p->stages) * (p->bm + p->bn) * kBK * 2 +
-         2 * p->stages * sizeof(std::uint64_t);
+  return p ? shared_bytes_of(*p) : 0;
 }
 
 // ---- the mapping model ---------------------------------------------------------------------------

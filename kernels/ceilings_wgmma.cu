@@ -61,7 +61,7 @@ __device__ __forceinline__ std::uint64_t matrix_descriptor(const void* tile) {
 template <WgmmaRoof R>
 __device__ __forceinline__ void wgmma(float (&d)[kM * kN / 128], std::uint64_t a, std::uint64_t b) {
   if constexpr (R == WgmmaRoof::F16 || R == WgmmaRoof::Bf16) {
-    wgmma_m64n128k16<R == WgmmaRoof::Bf16, 0, 0>(d, a, b, 1);
+    wgmma_m64k16<kN, R == WgmmaRoof::Bf16, 0, 0>(d, a, b, 1);
   } else {
 #ifdef TILESCOPE_SM90A_PTX
     TILESCOPE_WGMMA_TF32("wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32", "1, 1");
@@ -130,11 +130,7 @@ int blocks_per_sm() {
 }  // namespace
 
 bool wgmma_roofs_built() {
-#ifdef TILESCOPE_SM90A_CODE
-  return true;
-#else
-  return false;
-#endif
+  return kSm90aCodeBuilt;
 }
 
 int wgmma_roof_blocks_per_sm(WgmmaRoof roof) {

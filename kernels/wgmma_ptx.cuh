@@ -30,6 +30,14 @@ namespace tilescope {
 #define TILESCOPE_SM90A_PTX 1
 #endif
 
+// Whether this file was compiled for sm_90a (CMakeLists.txt defines TILESCOPE_SM90A_CODE for the
+// files it compiles for 90a): the host's answer to "is there code to run".
+#ifdef TILESCOPE_SM90A_CODE
+constexpr bool kSm90aCodeBuilt = true;
+#else
+constexpr bool kSm90aCodeBuilt = false;
+#endif
+
 // ---- matrix descriptors -------------------------------------------------------------------------
 // A 64-bit description of one operand tile in shared memory, laid out with the 128-byte swizzle:
 // start address, leading byte offset, stride byte offset (all in 16-byte units) and the layout
@@ -129,43 +137,24 @@ __device__ __forceinline__ std::uint64_t sw128_descriptor(const void* tile, std:
         "+f"(d[126]), "+f"(d[127])                                                                                   \
       : "l"(a), "l"(b), "r"(scale_d), "n"(kTransA), "n"(kTransB))
 
-template <bool kBf16, int kTransA, int kTransB>
-__device__ __forceinline__ void wgmma_m64n128k16(float (&d)[64], std::uint64_t a, std::uint64_t b, int scale_d) {
+// The instruction of width kN (128, 192 or 256): d holds kN / 2 accumulators per thread.
+template <int kN, bool kBf16, int kTransA, int kTransB>
+__device__ __forceinline__ void wgmma_m64k16(float (&d)[kN / 2], std::uint64_t a, std::uint64_t b, int scale_d) {
+  static_assert(kN == 128 || kN == 192 || kN == 256, "the widths wrapped here");
 #ifdef TILESCOPE_SM90A_PTX
-  if constexpr (kBf16)
+  if constexpr (kN == 128 && kBf16)
     TILESCOPE_WGMMA_M64N128K16("bf16");
-  else
+  else if constexpr (kN == 128)
     TILESCOPE_WGMMA_M64N128K16("f16");
-#endif
-}
-template <bool kBf16, int kTransA, int kTransB>
-__device__ __forceinline__ void wgmma_m64n192k16(float (&d)[96], std::uint64_t a, std::uint64_t b, int scale_d) {
-#ifdef TILESCOPE_SM90A_PTX
-  if constexpr (kBf16)
+  else if constexpr (kN == 192 && kBf16)
     TILESCOPE_WGMMA_M64N192K16("bf16");
-  else
+  else if constexpr (kN == 192)
     TILESCOPE_WGMMA_M64N192K16("f16");
-#endif
-}
-template <bool kBf16, int kTransA, int kTransB>
-__device__ __forceinline__ void wgmma_m64n256k16(float (&d)[128], std::uint64_t a, std::uint64_t b, int scale_d) {
-#ifdef TILESCOPE_SM90A_PTX
-  if constexpr (kBf16)
+  else if constexpr (kBf16)
     TILESCOPE_WGMMA_M64N256K16("bf16");
   else
     TILESCOPE_WGMMA_M64N256K16("f16");
 #endif
-}
-// The instruction of width kN (128, 192 or 256).
-template <int kN, bool kBf16, int kTransA, int kTransB>
-__device__ __forceinline__ void wgmma_m64k16(float (&d)[kN / 2], std::uint64_t a, std::uint64_t b, int scale_d) {
-  static_assert(kN == 128 || kN == 192 || kN == 256, "the widths wrapped here");
-  if constexpr (kN == 128)
-    wgmma_m64n128k16<kBf16, kTransA, kTransB>(d, a, b, scale_d);
-  else if constexpr (kN == 192)
-    wgmma_m64n192k16<kBf16, kTransA, kTransB>(d, a, b, scale_d);
-  else
-    wgmma_m64n256k16<kBf16, kTransA, kTransB>(d, a, b, scale_d);
 }
 #undef TILESCOPE_WGMMA_M64N128K16
 #undef TILESCOPE_WGMMA_M64N192K16
