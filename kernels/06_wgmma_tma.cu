@@ -509,7 +509,8 @@ extern const VariantDescriptor kWgmmaTmaVariant = [] {
   v.summary =
       "Hopper's own path: a warpgroup of four warps issues wgmma, whose operands the tensor cores read straight "
       "from shared memory; the Tensor Memory Accelerator fills that memory from a tensor map. One warpgroup "
-      "copies and two compute, passing the stages of a ring through mbarriers; one block per SM walks the tiles. "
+      "copies and the others (two or three) compute, passing the stages of a ring through mbarriers; one block per SM "
+      "walks the tiles. "
       "For AᵀA only the upper-triangle tiles run and are mirrored.";
   v.role = Role::Kernel;
   v.backend = Backend::Cuda;
