@@ -21,9 +21,10 @@
 //   block per SM and walk the tiles (tile = block, block + grid, ...), so the producer copies the
 //   next tile's first slabs while the consumers store the last tile's C.
 // Thread -> C: tile b of the 1-D order of block_order.h (bands of 8 block rows; AᵀA: the upper
-//   triangle). Consumer warpgroup w (1 or 2) owns rows 64 (w - 1) .. 64 w - 1 of the tile; in it,
-//   warp q of the group rows 16 q .. 16 q + 15, and lane 4 g + t holds accumulator 4 j + r:
-//   C(16 q + g + 8 (r / 2), 8 j + 2 t + r % 2) (wgmma_ptx.cuh).
+//   triangle). The tile is cut in slices of 64 rows, one wgmma's; consumer warpgroup w (1, 2, ..)
+//   owns `slices` of them in a row (one each, or both with a single consumer): slice s is rows
+//   64 s .. 64 s + 63. In a slice, warp q of the group holds rows 16 q .. 16 q + 15, and lane
+//   4 g + t accumulator 4 j + r: C(16 q + g + 8 (r / 2), 8 j + 2 t + r % 2) (wgmma_ptx.cuh).
 // AᵀA (C = AᵀA, A is K x N): upper-triangle tiles only, mirrored: C(i, j), i <= j, is stored with
 //   its mirror C(j, i); a diagonal tile computes its lower half and drops it. Both operands are
 //   column blocks of A, read by the same tensor map.
@@ -34,9 +35,17 @@
 //   the same), and the stores are predicated. The TMA needs 16-byte aligned rows: a matrix whose
 //   leading dimension is not a multiple of 8 halves is first copied into one whose rows are
 //   (counted in the time: that is what the ragged sizes cost here).
+// Instrumented builds: the same text with another probe (probe.cuh). The traced build counts each
+//   box's elements as reads and records who stored each element of C (a persistent block names
+//   the tile it works on, so the ids are the model's one block per tile). The timeline build
+//   (timeline_probe.cuh) stamps every slab: the producer when it issues the copies, an observer
+//   (warp 1, idle otherwise, which joins the "empty" count so the ring cannot lap it) when the
+//   bytes have landed, each consumer when it begins and when its products are done.
 // What to look for: % of cuBLAS in the same type (cuBLAS uses this instruction too) and of the
 //   wgmma roof; 128 x 128 against 128 x 256 tiles (shared-memory bytes per instruction); 3 against 4
-//   stages; persistent against one block per tile.
+//   stages; one consumer warpgroup against two (while one waits for its products, the other
+//   issues); persistent against one block per tile; in the timeline, the copies of the next
+//   stages running under the products of this one.
 #include <cuda.h>
 #include <cudaTypedefs.h>
 #include <cuda_bf16.h>
@@ -51,6 +60,8 @@
 #include "block_order.h"
 #include "block_tile_model.h"
 #include "kernel_common.cuh"
+#include "probe.cuh"
+#include "timeline_probe.cuh"
 #include "variant.h"
 #include "wgmma_ptx.cuh"
 
@@ -62,32 +73,34 @@ namespace {
 
 // ---- the compiled set -------------------------------------------------------------------------
 struct WgmmaParams {
-  int bm, bn;       // block tile of C: one consumer warpgroup per 64 rows
+  int bm, bn;       // block tile of C, in slices of 64 rows
   int stages;       // buffers of the ring
+  int consumers;    // warpgroups that multiply: each takes bm / 64 / consumers slices of the tile
   bool persistent;  // one block per SM walking the tiles (false: one block per tile)
 };
 constexpr WgmmaParams kParams[] = {
-    {128, 256, 4, true},   // the fast gemm
-    {128, 256, 3, true},   // one stage less in flight
-    {128, 128, 5, true},   // half the tile: a third more L2 bytes per product than the one above
-    {128, 256, 4, false},  // one block per tile: each block's last stores and first copies exposed
-    {192, 192, 4, true},   // three consumers: a square tile (AᵀA) with fewer L2 bytes than 128 x 256
+    {128, 256, 4, 2, true},   // the fast gemm
+    {128, 256, 3, 2, true},   // one stage less in flight
+    {128, 128, 5, 2, true},   // half the tile: a third more L2 bytes per product than the one above
+    {128, 128, 5, 1, true},   // one consumer for both slices: half the warps to hide each other's waits
+    {128, 256, 4, 2, false},  // one block per tile: each block's last stores and first copies exposed
+    {192, 192, 4, 3, true},   // three consumers: a square tile (AᵀA) with fewer L2 bytes than 128 x 256
 };
 constexpr int kNumConfigs = sizeof(kParams) / sizeof(kParams[0]);
+constexpr int kDefaultConfig = 5;
 
 constexpr int kBK = 64;  // slab depth: one 128-byte row of 16-bit values
 constexpr int kProducerRegisters = 40;
-// Warpgroups that compute (one per 64 rows of the tile); one more copies.
-constexpr int consumers_of(const WgmmaParams& p) {
-  return p.bm / 64;
+constexpr int slices_of(const WgmmaParams& p) {
+  return p.bm / 64 / p.consumers;  // 64-row slices per consumer
 }
 constexpr int threads_of(const WgmmaParams& p) {
-  return 128 * (consumers_of(p) + 1);
+  return 128 * (p.consumers + 1);  // one more warpgroup copies
 }
 // What setmaxnreg gives each consumer thread: the register file (65536) less the producer's,
 // shared by the consumers, in steps of 8, at most 232.
 constexpr int consumer_registers(const WgmmaParams& p) {
-  const int each = (65536 - 128 * kProducerRegisters) / (128 * consumers_of(p)) / 8 * 8;
+  const int each = (65536 - 128 * kProducerRegisters) / (128 * p.consumers) / 8 * 8;
   return each < 232 ? each : 232;
 }
 constexpr int kBoxBytes = 64 * kBK * 2;  // an N-major box: 64 k rows x 128 bytes
@@ -103,10 +116,11 @@ constexpr std::size_t shared_bytes_of(const WgmmaParams& p) {
 template <int CFG>
 struct WgShape {
   static constexpr WgmmaParams p = kParams[CFG];
-  static constexpr int kConsumers = consumers_of(p), kThreads = threads_of(p);
-  static_assert(p.bm % 64 == 0, "a consumer issues one m64 instruction per k step");
+  static constexpr int kThreads = threads_of(p), kSlices = slices_of(p);
+  static_assert(p.bm % (64 * p.consumers) == 0, "each consumer issues whole m64 instructions");
   static_assert(p.bn % 64 == 0, "B arrives in boxes 64 wide");
-  static constexpr int kAcc = p.bn / 2;  // accumulators per thread
+  static_assert(p.consumers <= kTimelineMaxConsumers, "the timeline stamps at most this many consumers");
+  static constexpr int kAcc = p.bn / 2;  // accumulators per thread and slice
   static constexpr int kATileBytes = p.bm * kBK * 2, kBTileBytes = p.bn * kBK * 2;
   static constexpr int kStageBytes = kATileBytes + kBTileBytes;
   static_assert(kATileBytes % kSwizzleAtom == 0 && kBTileBytes % kSwizzleAtom == 0, "tiles keep the 1024 alignment");
@@ -120,11 +134,13 @@ constexpr bool is_bf16() {
 
 // ---- the kernel -------------------------------------------------------------------------------
 // a_map: gemm's A (K-major boxes of 64 k x BM rows) or, for AᵀA, A itself (N-major boxes of 64
-// columns x 64 k); b_map: B (N-major boxes), unused for AᵀA.
-template <Precision P, int CFG, bool kAta>
+// columns x 64 k); b_map: B (N-major boxes), unused for AᵀA. The probe (probe.cuh) is NoProbe in
+// the timed build; TraceProbe counts the boxes' reads and records the writers; TimelineProbe
+// stamps the ring, and its observer (warp 1, idle otherwise) notes when each stage landed.
+template <Precision P, int CFG, bool kAta, typename Probe>
 __global__ void __launch_bounds__(WgShape<CFG>::kThreads, 1)
     wgmma_tma_kernel(const __grid_constant__ CUtensorMap a_map, const __grid_constant__ CUtensorMap b_map, float* C,
-                     int M, int N, int K, bool vec_c) {
+                     int M, int N, int K, bool vec_c, Probe probe) {
 #if defined(__CUDA_ARCH__) && !defined(TILESCOPE_SM90A_PTX)
   __trap();  // never launched: the descriptor refuses every GPU but compute capability 9.0
 #else
@@ -140,14 +156,18 @@ __global__ void __launch_bounds__(WgShape<CFG>::kThreads, 1)
   const int grid_m = static_cast<int>(ceil_div(M, p.bm)), grid_n = static_cast<int>(ceil_div(N, p.bn));
   const int tiles = static_cast<int>(block_tile_count(kAta, grid_m, grid_n));
   const int first_tile = static_cast<int>(blockIdx.x), tile_step = p.persistent ? static_cast<int>(gridDim.x) : tiles;
-  const int slabs = static_cast<int>(ceil_div(K, kBK));
+  const int slabs = static_cast<int>(ceil_div(probe.k_end(K, kBK), kBK));
+  // The A operand's matrix: gemm M x K, AᵀA K x N (both operands).
+  const std::int64_t a_width = kAta ? N : K, a_height = kAta ? K : M;
 
   if (threadIdx.x == 0) {
     for (int s = 0; s < p.stages; ++s) {
-      mbarrier_init(&full[s], 1);                   // the producer's arrival (plus the TMA's bytes)
-      mbarrier_init(&empty[s], 4 * S::kConsumers);  // one arrival per consumer warp
+      mbarrier_init(&full[s], 1);  // the producer's arrival (plus the TMA's bytes)
+      // One arrival per consumer warp (and the timeline's observer).
+      mbarrier_init(&empty[s], 4 * p.consumers + (Probe::kObserves ? 1 : 0));
     }
     fence_mbarrier_init();
+    probe.block_begin();
   }
   __syncthreads();
 
@@ -156,29 +176,37 @@ __global__ void __launch_bounds__(WgShape<CFG>::kThreads, 1)
     // ---- producer: one thread issues every box ----
     release_registers<kProducerRegisters>();
     if (threadIdx.x == 0) {
-      int stage = 0;
+      int stage = 0, n = 0;
       std::uint32_t phase = 0;
       for (int t = first_tile; t < tiles; t += tile_step) {
         const BlockTile tile = block_tile(kAta, t, grid_m, grid_n);
         const int row0 = tile.row * p.bm, col0 = tile.col * p.bn;
-        for (int slab = 0; slab < slabs; ++slab) {
+        for (int slab = 0; slab < slabs; ++slab, ++n) {
           mbarrier_wait_parity(&empty[stage], phase ^ 1);  // the consumers are done with this stage
+          probe.issued(n);
           unsigned char* const a_tile = ring + stage * S::kStageBytes;
           unsigned char* const b_tile = a_tile + S::kATileBytes;
           mbarrier_arrive_expect_tx(&full[stage], S::kStageBytes);
           const int k0 = slab * kBK;
           if constexpr (kAta) {
 #pragma unroll
-            for (int box = 0; box < p.bm / 64; ++box)
+            for (int box = 0; box < p.bm / 64; ++box) {
               tma_load_2d(a_tile + box * kBoxBytes, &a_map, row0 + 64 * box, k0, &full[stage]);
+              probe.tma_box(Operand::A, row0 + 64 * box, k0, 64, kBK, a_width, a_height);
+            }
 #pragma unroll
-            for (int box = 0; box < p.bn / 64; ++box)
+            for (int box = 0; box < p.bn / 64; ++box) {
               tma_load_2d(b_tile + box * kBoxBytes, &a_map, col0 + 64 * box, k0, &full[stage]);
+              probe.tma_box(Operand::B, col0 + 64 * box, k0, 64, kBK, a_width, a_height);
+            }
           } else {
             tma_load_2d(a_tile, &a_map, k0, row0, &full[stage]);
+            probe.tma_box(Operand::A, k0, row0, kBK, p.bm, a_width, a_height);
 #pragma unroll
-            for (int box = 0; box < p.bn / 64; ++box)
+            for (int box = 0; box < p.bn / 64; ++box) {
               tma_load_2d(b_tile + box * kBoxBytes, &b_map, col0 + 64 * box, k0, &full[stage]);
+              probe.tma_box(Operand::B, col0 + 64 * box, k0, 64, kBK, N, K);
+            }
           }
           if (++stage == p.stages) {
             stage = 0;
@@ -186,40 +214,67 @@ __global__ void __launch_bounds__(WgShape<CFG>::kThreads, 1)
           }
         }
       }
+    } else if (Probe::kObserves && threadIdx.x == 32) {
+      // ---- the timeline's observer: when each stage's bytes had all landed ----
+      int stage = 0, n = 0;
+      std::uint32_t phase = 0;
+      for (int t = first_tile; t < tiles; t += tile_step)
+        for (int slab = 0; slab < slabs; ++slab, ++n) {
+          mbarrier_wait_parity(&full[stage], phase);
+          probe.arrived(n);
+          mbarrier_arrive(&empty[stage]);  // so the ring never laps it
+          if (++stage == p.stages) {
+            stage = 0;
+            phase ^= 1;
+          }
+        }
     }
   } else {
-    // ---- consumers: warpgroup w computes rows 64 (w - 1) .. of each tile ----
+    // ---- consumers: warpgroup w computes slices (w - 1) * kSlices .. of each tile ----
     claim_registers<consumer_registers(p)>();
     const int consumer = warpgroup - 1;
     const int warp = (static_cast<int>(threadIdx.x) / 32) % 4, lane = static_cast<int>(threadIdx.x) % 32;
-    int stage = 0;
+    const bool stamps = threadIdx.x % 128 == 0;  // one thread of the group stamps the timeline
+    int stage = 0, n = 0;
     std::uint32_t phase = 0;
-    float acc[S::kAcc];
+    float acc[S::kSlices][S::kAcc];
     for (int t = first_tile; t < tiles; t += tile_step) {
       const BlockTile tile = block_tile(kAta, t, grid_m, grid_n);
+      probe.at_block(t);
 #pragma unroll
-      for (int i = 0; i < S::kAcc; ++i) acc[i] = 0.0f;
+      for (int sl = 0; sl < S::kSlices; ++sl)
+#pragma unroll
+        for (int i = 0; i < S::kAcc; ++i) acc[sl][i] = 0.0f;
       int previous = -1;
-      for (int slab = 0; slab < slabs; ++slab) {
+      for (int slab = 0; slab < slabs; ++slab, ++n) {
         mbarrier_wait_parity(&full[stage], phase);  // the TMA has delivered this stage
+        if (stamps) probe.started(consumer, n);
         const unsigned char* const a_tile = ring + stage * S::kStageBytes;
         const unsigned char* const b_tile = a_tile + S::kATileBytes;
         wgmma_fence();
 #pragma unroll
-        for (int kk = 0; kk < kBK / 16; ++kk) {
-          // A: gemm K-major, this group's 64 rows, 32 bytes per 16 k inside the swizzled rows;
-          // AᵀA M-major, this group's box, 16 k rows of 128 bytes per step. B: N-major boxes.
-          const std::uint64_t a =
-              kAta ? sw128_descriptor(a_tile + consumer * kBoxBytes + kk * 16 * 128, kBoxBytes, kSwizzleAtom)
-                   : sw128_descriptor(a_tile + consumer * 64 * 128 + kk * 32, 16, kSwizzleAtom);
-          const std::uint64_t b = sw128_descriptor(b_tile + kk * 16 * 128, kBoxBytes, kSwizzleAtom);
-          wgmma_m64k16<p.bn, is_bf16<P>(), kAta ? 1 : 0, 1>(acc, a, b, 1);
+        for (int sl = 0; sl < S::kSlices; ++sl) {
+          const int slice = consumer * S::kSlices + sl;
+#pragma unroll
+          for (int kk = 0; kk < kBK / 16; ++kk) {
+            // A: gemm K-major, this slice's 64 rows, 32 bytes per 16 k inside the swizzled rows;
+            // AᵀA M-major, this slice's box, 16 k rows of 128 bytes per step. B: N-major boxes.
+            const std::uint64_t a =
+                kAta ? sw128_descriptor(a_tile + slice * kBoxBytes + kk * 16 * 128, kBoxBytes, kSwizzleAtom)
+                     : sw128_descriptor(a_tile + slice * 64 * 128 + kk * 32, 16, kSwizzleAtom);
+            const std::uint64_t b = sw128_descriptor(b_tile + kk * 16 * 128, kBoxBytes, kSwizzleAtom);
+            wgmma_m64k16<p.bn, is_bf16<P>(), kAta ? 1 : 0, 1>(acc[sl], a, b, 1);
+          }
         }
         wgmma_commit();
         // The previous slab's products are done once at most this one is pending: its stage is free.
         wgmma_wait<1>();
-        fence_accumulators(acc);
-        if (previous >= 0 && lane == 0) mbarrier_arrive(&empty[previous]);
+#pragma unroll
+        for (int sl = 0; sl < S::kSlices; ++sl) fence_accumulators(acc[sl]);
+        if (previous >= 0) {
+          if (stamps) probe.done(consumer, n - 1);
+          if (lane == 0) mbarrier_arrive(&empty[previous]);
+        }
         previous = stage;
         if (++stage == p.stages) {
           stage = 0;
@@ -227,41 +282,54 @@ __global__ void __launch_bounds__(WgShape<CFG>::kThreads, 1)
         }
       }
       wgmma_wait<0>();
-      fence_accumulators(acc);
-      if (previous >= 0 && lane == 0) mbarrier_arrive(&empty[previous]);
+#pragma unroll
+      for (int sl = 0; sl < S::kSlices; ++sl) fence_accumulators(acc[sl]);
+      if (previous >= 0) {
+        if (stamps) probe.done(consumer, n - 1);
+        if (lane == 0) mbarrier_arrive(&empty[previous]);
+      }
 
       // ---- epilogue: straight from the accumulators, two neighbours per store ----
       const int g = lane / 4, tq = lane % 4;
-      const int row_base = tile.row * p.bm + 64 * consumer + 16 * warp + g;
       const int col_base = tile.col * p.bn + 2 * tq;
 #pragma unroll
-      for (int j = 0; j < p.bn / 8; ++j)
+      for (int sl = 0; sl < S::kSlices; ++sl) {
+        const int row_base = tile.row * p.bm + 64 * (consumer * S::kSlices + sl) + 16 * warp + g;
+        const int slot0 = sl * S::kAcc;
 #pragma unroll
-        for (int h = 0; h < 2; ++h) {
-          const int row = row_base + 8 * h, col = col_base + 8 * j;
-          const float v0 = acc[4 * j + 2 * h], v1 = acc[4 * j + 2 * h + 1];
-          if (row >= M) continue;
-          if constexpr (kAta) {
-            // Upper triangle and its mirror; a diagonal tile's lower half is dropped.
-            if (col < N && row <= col) {
-              C[static_cast<std::int64_t>(row) * N + col] = v0;
-              if (row < col) C[static_cast<std::int64_t>(col) * N + row] = v0;
-            }
-            if (col + 1 < N && row <= col + 1) {
-              C[static_cast<std::int64_t>(row) * N + col + 1] = v1;
-              if (row < col + 1) C[static_cast<std::int64_t>(col + 1) * N + row] = v1;
-            }
-          } else {
-            float* const out = C + static_cast<std::int64_t>(row) * N + col;
-            if (vec_c && col + 1 < N) {
-              *reinterpret_cast<float2*>(out) = make_float2(v0, v1);
+        for (int j = 0; j < p.bn / 8; ++j)
+#pragma unroll
+          for (int h = 0; h < 2; ++h) {
+            const int row = row_base + 8 * h, col = col_base + 8 * j, r = 4 * j + 2 * h;
+            const float v0 = acc[sl][r], v1 = acc[sl][r + 1];
+            if (row >= M) continue;
+            if constexpr (kAta) {
+              // Upper triangle and its mirror; a diagonal tile's lower half is dropped.
+              if (col < N && row <= col) {
+                probe.store(C, static_cast<std::int64_t>(row) * N + col, v0, slot0 + r);
+                if (row < col) probe.store(C, static_cast<std::int64_t>(col) * N + row, v0, slot0 + r);
+              }
+              if (col + 1 < N && row <= col + 1) {
+                probe.store(C, static_cast<std::int64_t>(row) * N + col + 1, v1, slot0 + r + 1);
+                if (row < col + 1) probe.store(C, static_cast<std::int64_t>(col + 1) * N + row, v1, slot0 + r + 1);
+              }
             } else {
-              if (col < N) out[0] = v0;
-              if (col + 1 < N) out[1] = v1;
+              const std::int64_t at = static_cast<std::int64_t>(row) * N + col;
+              if (vec_c && col + 1 < N) {
+                const float pair[2] = {v0, v1};
+                probe.store(C, at, pair, slot0 + r);
+              } else {
+                if (col < N) probe.store(C, at, v0, slot0 + r);
+                if (col + 1 < N) probe.store(C, at + 1, v1, slot0 + r + 1);
+              }
             }
           }
-        }
+      }
     }
+  }
+  if constexpr (Probe::kObserves) {
+    __syncthreads();  // the whole block is done: its last stamp
+    if (threadIdx.x == 0) probe.block_end(slabs * ((tiles - first_tile + tile_step - 1) / tile_step));
   }
 #endif
 }
@@ -277,10 +345,11 @@ __global__ void copy_rows_kernel(const std::uint16_t* __restrict__ src, std::int
     dst[(e / cols) * dst_ld + e % cols] = src[(e / cols) * src_ld + e % cols];
 }
 
-// "128x256_s4": the block tile, the stages, and _np for one block per tile.
+// "128x256_s4": the block tile, the stages; _w1 for one consumer warpgroup where the tile would
+// have more, _np for one block per tile.
 std::string config_name(const WgmmaParams& p) {
   return std::to_string(p.bm) + "x" + std::to_string(p.bn) + "_s" + std::to_string(p.stages) +
-         (p.persistent ? "" : "_np");
+         (p.consumers * 64 != p.bm ? "_w" + std::to_string(p.consumers) : "") + (p.persistent ? "" : "_np");
 }
 
 // ---- tensor maps ----------------------------------------------------------------------------------
@@ -348,15 +417,15 @@ class TmaOperand {
 };
 
 // ---- launching --------------------------------------------------------------------------------
-template <int CFG, typename Fn>
+template <int CFG, typename Probe, typename Fn>
 void visit_config(const GemmArgs& g, Fn&& fn) {
   const bool ata = g.problem == Problem::Ata;
   auto by_problem = [&](auto precision_tag) {
     constexpr Precision P = decltype(precision_tag)::value;
     if (!ata)
-      fn(wgmma_tma_kernel<P, CFG, false>, std::integral_constant<int, CFG>{});
+      fn(wgmma_tma_kernel<P, CFG, false, Probe>, std::integral_constant<int, CFG>{});
     else if constexpr (kParams[CFG].bm == kParams[CFG].bn)  // AᵀA mirrors square tiles: no other is compiled
-      fn(wgmma_tma_kernel<P, CFG, true>, std::integral_constant<int, CFG>{});
+      fn(wgmma_tma_kernel<P, CFG, true, Probe>, std::integral_constant<int, CFG>{});
     else
       throw GpuError("configuration " + config_name(kParams[CFG]) + " has no AᵀA kernel: BM must equal BN");
   };
@@ -366,14 +435,14 @@ void visit_config(const GemmArgs& g, Fn&& fn) {
     by_problem(std::integral_constant<Precision, Precision::F16>{});
 }
 
-template <typename Fn, int... C>
+template <typename Probe, typename Fn, int... C>
 void visit_kernel(const GemmArgs& g, int config_index, Fn&& fn, std::integer_sequence<int, C...>) {
-  const bool found = ((config_index == C ? (visit_config<C>(g, fn), true) : false) || ...);
+  const bool found = ((config_index == C ? (visit_config<C, Probe>(g, fn), true) : false) || ...);
   if (!found) throw GpuError(config_index_error(kWgmmaTmaVariant, config_index));
 }
-template <typename Fn>
+template <typename Probe, typename Fn>
 void visit_kernel(const GemmArgs& g, int config_index, Fn&& fn) {
-  visit_kernel(g, config_index, fn, std::make_integer_sequence<int, kNumConfigs>{});
+  visit_kernel<Probe>(g, config_index, fn, std::make_integer_sequence<int, kNumConfigs>{});
 }
 
 std::int64_t tile_count(const WgmmaParams& p, Problem problem, const Shape& s) {
@@ -381,8 +450,20 @@ std::int64_t tile_count(const WgmmaParams& p, Problem problem, const Shape& s) {
                           static_cast<int>(ceil_div(s.N, p.bn)));
 }
 
-void wgmma_launch(const GemmArgs& g, int config_index) {
-  visit_kernel(g, config_index, [&](auto kernel, auto cfg_tag) {
+// Blocks of the launch: one per tile, or for the persistent configurations at most one per SM.
+std::int64_t blocks_of(const WgmmaParams& p, Problem problem, const Shape& s) {
+  const std::int64_t tiles = tile_count(p, problem, s);
+  if (!p.persistent) return tiles;
+  int device = 0, sms = 1;
+  CUDA_CHECK(cudaGetDevice(&device));
+  CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  return std::min<std::int64_t>(tiles, sms);
+}
+
+// The timed, traced and timeline launches differ only in the probe.
+template <typename Probe>
+void launch_with(const GemmArgs& g, int config_index, const Probe& probe) {
+  visit_kernel<Probe>(g, config_index, [&](auto kernel, auto cfg_tag) {
     constexpr int CFG = decltype(cfg_tag)::value;
     using S = WgShape<CFG>;
     const Shape& s = g.shape;
@@ -395,24 +476,41 @@ void wgmma_launch(const GemmArgs& g, int config_index) {
                                   : make_tensor_map(a.data(), g.precision, s.M, s.K, a.ld(), kBK, S::p.bm);
     const CUtensorMap b_map = ata ? a_map : make_tensor_map(b->data(), g.precision, s.K, s.N, b->ld(), 64, kBK);
     const bool vec_c = reinterpret_cast<std::uintptr_t>(g.c) % 8 == 0 && s.N % 2 == 0;
-    const std::int64_t tiles = tile_count(S::p, g.problem, s);
-    std::int64_t blocks = tiles;
-    if (S::p.persistent) {
-      int device = 0, sms = 1;
-      CUDA_CHECK(cudaGetDevice(&device));
-      CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-      blocks = std::min<std::int64_t>(tiles, sms);
-    }
+    const std::int64_t blocks = blocks_of(S::p, g.problem, s);
     kernel<<<checked_grid(blocks, 1), S::kThreads, S::kShared, g.stream>>>(a_map, b_map, static_cast<float*>(g.c),
                                                                            static_cast<int>(s.M), static_cast<int>(s.N),
-                                                                           static_cast<int>(s.K), vec_c);
+                                                                           static_cast<int>(s.K), vec_c, probe);
     CUDA_CHECK_LAUNCH("wgmma_tma_kernel");
   });
 }
 
+void wgmma_launch(const GemmArgs& g, int config_index) {
+  launch_with(g, config_index, NoProbe{});
+}
+void wgmma_launch_traced(const GemmArgs& g, int config_index, const TraceBuffers& trace) {
+  launch_with(g, config_index, TraceProbe{trace});
+}
+void wgmma_launch_timeline(const GemmArgs& g, int config_index, const TimelineBuffers& timeline) {
+  launch_with(g, config_index, TimelineProbe{timeline});
+}
+
+TimelineLayout wgmma_timeline_layout(const GemmArgs& g, int config_index) {
+  if (config_index < 0 || config_index >= kNumConfigs)
+    throw GpuError(config_index_error(kWgmmaTmaVariant, config_index));
+  const WgmmaParams& p = kParams[config_index];
+  TimelineLayout out;
+  out.blocks = static_cast<int>(blocks_of(p, g.problem, g.shape));
+  out.stages = p.stages;
+  out.consumers = p.consumers;
+  out.slabs_per_tile = static_cast<int>(ceil_div(g.shape.K, kBK));
+  out.slab_depth = kBK;
+  out.tiles = tile_count(p, g.problem, g.shape);
+  return out;
+}
+
 KernelLaunchShape wgmma_kernel_for(const GemmArgs& g, int config_index) {
   KernelLaunchShape out;
-  visit_kernel(g, config_index, [&](auto kernel, auto cfg_tag) {
+  visit_kernel<NoProbe>(g, config_index, [&](auto kernel, auto cfg_tag) {
     out.kernel = reinterpret_cast<const void*>(kernel);
     out.threads_per_block = WgShape<decltype(cfg_tag)::value>::kThreads;
     out.dynamic_shared_bytes = WgShape<decltype(cfg_tag)::value>::kShared;
@@ -433,8 +531,8 @@ std::string wgmma_refuses(Problem problem, Precision, const TileConfig& cfg) {
   const WgmmaParams* p = params_of(cfg);
   if (!p) return "unknown configuration " + cfg.name;
   if (problem == Problem::Ata && p->bm != p->bn)
-    return "AᵀA mirrors square tiles across the diagonal: BM must equal BN (choose " + config_name(kParams[4]) +
-           " or " + config_name(kParams[2]) + ")";
+    return "AᵀA mirrors square tiles across the diagonal: BM must equal BN (choose " +
+           config_name(kParams[kDefaultConfig]) + " or " + config_name(kParams[2]) + ")";
   return "";
 }
 
@@ -445,7 +543,7 @@ std::size_t wgmma_shared_bytes(const TileConfig& cfg, Precision) {
 
 // ---- the mapping model ---------------------------------------------------------------------------
 // What wgmma_tma_kernel does, as plain host code: tile b is block b (a persistent block computes
-// tiles b, b + grid, ...); warps 0-3 copy, warps 4.. compute.
+// tiles b, b + grid, ... and says so to the traced build's probe); warps 0-3 copy, warps 4.. compute.
 class WgmmaModel final : public BlockTileModel {
  public:
   WgmmaModel(const WgmmaParams& p, Problem problem, const Shape& shape)
@@ -453,16 +551,17 @@ class WgmmaModel final : public BlockTileModel {
                        problem, shape),
         p_(p) {}
 
-  int writer_slots() const override { return p_.bn / 2; }
+  int writer_slots() const override { return slices_of(p_) * p_.bn / 2; }
 
  private:
-  // Consumer warpgroup r / 64 (warps 4 + 4 (r / 64) ..), warp (r % 64) / 16 of it; lane 4 g + t
-  // holds accumulator 4 j + r of C(16 q + g + 8 (r / 2), 8 j + 2 t + r % 2) (wgmma_ptx.cuh).
+  // Row r is in slice r / 64, of consumer warpgroup slice / slices (warps 4 + 4 consumer ..), its
+  // warp (r % 64) / 16; lane 4 g + t holds accumulator 4 j + r of the slice's C(16 q + g + 8 (r / 2),
+  // 8 j + 2 t + r % 2) (wgmma_ptx.cuh); slots count on from one slice to the next.
   void owner_in_block(int r, int c, Owner* o) const override {
-    const int r16 = r % 16;
+    const int slice = r / 64, r64 = r % 64, r16 = r % 16;
     o->thread_x = (r16 % 8) * 4 + (c % 8) / 2;
-    o->thread_y = 4 + r / 16;
-    o->slot = 4 * (c / 8) + 2 * (r16 / 8) + c % 2;
+    o->thread_y = 4 + 4 * (slice / slices_of(p_)) + r64 / 16;
+    o->slot = (slice % slices_of(p_)) * (p_.bn / 2) + 4 * (c / 8) + 2 * (r16 / 8) + c % 2;
   }
   // Thread 0 issues every box; the TMA brings in what lies inside the matrix.
   void tile_loads(bool, int tile_rows, int tile_cols, std::int64_t r0, std::int64_t c0, std::int64_t rows,
@@ -487,7 +586,7 @@ std::vector<TileConfig> wgmma_configs() {
     c.bm = p.bm;
     c.bn = p.bn;
     c.bk = kBK;
-    c.warp_m = 64;
+    c.warp_m = 64 * slices_of(p);  // a consumer warpgroup's rows
     c.warp_n = p.bn;
     c.stages = p.stages;
     c.threads_x = 32;
@@ -509,13 +608,14 @@ extern const VariantDescriptor kWgmmaTmaVariant = [] {
   v.summary =
       "Hopper's own path: a warpgroup of four warps issues wgmma, whose operands the tensor cores read straight "
       "from shared memory; the Tensor Memory Accelerator fills that memory from a tensor map. One warpgroup "
-      "copies and the others (two or three) compute, passing the stages of a ring through mbarriers; one block per SM "
+      "copies and the others (one to three) compute, passing the stages of a ring through mbarriers; one block per SM "
       "walks the tiles. "
       "For AᵀA only the upper-triangle tiles run and are mirrored.";
   v.role = Role::Kernel;
   v.backend = Backend::Cuda;
   v.configs = wgmma_configs();
-  v.default_config = 4;  // 192x192_s4: runs AᵀA as well as gemm (the fastest AᵀA; gemm within a few % of 128x256)
+  v.default_config =
+      kDefaultConfig;  // 192x192_s4: runs AᵀA as well as gemm (the fastest AᵀA; gemm within a few % of 128x256)
   v.precisions = {Precision::F16, Precision::BF16};
   v.precision_note =
       "wgmma_tma is written for 16-bit inputs (FP32 accumulation, C in float); tf32 and f64 run on tensor cores "
@@ -528,6 +628,9 @@ extern const VariantDescriptor kWgmmaTmaVariant = [] {
   v.precisions_need_tensor_cores = true;
   v.refuses = wgmma_refuses;
   v.launch = wgmma_launch;
+  v.launch_traced = wgmma_launch_traced;
+  v.launch_timeline = wgmma_launch_timeline;
+  v.timeline_layout = wgmma_timeline_layout;
   v.kernel_for = wgmma_kernel_for;
   v.shared_bytes = wgmma_shared_bytes;
   v.model = wgmma_model;

@@ -10,6 +10,16 @@
 //   probe.copy_async(op, dst, A, i, n)  cp.async of the 16 bytes at A + i into shared dst, of
 //                                   which the first n elements are inside the matrix (the rest
 //                                   zero-filled; n = 0 reads nothing)
+// Kernels whose copies are TMA boxes (one thread issues a whole tile) report each box with
+// probe.tma_box(op, x0, y0, box_x, box_y, width, height): the box at column x0, row y0 of a
+// matrix `width` columns wide and `height` rows high, of which only what lies inside is read.
+// A persistent kernel, whose block computes several tiles, says which tile's block it works as with
+// probe.at_block(linear) (the tile's index in block_order.h's order), so its stores carry the
+// writer ids of the model's one-block-per-tile grid.
+// Pipelined kernels also stamp their ring of stages (timeline.h): block_begin, issued(n),
+// arrived(n), started(consumer, n), done(consumer, n), block_end(slabs); only TimelineProbe
+// (timeline_probe.cuh) records them, and kObserves tells the kernel to run the observer that
+// stamps arrivals.
 // Kernels whose accumulators reach C through shared memory (a lane other than the owner stores
 // them) pass the owner's id along: probe.writer_id(slot) in the owner lane, then
 // probe.store_from(C, i, v, id) (v and id may be arrays of W) in the storing lane; kRecordsWriters
@@ -32,8 +42,23 @@ namespace tilescope {
 // but its loads are still Operand::B (trace.h: b_reads is then the same buffer as a_reads).
 enum class Operand { A, B };
 
-struct NoProbe {
+// The pipeline stamps, empty: the timed and the traced builds record no times.
+struct NoPipelineStamps {
+  static constexpr bool kObserves = false;
+  __device__ __forceinline__ void block_begin() const {}
+  __device__ __forceinline__ void issued(int /*slab*/) const {}
+  __device__ __forceinline__ void arrived(int /*slab*/) const {}
+  __device__ __forceinline__ void started(int /*consumer*/, int /*slab*/) const {}
+  __device__ __forceinline__ void done(int /*consumer*/, int /*slab*/) const {}
+  __device__ __forceinline__ void block_end(int /*slabs*/) const {}
+};
+
+struct NoProbe : NoPipelineStamps {
   static constexpr bool kRecordsWriters = false;
+
+  __device__ __forceinline__ void tma_box(Operand, std::int64_t, std::int64_t, int, int, std::int64_t,
+                                          std::int64_t) const {}
+  __device__ __forceinline__ void at_block(int /*linear*/) {}
 
   __device__ __forceinline__ int k_end(int K, int /*depth*/) const { return K; }
 
@@ -71,9 +96,20 @@ struct NoProbe {
   }
 };
 
-struct TraceProbe {
+struct TraceProbe : NoPipelineStamps {
   static constexpr bool kRecordsWriters = true;
   TraceBuffers trace;
+  int block = -1;  // at_block's tile index; -1: the launch's own block index
+
+  __host__ __device__ explicit TraceProbe(const TraceBuffers& t) : trace(t) {}
+
+  // Counts the box's elements that lie inside the matrix (the TMA reads no others).
+  __device__ __forceinline__ void tma_box(Operand op, std::int64_t x0, std::int64_t y0, int box_x, int box_y,
+                                          std::int64_t width, std::int64_t height) const {
+    for (std::int64_t y = y0; y < y0 + box_y && y < height; ++y)
+      for (std::int64_t x = x0; x < x0 + box_x && x < width; ++x) count(op, y * width + x);
+  }
+  __device__ __forceinline__ void at_block(int linear) { block = linear; }
 
   template <typename T>
   __device__ __forceinline__ void copy_async(Operand op, T* shared_dst, const T* src, std::int64_t i, int n) const {
@@ -83,7 +119,7 @@ struct TraceProbe {
 
   // The id of accumulator `slot` of this thread (trace_writer_id).
   __device__ __forceinline__ int writer_id(int slot) const {
-    return trace_writer_id(static_cast<int>(blockIdx.y * gridDim.x + blockIdx.x),
+    return trace_writer_id(block >= 0 ? block : static_cast<int>(blockIdx.y * gridDim.x + blockIdx.x),
                            static_cast<int>(blockDim.x * blockDim.y),
                            static_cast<int>(threadIdx.y * blockDim.x + threadIdx.x), slot, trace.slots);
   }

@@ -10,6 +10,7 @@
 
 #include "gemm_types.h"
 #include "mapping_model.h"
+#include "timeline.h"
 
 // Opaque handles so that this header stays plain C++.
 struct CUstream_st;
@@ -105,6 +106,11 @@ struct VariantDescriptor {
   // The same launch with the instrumented kernel (trace.h), which records into `trace`.
   // nullptr where there is no instrumented build. Throws like `launch`; run_trace is the caller.
   void (*launch_traced)(const GemmArgs&, int config_index, const TraceBuffers& trace) = nullptr;
+
+  // The pipeline timeline (timeline.h): the launch of the build that stamps each slab's copy and
+  // products, and that launch's layout. nullptr where the variant has no such build.
+  void (*launch_timeline)(const GemmArgs&, int config_index, const TimelineBuffers& timeline) = nullptr;
+  TimelineLayout (*timeline_layout)(const GemmArgs&, int config_index) = nullptr;
 
   // The kernel `launch` would run for these args (nullptr where it is not a CUDA kernel of ours).
   KernelLaunchShape (*kernel_for)(const GemmArgs&, int config_index) = nullptr;

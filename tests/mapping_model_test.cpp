@@ -111,9 +111,10 @@ ModelCase make_case(const VariantDescriptor& v, int ci, Problem problem, Precisi
 // mma_fragments (05_mma_sync.cu's header): warp w owns warp tile (w / WARPS_N, w % WARPS_N);
 // lane l = 4g + t holds accumulator r of instruction tile (mi, ni): row 16 mi + g + 8 (r / 2),
 // column 8 ni + 2t + r % 2 of the warp tile; slot (mi * NI + ni) * 4 + r.
-// wgmma_fragments (07_wgmma_tma.cu's header): warp tile w (64 rows x BN) is consumer warpgroup
-// w + 1, warps 4 + 4 w + q; warp q rows 16 q ..; lane 4g + t holds accumulator 4 j + r: row
-// 16 q + g + 8 (r / 2), column 8 j + 2t + r % 2; slot 4 j + r.
+// wgmma_fragments (06_wgmma_tma.cu's header): warp tile w (its slices of 64 rows x BN) is consumer
+// warpgroup w + 1, warps 4 + 4 w + q; in slice s of it, warp q rows 16 q ..; lane 4g + t holds
+// accumulator 4 j + r: row 64 s + 16 q + g + 8 (r / 2), column 8 j + 2t + r % 2; slot
+// s * BN / 2 + 4 j + r.
 // wmma_copy_out (04_wmma.cu's header): fragment f = i * (WN / FN) + j of the warp tile is copied
 // out by lane l in chunks v = l, l + 32, ..: chunk v is row v / (FN / W), columns
 // (v % (FN / W)) * W + [0, W) of the fragment, W = 16 bytes / sizeof(C); slot f.
@@ -152,15 +153,16 @@ void for_each_warp_store(const ModelCase& s, F&& store) {
                 put(r0 + 16 * mi + lane / 4 + 8 * (r / 2), c0 + 8 * ni + 2 * (lane % 4) + r % 2, o);
               }
       } else if (s.thread_to_c == "wgmma_fragments") {
-        for (int q = 0; q < 4; ++q)
-          for (int j = 0; j < c.warp_n / 8; ++j)
-            for (int lane = 0; lane < 32; ++lane)
-              for (int r = 0; r < 4; ++r) {
-                o.thread_y = 4 + 4 * w + q;
-                o.thread_x = lane;
-                o.slot = 4 * j + r;
-                put(r0 + 16 * q + lane / 4 + 8 * (r / 2), c0 + 8 * j + 2 * (lane % 4) + r % 2, o);
-              }
+        for (int sl = 0; sl < c.warp_m / 64; ++sl)
+          for (int q = 0; q < 4; ++q)
+            for (int j = 0; j < c.warp_n / 8; ++j)
+              for (int lane = 0; lane < 32; ++lane)
+                for (int r = 0; r < 4; ++r) {
+                  o.thread_y = 4 + 4 * w + q;
+                  o.thread_x = lane;
+                  o.slot = sl * c.warp_n / 2 + 4 * j + r;
+                  put(r0 + 64 * sl + 16 * q + lane / 4 + 8 * (r / 2), c0 + 8 * j + 2 * (lane % 4) + r % 2, o);
+                }
       } else {
         const int fm = f64 ? 8 : 16, fn = fm, width = f64 ? 2 : 4, per_row = fn / width;
         for (int i = 0; i < c.warp_m / fm; ++i)

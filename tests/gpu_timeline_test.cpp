@@ -1,0 +1,87 @@
+// The pipeline timeline's build on the GPU: for every variant with one, every configuration and
+// problem it runs, in 16-bit, on a ragged size and on one large enough for every block to walk
+// several tiles: each block stamps every slab it moves (as many as its tiles times the slabs of a
+// tile), the stamps obey the orderings the barriers impose (timeline_order_violation), and the
+// ring really overlaps: some copy is issued before the slab ahead of it is done. Skips itself
+// (visibly) where no CUDA device exists.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "device_info.h"
+#include "registry.h"
+#include "timeline.h"
+#include "variant.h"
+#include "variant_cases.h"
+#include "variant_picks.h"
+
+using namespace tilescope;
+
+namespace {
+
+std::vector<const VariantDescriptor*> timeline_variants() {
+  std::vector<const VariantDescriptor*> out;
+  for (const VariantDescriptor* v : variant_registry())
+    if (v->launch_timeline) out.push_back(v);
+  return out;
+}
+
+// Tiles block b of a grid of `blocks` walks: b, b + blocks, ... below `tiles`.
+int tiles_of_block(int b, int blocks, std::int64_t tiles) {
+  return b < tiles ? static_cast<int>((tiles - 1 - b) / blocks + 1) : 0;
+}
+
+TEST(GpuTimeline, SomeVariantHasOne) {
+  EXPECT_FALSE(timeline_variants().empty());
+}
+
+TEST(GpuTimeline, StampsEverySlabInAnOrderTheBarriersAllow) {
+  SKIP_WITHOUT_GPU();
+  int checked = 0;
+  for (const VariantDescriptor* v : timeline_variants())
+    for (Problem problem : {Problem::Gemm, Problem::Ata})
+      for (std::size_t ci = 0; ci < v->configs.size(); ++ci) {
+        const int config = static_cast<int>(ci);
+        const Precision precision = Precision::BF16;
+        if (!unsupported_reason(*v, config, problem, precision, probe_device().limits).empty()) continue;
+        for (const Shape& raw : {Shape{300, 200, 129}, Shape{2048, 2048, 1024}}) {
+          const Shape s = normalised(problem, problem == Problem::Ata ? Shape{0, raw.N, raw.K} : raw);
+          SCOPED_TRACE(std::string(v->id) + ":" + v->configs[ci].name + " " + to_string(problem) +
+                       " M=" + std::to_string(s.M) + " N=" + std::to_string(s.N) + " K=" + std::to_string(s.K));
+          const int records = 4096;
+          const TimelineResult r = run_timeline(v->id, config, problem, precision, s, records, 5);
+          ASSERT_TRUE(r.ok()) << r.error;
+          ASSERT_EQ(static_cast<int>(r.blocks.size()), r.layout.blocks);
+          EXPECT_GT(r.kernel_ns, 0);
+          bool overlapped = false;
+          for (const TimelineBlock& b : r.blocks) {
+            const int slabs = tiles_of_block(b.block, r.layout.blocks, r.layout.tiles) * r.layout.slabs_per_tile;
+            ASSERT_EQ(b.slabs_total, slabs) << "block " << b.block;
+            ASSERT_EQ(static_cast<int>(b.slabs.size()), std::min(slabs, records));
+            EXPECT_EQ(timeline_order_violation(b, r.layout), "");
+            for (std::size_t n = 1; n < b.raw.size(); ++n) {
+              if (b.raw[n].issued < b.raw[n - 1].done[0]) overlapped = true;
+            }
+            EXPECT_LE(b.begin, b.end);
+          }
+          // Two or more slabs in a block: the producer runs ahead of the consumers.
+          if (r.layout.slabs_per_tile > 1) {
+            EXPECT_TRUE(overlapped);
+          }
+          ++checked;
+        }
+      }
+  EXPECT_GT(checked, 0);
+}
+
+TEST(GpuTimeline, RefusesWhatHasNoTimeline) {
+  SKIP_WITHOUT_GPU();
+  const TimelineResult r =
+      run_timeline(tilescope::testing::baseline().id, 0, Problem::Gemm, Precision::F32, {64, 64, 64}, 16, 1);
+  EXPECT_FALSE(r.ok());
+  EXPECT_NE(r.error.find("no timeline"), std::string::npos) << r.error;
+}
+
+}  // namespace
