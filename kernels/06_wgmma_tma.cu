@@ -13,7 +13,7 @@
 // TMA writes it, 128-byte swizzled, while that thread's registers stay free.
 // Changed from mma_sync: no fragments in registers but the accumulators; no ldmatrix; no copy
 //   loops (one thread issues the boxes); the block's warps are specialised: warpgroup 0 copies
-//   (the producer, which gives most of its registers away with setmaxnreg) and warpgroups 1 and 2
+//   (the producer, which gives most of its registers away with setmaxnreg) and warpgroups 1, 2, ..
 //   compute (the consumers, which take them: 128 FP32 accumulators each for a 64 x 256 tile).
 //   Each stage of the ring has two mbarriers: "full" completes when the TMA has delivered the
 //   stage's bytes (the producer announces them with expect_tx), "empty" when all consumer warps
@@ -31,8 +31,15 @@
 // Layouts: a slab is 64 deep, so a K-major row of it (gemm's A: 64 k of one row of A) is exactly one
 //   128-byte swizzled row. B (and both operands of AᵀA) are read N-major: a box is 64 columns x 64
 //   k rows, a 256-wide tile four boxes side by side, and wgmma reads them with its transpose bit.
+// C: from the registers straight to global memory (two neighbours per store), or, in the _st
+//   configurations, through shared memory: each consumer writes 64 x 32 boxes of its accumulators,
+//   128-byte swizzled, into a buffer of its own and one of its threads hands each box to the TMA,
+//   which stores it while the consumer goes on (two buffers take turns; the TMA must have read a
+//   buffer before it is written again). AᵀA writes each box a second time, transposed, and the TMA
+//   stores that as the mirror; diagonal tiles store from the registers (their lower half is dropped).
 // Ragged sizes: the TMA fills what lies outside the matrix with zeros (and counts those bytes all
-//   the same), and the stores are predicated. The TMA needs 16-byte aligned rows: a matrix whose
+//   the same), the stores are predicated and the TMA stores drop what lies outside C. The TMA
+//   needs 16-byte aligned rows (C's too, or C is stored from the registers): a matrix whose
 //   leading dimension is not a multiple of 8 halves is first copied into one whose rows are
 //   (counted in the time: that is what the ragged sizes cost here).
 // Instrumented builds: the same text with another probe (probe.cuh). The traced build counts each
@@ -44,8 +51,9 @@
 // What to look for: % of cuBLAS in the same type (cuBLAS uses this instruction too) and of the
 //   wgmma roof; 128 x 128 against 128 x 256 tiles (shared-memory bytes per instruction); 3 against 4
 //   stages; one consumer warpgroup against two (while one waits for its products, the other
-//   issues); persistent against one block per tile; in the timeline, the copies of the next
-//   stages running under the products of this one.
+//   issues); persistent against one block per tile; C from the registers against TMA stores
+//   (_st: the consumers do not wait for global memory, most of all in AᵀA's mirrored stores); in
+//   the timeline, the copies of the next stages running under the products of this one.
 #include <cuda.h>
 #include <cudaTypedefs.h>
 #include <cuda_bf16.h>
@@ -59,6 +67,7 @@
 
 #include "block_order.h"
 #include "block_tile_model.h"
+#include "fragment_model.h"
 #include "kernel_common.cuh"
 #include "probe.cuh"
 #include "timeline_probe.cuh"
@@ -77,17 +86,21 @@ struct WgmmaParams {
   int stages;       // buffers of the ring
   int consumers;    // warpgroups that multiply: each takes bm / 64 / consumers slices of the tile
   bool persistent;  // one block per SM walking the tiles (false: one block per tile)
+  bool tma_store;   // C through shared memory and TMA stores (false: from the registers to global)
 };
 constexpr WgmmaParams kParams[] = {
-    {128, 256, 4, 2, true},   // the fast gemm
-    {128, 256, 3, 2, true},   // one stage less in flight
-    {128, 128, 5, 2, true},   // half the tile: a third more L2 bytes per product than the one above
-    {128, 128, 5, 1, true},   // one consumer for both slices: half the warps to hide each other's waits
-    {128, 256, 4, 2, false},  // one block per tile: each block's last stores and first copies exposed
-    {192, 192, 4, 3, true},   // three consumers: a square tile (AᵀA) with fewer L2 bytes than 128 x 256
+    {128, 256, 4, 2, true, false},   // the fast gemm
+    {128, 256, 3, 2, true, false},   // one stage less in flight
+    {128, 128, 5, 2, true, false},   // half the tile: a third more L2 bytes per product than the one above
+    {128, 128, 5, 1, true, false},   // one consumer for both slices: half the warps to hide each other's waits
+    {128, 256, 4, 2, false, false},  // one block per tile: each block's last stores and first copies exposed
+    {128, 256, 4, 2, true, true},    // C leaves through shared memory, by TMA stores the consumers do not wait for
+    {128, 256, 3, 2, true, true},
+    {192, 192, 4, 3, true, false},  // three consumers: a square tile (AᵀA) with fewer L2 bytes than 128 x 256
+    {192, 192, 3, 3, true, true},  // and its C (AᵀA: with the mirrors) through shared memory, a stage less to make room
 };
 constexpr int kNumConfigs = sizeof(kParams) / sizeof(kParams[0]);
-constexpr int kDefaultConfig = 5;
+constexpr int kDefaultConfig = 8;  // the window's and the lessons' first choice
 
 constexpr int kBK = 64;  // slab depth: one 128-byte row of 16-bit values
 constexpr int kProducerRegisters = 40;
@@ -106,11 +119,16 @@ constexpr int consumer_registers(const WgmmaParams& p) {
 constexpr int kBoxBytes = 64 * kBK * 2;  // an N-major box: 64 k rows x 128 bytes
 constexpr int kSwizzleAtom = 1024;       // 8 rows of 128 bytes
 
-// Shared memory of a configuration: the ring (A and B tiles per stage), then 2 x stages mbarriers;
-// plus room to align the ring to 1024 bytes.
+// C on its way out (tma_store): boxes of 64 rows x 32 floats (128 bytes, the widest row the
+// 128-byte swizzle takes), two per consumer so one fills while the TMA reads the other.
+constexpr int kCBoxCols = 32;
+constexpr int kCBoxBytes = 64 * kCBoxCols * 4;
+
+// Shared memory of a configuration: the ring (A and B tiles per stage), then 2 x stages mbarriers
+// (in a block of 1024 bytes), then the C boxes; plus room to align the ring to 1024 bytes.
 constexpr std::size_t shared_bytes_of(const WgmmaParams& p) {
-  return kSwizzleAtom + static_cast<std::size_t>(p.stages) * (p.bm + p.bn) * kBK * 2 +
-         2 * p.stages * sizeof(std::uint64_t);
+  return kSwizzleAtom + static_cast<std::size_t>(p.stages) * (p.bm + p.bn) * kBK * 2 + kSwizzleAtom +
+         (p.tma_store ? static_cast<std::size_t>(p.consumers) * 2 * kCBoxBytes : 0);
 }
 
 template <int CFG>
@@ -124,6 +142,8 @@ struct WgShape {
   static constexpr int kATileBytes = p.bm * kBK * 2, kBTileBytes = p.bn * kBK * 2;
   static constexpr int kStageBytes = kATileBytes + kBTileBytes;
   static_assert(kATileBytes % kSwizzleAtom == 0 && kBTileBytes % kSwizzleAtom == 0, "tiles keep the 1024 alignment");
+  static_assert(2 * p.stages * sizeof(std::uint64_t) <= kSwizzleAtom, "the barriers fit their block");
+  static_assert(!p.tma_store || p.bn % kCBoxCols == 0, "C leaves in whole boxes");
   static constexpr std::size_t kShared = shared_bytes_of(p);
 };
 
@@ -137,10 +157,14 @@ constexpr bool is_bf16() {
 // columns x 64 k); b_map: B (N-major boxes), unused for AᵀA. The probe (probe.cuh) is NoProbe in
 // the timed build; TraceProbe counts the boxes' reads and records the writers; TimelineProbe
 // stamps the ring, and its observer (warp 1, idle otherwise) notes when each stage landed.
+// c_map (tma_store configurations): C in boxes of 32 columns x 64 rows, 128-byte swizzled; m_map
+// (AᵀA's mirrors) the same C in boxes of 32 x 32; use_c_map false where C's rows are not 16-byte
+// aligned (the stores then go from the registers).
 template <Precision P, int CFG, bool kAta, typename Probe>
 __global__ void __launch_bounds__(WgShape<CFG>::kThreads, 1)
-    wgmma_tma_kernel(const __grid_constant__ CUtensorMap a_map, const __grid_constant__ CUtensorMap b_map, float* C,
-                     int M, int N, int K, bool vec_c, Probe probe) {
+    wgmma_tma_kernel(const __grid_constant__ CUtensorMap a_map, const __grid_constant__ CUtensorMap b_map,
+                     const __grid_constant__ CUtensorMap c_map, const __grid_constant__ CUtensorMap m_map,
+                     bool use_c_map, float* C, int M, int N, int K, bool vec_c, Probe probe) {
 #if defined(__CUDA_ARCH__) && !defined(TILESCOPE_SM90A_PTX)
   __trap();  // never launched: the descriptor refuses every GPU but compute capability 9.0
 #else
@@ -152,6 +176,7 @@ __global__ void __launch_bounds__(WgShape<CFG>::kThreads, 1)
   unsigned char* const ring = shared_raw + ((raw + kSwizzleAtom - 1) / kSwizzleAtom * kSwizzleAtom - raw);
   auto* const full = reinterpret_cast<std::uint64_t*>(ring + p.stages * S::kStageBytes);
   std::uint64_t* const empty = full + p.stages;
+  unsigned char* const c_boxes = ring + p.stages * S::kStageBytes + kSwizzleAtom;
 
   const int grid_m = static_cast<int>(ceil_div(M, p.bm)), grid_n = static_cast<int>(ceil_div(N, p.bn));
   const int tiles = static_cast<int>(block_tile_count(kAta, grid_m, grid_n));
@@ -234,8 +259,8 @@ __global__ void __launch_bounds__(WgShape<CFG>::kThreads, 1)
     claim_registers<consumer_registers(p)>();
     const int consumer = warpgroup - 1;
     const int warp = (static_cast<int>(threadIdx.x) / 32) % 4, lane = static_cast<int>(threadIdx.x) % 32;
-    const bool stamps = threadIdx.x % 128 == 0;  // one thread of the group stamps the timeline
-    int stage = 0, n = 0;
+    const bool group_leader = threadIdx.x % 128 == 0;  // stamps the timeline, issues the C stores
+    int stage = 0, n = 0, c_box_count = 0;
     std::uint32_t phase = 0;
     float acc[S::kSlices][S::kAcc];
     for (int t = first_tile; t < tiles; t += tile_step) {
@@ -248,7 +273,7 @@ __global__ void __launch_bounds__(WgShape<CFG>::kThreads, 1)
       int previous = -1;
       for (int slab = 0; slab < slabs; ++slab, ++n) {
         mbarrier_wait_parity(&full[stage], phase);  // the TMA has delivered this stage
-        if (stamps) probe.started(consumer, n);
+        if (group_leader) probe.started(consumer, n);
         const unsigned char* const a_tile = ring + stage * S::kStageBytes;
         const unsigned char* const b_tile = a_tile + S::kATileBytes;
         wgmma_fence();
@@ -272,7 +297,7 @@ __global__ void __launch_bounds__(WgShape<CFG>::kThreads, 1)
 #pragma unroll
         for (int sl = 0; sl < S::kSlices; ++sl) fence_accumulators(acc[sl]);
         if (previous >= 0) {
-          if (stamps) probe.done(consumer, n - 1);
+          if (group_leader) probe.done(consumer, n - 1);
           if (lane == 0) mbarrier_arrive(&empty[previous]);
         }
         previous = stage;
@@ -285,12 +310,75 @@ __global__ void __launch_bounds__(WgShape<CFG>::kThreads, 1)
 #pragma unroll
       for (int sl = 0; sl < S::kSlices; ++sl) fence_accumulators(acc[sl]);
       if (previous >= 0) {
-        if (stamps) probe.done(consumer, n - 1);
+        if (group_leader) probe.done(consumer, n - 1);
         if (lane == 0) mbarrier_arrive(&empty[previous]);
       }
 
-      // ---- epilogue: straight from the accumulators, two neighbours per store ----
       const int g = lane / 4, tq = lane % 4;
+      // AᵀA's diagonal tiles drop their lower half: they store from the registers.
+      if constexpr (p.tma_store) {
+        if (use_c_map && (!kAta || tile.row != tile.col)) {
+          // ---- epilogue through shared memory: box by box, the TMA stores what the group wrote ----
+          // Gemm: a box of 64 rows x 32 columns, two buffers taking turns. AᵀA: the box and its
+          // mirror (32 rows x 64 columns, as two boxes of 32 x 32) in one buffer.
+          for (int sl = 0; sl < S::kSlices; ++sl)
+#pragma unroll
+            for (int box = 0; box < p.bn / kCBoxCols; ++box, ++c_box_count) {
+              unsigned char* const staged = c_boxes + (2 * consumer + (kAta ? 0 : c_box_count % 2)) * kCBoxBytes;
+              unsigned char* const mirror = staged + kCBoxBytes;
+              // The store issued from this buffer before must have read it.
+              if (group_leader) {
+                if constexpr (kAta)
+                  bulk_wait_read<0>();
+                else
+                  bulk_wait_read<1>();
+              }
+              named_barrier_sync(1 + consumer, 128);
+              const int row0 = tile.row * p.bm + 64 * (consumer * S::kSlices + sl),
+                        col0 = tile.col * p.bn + box * kCBoxCols;
+#pragma unroll
+              for (int jj = 0; jj < kCBoxCols / 8; ++jj)
+#pragma unroll
+                for (int h = 0; h < 2; ++h) {
+                  const int row = 16 * warp + g + 8 * h, col = 8 * jj + 2 * tq,
+                            r = 4 * (box * kCBoxCols / 8 + jj) + 2 * h;
+                  const float v0 = acc[sl][r], v1 = acc[sl][r + 1];
+                  // 16-byte chunk c of a 128-byte row q sits at chunk c ^ (q % 8).
+                  float* const at =
+                      reinterpret_cast<float*>(staged + row * 128 + ((col / 4) ^ (row % 8)) * 16) + col % 4;
+                  *reinterpret_cast<float2*>(at) = make_float2(v0, v1);
+                  if constexpr (kAta) {
+                    // The mirror: element (row, col) of the box goes to row col, column row % 32 of
+                    // mirror box row / 32.
+                    unsigned char* const m = mirror + (row / 32) * (kCBoxBytes / 2);
+                    const int mc = row % 32;
+                    reinterpret_cast<float*>(m + col * 128 + ((mc / 4) ^ (col % 8)) * 16)[mc % 4] = v0;
+                    reinterpret_cast<float*>(m + (col + 1) * 128 + ((mc / 4) ^ ((col + 1) % 8)) * 16)[mc % 4] = v1;
+                  }
+                  const std::int64_t grow = row0 + row, gcol = col0 + col;
+                  const int slot = sl * S::kAcc + r;
+                  if (grow < M && gcol < N) probe.staged(grow * N + gcol, slot);
+                  if (grow < M && gcol + 1 < N) probe.staged(grow * N + gcol + 1, slot + 1);
+                  if constexpr (kAta) {
+                    if (grow < M && gcol < N) probe.staged(gcol * N + grow, slot);
+                    if (grow < M && gcol + 1 < N) probe.staged((gcol + 1) * N + grow, slot + 1);
+                  }
+                }
+              fence_proxy_async();  // the writes above, seen by the TMA
+              named_barrier_sync(1 + consumer, 128);
+              if (group_leader) {
+                tma_store_2d(&c_map, staged, col0, row0);
+                if constexpr (kAta) {
+                  tma_store_2d(&m_map, mirror, row0, col0);
+                  tma_store_2d(&m_map, mirror + kCBoxBytes / 2, row0 + 32, col0);
+                }
+                bulk_commit();
+              }
+            }
+          continue;
+        }
+      }
+      // ---- epilogue: straight from the accumulators, two neighbours per store ----
       const int col_base = tile.col * p.bn + 2 * tq;
 #pragma unroll
       for (int sl = 0; sl < S::kSlices; ++sl) {
@@ -326,6 +414,9 @@ __global__ void __launch_bounds__(WgShape<CFG>::kThreads, 1)
           }
       }
     }
+    if constexpr (p.tma_store) {
+      if (group_leader) bulk_wait_all();  // the last boxes written before the block's shared memory goes
+    }
   }
   if constexpr (Probe::kObserves) {
     __syncthreads();  // the whole block is done: its last stamp
@@ -346,10 +437,11 @@ __global__ void copy_rows_kernel(const std::uint16_t* __restrict__ src, std::int
 }
 
 // "128x256_s4": the block tile, the stages; _w1 for one consumer warpgroup where the tile would
-// have more, _np for one block per tile.
+// have more, _np for one block per tile, _st for C stored through shared memory by the TMA.
 std::string config_name(const WgmmaParams& p) {
   return std::to_string(p.bm) + "x" + std::to_string(p.bn) + "_s" + std::to_string(p.stages) +
-         (p.consumers * 64 != p.bm ? "_w" + std::to_string(p.consumers) : "") + (p.persistent ? "" : "_np");
+         (p.consumers * 64 != p.bm ? "_w" + std::to_string(p.consumers) : "") + (p.persistent ? "" : "_np") +
+         (p.tma_store ? "_st" : "");
 }
 
 // ---- tensor maps ----------------------------------------------------------------------------------
@@ -367,23 +459,30 @@ PFN_cuTensorMapEncodeTiled_v12000 tensor_map_encoder() {
   return encoder;
 }
 
-// A 2-D map of a row-major rows x cols matrix of 16-bit values (leading dimension ld, a multiple
-// of 8), read in boxes of box_cols x box_rows, 128-byte swizzled; outside the matrix, zeros.
-CUtensorMap make_tensor_map(const void* base, Precision precision, std::int64_t rows, std::int64_t cols,
-                            std::int64_t ld, int box_cols, int box_rows) {
+// A 2-D map of a row-major rows x cols matrix (leading dimension ld elements, 16-byte aligned
+// rows), read or written in boxes of box_cols x box_rows, 128-byte swizzled; outside the matrix,
+// reads give zeros and writes are dropped.
+CUtensorMap make_tensor_map(const void* base, CUtensorMapDataType type, int element_bytes, std::int64_t rows,
+                            std::int64_t cols, std::int64_t ld, int box_cols, int box_rows) {
   CUtensorMap map;
   const cuuint64_t dims[2] = {static_cast<cuuint64_t>(cols), static_cast<cuuint64_t>(rows)};
-  const cuuint64_t strides[1] = {static_cast<cuuint64_t>(ld) * 2};
+  const cuuint64_t strides[1] = {static_cast<cuuint64_t>(ld) * static_cast<cuuint64_t>(element_bytes)};
   const cuuint32_t box[2] = {static_cast<cuuint32_t>(box_cols), static_cast<cuuint32_t>(box_rows)};
   const cuuint32_t element_strides[2] = {1, 1};
-  const CUresult r = tensor_map_encoder()(
-      &map, precision == Precision::BF16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 : CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 2,
-      const_cast<void*>(base), dims, strides, box, element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE,
-      CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  const CUresult r = tensor_map_encoder()(&map, type, 2, const_cast<void*>(base), dims, strides, box, element_strides,
+                                          CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
+                                          CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
   if (r != CUDA_SUCCESS)
     throw GpuError("cuTensorMapEncodeTiled failed (CUresult " + std::to_string(static_cast<int>(r)) + ") for a " +
                    std::to_string(rows) + " x " + std::to_string(cols) + " matrix");
   return map;
+}
+// The inputs: 16-bit values.
+CUtensorMap make_input_map(const void* base, Precision precision, std::int64_t rows, std::int64_t cols, std::int64_t ld,
+                           int box_cols, int box_rows) {
+  return make_tensor_map(
+      base, precision == Precision::BF16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 : CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 2, rows,
+      cols, ld, box_cols, box_rows);
 }
 
 // A matrix as the TMA can read it: the caller's own when its rows are 16-byte aligned, otherwise a
@@ -472,14 +571,22 @@ void launch_with(const GemmArgs& g, int config_index, const Probe& probe) {
     // A: gemm M x K, AᵀA K x N; B: K x N.
     const TmaOperand a(g.a, ata ? s.K : s.M, ata ? s.N : s.K, g.stream);
     const std::unique_ptr<TmaOperand> b = ata ? nullptr : std::make_unique<TmaOperand>(g.b, s.K, s.N, g.stream);
-    const CUtensorMap a_map = ata ? make_tensor_map(a.data(), g.precision, s.K, s.N, a.ld(), 64, kBK)
-                                  : make_tensor_map(a.data(), g.precision, s.M, s.K, a.ld(), kBK, S::p.bm);
-    const CUtensorMap b_map = ata ? a_map : make_tensor_map(b->data(), g.precision, s.K, s.N, b->ld(), 64, kBK);
+    const CUtensorMap a_map = ata ? make_input_map(a.data(), g.precision, s.K, s.N, a.ld(), 64, kBK)
+                                  : make_input_map(a.data(), g.precision, s.M, s.K, a.ld(), kBK, S::p.bm);
+    const CUtensorMap b_map = ata ? a_map : make_input_map(b->data(), g.precision, s.K, s.N, b->ld(), 64, kBK);
+    // C by TMA stores where its rows are 16-byte aligned; otherwise (and where the configuration
+    // stores from the registers) the map is a stand-in the kernel never reads.
+    const bool use_c_map = S::p.tma_store && reinterpret_cast<std::uintptr_t>(g.c) % 16 == 0 && s.N % 4 == 0;
+    const CUtensorMap c_map =
+        use_c_map ? make_tensor_map(g.c, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 4, s.M, s.N, s.N, kCBoxCols, 64) : a_map;
+    const CUtensorMap m_map =
+        use_c_map && ata ? make_tensor_map(g.c, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 4, s.M, s.N, s.N, kCBoxCols, 32)
+                         : a_map;
     const bool vec_c = reinterpret_cast<std::uintptr_t>(g.c) % 8 == 0 && s.N % 2 == 0;
     const std::int64_t blocks = blocks_of(S::p, g.problem, s);
-    kernel<<<checked_grid(blocks, 1), S::kThreads, S::kShared, g.stream>>>(a_map, b_map, static_cast<float*>(g.c),
-                                                                           static_cast<int>(s.M), static_cast<int>(s.N),
-                                                                           static_cast<int>(s.K), vec_c, probe);
+    kernel<<<checked_grid(blocks, 1), S::kThreads, S::kShared, g.stream>>>(
+        a_map, b_map, c_map, m_map, use_c_map, static_cast<float*>(g.c), static_cast<int>(s.M), static_cast<int>(s.N),
+        static_cast<int>(s.K), vec_c, probe);
     CUDA_CHECK_LAUNCH("wgmma_tma_kernel");
   });
 }
@@ -546,10 +653,12 @@ std::size_t wgmma_shared_bytes(const TileConfig& cfg, Precision) {
 // tiles b, b + grid, ... and says so to the traced build's probe); warps 0-3 copy, warps 4.. compute.
 class WgmmaModel final : public BlockTileModel {
  public:
-  WgmmaModel(const WgmmaParams& p, Problem problem, const Shape& shape)
+  WgmmaModel(const WgmmaParams& p, Problem problem, Precision precision, const Shape& shape)
       : BlockTileModel({p.bm, p.bn, kBK, threads_of(p) / 32, "copied", " by the TMA, one thread issuing every box"},
                        problem, shape),
-        p_(p) {}
+        p_(p) {
+    build_picture(precision);
+  }
 
   int writer_slots() const override { return slices_of(p_) * p_.bn / 2; }
 
@@ -571,11 +680,66 @@ class WgmmaModel final : public BlockTileModel {
       for (std::int64_t c = c0; c < std::min<std::int64_t>(c0 + tile_cols, cols); ++c) out->push_back({r, c});
   }
 
+  // ---- the pictures: the accumulator layout of one instruction, the boxes of a stage ----
+  void build_picture(Precision precision) {
+    FragmentPicture& f = picture_;
+    const char* type = precision == Precision::BF16 ? "bf16" : "f16";
+    f.instruction = "wgmma.mma_async.sync.aligned.m64n" + std::to_string(p_.bn) + "k16.f32." + type + "." + type;
+    f.mma_m = 64;
+    f.mma_n = p_.bn;
+    f.mma_k = 16;
+    f.group_warps = 4;
+    f.warps_m = p_.consumers;  // one warp tile per consumer warpgroup: its slices, the tile's width
+    f.warps_n = 1;
+    f.warp_m = 64 * slices_of(p_);
+    f.warp_n = p_.bn;
+    f.producer_warps = 4;
+    f.consumer_groups = p_.consumers;
+    f.slices = slices_of(p_);
+    f.stages = p_.stages;
+    // While slab s is multiplied, s - 1 may still be (one commit group in flight) and its stage is
+    // not free yet: the copies of s + 1 .. s + stages - 2 are in flight.
+    f.in_flight = p_.stages - 2;
+    f.swizzled = true;
+    f.stage_barriers = true;
+    for (int q = 0; q < 4; ++q)
+      for (int lane = 0; lane < 32; ++lane)
+        for (int j = 0; j < p_.bn / 8; ++j)
+          for (int r = 0; r < 4; ++r) {
+            LaneElement e;
+            e.warp = q;
+            e.lane = lane;
+            e.reg = 4 * j + r;
+            e.row = 16 * q + lane / 4 + 8 * (r / 2);
+            e.col = 8 * j + 2 * (lane % 4) + r % 2;
+            f.c.push_back(e);
+          }
+    // The boxes of one stage, in the order the producer issues them (the kernel's loop).
+    const int box_bytes = 64 * kBK * 2;
+    std::int64_t offset = 0;
+    if (ata()) {
+      for (int box = 0; box < p_.bm / 64; ++box, offset += box_bytes)
+        f.stage_copies.push_back({"A", kBK, 64, box_bytes, offset,
+                                  "k 0-63 x columns " + std::to_string(64 * box) + "-" + std::to_string(64 * box + 63) +
+                                      " of the block's rows (as Aᵀ, read transposed)"});
+    } else {
+      f.stage_copies.push_back({"A", p_.bm, kBK, p_.bm * kBK * 2, 0,
+                                "rows 0-" + std::to_string(p_.bm - 1) + " x k 0-63 (K-major: one 128-byte row each)"});
+      offset = p_.bm * kBK * 2;
+    }
+    for (int box = 0; box < p_.bn / 64; ++box, offset += box_bytes)
+      f.stage_copies.push_back({"B", kBK, 64, box_bytes, offset,
+                                "k 0-63 x columns " + std::to_string(64 * box) + "-" + std::to_string(64 * box + 63) +
+                                    " (N-major, read transposed)"});
+    f.stage_bytes = static_cast<int>(offset);
+  }
+
   WgmmaParams p_;
+  FragmentPicture picture_;
 };
 
-std::unique_ptr<MappingModel> wgmma_model(int config_index, Problem problem, Precision, const Shape& shape) {
-  return std::make_unique<WgmmaModel>(kParams[config_index], problem, normalised(problem, shape));
+std::unique_ptr<MappingModel> wgmma_model(int config_index, Problem problem, Precision precision, const Shape& shape) {
+  return std::make_unique<WgmmaModel>(kParams[config_index], problem, precision, normalised(problem, shape));
 }
 
 std::vector<TileConfig> wgmma_configs() {
@@ -614,8 +778,8 @@ extern const VariantDescriptor kWgmmaTmaVariant = [] {
   v.role = Role::Kernel;
   v.backend = Backend::Cuda;
   v.configs = wgmma_configs();
-  v.default_config =
-      kDefaultConfig;  // 192x192_s4: runs AᵀA as well as gemm (the fastest AᵀA; gemm within a few % of 128x256)
+  // 192x192_s3_st: runs AᵀA as well as gemm (the fastest AᵀA; gemm a few % under 128x256).
+  v.default_config = kDefaultConfig;
   v.precisions = {Precision::F16, Precision::BF16};
   v.precision_note =
       "wgmma_tma is written for 16-bit inputs (FP32 accumulation, C in float); tf32 and f64 run on tensor cores "

@@ -16,6 +16,17 @@ namespace tilescope {
 struct LaneElement {
   int lane = 0, reg = 0;
   int row = 0, col = 0;
+  int warp = 0;  // the warp of the group that issues the instruction together (wgmma: 0-3; mma.sync: 0)
+};
+
+// One copy of a stage as the copy engine receives it (a TMA box): which operand, its size in
+// elements, its bytes and where it lands in the stage's buffer.
+struct StageCopy {
+  std::string operand;  // "A" or "B"
+  int rows = 0, cols = 0;
+  int bytes = 0;
+  std::int64_t offset = 0;  // bytes from the start of the stage
+  std::string origin;       // in words: "A rows 0-127 x k 0-63 of the block's tile (K-major, 128-byte swizzle)"
 };
 
 // One read of shared memory by one lane: `bytes` bytes at byte offset `address` from the start of
@@ -66,6 +77,22 @@ struct FragmentPicture {
   int in_flight = 0;
   bool swizzled = true;  // whether this configuration lays its tiles out with the XOR swizzle
   OperandReads a_reads, b_reads;
+
+  // Warpgroup instructions (wgmma), where group_warps is 4: the instruction's C (mma_m x mma_n)
+  // belongs to four warps (LaneElement::warp); A and B stay in shared memory, read by the tensor
+  // cores through descriptors, so `a`, `b` and the bank reads are empty.
+  int group_warps = 1;
+  // Warp specialisation: the first producer_warps warps of the block only copy, the consumer
+  // groups after them only multiply, each `slices` instructions of mma_m rows (0: every warp does both).
+  int producer_warps = 0;
+  int consumer_groups = 0;
+  int slices = 1;
+  // What fills a stage: the copies one thread issues (TMA boxes); empty where every thread copies.
+  std::vector<StageCopy> stage_copies;
+  int stage_bytes = 0;
+  // Each stage has a "full" barrier (the copies landed) and an "empty" one (every consumer is done
+  // with it), mbarriers, instead of one block barrier per tile.
+  bool stage_barriers = false;
 };
 
 }  // namespace tilescope

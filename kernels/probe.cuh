@@ -15,7 +15,8 @@
 // matrix `width` columns wide and `height` rows high, of which only what lies inside is read.
 // A persistent kernel, whose block computes several tiles, says which tile's block it works as with
 // probe.at_block(linear) (the tile's index in block_order.h's order), so its stores carry the
-// writer ids of the model's one-block-per-tile grid.
+// writer ids of the model's one-block-per-tile grid. A kernel whose C leaves shared memory by TMA
+// stores says which element each accumulator went to with probe.staged(i, slot).
 // Pipelined kernels also stamp their ring of stages (timeline.h): block_begin, issued(n),
 // arrived(n), started(consumer, n), done(consumer, n), block_end(slabs); only TimelineProbe
 // (timeline_probe.cuh) records them, and kObserves tells the kernel to run the observer that
@@ -59,6 +60,7 @@ struct NoProbe : NoPipelineStamps {
   __device__ __forceinline__ void tma_box(Operand, std::int64_t, std::int64_t, int, int, std::int64_t,
                                           std::int64_t) const {}
   __device__ __forceinline__ void at_block(int /*linear*/) {}
+  __device__ __forceinline__ void staged(std::int64_t /*i*/, int /*slot*/) const {}
 
   __device__ __forceinline__ int k_end(int K, int /*depth*/) const { return K; }
 
@@ -110,6 +112,9 @@ struct TraceProbe : NoPipelineStamps {
       for (std::int64_t x = x0; x < x0 + box_x && x < width; ++x) count(op, y * width + x);
   }
   __device__ __forceinline__ void at_block(int linear) { block = linear; }
+  // Element i of C is stored by a copy engine (a TMA store) from what this thread's accumulator
+  // `slot` wrote into shared memory: recorded as this thread's store.
+  __device__ __forceinline__ void staged(std::int64_t i, int slot) const { wrote(i, slot); }
 
   template <typename T>
   __device__ __forceinline__ void copy_async(Operand op, T* shared_dst, const T* src, std::int64_t i, int n) const {

@@ -233,6 +233,42 @@ __device__ __forceinline__ void tma_load_2d(void* dst, const CUtensorMap* map, i
 #endif
 }
 
+// The other way: one box of shared memory `src` (laid out as the map says) written to the tensor
+// at (x, y); what lies outside the tensor is not written. The copy is asynchronous: commit it as a
+// bulk group, then wait for the group to have read its shared memory (before writing it again) or
+// to be complete (before the block exits).
+__device__ __forceinline__ void tma_store_2d(const CUtensorMap* map, const void* src, int x, int y) {
+#ifdef TILESCOPE_SM90A_PTX
+  asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%2, %3}], [%1];\n" ::"l"(
+                   reinterpret_cast<std::uint64_t>(map)),
+               "r"(shared_address(src)), "r"(x), "r"(y)
+               : "memory");
+#endif
+}
+__device__ __forceinline__ void bulk_commit() {
+#ifdef TILESCOPE_SM90A_PTX
+  asm volatile("cp.async.bulk.commit_group;\n" ::: "memory");
+#endif
+}
+// At most kPending committed bulk groups still reading their shared memory.
+template <int kPending>
+__device__ __forceinline__ void bulk_wait_read() {
+#ifdef TILESCOPE_SM90A_PTX
+  asm volatile("cp.async.bulk.wait_group.read %0;\n" ::"n"(kPending) : "memory");
+#endif
+}
+// Every committed bulk group complete, its writes done.
+__device__ __forceinline__ void bulk_wait_all() {
+#ifdef TILESCOPE_SM90A_PTX
+  asm volatile("cp.async.bulk.wait_group 0;\n" ::: "memory");
+#endif
+}
+// A barrier for `threads` threads (a multiple of 32) of the block under id `id` (1-15; 0 is
+// __syncthreads'): one warpgroup can wait for its own warps without stopping the others.
+__device__ __forceinline__ void named_barrier_sync(int id, int threads) {
+  asm volatile("bar.sync %0, %1;\n" ::"r"(id), "r"(threads) : "memory");
+}
+
 // ---- register reallocation -------------------------------------------------------------------------
 // Every thread of the warpgroup gives up registers down to kCount, or takes them up to kCount.
 template <int kCount>

@@ -36,6 +36,9 @@ std::vector<Shape> trace_shapes(Problem p, Precision q) {
   // Ragged against every tile, but with rows of whole 16-byte vectors: the vectorised paths
   // (16-byte asynchronous copies with zero fill at the edges) rather than the scalar ones.
   out.push_back(p == Problem::Gemm ? Shape{200, 136, 296} : Shape{0, 136, 296});
+  // AᵀA over several block tiles of the largest kernels (off the diagonal: the mirrored stores),
+  // with rows of whole 16-byte vectors of C.
+  if (p == Problem::Ata && q != Precision::F32) out.push_back(Shape{0, 388, 70});
   return out;
 }
 
