@@ -31,6 +31,10 @@
 // Layouts: a slab is 64 deep, so a K-major row of it (gemm's A: 64 k of one row of A) is exactly one
 //   128-byte swizzled row. B (and both operands of AᵀA) are read N-major: a box is 64 columns x 64
 //   k rows, a 256-wide tile four boxes side by side, and wgmma reads them with its transpose bit.
+// Clusters (_c2, gemm): two blocks launched as one cluster take two tiles one above the other,
+//   which read the same slab of B: each copies its A box and half of B's boxes by a multicast TMA
+//   load into both shared memories (both "full" barriers count the bytes), and each consumer warp
+//   frees a stage on both blocks' "empty" barriers. Each B slab is read from L2 once per two tiles.
 // C: from the registers straight to global memory (two neighbours per store), or, in the _st
 //   configurations, through shared memory: each consumer writes 64 x 32 boxes of its accumulators,
 //   128-byte swizzled, into a buffer of its own and one of its threads hands each box to the TMA,
@@ -53,7 +57,8 @@
 //   stages; one consumer warpgroup against two (while one waits for its products, the other
 //   issues); persistent against one block per tile; C from the registers against TMA stores
 //   (_st: the consumers do not wait for global memory, most of all in AᵀA's mirrored stores); in
-//   the timeline, the copies of the next stages running under the products of this one.
+//   the timeline, the copies of the next stages running under the products of this one; clusters
+//   against single blocks (half of B's L2 reads).
 #include <cuda.h>
 #include <cudaTypedefs.h>
 #include <cuda_bf16.h>
@@ -87,20 +92,23 @@ struct WgmmaParams {
   int consumers;    // warpgroups that multiply: each takes bm / 64 / consumers slices of the tile
   bool persistent;  // one block per SM walking the tiles (false: one block per tile)
   bool tma_store;   // C through shared memory and TMA stores (false: from the registers to global)
+  int cluster;      // blocks per cluster (gemm): tiles one above the other sharing B's slabs, multicast
 };
 constexpr WgmmaParams kParams[] = {
-    {128, 256, 4, 2, true, false},   // the fast gemm
-    {128, 256, 3, 2, true, false},   // one stage less in flight
-    {128, 128, 5, 2, true, false},   // half the tile: a third more L2 bytes per product than the one above
-    {128, 128, 5, 1, true, false},   // one consumer for both slices: half the warps to hide each other's waits
-    {128, 256, 4, 2, false, false},  // one block per tile: each block's last stores and first copies exposed
-    {128, 256, 4, 2, true, true},    // C leaves through shared memory, by TMA stores the consumers do not wait for
-    {128, 256, 3, 2, true, true},
-    {192, 192, 4, 3, true, false},  // three consumers: a square tile (AᵀA) with fewer L2 bytes than 128 x 256
-    {192, 192, 3, 3, true, true},  // and its C (AᵀA: with the mirrors) through shared memory, a stage less to make room
+    {128, 256, 4, 2, true, false, 1},   // the fast gemm
+    {128, 256, 3, 2, true, false, 1},   // one stage less in flight
+    {128, 128, 5, 2, true, false, 1},   // half the tile: a third more L2 bytes per product than the one above
+    {128, 128, 5, 1, true, false, 1},   // one consumer for both slices: half the warps to hide each other's waits
+    {128, 256, 4, 2, false, false, 1},  // one block per tile: each block's last stores and first copies exposed
+    {128, 256, 4, 2, true, true, 1},    // C leaves through shared memory, by TMA stores the consumers do not wait for
+    {128, 256, 3, 2, true, true, 1},
+    {128, 256, 4, 2, true, false, 2},  // clusters of two tiles one above the other: each B slab read from L2 once
+    {128, 256, 4, 2, true, true, 2},
+    {192, 192, 4, 3, true, false, 1},  // three consumers: a square tile (AᵀA) with fewer L2 bytes than 128 x 256
+    {192, 192, 3, 3, true, true, 1},   // and its C (AᵀA: with the mirrors) through shared memory, a stage less
 };
 constexpr int kNumConfigs = sizeof(kParams) / sizeof(kParams[0]);
-constexpr int kDefaultConfig = 8;  // the window's and the lessons' first choice
+constexpr int kDefaultConfig = 10;  // the window's and the lessons' first choice
 
 constexpr int kBK = 64;  // slab depth: one 128-byte row of 16-bit values
 constexpr int kProducerRegisters = 40;
@@ -144,6 +152,7 @@ struct WgShape {
   static_assert(kATileBytes % kSwizzleAtom == 0 && kBTileBytes % kSwizzleAtom == 0, "tiles keep the 1024 alignment");
   static_assert(2 * p.stages * sizeof(std::uint64_t) <= kSwizzleAtom, "the barriers fit their block");
   static_assert(!p.tma_store || p.bn % kCBoxCols == 0, "C leaves in whole boxes");
+  static_assert(p.cluster >= 1 && p.cluster <= 2 && (p.bn / 64) % p.cluster == 0, "B's boxes split among the cluster");
   static constexpr std::size_t kShared = shared_bytes_of(p);
 };
 
@@ -179,8 +188,18 @@ __global__ void __launch_bounds__(WgShape<CFG>::kThreads, 1)
   unsigned char* const c_boxes = ring + p.stages * S::kStageBytes + kSwizzleAtom;
 
   const int grid_m = static_cast<int>(ceil_div(M, p.bm)), grid_n = static_cast<int>(ceil_div(N, p.bn));
-  const int tiles = static_cast<int>(block_tile_count(kAta, grid_m, grid_n));
-  const int first_tile = static_cast<int>(blockIdx.x), tile_step = p.persistent ? static_cast<int>(gridDim.x) : tiles;
+  // The work: tiles in block_order.h's order, or for clusters groups of p.cluster block rows of one
+  // block column in that order, this block taking the group's row of its rank.
+  const unsigned rank = p.cluster > 1 ? cluster_rank() : 0;
+  const int group_rows = static_cast<int>(ceil_div(grid_m, p.cluster));
+  const int works = p.cluster > 1 ? group_rows * grid_n : static_cast<int>(block_tile_count(kAta, grid_m, grid_n));
+  const int first_work = static_cast<int>(blockIdx.x) / p.cluster;
+  const int work_step = p.persistent ? static_cast<int>(gridDim.x) / p.cluster : works;
+  const auto tile_of_work = [&](int w) {
+    if (S::p.cluster == 1) return block_tile(kAta, w, grid_m, grid_n);
+    const BlockTile group = gemm_block_tile(w, group_rows, grid_n);
+    return BlockTile{group.row * S::p.cluster + static_cast<int>(rank), group.col};
+  };
   const int slabs = static_cast<int>(ceil_div(probe.k_end(K, kBK), kBK));
   // The A operand's matrix: gemm M x K, AᵀA K x N (both operands).
   const std::int64_t a_width = kAta ? N : K, a_height = kAta ? K : M;
@@ -189,12 +208,16 @@ __global__ void __launch_bounds__(WgShape<CFG>::kThreads, 1)
     for (int s = 0; s < p.stages; ++s) {
       mbarrier_init(&full[s], 1);  // the producer's arrival (plus the TMA's bytes)
       // One arrival per consumer warp (and the timeline's observer).
-      mbarrier_init(&empty[s], 4 * p.consumers + (Probe::kObserves ? 1 : 0));
+      mbarrier_init(&empty[s], 4 * p.consumers * p.cluster + (Probe::kObserves ? 1 : 0));
     }
     fence_mbarrier_init();
     probe.block_begin();
   }
-  __syncthreads();
+  // A cluster's blocks arrive on each other's barriers: all of them must be initialised first.
+  if constexpr (p.cluster > 1)
+    cluster_sync();
+  else
+    __syncthreads();
 
   const int warpgroup = static_cast<int>(threadIdx.x) / 128;
   if (warpgroup == 0) {
@@ -203,8 +226,8 @@ __global__ void __launch_bounds__(WgShape<CFG>::kThreads, 1)
     if (threadIdx.x == 0) {
       int stage = 0, n = 0;
       std::uint32_t phase = 0;
-      for (int t = first_tile; t < tiles; t += tile_step) {
-        const BlockTile tile = block_tile(kAta, t, grid_m, grid_n);
+      for (int w = first_work; w < works; w += work_step) {
+        const BlockTile tile = tile_of_work(w);
         const int row0 = tile.row * p.bm, col0 = tile.col * p.bn;
         for (int slab = 0; slab < slabs; ++slab, ++n) {
           mbarrier_wait_parity(&empty[stage], phase ^ 1);  // the consumers are done with this stage
@@ -227,9 +250,15 @@ __global__ void __launch_bounds__(WgShape<CFG>::kThreads, 1)
           } else {
             tma_load_2d(a_tile, &a_map, k0, row0, &full[stage]);
             probe.tma_box(Operand::A, k0, row0, kBK, p.bm, a_width, a_height);
+            // In a cluster, rank r copies its share of B's boxes into every block of the cluster.
+            constexpr int kShare = p.bn / 64 / p.cluster;
 #pragma unroll
-            for (int box = 0; box < p.bn / 64; ++box) {
-              tma_load_2d(b_tile + box * kBoxBytes, &b_map, col0 + 64 * box, k0, &full[stage]);
+            for (int box = static_cast<int>(rank) * kShare; box < (static_cast<int>(rank) + 1) * kShare; ++box) {
+              if constexpr (p.cluster > 1)
+                tma_load_2d_multicast(b_tile + box * kBoxBytes, &b_map, col0 + 64 * box, k0, &full[stage],
+                                      (1u << p.cluster) - 1);
+              else
+                tma_load_2d(b_tile + box * kBoxBytes, &b_map, col0 + 64 * box, k0, &full[stage]);
               probe.tma_box(Operand::B, col0 + 64 * box, k0, 64, kBK, N, K);
             }
           }
@@ -243,7 +272,7 @@ __global__ void __launch_bounds__(WgShape<CFG>::kThreads, 1)
       // ---- the timeline's observer: when each stage's bytes had all landed ----
       int stage = 0, n = 0;
       std::uint32_t phase = 0;
-      for (int t = first_tile; t < tiles; t += tile_step)
+      for (int w = first_work; w < works; w += work_step)
         for (int slab = 0; slab < slabs; ++slab, ++n) {
           mbarrier_wait_parity(&full[stage], phase);
           probe.arrived(n);
@@ -263,9 +292,18 @@ __global__ void __launch_bounds__(WgShape<CFG>::kThreads, 1)
     int stage = 0, n = 0, c_box_count = 0;
     std::uint32_t phase = 0;
     float acc[S::kSlices][S::kAcc];
-    for (int t = first_tile; t < tiles; t += tile_step) {
-      const BlockTile tile = block_tile(kAta, t, grid_m, grid_n);
-      probe.at_block(t);
+    // A stage is free once every consumer warp of the cluster is done with it (the others' copies
+    // land in it too).
+    const auto release = [&](int s) {
+      if (lane != 0) return;
+      mbarrier_arrive(&empty[s]);
+      if constexpr (S::p.cluster > 1)
+        for (unsigned other = 0; other < S::p.cluster; ++other)
+          if (other != rank) mbarrier_arrive_remote(&empty[s], other);
+    };
+    for (int w = first_work; w < works; w += work_step) {
+      const BlockTile tile = tile_of_work(w);
+      probe.at_block(w * p.cluster + static_cast<int>(rank));
 #pragma unroll
       for (int sl = 0; sl < S::kSlices; ++sl)
 #pragma unroll
@@ -298,7 +336,7 @@ __global__ void __launch_bounds__(WgShape<CFG>::kThreads, 1)
         for (int sl = 0; sl < S::kSlices; ++sl) fence_accumulators(acc[sl]);
         if (previous >= 0) {
           if (group_leader) probe.done(consumer, n - 1);
-          if (lane == 0) mbarrier_arrive(&empty[previous]);
+          release(previous);
         }
         previous = stage;
         if (++stage == p.stages) {
@@ -311,7 +349,7 @@ __global__ void __launch_bounds__(WgShape<CFG>::kThreads, 1)
       for (int sl = 0; sl < S::kSlices; ++sl) fence_accumulators(acc[sl]);
       if (previous >= 0) {
         if (group_leader) probe.done(consumer, n - 1);
-        if (lane == 0) mbarrier_arrive(&empty[previous]);
+        release(previous);
       }
 
       const int g = lane / 4, tq = lane % 4;
@@ -321,7 +359,9 @@ __global__ void __launch_bounds__(WgShape<CFG>::kThreads, 1)
           // ---- epilogue through shared memory: box by box, the TMA stores what the group wrote ----
           // Gemm: a box of 64 rows x 32 columns, two buffers taking turns. AᵀA: the box and its
           // mirror (32 rows x 64 columns, as two boxes of 32 x 32) in one buffer.
-          for (int sl = 0; sl < S::kSlices; ++sl)
+          for (int sl = 0; sl < S::kSlices; ++sl) {
+            // A cluster's spare block below C stores nothing.
+            if (tile.row * p.bm + 64 * (consumer * S::kSlices + sl) >= M) continue;
 #pragma unroll
             for (int box = 0; box < p.bn / kCBoxCols; ++box, ++c_box_count) {
               unsigned char* const staged = c_boxes + (2 * consumer + (kAta ? 0 : c_box_count % 2)) * kCBoxBytes;
@@ -375,6 +415,7 @@ __global__ void __launch_bounds__(WgShape<CFG>::kThreads, 1)
                 bulk_commit();
               }
             }
+          }
           continue;
         }
       }
@@ -420,8 +461,10 @@ __global__ void __launch_bounds__(WgShape<CFG>::kThreads, 1)
   }
   if constexpr (Probe::kObserves) {
     __syncthreads();  // the whole block is done: its last stamp
-    if (threadIdx.x == 0) probe.block_end(slabs * ((tiles - first_tile + tile_step - 1) / tile_step));
+    if (threadIdx.x == 0) probe.block_end(slabs * ((works - first_work + work_step - 1) / work_step));
   }
+  // No block leaves while another of its cluster may still arrive on its barriers.
+  if constexpr (p.cluster > 1) cluster_sync();
 #endif
 }
 
@@ -437,11 +480,12 @@ __global__ void copy_rows_kernel(const std::uint16_t* __restrict__ src, std::int
 }
 
 // "128x256_s4": the block tile, the stages; _w1 for one consumer warpgroup where the tile would
-// have more, _np for one block per tile, _st for C stored through shared memory by the TMA.
+// have more, _np for one block per tile, _st for C stored through shared memory by the TMA, _c2 for
+// clusters of two.
 std::string config_name(const WgmmaParams& p) {
   return std::to_string(p.bm) + "x" + std::to_string(p.bn) + "_s" + std::to_string(p.stages) +
          (p.consumers * 64 != p.bm ? "_w" + std::to_string(p.consumers) : "") + (p.persistent ? "" : "_np") +
-         (p.tma_store ? "_st" : "");
+         (p.tma_store ? "_st" : "") + (p.cluster > 1 ? "_c" + std::to_string(p.cluster) : "");
 }
 
 // ---- tensor maps ----------------------------------------------------------------------------------
@@ -523,7 +567,7 @@ void visit_config(const GemmArgs& g, Fn&& fn) {
     constexpr Precision P = decltype(precision_tag)::value;
     if (!ata)
       fn(wgmma_tma_kernel<P, CFG, false, Probe>, std::integral_constant<int, CFG>{});
-    else if constexpr (kParams[CFG].bm == kParams[CFG].bn)  // AᵀA mirrors square tiles: no other is compiled
+    else if constexpr (kParams[CFG].bm == kParams[CFG].bn && kParams[CFG].cluster == 1)  // AᵀA: square, alone
       fn(wgmma_tma_kernel<P, CFG, true, Probe>, std::integral_constant<int, CFG>{});
     else
       throw GpuError("configuration " + config_name(kParams[CFG]) + " has no AᵀA kernel: BM must equal BN");
@@ -549,14 +593,51 @@ std::int64_t tile_count(const WgmmaParams& p, Problem problem, const Shape& s) {
                           static_cast<int>(ceil_div(s.N, p.bn)));
 }
 
-// Blocks of the launch: one per tile, or for the persistent configurations at most one per SM.
-std::int64_t blocks_of(const WgmmaParams& p, Problem problem, const Shape& s) {
-  const std::int64_t tiles = tile_count(p, problem, s);
-  if (!p.persistent) return tiles;
-  int device = 0, sms = 1;
-  CUDA_CHECK(cudaGetDevice(&device));
-  CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  return std::min<std::int64_t>(tiles, sms);
+// What the blocks share out: tiles, or for clusters groups of p.cluster tiles one above the other.
+std::int64_t work_count(const WgmmaParams& p, Problem problem, const Shape& s) {
+  if (p.cluster == 1) return tile_count(p, problem, s);
+  return ceil_div(ceil_div(s.M, p.bm), p.cluster) * ceil_div(s.N, p.bn);
+}
+
+// A launch of `blocks` blocks (clusters of p.cluster) of a configuration on `stream`.
+struct Launch {
+  cudaLaunchAttribute cluster{};
+  cudaLaunchConfig_t config{};
+  Launch(const WgmmaParams& p, std::int64_t blocks, int threads, std::size_t shared, cudaStream_t stream) {
+    cluster.id = cudaLaunchAttributeClusterDimension;
+    cluster.val.clusterDim.x = static_cast<unsigned>(p.cluster);
+    cluster.val.clusterDim.y = 1;
+    cluster.val.clusterDim.z = 1;
+    config.gridDim = checked_grid(blocks, 1);
+    config.blockDim = dim3(static_cast<unsigned>(threads));
+    config.dynamicSmemBytes = shared;
+    config.stream = stream;
+    config.attrs = &cluster;
+    config.numAttrs = p.cluster > 1 ? 1 : 0;
+  }
+};
+
+// Blocks of the launch: one per tile (per tile of a group), or for the persistent configurations
+// as many as are resident at once: one per SM, or as many clusters as the GPU can place together.
+// The kernel's shared-memory attribute must be set.
+template <int CFG, typename Kernel>
+std::int64_t blocks_of(Problem problem, const Shape& s, Kernel kernel) {
+  using S = WgShape<CFG>;
+  const std::int64_t works = work_count(S::p, problem, s);
+  if (!S::p.persistent) return works * S::p.cluster;
+  if (S::p.cluster == 1) {
+    int device = 0, sms = 1;
+    CUDA_CHECK(cudaGetDevice(&device));
+    CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    return std::min<std::int64_t>(works, sms);
+  }
+  const Launch probe_launch(S::p, S::p.cluster, S::kThreads, S::kShared, nullptr);
+  int clusters = 0;
+  CUDA_CHECK(cudaOccupancyMaxActiveClusters(&clusters, reinterpret_cast<const void*>(kernel), &probe_launch.config));
+  if (clusters < 1)
+    throw GpuError("this GPU cannot place a cluster of " + std::to_string(S::p.cluster) + " blocks of " +
+                   std::to_string(S::kShared / 1024) + " KB of shared memory");
+  return std::min<std::int64_t>(works, clusters) * S::p.cluster;
 }
 
 // The timed, traced and timeline launches differ only in the probe.
@@ -583,10 +664,10 @@ void launch_with(const GemmArgs& g, int config_index, const Probe& probe) {
         use_c_map && ata ? make_tensor_map(g.c, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 4, s.M, s.N, s.N, kCBoxCols, 32)
                          : a_map;
     const bool vec_c = reinterpret_cast<std::uintptr_t>(g.c) % 8 == 0 && s.N % 2 == 0;
-    const std::int64_t blocks = blocks_of(S::p, g.problem, s);
-    kernel<<<checked_grid(blocks, 1), S::kThreads, S::kShared, g.stream>>>(
-        a_map, b_map, c_map, m_map, use_c_map, static_cast<float*>(g.c), static_cast<int>(s.M), static_cast<int>(s.N),
-        static_cast<int>(s.K), vec_c, probe);
+    const Launch launch(S::p, blocks_of<CFG>(g.problem, s, kernel), S::kThreads, S::kShared, g.stream);
+    CUDA_CHECK(cudaLaunchKernelEx(&launch.config, kernel, a_map, b_map, c_map, m_map, use_c_map,
+                                  static_cast<float*>(g.c), static_cast<int>(s.M), static_cast<int>(s.N),
+                                  static_cast<int>(s.K), vec_c, probe));
     CUDA_CHECK_LAUNCH("wgmma_tma_kernel");
   });
 }
@@ -602,16 +683,20 @@ void wgmma_launch_timeline(const GemmArgs& g, int config_index, const TimelineBu
 }
 
 TimelineLayout wgmma_timeline_layout(const GemmArgs& g, int config_index) {
-  if (config_index < 0 || config_index >= kNumConfigs)
-    throw GpuError(config_index_error(kWgmmaTmaVariant, config_index));
-  const WgmmaParams& p = kParams[config_index];
   TimelineLayout out;
-  out.blocks = static_cast<int>(blocks_of(p, g.problem, g.shape));
-  out.stages = p.stages;
-  out.consumers = p.consumers;
-  out.slabs_per_tile = static_cast<int>(ceil_div(g.shape.K, kBK));
-  out.slab_depth = kBK;
-  out.tiles = tile_count(p, g.problem, g.shape);
+  visit_kernel<TimelineProbe>(g, config_index, [&](auto kernel, auto cfg_tag) {
+    constexpr int CFG = decltype(cfg_tag)::value;
+    using S = WgShape<CFG>;
+    CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(S::kShared)));
+    out.blocks = static_cast<int>(blocks_of<CFG>(g.problem, g.shape, kernel));
+    out.stages = S::p.stages;
+    out.consumers = S::p.consumers;
+    out.cluster = S::p.cluster;
+    out.slabs_per_tile = static_cast<int>(ceil_div(g.shape.K, kBK));
+    out.slab_depth = kBK;
+    out.tiles = tile_count(S::p, g.problem, g.shape);
+    out.works = work_count(S::p, g.problem, g.shape);
+  });
   return out;
 }
 
@@ -637,6 +722,10 @@ std::string wgmma_refuses(Problem problem, Precision, const TileConfig& cfg) {
            "else";
   const WgmmaParams* p = params_of(cfg);
   if (!p) return "unknown configuration " + cfg.name;
+  if (problem == Problem::Ata && p->cluster > 1)
+    return "the clusters pair gemm tiles one above the other, which share B; AᵀA's upper triangle is not paired "
+           "(choose " +
+           config_name(kParams[kDefaultConfig]) + ")";
   if (problem == Problem::Ata && p->bm != p->bn)
     return "AᵀA mirrors square tiles across the diagonal: BM must equal BN (choose " +
            config_name(kParams[kDefaultConfig]) + " or " + config_name(kParams[2]) + ")";
@@ -654,8 +743,9 @@ std::size_t wgmma_shared_bytes(const TileConfig& cfg, Precision) {
 class WgmmaModel final : public BlockTileModel {
  public:
   WgmmaModel(const WgmmaParams& p, Problem problem, Precision precision, const Shape& shape)
-      : BlockTileModel({p.bm, p.bn, kBK, threads_of(p) / 32, "copied", " by the TMA, one thread issuing every box"},
-                       problem, shape),
+      : BlockTileModel(
+            {p.bm, p.bn, kBK, threads_of(p) / 32, "copied", " by the TMA, one thread issuing every box", p.cluster},
+            problem, shape),
         p_(p) {
     build_picture(precision);
   }
@@ -753,6 +843,7 @@ std::vector<TileConfig> wgmma_configs() {
     c.warp_m = 64 * slices_of(p);  // a consumer warpgroup's rows
     c.warp_n = p.bn;
     c.stages = p.stages;
+    c.cluster_m = p.cluster;
     c.threads_x = 32;
     c.threads_y = threads_of(p) / 32;
     c.math = p.bn == 256   ? "wgmma m64n256k16 tensor cores, FP32 accumulation"

@@ -21,7 +21,22 @@ BlockTileModel::BlockTileModel(const Tiling& t, Problem problem, const Shape& sh
     : t_(t), ata_(problem == Problem::Ata), s_(shape) {
   grid_m_ = static_cast<int>(ceil_div(s_.M, t_.bm));
   grid_n_ = static_cast<int>(ceil_div(s_.N, t_.bn));
-  blocks_ = static_cast<int>(block_tile_count(ata_, grid_m_, grid_n_));
+  blocks_ = t_.cluster_m > 1 ? t_.cluster_m * static_cast<int>(ceil_div(grid_m_, t_.cluster_m)) * grid_n_
+                             : static_cast<int>(block_tile_count(ata_, grid_m_, grid_n_));
+}
+
+BlockTile BlockTileModel::tile_of(int linear) const {
+  const int cm = t_.cluster_m;
+  if (cm <= 1) return block_tile(ata_, linear, grid_m_, grid_n_);
+  const BlockTile group = gemm_block_tile(linear / cm, static_cast<int>(ceil_div(grid_m_, cm)), grid_n_);
+  return {group.row * cm + linear % cm, group.col};
+}
+
+int BlockTileModel::block_of(BlockTile tile) const {
+  const int cm = t_.cluster_m;
+  if (cm <= 1) return block_tile_index(ata_, tile, grid_m_, grid_n_);
+  const int group = gemm_block_index({tile.row / cm, tile.col}, static_cast<int>(ceil_div(grid_m_, cm)), grid_n_);
+  return group * cm + tile.row % cm;
 }
 
 int BlockTileModel::phases() const {
@@ -33,7 +48,7 @@ Owner BlockTileModel::owner(std::int64_t i, std::int64_t j) const {
   if (mirrored) std::swap(i, j);
   const BlockTile tile{static_cast<int>(i / t_.bm), static_cast<int>(j / t_.bn)};
   Owner o;
-  o.block_x = block_tile_index(ata_, tile, grid_m_, grid_n_);
+  o.block_x = block_of(tile);
   o.block_y = 0;
   owner_in_block(static_cast<int>(i % t_.bm), static_cast<int>(j % t_.bn), &o);
   o.mirrored = mirrored;
@@ -66,7 +81,9 @@ void BlockTileModel::thread_loads(int bx, int by, int tx, int ty, int phase, int
     tile_loads(true, t_.bk, t_.bm, k0, m0, s_.K, s_.N, tid, a);
   else
     tile_loads(true, t_.bm, t_.bk, m0, k0, s_.M, s_.K, tid, a);
-  tile_loads(false, t_.bk, t_.bn, k0, n0, s_.K, s_.N, tid, b);
+  // In a cluster, rank r copies columns r * BN / cluster_m .. of the common B tile.
+  const int share = t_.bn / t_.cluster_m;
+  tile_loads(false, t_.bk, share, k0, n0 + static_cast<std::int64_t>(bx % t_.cluster_m) * share, s_.K, s_.N, tid, b);
 }
 
 void BlockTileModel::tile_loads(bool, int tile_rows, int tile_cols, std::int64_t r0, std::int64_t c0, std::int64_t rows,
@@ -88,6 +105,11 @@ std::string BlockTileModel::reads_summary() const {
     return "each element of A is " + verb + " g + 1 = " + std::to_string(grid_n_ + 1) +
            " times from global memory (g = ceil(N / " + std::to_string(t_.bn) + ") = " + std::to_string(grid_n_) +
            "): by the upper-triangle blocks of its block row as A^T and of its block column as A";
+  if (t_.cluster_m > 1)
+    return "each element of A is " + verb + " ceil(N / " + std::to_string(t_.bn) + ") = " + std::to_string(grid_n_) +
+           " times and each element of B ceil(M / " + std::to_string(t_.bm * t_.cluster_m) +
+           ") = " + std::to_string(b_reads(0, 0)) + " times from global memory" + t_.tail + "; a cluster of " +
+           std::to_string(t_.cluster_m) + " blocks shares each slab of B, each block copying its share to all";
   return "each element of A is " + verb + " ceil(N / " + std::to_string(t_.bn) + ") = " + std::to_string(grid_n_) +
          " times and each element of B ceil(M / " + std::to_string(t_.bm) + ") = " + std::to_string(grid_m_) +
          " times from global memory" + t_.tail;

@@ -25,6 +25,13 @@ class BlockTileModel : public MappingModel {
     // ", straight into shared memory (cp.async)".
     const char* verb = "read";
     const char* tail = "";
+    // Gemm blocks in clusters of cluster_m (TileConfig::cluster_m): block b is rank b % cluster_m of
+    // cluster b / cluster_m, which takes cluster_m block rows of one block column, the clusters in
+    // block_order.h's order over those groups of rows; each block copies its A tile and the rank's
+    // share of the columns of B, which reaches every block of the cluster. When the block rows do
+    // not divide, the last clusters' spare blocks lie below C: they store nothing but still copy
+    // their share of B.
+    int cluster_m = 1;
   };
   BlockTileModel(const Tiling& t, Problem problem, const Shape& shape);
 
@@ -45,7 +52,8 @@ class BlockTileModel : public MappingModel {
   // of its block column. AᵀA: A(k, c), c in block column b, by the g - b upper blocks of block
   // row b (as the A operand) and the b + 1 of block column b (as the B operand): g + 1.
   std::int64_t a_reads(std::int64_t, std::int64_t) const override { return ata_ ? grid_n_ + 1 : grid_n_; }
-  std::int64_t b_reads(std::int64_t, std::int64_t) const override { return ata_ ? 0 : grid_m_; }
+  // Clusters: B(k, c) by one block of each cluster of the column, ceil(grid_m / cluster_m).
+  std::int64_t b_reads(std::int64_t, std::int64_t) const override { return ata_ ? 0 : ceil_div(grid_m_, t_.cluster_m); }
   // Every element of a matrix is read equally often: the totals are the count times the size.
   std::int64_t a_reads_total(std::int64_t rows, std::int64_t cols) const override {
     return rows * cols * a_reads(0, 0);
@@ -72,7 +80,8 @@ class BlockTileModel : public MappingModel {
   const Shape& shape() const { return s_; }
 
  private:
-  BlockTile tile_of(int linear) const { return block_tile(ata_, linear, grid_m_, grid_n_); }
+  BlockTile tile_of(int linear) const;
+  int block_of(BlockTile tile) const;  // the inverse, for tiles inside C
 
   Tiling t_;
   bool ata_;

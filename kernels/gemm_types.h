@@ -96,10 +96,13 @@ struct TileConfig {
   int threads_x = 0, threads_y = 0;  // block shape (0 for cuBLAS)
   int warp_m = 0, warp_n = 0;        // tensor-core kernels: the warp tile of C (0: not warp-tiled)
   int stages = 0;                    // buffers of a cp.async ring (0: none)
-  const char* math = "";             // what arithmetic it uses, stated for the user
-  bool opt_in = false;               // run only when named explicitly (TF32 tensor cores)
-  int engine_mode = 0;               // variants drawn by an external engine: which of its modes
-  bool tf32 = false;                 // float inputs rounded to TF32 (10-bit mantissa) by the tensor cores
+  // Blocks launched as one thread-block cluster, one tile above the other in a block column, each
+  // copying 1 / cluster_m of their common B slab into all their shared memories (TMA multicast).
+  int cluster_m = 1;
+  const char* math = "";  // what arithmetic it uses, stated for the user
+  bool opt_in = false;    // run only when named explicitly (TF32 tensor cores)
+  int engine_mode = 0;    // variants drawn by an external engine: which of its modes
+  bool tf32 = false;      // float inputs rounded to TF32 (10-bit mantissa) by the tensor cores
   OutputPart output = OutputPart::Full;
   int threads() const { return threads_x * threads_y; }
 };

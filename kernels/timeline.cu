@@ -34,31 +34,36 @@ std::string timeline_refusal(const std::string& variant_id, int config_index, Pr
   return "";
 }
 
-// A block's cycles on the common axis: the line through its two (cycles, ns) readings, then
-// shifted so that the launch's earliest reading is 0.
+// Differences of 64-bit counters, taken in integers: the global timer counts nanoseconds since
+// 1970, where a double's steps are 256 ns.
+double since(std::uint64_t t, std::uint64_t origin) {
+  return static_cast<double>(static_cast<std::int64_t>(t - origin));
+}
+
+// A block's cycles on the common axis: the line through its two (cycles, ns) readings, shifted so
+// that the launch's earliest reading is 0.
 struct CycleToNs {
-  double cycles0 = 0, ns0 = 0, ns_per_cycle = 0, origin = 0;
+  std::uint64_t cycles0 = 0;
+  double ns0 = 0, ns_per_cycle = 0;
   double operator()(std::uint64_t cycles) const {
     if (cycles == 0) return -1;
-    return ns0 + (static_cast<double>(cycles) - cycles0) * ns_per_cycle - origin;
+    return ns0 + since(cycles, cycles0) * ns_per_cycle;
   }
 };
 
 TimelineBlock to_block(int index, const TimelineClock& clock, const TimelineStamps* stamps, int records,
-                       const TimelineLayout& layout, double origin) {
+                       const TimelineLayout& layout, std::uint64_t origin) {
   TimelineBlock b;
   b.block = index;
   b.sm = static_cast<int>(clock.sm);
   b.slabs_total = static_cast<int>(clock.records);
   CycleToNs to_ns;
-  to_ns.cycles0 = static_cast<double>(clock.cycles_begin);
-  to_ns.ns0 = static_cast<double>(clock.ns_begin);
-  to_ns.origin = origin;
-  const double cycles = static_cast<double>(clock.cycles_end) - static_cast<double>(clock.cycles_begin);
-  to_ns.ns_per_cycle =
-      cycles > 0 ? (static_cast<double>(clock.ns_end) - static_cast<double>(clock.ns_begin)) / cycles : 0;
-  b.begin = static_cast<double>(clock.ns_begin) - origin;
-  b.end = static_cast<double>(clock.ns_end) - origin;
+  to_ns.cycles0 = clock.cycles_begin;
+  to_ns.ns0 = since(clock.ns_begin, origin);
+  const double cycles = since(clock.cycles_end, clock.cycles_begin);
+  to_ns.ns_per_cycle = cycles > 0 ? since(clock.ns_end, clock.ns_begin) / cycles : 0;
+  b.begin = since(clock.ns_begin, origin);
+  b.end = since(clock.ns_end, origin);
   const int kept = std::min(records, b.slabs_total);
   for (int n = 0; n < kept; ++n) {
     const TimelineStamps& st = stamps[n];
@@ -145,17 +150,16 @@ TimelineResult run_timeline(const std::string& variant_id, int config_index, Pro
                                cudaMemcpyDeviceToHost, stream));
     CUDA_CHECK(cudaStreamSynchronize(stream));
 
-    double origin = 0, last = 0;
+    std::uint64_t origin = 0, last = 0;
     bool first = true;
     for (const TimelineClock& clock : host_clocks) {
       if (clock.ns_begin == 0 || clock.ns_end < clock.ns_begin)
         throw GpuError("a block of the timeline build left no clock readings");
-      const double begin = static_cast<double>(clock.ns_begin), end = static_cast<double>(clock.ns_end);
-      origin = first ? begin : std::min(origin, begin);
-      last = first ? end : std::max(last, end);
+      origin = first ? clock.ns_begin : std::min(origin, clock.ns_begin);
+      last = first ? clock.ns_end : std::max(last, clock.ns_end);
       first = false;
     }
-    r.kernel_ns = last - origin;
+    r.kernel_ns = since(last, origin);
     for (int i = 0; i < layout.blocks; ++i)
       r.blocks.push_back(to_block(i, host_clocks[static_cast<std::size_t>(i)],
                                   host_stamps.data() + static_cast<std::size_t>(i) * records_per_block,

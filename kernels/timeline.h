@@ -48,6 +48,10 @@ struct TimelineLayout {
   int slabs_per_tile = 0;  // k slabs of one tile of C: a block's slab n is of its tile n / slabs_per_tile
   int slab_depth = 0;      // k per slab
   std::int64_t tiles = 0;  // tiles of C in the launch
+  // What the blocks share out, in turn (block b takes b, b + blocks, ..., or in clusters of
+  // `cluster` blocks: cluster c takes c, c + clusters, ...): tiles, or groups of `cluster` tiles.
+  std::int64_t works = 0;
+  int cluster = 1;
 };
 
 // One slab on the host, in nanoseconds since the earliest block began; negative = not stamped.

@@ -269,6 +269,49 @@ __device__ __forceinline__ void named_barrier_sync(int id, int threads) {
   asm volatile("bar.sync %0, %1;\n" ::"r"(id), "r"(threads) : "memory");
 }
 
+// ---- thread-block clusters -------------------------------------------------------------------------
+// This block's rank in its cluster (0 .. cluster size - 1).
+__device__ __forceinline__ unsigned cluster_rank() {
+  unsigned rank = 0;
+#ifdef TILESCOPE_SM90A_PTX
+  asm volatile("mov.u32 %0, %%cluster_ctarank;\n" : "=r"(rank));
+#endif
+  return rank;
+}
+// Every thread of every block of the cluster arrives, then waits for all the others: what one
+// block wrote before it (its barriers' initialisation, its remote arrivals) is seen by the others.
+__device__ __forceinline__ void cluster_sync() {
+#ifdef TILESCOPE_SM90A_PTX
+  asm volatile("barrier.cluster.arrive.release;\nbarrier.cluster.wait.acquire;\n" ::: "memory");
+#endif
+}
+// An arrival on the mbarrier at the same place in the shared memory of block `rank` of the cluster.
+// Its ordering is the default, the block's (.release.cta): a consumer only says it is done reading
+// a stage, which wgmma.wait_group has already ensured; a cluster-wide release would wait for the
+// thread's memory operations to be seen across the cluster, several hundred nanoseconds per slab.
+__device__ __forceinline__ void mbarrier_arrive_remote(std::uint64_t* bar, unsigned rank) {
+#ifdef TILESCOPE_SM90A_PTX
+  asm volatile(
+      "{\n.reg .b32 remote;\nmapa.shared::cluster.u32 remote, %0, %1;\n"
+      "mbarrier.arrive.shared::cluster.b64 _, [remote];\n}\n" ::"r"(shared_address(bar)),
+      "r"(rank)
+      : "memory");
+#endif
+}
+// tma_load_2d for every block of the cluster in `mask` (bit r: rank r) at once: one read of global
+// memory lands at `dst` in each of their shared memories, its bytes counted on the barrier at
+// `bar`'s place in each.
+__device__ __forceinline__ void tma_load_2d_multicast(void* dst, const CUtensorMap* map, int x, int y,
+                                                      std::uint64_t* bar, std::uint16_t mask) {
+#ifdef TILESCOPE_SM90A_PTX
+  asm volatile(
+      "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster "
+      "[%0], [%1, {%2, %3}], [%4], %5;\n" ::"r"(shared_address(dst)),
+      "l"(reinterpret_cast<std::uint64_t>(map)), "r"(x), "r"(y), "r"(shared_address(bar)), "h"(mask)
+      : "memory");
+#endif
+}
+
 // ---- register reallocation -------------------------------------------------------------------------
 // Every thread of the warpgroup gives up registers down to kCount, or takes them up to kCount.
 template <int kCount>

@@ -28,9 +28,9 @@ std::vector<const VariantDescriptor*> timeline_variants() {
   return out;
 }
 
-// Tiles block b of a grid of `blocks` walks: b, b + blocks, ... below `tiles`.
-int tiles_of_block(int b, int blocks, std::int64_t tiles) {
-  return b < tiles ? static_cast<int>((tiles - 1 - b) / blocks + 1) : 0;
+// Works (tiles, or groups of tiles for clusters) taker b of `takers` walks: b, b + takers, ...
+int tiles_of_block(int b, int takers, std::int64_t works) {
+  return b < works ? static_cast<int>((works - 1 - b) / takers + 1) : 0;
 }
 
 TEST(GpuTimeline, SomeVariantHasOne) {
@@ -57,7 +57,9 @@ TEST(GpuTimeline, StampsEverySlabInAnOrderTheBarriersAllow) {
           EXPECT_GT(r.kernel_ns, 0);
           bool overlapped = false;
           for (const TimelineBlock& b : r.blocks) {
-            const int slabs = tiles_of_block(b.block, r.layout.blocks, r.layout.tiles) * r.layout.slabs_per_tile;
+            const int cluster = r.layout.cluster;
+            const int slabs =
+                tiles_of_block(b.block / cluster, r.layout.blocks / cluster, r.layout.works) * r.layout.slabs_per_tile;
             ASSERT_EQ(b.slabs_total, slabs) << "block " << b.block;
             ASSERT_EQ(static_cast<int>(b.slabs.size()), std::min(slabs, records));
             EXPECT_EQ(timeline_order_violation(b, r.layout), "");

@@ -77,15 +77,23 @@ struct ModelCase {
 
 // The grid a kernel launches: 2-D (one block per tile; AᵀA's lower blocks exit at once), or 1-D
 // over the tiles the kernel computes.
+// Clusters (TileConfig::cluster_m, gemm): a cluster of cm blocks takes cm block rows of one block
+// column, the clusters in block_order.h's order over those groups; the last group may reach below C.
 Dim2 launch_grid(const ModelCase& s) {
-  const std::int64_t gx = cdiv(s.shape.N, s.cfg.bn), gy = cdiv(s.shape.M, s.cfg.bm);
+  const std::int64_t gx = cdiv(s.shape.N, s.cfg.bn), gy = cdiv(s.shape.M, s.cfg.bm), cm = s.cfg.cluster_m;
   if (!s.warp_level()) return {static_cast<int>(gx), static_cast<int>(gy)};
+  if (cm > 1) return {static_cast<int>(cm * cdiv(gy, cm) * gx), 1};
   return {static_cast<int>(s.ata() ? upper_block_count(static_cast<int>(gx)) : gx * gy), 1};
 }
 // The tile of C block (bx, by) computes, as (row, col) of block tiles.
 BlockTile tile_of(const ModelCase& s, int bx, int by) {
   if (!s.warp_level()) return {by, bx};
   const int gx = static_cast<int>(cdiv(s.shape.N, s.cfg.bn)), gy = static_cast<int>(cdiv(s.shape.M, s.cfg.bm));
+  const int cm = s.cfg.cluster_m;
+  if (cm > 1) {
+    const BlockTile group = gemm_block_tile(bx / cm, static_cast<int>(cdiv(gy, cm)), gx);
+    return {group.row * cm + bx % cm, group.col};
+  }
   return s.ata() ? upper_block_tile(bx, gx) : gemm_block_tile(bx, gy, gx);
 }
 bool tile_active(const ModelCase& s, int bx, int by) {
@@ -238,7 +246,8 @@ std::int64_t expected_a_reads(const ModelCase& s) {
 }
 std::int64_t expected_b_reads(const ModelCase& s) {
   if (s.ata()) return 0;
-  return s.one_phase ? s.shape.M : cdiv(s.shape.M, s.cfg.bm);
+  // A cluster reads each slab of B once for its cluster_m block rows.
+  return s.one_phase ? s.shape.M : cdiv(cdiv(s.shape.M, s.cfg.bm), s.cfg.cluster_m);
 }
 
 // ---- the checks ------------------------------------------------------------------------------
@@ -315,6 +324,38 @@ Ranges ranges(const TileRect& t, bool k_is_cols) {
   return k_is_cols ? Ranges{t.col0, t.col1, t.row0, t.row1} : Ranges{t.row0, t.row1, t.col0, t.col1};
 }
 
+// Clusters: every block of a cluster stages the same B tile, and their threads' loads fill it
+// exactly once between them (each copies its share to all).
+std::string check_cluster_b_loads(const MappingModel& m, const ModelCase& s) {
+  const Dim2 g = m.grid(), b = m.block();
+  const int cm = s.cfg.cluster_m;
+  std::vector<ElementRef> la, lb;
+  for (int first = 0; first < g.x; first += cm)
+    for (int p = 0; p < m.phases(); ++p) {
+      const TileRect bt = m.b_tile(first, 0, p);
+      const std::string ph = "cluster of block " + std::to_string(first) + " phase " + std::to_string(p);
+      std::vector<int> seen(static_cast<std::size_t>(bt.elements()), 0);
+      for (int bx = first; bx < first + cm; ++bx) {
+        const TileRect other = m.b_tile(bx, 0, p);
+        if (other.row0 != bt.row0 || other.row1 != bt.row1 || other.col0 != bt.col0 || other.col1 != bt.col1)
+          return ph + ": its blocks stage different B tiles";
+        for (int q = 0; q < m.pieces(); ++q)
+          for (int ty = 0; ty < b.y; ++ty)
+            for (int tx = 0; tx < b.x; ++tx) {
+              m.thread_loads(bx, 0, tx, ty, p, q, &la, &lb);
+              for (const ElementRef& e : lb) {
+                if (e.row < bt.row0 || e.row >= bt.row1 || e.col < bt.col0 || e.col >= bt.col1)
+                  return ph + ": a thread loads " + where("B", e.row, e.col) + " outside the B tile";
+                ++seen[(e.row - bt.row0) * (bt.col1 - bt.col0) + (e.col - bt.col0)];
+              }
+            }
+      }
+      if (std::any_of(seen.begin(), seen.end(), [](int n) { return n != 1; }))
+        return ph + ": the blocks' loads do not fill the B tile exactly once";
+    }
+  return "";
+}
+
 std::string check_tiles(const MappingModel& m, const ModelCase& s) {
   const Dim2 g = m.grid(), b = m.block();
   const std::int64_t M = s.shape.M, N = s.shape.N, K = s.shape.K;
@@ -369,13 +410,14 @@ std::string check_tiles(const MappingModel& m, const ModelCase& s) {
             }
         if (std::any_of(seen_a.begin(), seen_a.end(), [](int n) { return n != 1; }))
           return ph + ": the threads' loads do not fill the A tile exactly once";
-        if (std::any_of(seen_b.begin(), seen_b.end(), [](int n) { return n != 1; }))
+        // In a cluster the B tile is the cluster's: its blocks' loads fill it together (below).
+        if (s.cfg.cluster_m == 1 && std::any_of(seen_b.begin(), seen_b.end(), [](int n) { return n != 1; }))
           return ph + ": the threads' loads do not fill the B tile exactly once";
       }
       if (!s.one_phase && m.block_active(bx, by) && (next_k_a != K || next_k_b != K))
         return blk + ": the phases do not cover K";
     }
-  return "";
+  return s.cfg.cluster_m > 1 ? check_cluster_b_loads(m, s) : "";
 }
 
 std::string check_reads(const MappingModel& m, const ModelCase& s) {
@@ -406,7 +448,8 @@ std::string check_reads(const MappingModel& m, const ModelCase& s) {
       for (int bx = 0; bx < g.x; ++bx)
         for (int p = 0; p < m.phases(); ++p) {
           add_rect(ra, a_cols, m.a_tile(bx, by, p));
-          add_rect(rb_target, b_cols, m.b_tile(bx, by, p));
+          // A cluster reads its B tile once, for all its blocks.
+          if (bx % s.cfg.cluster_m == 0) add_rect(rb_target, b_cols, m.b_tile(bx, by, p));
         }
   }
   const std::int64_t ea = expected_a_reads(s), eb = expected_b_reads(s);
