@@ -751,6 +751,7 @@ class WgmmaModel final : public BlockTileModel {
   }
 
   int writer_slots() const override { return slices_of(p_) * p_.bn / 2; }
+  const FragmentPicture* fragments() const override { return &picture_; }
 
  private:
   // Row r is in slice r / 64, of consumer warpgroup slice / slices (warps 4 + 4 consumer ..), its
@@ -844,6 +845,7 @@ std::vector<TileConfig> wgmma_configs() {
     c.warp_n = p.bn;
     c.stages = p.stages;
     c.cluster_m = p.cluster;
+    c.group_warps = 4;
     c.threads_x = 32;
     c.threads_y = threads_of(p) / 32;
     c.math = p.bn == 256   ? "wgmma m64n256k16 tensor cores, FP32 accumulation"

@@ -99,6 +99,8 @@ struct TileConfig {
   // Blocks launched as one thread-block cluster, one tile above the other in a block column, each
   // copying 1 / cluster_m of their common B slab into all their shared memories (TMA multicast).
   int cluster_m = 1;
+  // Warps that hold one warp tile together (a warpgroup's wgmma: 4; mma.sync and wmma: 1).
+  int group_warps = 1;
   const char* math = "";  // what arithmetic it uses, stated for the user
   bool opt_in = false;    // run only when named explicitly (TF32 tensor cores)
   int engine_mode = 0;    // variants drawn by an external engine: which of its modes

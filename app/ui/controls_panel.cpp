@@ -144,6 +144,14 @@ void ControlsPanel::draw_focused_variant(TabContext& ctx) {
         "%s: each fragment (one pixel of the render target) computes a %d x %d block of C. "
         "The History tab draws its passes and explains what bounds it.",
         cfg.name.c_str(), cfg.bm, cfg.bn);
+  } else if (cfg.warp_m > 0 && cfg.group_warps > 1) {
+    const int groups = (cfg.bm / cfg.warp_m) * (cfg.bn / cfg.warp_n);
+    ImGui::TextDisabled(
+        "%s: each block of %d warps computes a %d x %d tile of C, %d k at a time; %d warpgroup(s) of %d warps "
+        "multiply, each keeping a %d x %d tile in its registers, while the others copy (%d stages of shared "
+        "memory)%s.",
+        cfg.name.c_str(), cfg.threads_y, cfg.bm, cfg.bn, cfg.bk, groups, cfg.group_warps, cfg.warp_m, cfg.warp_n,
+        std::max(cfg.stages, 1), cfg.cluster_m > 1 ? "; blocks run in clusters that share each slab of B" : "");
   } else if (cfg.warp_m > 0) {
     ImGui::TextDisabled(
         "%s: each block of %d warps computes a %d x %d tile of C, %d k at a time; each warp keeps a %d x %d "

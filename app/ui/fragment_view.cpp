@@ -4,9 +4,12 @@
 #include <cstdio>
 #include <string>
 
+#include "ui/stage_ring_view.h"
+#include "ui/warpgroup_view.h"
 #include "ui/widgets.h"
 #include "viz/colors.h"
 #include "viz/fragment_images.h"
+#include "viz/warpgroup_images.h"
 
 namespace tilescope {
 
@@ -16,17 +19,6 @@ constexpr ImU32 kMagenta = 0xFFFF30FF;   // the tile being multiplied, as over t
 constexpr ImU32 kCyan = 0xFFFFFF40;      // tiles in flight
 constexpr ImU32 kConflict = 0xFF3030E0;  // a bank asked for more than one word
 constexpr ImU32 kWhite = 0xFFFFFFFF;
-
-// Text centred in a cell, at a size that fits it.
-void cell_text(ImDrawList* dl, ImVec2 a, ImVec2 b, ImU32 background, const char* text) {
-  const float size = std::min(ImGui::GetFontSize(), (b.y - a.y) * 0.8f);
-  if (size < 7) return;
-  const float scale = size / ImGui::GetFontSize();
-  const ImVec2 t = ImGui::CalcTextSize(text);
-  if (t.x * scale > (b.x - a.x) - 1) return;
-  dl->AddText(ImGui::GetFont(), size, ImVec2((a.x + b.x - t.x * scale) * 0.5f, (a.y + b.y - t.y * scale) * 0.5f),
-              text_color_on(background), text);
-}
 
 // Where one operand's grid is on screen.
 struct GridPlace {
@@ -106,6 +98,10 @@ void draw_lane_table(ImDrawList* dl, const LaneTable& t, int active_lane) {
 }  // namespace
 
 void FragmentView::draw_fragments(const FragmentPicture& pic) {
+  if (is_warpgroup_picture(pic)) {
+    draw_warpgroup_accumulators(pic, &pinned_warp_, &pinned_lane_);
+    return;
+  }
   ImGui::Text("One tensor-core instruction: %s", pic.instruction.c_str());
   ImGui::PushTextWrapPos(0);
   ImGui::TextDisabled(
@@ -256,6 +252,18 @@ void draw_operand_banks(const char* name, const OperandReads& reads, bool swizzl
 }  // namespace
 
 void FragmentView::draw_banks(const FragmentPicture& pic) {
+  if (!has_lane_reads(pic)) {
+    ImGui::TextUnformatted("Shared memory: no lane reads to draw as banks");
+    ImGui::PushTextWrapPos(0);
+    ImGui::TextDisabled(
+        "No lane of this kernel loads A or B from shared memory: the tensor cores read the operands themselves, "
+        "through descriptors of the stage's layout, so there is no request per lane and no bank picture. What "
+        "lands in shared memory, and where, is below.");
+    ImGui::PopTextWrapPos();
+    ImGui::Spacing();
+    draw_stage_boxes(pic);
+    return;
+  }
   ImGui::TextUnformatted("Shared-memory banks: a warp's reads of one k step");
   ImGui::PushTextWrapPos(0);
   ImGui::TextDisabled(
@@ -282,6 +290,10 @@ void FragmentView::draw_banks(const FragmentPicture& pic) {
 }
 
 void FragmentView::draw_stage_ring(const FragmentPicture& pic, int computing, int tiles, int bk, std::int64_t K) {
+  if (pic.stage_barriers) {
+    draw_stage_handshake(pic, computing + 1, tiles, bk, K);
+    return;
+  }
   const std::vector<StageSlot> ring = stage_ring(pic.stages, pic.in_flight, computing, tiles, bk, K);
   const float font = ImGui::GetFontSize();
   ImDrawList* dl = ImGui::GetWindowDrawList();

@@ -16,6 +16,8 @@
 #include "ui/key_presses.h"
 #include "ui/widgets.h"
 #include "viz/fragment_images.h"
+#include "viz/stage_handshake.h"
+#include "viz/warpgroup_images.h"
 
 namespace tilescope {
 
@@ -182,10 +184,12 @@ void MappingPanel::handle_keys() {
 }
 
 void MappingPanel::draw(TabContext& ctx) {
+  runner_busy_ = ctx.runner.progress().busy;
   draw(ctx.state, ctx.runner.gpu());
 }
 
 void MappingPanel::draw(const AppState& state, bool gpu) {
+  gpu_ = gpu;
   rebuild(state);
   if (!model_) {
     ImGui::Dummy(ImVec2(0, ImGui::GetFontSize()));
@@ -194,6 +198,8 @@ void MappingPanel::draw(const AppState& state, bool gpu) {
     return;
   }
   handle_keys();
+  // A script may ask for more phases than this block has: show its last.
+  phase_ = std::clamp(phase_, 0, model_->phases());
   if (playing_) {
     play_clock_ += ImGui::GetIO().DeltaTime * speed_;
     if (play_clock_ >= 1.0) {
@@ -221,25 +227,38 @@ void MappingPanel::draw(const AppState& state, bool gpu) {
     images_dirty_ = false;
   }
 
-  const float anim_width = std::min(ImGui::GetContentRegionAvail().x * 0.38f, ImGui::GetFontSize() * 24);
+  // The timeline is about time, not about the selected block's tiles: it takes the whole width.
+  const bool wide = view_ == View::Timeline && has_timeline();
+  const float anim_width = wide ? 0 : std::min(ImGui::GetContentRegionAvail().x * 0.38f, ImGui::GetFontSize() * 24);
   ImGui::BeginChild("matrices", ImVec2(ImGui::GetContentRegionAvail().x - anim_width, 0), false,
                     ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
   draw_views(state);
   ImGui::EndChild();
+  if (wide) return;
   ImGui::SameLine();
   ImGui::BeginChild("animation", ImVec2(0, 0), true);
   draw_animation(state);
   ImGui::EndChild();
 }
 
+bool MappingPanel::has_timeline() const {
+  const VariantDescriptor* v = find_variant(variant_id_);
+  return v && v->launch_timeline;
+}
+
 // A tensor-core model's pictures, a tab each: the matrices (blocks, warps, lanes), one mma's
-// fragments, the shared-memory banks of one k step. Other models: the matrices alone.
+// fragments, the shared-memory banks of one k step; a pipelined variant's timeline. Other
+// models: the matrices alone.
 void MappingPanel::draw_views(const AppState& state) {
   const FragmentPicture* pic = model_->fragments();
-  if (!pic) {
+  const bool timeline = has_timeline();
+  if (!pic && !timeline) {
     draw_matrices(state);
     return;
   }
+  // A view this variant does not have (a script asked for it) would be asked for forever.
+  const bool missing = view_ == View::Timeline ? !timeline : (view_ != View::Matrices && !pic);
+  if (view_requested_ && missing) view_requested_ = false;
   if (!ImGui::BeginTabBar("views")) return;
   auto tab = [this](const char* name, View v) {
     // A requested tab is asked for until it shows (ImGui selects it a frame later).
@@ -249,19 +268,32 @@ void MappingPanel::draw_views(const AppState& state) {
     if (open && !view_requested_) view_ = v;
     return open;
   };
-  if (tab("Blocks, warps and lanes", View::Matrices)) {
+  // Warps and lanes colour the selected block only where the owners are warps and lanes.
+  if (tab(pic && caps().warp_level ? "Blocks, warps and lanes###matrices" : "Matrices###matrices", View::Matrices)) {
     draw_matrices(state);
     ImGui::EndTabItem();
   }
-  if (tab("Fragments of one mma", View::Fragments)) {
+  // A warpgroup's instruction keeps its operands in shared memory: its tabs say what they show
+  // (the labels change, the ids after ### do not, so the tab stays selected).
+  const bool group = pic && is_warpgroup_picture(*pic);
+  if (pic &&
+      tab(group ? "One warpgroup instruction###fragments" : "Fragments of one mma###fragments", View::Fragments)) {
     ImGui::BeginChild("fragments");
     fragment_view_.draw_fragments(*pic);
     ImGui::EndChild();
     ImGui::EndTabItem();
   }
-  if (tab("Shared-memory banks", View::Banks)) {
+  if (pic &&
+      tab(has_lane_reads(*pic) ? "Shared-memory banks###banks" : "Shared memory: TMA boxes###banks", View::Banks)) {
     ImGui::BeginChild("banks");
     fragment_view_.draw_banks(*pic);
+    ImGui::EndChild();
+    ImGui::EndTabItem();
+  }
+  if (timeline && tab("Pipeline timeline", View::Timeline)) {
+    ImGui::BeginChild("timeline", ImVec2(0, 0), false,
+                      ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
+    draw_timeline(state);
     ImGui::EndChild();
     ImGui::EndTabItem();
   }
@@ -450,12 +482,17 @@ void MappingPanel::draw_block_overlay(ImDrawList* dl, const MatrixView& v, const
     }
   }
   // A ring of cp.async stages: the tiles after the one multiplied are in flight (before the
-  // loop, the prologue's).
-  if (const FragmentPicture* pic = model_->fragments())
-    for (int t = phase_; t < std::min(model_->phases(), phase_ + pic->in_flight); ++t) {
+  // loop, the prologue's). With per-stage barriers: the slabs the producer has copied ahead (its
+  // prologue fills every stage; stage_handshake.h).
+  if (const FragmentPicture* pic = model_->fragments()) {
+    const int phases = model_->phases();
+    const int end = pic->stage_barriers ? stage_handshake(phase_, pic->stages, pic->in_flight, phases).issued
+                                        : std::min(phases, phase_ + pic->in_flight);
+    for (int t = phase_; t < end; ++t) {
       tile_rect(dl, v.left, model_->a_tile(selected_x_, selected_y_, t), next, 1.5f, false);
       tile_rect(dl, v.top, model_->b_tile(selected_x_, selected_y_, t), next, 1.5f, false);
     }
+  }
 }
 
 // The stored element of `p` under the mouse, if any, in *r, *c.
@@ -632,12 +669,16 @@ void MappingPanel::draw_phase_text(int phases, int bk, std::int64_t k_done, cons
     const std::int64_t steps = (k_done - k0 + pic->mma_k - 1) / pic->mma_k;
     const std::int64_t per_step =
         static_cast<std::int64_t>(pic->warp_m / std::max(1, pic->mma_m)) * (pic->warp_n / std::max(1, pic->mma_n));
-    ImGui::TextWrapped(
-        "Phase %d of %d: k = %lld ... %lld went through shared memory; each warp issued %lld mma (%lld k step(s) "
-        "of %d, %lld mma each) into its accumulator registers.",
-        phase_, phases, static_cast<long long>(k0), static_cast<long long>(k_done - 1),
-        static_cast<long long>(steps * per_step), static_cast<long long>(steps), pic->mma_k,
-        static_cast<long long>(per_step));
+    // A warpgroup issues its instructions together, straight out of the stage.
+    ImGui::TextWrapped(is_warpgroup_picture(*pic)
+                           ? "Phase %d of %d: k = %lld ... %lld went through shared memory; each consumer warpgroup "
+                             "issued %lld wgmma (%lld k step(s) of %d, %lld each) reading it there, into its "
+                             "accumulator registers."
+                           : "Phase %d of %d: k = %lld ... %lld went through shared memory; each warp issued %lld mma "
+                             "(%lld k step(s) of %d, %lld mma each) into its accumulator registers.",
+                       phase_, phases, static_cast<long long>(k0), static_cast<long long>(k_done - 1),
+                       static_cast<long long>(steps * per_step), static_cast<long long>(steps), pic->mma_k,
+                       static_cast<long long>(per_step));
   } else if (caps().warp_level)
     ImGui::TextWrapped(
         "Phase %d of %d: k = %lld ... %lld went through shared memory; each warp multiplied its fragments of it "
@@ -658,7 +699,13 @@ void MappingPanel::draw_phase_text(int phases, int bk, std::int64_t k_done, cons
   if (pic && pic->in_flight > 0) {
     ImGui::TextColored(ImVec4(0.25f, 1, 1, 1), "cyan");
     ImGui::SameLine(0, 4);
-    ImGui::TextDisabled("the next %d tile(s), in flight (cp.async)", pic->in_flight);
+    const int ahead = stage_handshake(phase_, pic->stages, pic->in_flight, phases).issued - phase_;
+    if (pic->stage_barriers && ahead > 0)
+      ImGui::TextDisabled("the next %d tile(s), copied ahead by the TMA", ahead);
+    else if (pic->stage_barriers)
+      ImGui::TextDisabled("(none now: nothing of this block is left to copy)");
+    else
+      ImGui::TextDisabled("the next %d tile(s), in flight (cp.async)", pic->in_flight);
   }
   if (caps().prefetch) {
     ImGui::TextColored(ImVec4(0.25f, 1, 1, 1), "cyan");
@@ -686,7 +733,17 @@ void MappingPanel::draw_block_counters(const TileConfig& cfg, std::int64_t rows,
   if (caps().staged_phases)
     ImGui::TextDisabled("formula: (BM + BN) x k = (%d + %d) x %lld = %lld", cfg.bm, cfg.bn,
                         static_cast<long long>(k_done), static_cast<long long>((cfg.bm + cfg.bn) * k_done));
-  if (!caps().warp_level) {
+  const FragmentPicture* group = model_->fragments();
+  if (group && is_warpgroup_picture(*group)) {
+    // No thread loads the operands: each instruction's tensor cores read its A rows and B columns.
+    const std::int64_t per_k =
+        static_cast<std::int64_t>(std::max(1, group->consumer_groups)) * group->slices * (group->mma_m + group->mma_n);
+    ImGui::Text("shared-memory reads: %lld", static_cast<long long>(per_k * k_done));
+    help_tooltip(
+        "Elements of A and B read from shared memory, by the tensor cores: no thread loads them. Each warpgroup "
+        "instruction reads its rows of A and its columns of B there, through descriptors, once per k step: "
+        "consumer warpgroups x slices x (rows + columns of one instruction) x k.");
+  } else if (!caps().warp_level) {
     ImGui::Text("shared-memory loads: %lld",
                 static_cast<long long>(static_cast<std::int64_t>(cfg.threads()) * (cfg.tm + cfg.tn) * k_done));
     help_tooltip("Each thread reads TM values of A and TN of B from shared memory per k.");
@@ -759,9 +816,10 @@ void MappingPanel::draw_stage_ring(int phases, int bk) const {
 
 TileRect MappingPanel::selected_block_rect(const TileConfig& cfg) const {
   const int bm = std::max(1, cfg.bm), bn = std::max(1, cfg.bn);
-  // The tensor-core kernels run a 1-D grid in an order of their own (kernels/block_order.h): their
-  // block's tile of C is where its A and B tiles say (Gemm: A's rows; AᵀA: A's columns).
-  if (caps().warp_level && caps().staged_phases) {
+  // The tensor-core kernels (warp tiles) run a 1-D grid in an order of their own
+  // (kernels/block_order.h): their block's tile of C is where its A and B tiles say (Gemm: A's
+  // rows; AᵀA: A's columns).
+  if (cfg.warp_m > 0 && caps().staged_phases) {
     const TileRect a = model_->a_tile(selected_x_, selected_y_, 0), b = model_->b_tile(selected_x_, selected_y_, 0);
     if (!a.empty() && !b.empty())
       return problem_ == Problem::Gemm ? TileRect{a.row0, a.row1, b.col0, b.col1}
@@ -774,6 +832,74 @@ TileRect MappingPanel::selected_block_rect(const TileConfig& cfg) const {
 
 ThreadColouring MappingPanel::thread_colouring() const {
   return caps().warp_level ? colouring_ : ThreadColouring::Thread;
+}
+
+void MappingPanel::record_timeline(const AppState& state, bool gpu) {
+  timeline_.start(timeline_request(state, kSeed), gpu);
+}
+
+std::string MappingPanel::timeline_error() const {
+  const auto& r = timeline_.result();
+  return r ? r->error : std::string("no timeline was recorded");
+}
+
+void MappingPanel::draw_timeline(const AppState& state) {
+  const TimelineRequest request = timeline_request(state, kSeed);
+  timeline_.busy();  // takes a finished recording's result
+  const bool current = timeline_.result_key() == request.key() || timeline_.recording_key() == request.key();
+  // Shown for a configuration, type or size it was not recorded at: record it (one launch, a few
+  // milliseconds), but not while the runner times kernels, which it would disturb.
+  if (!current && !runner_busy_) timeline_.start(request, gpu_);
+  const bool recording = timeline_.busy();
+  if (timeline_.result() != timeline_view_.shown()) timeline_view_.show(timeline_.result());
+
+  const VariantDescriptor* v = find_variant(request.variant_id);
+  const std::string config = v && config_index_error(*v, request.config_index).empty()
+                                 ? v->configs[static_cast<std::size_t>(request.config_index)].name
+                                 : "";
+  ImGui::Text("%s %s, %s, %s, M = %lld, N = %lld, K = %lld", v ? v->label : request.variant_id.c_str(), config.c_str(),
+              problem_ == Problem::Gemm ? "C = A·B" : "C = AᵀA", to_string(request.precision),
+              static_cast<long long>(request.shape.M), static_cast<long long>(request.shape.N),
+              static_cast<long long>(request.shape.K));
+  if (request.clamped) {
+    ImGui::SameLine();
+    ImGui::TextDisabled("(the sizes above, each at most %d)", kTimelineMaxSide);
+    char why[200];
+    std::snprintf(why, sizeof why,
+                  "A timeline of a bigger product only repeats the same tiles, with more slabs per block than a row "
+                  "can show: it is recorded at most %d in each size.",
+                  kTimelineMaxSide);
+    help_tooltip(why);
+  }
+  ImGui::BeginDisabled(recording || runner_busy_);
+  if (ImGui::Button("Record timeline")) record_timeline(state, gpu_);
+  ImGui::EndDisabled();
+  help_tooltip(runner_busy_ ? "Waits for the runs in progress: on the GPU at the same time, each would disturb the "
+                              "other's timings."
+                            : "Runs the kernel once in its instrumented build, which stamps the SM clock when each "
+                              "slab's copy is issued and lands and when each consumer begins and finishes "
+                              "multiplying it. The stamps cost a little time; the order of events is the real one.");
+  ImGui::SameLine();
+  if (recording)
+    ImGui::TextDisabled("recording…");
+  else if (!current)
+    ImGui::TextDisabled("recorded for another configuration or size: recorded again when the runs end");
+
+  // Without a timeline the words say what it would show (the ring's depth is the configuration's).
+  const auto& result = timeline_.result();
+  const int stages = config.empty() ? 0 : v->configs[static_cast<std::size_t>(request.config_index)].stages;
+  if (!result) {
+    TimelineView::draw_explanation(stages, 0);
+    return;
+  }
+  if (!result->ok()) {
+    ImGui::PushTextWrapPos(0);
+    ImGui::TextColored(ImVec4(1, 0.55f, 0.3f, 1), "No timeline: %s", result->error.c_str());
+    ImGui::PopTextWrapPos();
+    TimelineView::draw_explanation(stages, 0);
+    return;
+  }
+  timeline_view_.draw();
 }
 
 MappingCaps MappingPanel::caps() const {

@@ -5,7 +5,11 @@
 // and how the partial sums of C grow. The pictures come from the variant's mapping model
 // (host path, uploaded with glTexSubImage2D); the view says so. Tensor-core variants (a model
 // with fragments()) add the lane layout of one mma, the shared-memory banks of one k step and
-// the ring of cp.async stages, and colour their selected block by warp, lane or register.
+// the ring of cp.async stages, and colour their selected block by warp, lane or register. A
+// warpgroup's instruction (wgmma) shows its C by warp, the TMA boxes of a stage instead of banks,
+// and the producer/consumer handshake of the ring in the animation.
+// Pipelined variants (a descriptor with launch_timeline) add the pipeline timeline: recorded on a
+// thread of its own (ui/timeline_recorder.h), drawn by ui/timeline_view.h.
 #pragma once
 
 #include <future>
@@ -17,6 +21,8 @@
 #include "ui/app_state.h"
 #include "ui/fragment_view.h"
 #include "ui/tab.h"
+#include "ui/timeline_recorder.h"
+#include "ui/timeline_view.h"
 #include "variant.h"
 #include "viz/gl_texture.h"
 #include "viz/interop.h"
@@ -40,14 +46,26 @@ class MappingPanel : public Tab {
   void set_playing(bool on) { playing_ = on; }
   // Tensor-core variants: what the selected block's elements of C are coloured by (warp, lane or
   // register; Thread is taken as warp), which picture the view shows, the lane highlighted in
-  // the fragments and whether the banks are drawn for the swizzled layout.
-  enum class View { Matrices, Fragments, Banks };
+  // the fragments and whether the banks are drawn for the swizzled layout. Timeline: the
+  // pipeline timeline of a variant that has one (others show their first view instead).
+  enum class View { Matrices, Fragments, Banks, Timeline };
   void set_colouring(ThreadColouring c) {
     colouring_ = c == ThreadColouring::Thread ? ThreadColouring::Warp : c;
     images_dirty_ = true;
   }
   void show_view(View v) { view_ = v, view_requested_ = true; }
+  View view() const { return view_; }
   FragmentView& fragment_view() { return fragment_view_; }
+  // The pipeline timeline of the focused variant at `state`'s configuration, type and sizes
+  // (clamped: timeline_recorder.h), recorded off the UI thread; `gpu` as in draw. The Record
+  // button and scripts (record-timeline) call it; the view records by itself when shown.
+  void record_timeline(const AppState& state, bool gpu);
+  // Whether a recording is in flight (takes its result when it is done: call once a frame).
+  bool timeline_recording() { return timeline_.busy(); }
+  // Why the last recording failed ("" when it succeeded; a sentence when none was made).
+  std::string timeline_error() const;
+  const TimelineRecorder& timeline_recorder() const { return timeline_; }
+  TimelineView& timeline_view() { return timeline_view_; }
 
  private:
   // What the shown variant's model can draw (prefetch slab, mirror, phases), from its descriptor.
@@ -56,8 +74,12 @@ class MappingPanel : public Tab {
   TileRect selected_block_rect(const TileConfig& cfg) const;
   // What the selected block's elements of C are coloured by for the shown variant.
   ThreadColouring thread_colouring() const;
-  // The view's tabs for a tensor-core model; the matrices alone for the others.
+  // The view's tabs for a tensor-core model or a variant with a timeline; the matrices alone for
+  // the others.
   void draw_views(const AppState& state);
+  bool has_timeline() const;
+  // The Timeline view: what is recorded, the Record button, a failure in words, the bars.
+  void draw_timeline(const AppState& state);
   void draw_colouring_choice();
   void rebuild(const AppState& state);
   // The matrices: header, canvas (zoom, pan), heatmaps, block overlay, hover, legend.
@@ -117,6 +139,11 @@ class MappingPanel : public Tab {
   View view_ = View::Matrices;
   bool view_requested_ = false;  // select view_'s tab in the next frame
   FragmentView fragment_view_;
+  // The pipeline timeline.
+  bool gpu_ = false;          // the GPU is used (draw's argument)
+  bool runner_busy_ = false;  // the runner is timing kernels: recording waits for it
+  TimelineRecorder timeline_;
+  TimelineView timeline_view_;
 };
 
 }  // namespace tilescope

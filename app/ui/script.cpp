@@ -31,6 +31,7 @@ constexpr IntRange kFrames{1, 1 << 20};       // frames N
 constexpr IntRange kWaitSeconds{1, 86400};    // wait SECONDS: at most a day
 constexpr IntRange kExportPixels{64, 16384};  // export-plot W H: as the export dialog
 constexpr IntRange kIndex{0, 1 << 20};        // block coordinates, phases, passes
+constexpr double kTimelineWaitSeconds = 600;  // record-timeline: one launch, but a cold GPU may take a while
 
 // "" when `word` is a whole number within `r` (then *out holds it), else why not.
 std::string int_word(const std::string& word, IntRange r, int* out) {
@@ -174,6 +175,7 @@ struct Action {
   std::string* why;
   bool& quit;
   bool& waiting;
+  bool& waiting_timeline;  // for record-timeline's recording
   double& wait_deadline;
   int& frames_left;
 };
@@ -250,7 +252,8 @@ struct NamedView {
 };
 const NamedView kMappingViews[] = {{"matrices", MappingPanel::View::Matrices},
                                    {"fragments", MappingPanel::View::Fragments},
-                                   {"banks", MappingPanel::View::Banks}};
+                                   {"banks", MappingPanel::View::Banks},
+                                   {"timeline", MappingPanel::View::Timeline}};
 struct NamedColouring {
   const char* word;
   ThreadColouring colouring;
@@ -267,7 +270,7 @@ const auto* find_named(const Table& table, const std::string& word) {
 }
 
 std::string check_mapping_view(const std::vector<std::string>& w) {
-  return named_word(find_named(kMappingViews, w[1]) != nullptr, w[1], "matrices|fragments|banks");
+  return named_word(find_named(kMappingViews, w[1]) != nullptr, w[1], "matrices|fragments|banks|timeline");
 }
 bool do_mapping_view(Action& x) {
   x.app.mapping().show_view(find_named(kMappingViews, x.w[1])->view);
@@ -290,11 +293,61 @@ bool do_mapping_lane(Action& x) {
   x.app.mapping().fragment_view().set_lane(lane);
   return true;
 }
+// A warpgroup's instruction (wgmma): the warp of the group whose lane lights up, or all four.
+constexpr IntRange kGroupWarps{0, 3};
+std::string check_mapping_warp(const std::vector<std::string>& w) {
+  int warp = 0;
+  const std::string why = w[1] == "all" ? "" : int_word(w[1], kGroupWarps, &warp);
+  return why.empty() ? why : why + ", nor all";
+}
+bool do_mapping_warp(Action& x) {
+  int warp = -1;
+  if (x.w[1] != "all") int_word(x.w[1], kGroupWarps, &warp);
+  x.app.mapping().fragment_view().set_warp(warp);
+  return true;
+}
 std::string check_mapping_banks(const std::vector<std::string>& w) {
   return named_word(w[1] == "swizzled" || w[1] == "plain", w[1], "swizzled|plain");
 }
 bool do_mapping_banks(Action& x) {
   x.app.mapping().fragment_view().set_swizzled(x.w[1] == "swizzled");
+  return true;
+}
+
+// The pipeline timeline: the Mapping tab's Timeline view, and a recording of the focused variant
+// at the window's configuration and sizes, which the script waits for (step()).
+bool do_show_timeline(Action& x) {
+  x.app.show_mapping();
+  x.app.mapping().show_view(MappingPanel::View::Timeline);
+  return true;
+}
+bool do_record_timeline(Action& x) {
+  x.app.mapping().record_timeline(x.app.state(), x.app.runner().gpu());
+  x.waiting_timeline = true;
+  x.wait_deadline = now_s() + kTimelineWaitSeconds;
+  return true;
+}
+std::string check_timeline_zoom(const std::vector<std::string>& w) {
+  return named_word(w[1] == "all" || w[1] == "start", w[1], "all|start");
+}
+bool do_timeline_zoom(Action& x) {
+  if (x.w[1] == "all")
+    x.app.mapping().timeline_view().fit();
+  else
+    x.app.mapping().timeline_view().zoom_to_start();
+  return true;
+}
+constexpr IntRange kTimelineRows{1, TimelineView::kMaxRows};
+std::string check_timeline_blocks(const std::vector<std::string>& w) {
+  int first = 0, count = 0;
+  std::string why = int_word(w[1], kIndex, &first);
+  return why.empty() ? int_word(w[2], kTimelineRows, &count) : why;
+}
+bool do_timeline_blocks(Action& x) {
+  int first = 0, count = 0;
+  int_word(x.w[1], kIndex, &first);
+  int_word(x.w[2], kTimelineRows, &count);
+  x.app.mapping().timeline_view().show_blocks(first, count);
   return true;
 }
 
@@ -451,9 +504,14 @@ const ActionEntry kActions[] = {
     {"mapping-play", 1, 1, "mapping-play on|off", check_on_off, do_mapping_play},
     {"plot", 1, 1, "plot timing|roofline", check_plot_kind, do_plot_kind},
     {"mapping-phase", 1, 1, "mapping-phase N", check_mapping_phase, do_mapping_phase},
-    {"mapping-view", 1, 1, "mapping-view matrices|fragments|banks", check_mapping_view, do_mapping_view},
+    {"mapping-view", 1, 1, "mapping-view matrices|fragments|banks|timeline", check_mapping_view, do_mapping_view},
+    {"show-timeline", 0, 0, "show-timeline", no_values, do_show_timeline},
+    {"record-timeline", 0, 0, "record-timeline", no_values, do_record_timeline},
+    {"timeline-zoom", 1, 1, "timeline-zoom all|start", check_timeline_zoom, do_timeline_zoom},
+    {"timeline-blocks", 2, 2, "timeline-blocks FIRST COUNT", check_timeline_blocks, do_timeline_blocks},
     {"mapping-colour", 1, 1, "mapping-colour warp|lane|register", check_mapping_colour, do_mapping_colour},
     {"mapping-lane", 1, 1, "mapping-lane N", check_mapping_lane, do_mapping_lane},
+    {"mapping-warp", 1, 1, "mapping-warp N|all", check_mapping_warp, do_mapping_warp},
     {"mapping-banks", 1, 1, "mapping-banks swizzled|plain", check_mapping_banks, do_mapping_banks},
     {"wait", 0, 1, "wait [SECONDS]", check_wait, do_wait},
     {"frames", 1, 1, "frames N", check_frames, do_frames},
@@ -544,6 +602,16 @@ bool ScriptPlayer::step(App& app, bool* failed, std::string* message) {
       app.cancel();
     }
   }
+  if (waiting_timeline_) {
+    const bool recording = app.mapping().timeline_recording();
+    if (recording && now_s() < wait_deadline_) return true;
+    waiting_timeline_ = false;
+    const std::string why = recording ? "timed out" : app.mapping().timeline_error();
+    if (!why.empty()) {
+      *failed = true;
+      *message = name_ + ":" + std::to_string(timeline_line_) + ": record-timeline: " + why;
+    }
+  }
   while (next_ < lines_.size()) {
     const Line& line = lines_[next_++];
     std::string why;
@@ -554,15 +622,16 @@ bool ScriptPlayer::step(App& app, bool* failed, std::string* message) {
     if (quit_) return false;
     // Actions that need frames to pass hand control back to the frame loop.
     const std::string& a = line.words[0];
+    if (a == "record-timeline") timeline_line_ = line.number;
     if (a == "wait" || a == "frames" || a == "export-plot" || a == "screenshot" || a == "run" || a == "sweep" ||
-        a == "live")
+        a == "live" || a == "record-timeline")
       return true;
   }
-  return frames_left_ > 0 || waiting_;
+  return frames_left_ > 0 || waiting_ || waiting_timeline_;
 }
 
 bool ScriptPlayer::perform(App& app, const Line& line, std::string* why) {
-  Action x{app, line.words, why, quit_, waiting_, wait_deadline_, frames_left_};
+  Action x{app, line.words, why, quit_, waiting_, waiting_timeline_, wait_deadline_, frames_left_};
   // load_text admitted only lines that check_script_line accepts: the action exists.
   const ActionEntry* e = find_action(line.words[0]);
   return e ? e->handler(x) : (*why = "unknown action '" + line.words[0] + "'", false);

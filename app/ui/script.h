@@ -8,6 +8,7 @@
 //   set reps 10                 set verify on|off           set sweep 256 4096
 //   use VARIANT[:CONFIG] on|off focus VARIANT               use-all on|off
 //   run | sweep | live | cancel  wait [SECONDS]  frames N   screenshot PATH   quit
+//   show-timeline               record-timeline (waits for the recording; fails where none is made)
 //
 // Every line is checked, words and values, before anything runs: a bad line is reported as
 // FILE:LINE: why, and the program exits with 2 (a bad argument) without opening a frame.
@@ -37,7 +38,7 @@ class ScriptPlayer {
   // pass (wait, frames, an export that happens after the frame). False once the script ended
   // (after `quit` or its last line); *failed is set when an action failed.
   bool step(App& app, bool* failed, std::string* message);
-  bool finished() const { return next_ >= lines_.size() && frames_left_ == 0 && !waiting_; }
+  bool finished() const { return next_ >= lines_.size() && frames_left_ == 0 && !waiting_ && !waiting_timeline_; }
 
  private:
   struct Line {
@@ -50,6 +51,8 @@ class ScriptPlayer {
   std::size_t next_ = 0;
   int frames_left_ = 0;
   bool waiting_ = false;
+  bool waiting_timeline_ = false;  // record-timeline: until the recording ends
+  int timeline_line_ = 0;          // its line, for the failure's message
   double wait_deadline_ = 0;
   bool quit_ = false;
 };

@@ -2,8 +2,11 @@
 
 #include <imgui.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
+
+#include "viz/fragment_images.h"
 
 namespace tilescope {
 
@@ -59,6 +62,16 @@ std::string format_thousands(double v) {
     out += s[i];
   }
   return neg ? "-" + out : out;
+}
+
+void cell_text(ImDrawList* dl, ImVec2 a, ImVec2 b, ImU32 background, const char* text, float fill, float min_size) {
+  const float size = std::min(ImGui::GetFontSize(), (b.y - a.y) * fill);
+  if (size < min_size) return;
+  const float scale = size / ImGui::GetFontSize();
+  const ImVec2 t = ImGui::CalcTextSize(text);
+  if (t.x * scale > (b.x - a.x) - 1) return;
+  dl->AddText(ImGui::GetFont(), size, ImVec2((a.x + b.x - t.x * scale) * 0.5f, (a.y + b.y - t.y * scale) * 0.5f),
+              text_color_on(background), text);
 }
 
 }  // namespace tilescope

@@ -88,6 +88,17 @@ TILESCOPE_HD unsigned selected_block_color(ThreadColouring mode, int thread_line
   }
 }
 
+// The pipeline timeline: a hue per stage of the ring of shared-memory buffers, so that slab n
+// and slab n + stages (the same buffer, refilled) look alike. The MMA bars are solid in it; the
+// copies in flight into the stage are a darker, greyer shade of the same hue.
+TILESCOPE_HD unsigned stage_color(int stage) {
+  return hsv_colour(fmod(stage * 0.618033988749895 + 0.58, 1.0), 0.7, 0.95);
+}
+
+TILESCOPE_HD unsigned stage_copy_color(int stage) {
+  return hsv_colour(fmod(stage * 0.618033988749895 + 0.58, 1.0), 0.55, 0.5);
+}
+
 // t in [0, 1]: dark purple -> teal -> yellow, perceptually ordered (a viridis-like ramp).
 TILESCOPE_HD unsigned heat_color(double t) {
   t = t < 0 ? 0 : (t > 1 ? 1 : t);

@@ -39,7 +39,7 @@ OperandGrid operand_grid(const std::vector<LaneElement>& elements, int rows, int
   g.cells.resize(static_cast<std::size_t>(g.rows) * g.cols);
   for (const LaneElement& e : elements)
     if (e.row >= 0 && e.row < g.rows && e.col >= 0 && e.col < g.cols)
-      g.cells[static_cast<std::size_t>(e.row) * g.cols + e.col].push_back(Holder{e.lane, e.reg});
+      g.cells[static_cast<std::size_t>(e.row) * g.cols + e.col].push_back(Holder{e.lane, e.reg, e.warp});
   return g;
 }
 

@@ -25,6 +25,7 @@ unsigned text_color_on(unsigned background);
 
 struct Holder {
   int lane = 0, reg = 0;
+  int warp = 0;  // of the group issuing the instruction together (wgmma: 0-3)
 };
 
 // An operand tile of the instruction (A: mma_m x mma_k, B: mma_k x mma_n, C: mma_m x mma_n),

@@ -13,6 +13,7 @@
 #include "gui_test_support.h"
 #include "image_checks.h"
 #include "registry.h"
+#include "render_window.h"
 #include "viz/colors.h"
 #include "viz/fragment_images.h"
 #include "viz/mapping_images.h"
@@ -30,26 +31,9 @@ unsigned pixel(const Image& img, int x, int y) {
   return p[0] | (p[1] << 8) | (p[2] << 16) | 0xFF000000u;
 }
 
-// One frame of `draw` in a window filling a headless framebuffer, captured.
 template <typename Draw>
-Image render(int w, int h, Draw draw) {
-  auto host = tilescope::testing::make_host(w, h);
-  EXPECT_TRUE(host);
-  if (!host) return {};
-  Image shot;
-  for (int frame = 0; frame < 2; ++frame) {  // the second frame has the layout settled
-    host->begin_frame();
-    ImGui::SetNextWindowPos(ImVec2(0, 0));
-    ImGui::SetNextWindowSize(ImVec2(static_cast<float>(w), static_cast<float>(h)));
-    ImGui::Begin("test", nullptr, ImGuiWindowFlags_NoDecoration);
-    draw();
-    ImGui::End();
-    if (frame == 1) host->request_capture();
-    host->end_frame();
-  }
-  std::string error;
-  EXPECT_TRUE(host->take_capture(&shot, &error)) << error;
-  return shot;
+Image render(int w, int h, Draw draw, std::string* text = nullptr) {
+  return tilescope::testing::render_window(w, h, draw, text);
 }
 
 }  // namespace

@@ -54,6 +54,12 @@ TEST(ScriptCheck, WrongNumberOfWordsForEveryAction) {
                            "show-timing 1",
                            "show-mapping 1",
                            "show-history x",
+                           "show-timeline now",
+                           "record-timeline 10",
+                           "timeline-zoom",
+                           "timeline-blocks 0",
+                           "timeline-blocks 0 8 9",
+                           "mapping-view",
                            "plot",
                            "plot roofline timing",
                            "reload-shaders x",
@@ -113,10 +119,13 @@ TEST(ScriptCheck, ValuesThatDoNotParse) {
   expect_refused("mapping-phase first", "'first' is not a whole number");
   expect_refused("mapping-play yes", "'yes' is not on or off");
   expect_refused("plot speed", "'speed' is not a plot: timing|roofline");
-  expect_refused("mapping-view lanes", "'lanes' is not one of matrices|fragments|banks");
+  expect_refused("mapping-view lanes", "'lanes' is not one of matrices|fragments|banks|timeline");
+  expect_refused("timeline-zoom in", "'in' is not one of all|start");
+  expect_refused("timeline-blocks first 8", "'first' is not a whole number");
   expect_refused("mapping-colour thread", "'thread' is not one of warp|lane|register");
   expect_refused("mapping-banks off", "'off' is not one of swizzled|plain");
   expect_refused("mapping-lane five", "'five' is not a whole number");
+  expect_refused("mapping-warp first", "'first' is not a whole number");
   expect_refused("history-pass some", "'some' is not a whole number");
   expect_refused("use-all x", "'x' is not on or off");
 }
@@ -143,6 +152,11 @@ TEST(ScriptCheck, ValuesOutOfRange) {
   expect_refused("history-pass -2", "from 0 to 1048576");
   expect_refused("mapping-lane 32", "from 0 to 31");
   expect_refused("mapping-lane -1", "from 0 to 31");
+  expect_refused("mapping-warp 4", "from 0 to 3");
+  expect_refused("mapping-warp -1", "from 0 to 3");
+  expect_refused("timeline-blocks 0 0", "from 1 to 64");
+  expect_refused("timeline-blocks 0 65", "from 1 to 64");
+  expect_refused("timeline-blocks -1 8", "from 0 to 1048576");
 }
 
 TEST(ScriptCheck, VariantsConfigurationsAndShaderModesMustExist) {
@@ -183,9 +197,17 @@ TEST(ScriptCheck, GoodLinesOfEveryActionLoad) {
                                   std::string("mapping-view banks"),
                                   std::string("mapping-view fragments"),
                                   std::string("mapping-view matrices"),
+                                  std::string("mapping-view timeline"),
+                                  std::string("show-timeline"),
+                                  std::string("record-timeline"),
+                                  std::string("timeline-zoom start"),
+                                  std::string("timeline-zoom all"),
+                                  std::string("timeline-blocks 128 4"),
                                   std::string("mapping-colour lane"),
                                   std::string("mapping-colour register"),
                                   std::string("mapping-lane 31"),
+                                  std::string("mapping-warp 3"),
+                                  std::string("mapping-warp all"),
                                   std::string("mapping-banks plain"),
                                   std::string("wait"),
                                   std::string("wait 86400"),
