@@ -818,10 +818,16 @@ class WgmmaModel final : public BlockTileModel {
                                 "rows 0-" + std::to_string(p_.bm - 1) + " x k 0-63 (K-major: one 128-byte row each)"});
       offset = p_.bm * kBK * 2;
     }
+    // In a cluster, block r of it copies the r-th share of B's boxes for all of them (multicast).
+    const int share = p_.bn / 64 / p_.cluster;
     for (int box = 0; box < p_.bn / 64; ++box, offset += box_bytes)
-      f.stage_copies.push_back({"B", kBK, 64, box_bytes, offset,
-                                "k 0-63 x columns " + std::to_string(64 * box) + "-" + std::to_string(64 * box + 63) +
-                                    " (N-major, read transposed)"});
+      f.stage_copies.push_back(
+          {"B", kBK, 64, box_bytes, offset,
+           "k 0-63 x columns " + std::to_string(64 * box) + "-" + std::to_string(64 * box + 63) +
+               " (N-major, read transposed)" +
+               (p_.cluster > 1 ? "; copied by block " + std::to_string(box / share) +
+                                     " of the cluster into every block's shared memory (multicast)"
+                               : "")});
     f.stage_bytes = static_cast<int>(offset);
   }
 
