@@ -821,13 +821,12 @@ class WgmmaModel final : public BlockTileModel {
     // In a cluster, block r of it copies the r-th share of B's boxes for all of them (multicast).
     const int share = p_.bn / 64 / p_.cluster;
     for (int box = 0; box < p_.bn / 64; ++box, offset += box_bytes)
-      f.stage_copies.push_back(
-          {"B", kBK, 64, box_bytes, offset,
-           "k 0-63 x columns " + std::to_string(64 * box) + "-" + std::to_string(64 * box + 63) +
-               " (N-major, read transposed)" +
-               (p_.cluster > 1 ? "; copied by block " + std::to_string(box / share) +
-                                     " of the cluster into every block's shared memory (multicast)"
-                               : "")});
+      f.stage_copies.push_back({"B", kBK, 64, box_bytes, offset,
+                                "k 0-63 x columns " + std::to_string(64 * box) + "-" + std::to_string(64 * box + 63) +
+                                    " (N-major, read transposed)" +
+                                    (p_.cluster > 1 ? "; copied by block " + std::to_string(box / share) +
+                                                          " of the cluster into every block's shared memory (multicast)"
+                                                    : "")});
     f.stage_bytes = static_cast<int>(offset);
   }
 
