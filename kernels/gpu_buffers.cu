@@ -43,6 +43,13 @@ const char* cublas_status_name(cublasStatus_t s) {
   }
 }
 
+CudaStream::CudaStream() {
+  CUDA_CHECK(cudaStreamCreateWithFlags(&s_, cudaStreamNonBlocking));
+}
+CudaStream::~CudaStream() {
+  if (s_) cudaStreamDestroy(s_);
+}
+
 void DeviceBuffer::resize(std::size_t bytes) {
   if (bytes <= bytes_) return;
   release();

@@ -35,6 +35,19 @@ class DeviceBuffer {
   std::size_t bytes_ = 0;
 };
 
+// A non-blocking CUDA stream, destroyed with the object (the instrumented runs' own stream).
+class CudaStream {
+ public:
+  CudaStream();
+  ~CudaStream();
+  CudaStream(const CudaStream&) = delete;
+  CudaStream& operator=(const CudaStream&) = delete;
+  cudaStream_t get() const { return s_; }
+
+ private:
+  cudaStream_t s_ = nullptr;
+};
+
 // Writes the run's inputs in p's storage type (float, double, __half, __nv_bfloat16) for i in
 // [0, count) (random_inputs.h): the same numbers as fill_inputs on the host, bit for bit.
 void fill_random(void* dst, Precision p, std::int64_t count, std::uint64_t seed, int stream, cudaStream_t s);

@@ -1,14 +1,13 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
-#include <climits>
 #include <exception>
 
 #include "cuda_check.h"
-#include "device_info.h"
 #include "gpu_buffers.h"
 #include "registry.h"
 #include "timeline.h"
+#include "trace.h"
 #include "variant.h"
 
 namespace tilescope {
@@ -23,13 +22,8 @@ std::string timeline_refusal(const std::string& variant_id, int config_index, Pr
   if (std::string bad = config_index_error(*v, config_index); !bad.empty()) return bad;
   if (!v->launch_timeline || !v->timeline_layout)
     return std::string(v->id) + " has no timeline build: it does not pass stages between a producer and consumers";
-  if (s.M < 1 || s.N < 1 || s.K < 1) return "sizes must be at least 1";
-  if (s.M > INT_MAX || s.N > INT_MAX || s.K > INT_MAX) return "sizes above 2147483647 are not supported";
   if (records_per_block < 1) return "a timeline needs room for at least one slab per block";
-  const DeviceInfo& dev = probe_device();
-  if (!dev.ok()) return "no usable GPU: " + dev.unavailable_reason;
-  const std::string refused = unsupported_reason(*v, config_index, problem, precision, dev.limits);
-  if (!refused.empty()) return "refused: " + refused;
+  if (std::string why = instrumented_run_refusal(*v, config_index, problem, precision, s); !why.empty()) return why;
   *out = v;
   return "";
 }
@@ -99,12 +93,8 @@ TimelineResult run_timeline(const std::string& variant_id, int config_index, Pro
     if (!r.error.empty()) return r;
     r.config_name = v->configs[static_cast<std::size_t>(config_index)].name;
 
-    cudaStream_t stream = nullptr;
-    CUDA_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
-    struct StreamGuard {
-      cudaStream_t s;
-      ~StreamGuard() { cudaStreamDestroy(s); }
-    } guard{stream};
+    const CudaStream owned_stream;
+    const cudaStream_t stream = owned_stream.get();
 
     const std::int64_t a_n = a_elements(problem, s), b_n = b_elements(problem, s), c_n = c_elements(problem, s);
     const std::size_t eb = element_bytes(precision);

@@ -33,20 +33,6 @@ bool writer_ids_fit(const Dim2& grid, const Dim2& block, int slots) {
 
 namespace {
 
-class Stream {
- public:
-  Stream() { CUDA_CHECK(cudaStreamCreateWithFlags(&s_, cudaStreamNonBlocking)); }
-  ~Stream() {
-    if (s_) cudaStreamDestroy(s_);
-  }
-  Stream(const Stream&) = delete;
-  Stream& operator=(const Stream&) = delete;
-  cudaStream_t get() const { return s_; }
-
- private:
-  cudaStream_t s_ = nullptr;
-};
-
 template <typename T>
 void copy_to_host(std::vector<T>& dst, const void* src, std::int64_t count, cudaStream_t s) {
   dst.resize(static_cast<std::size_t>(count));
@@ -64,22 +50,28 @@ std::string refusal(const std::string& variant_id, int config_index, Problem pro
   if (!v->launch_traced)
     return std::string(v->id) + " has no instrumented build" +
            (*v->no_model_reason ? std::string(": ") + v->no_model_reason : "");
-  if (s.M < 1 || s.N < 1 || s.K < 1) return "sizes must be at least 1";
-  if (s.M > INT_MAX || s.N > INT_MAX || s.K > INT_MAX) return "sizes above 2147483647 are not supported";
-  const DeviceInfo& dev = probe_device();
-  if (!dev.ok()) return "no usable GPU: " + dev.unavailable_reason;
-  const std::string refused = unsupported_reason(*v, config_index, problem, precision, dev.limits);
-  if (!refused.empty()) return "refused: " + refused;
+  if (std::string why = instrumented_run_refusal(*v, config_index, problem, precision, s); !why.empty()) return why;
   *out = v;
   return "";
 }
 
 }  // namespace
 
+std::string instrumented_run_refusal(const VariantDescriptor& v, int config_index, Problem problem, Precision precision,
+                                     const Shape& s) {
+  if (s.M < 1 || s.N < 1 || s.K < 1) return "sizes must be at least 1";
+  if (s.M > INT_MAX || s.N > INT_MAX || s.K > INT_MAX) return "sizes above 2147483647 are not supported";
+  const DeviceInfo& dev = probe_device();
+  if (!dev.ok()) return "no usable GPU: " + dev.unavailable_reason;
+  const std::string refused = unsupported_reason(v, config_index, problem, precision, dev.limits);
+  if (!refused.empty()) return "refused: " + refused;
+  return "";
+}
+
 // The device side of a trace: inputs, C, the writer map and the read counters, kept on the GPU
 // so the mapping view can colour them there (CUDA–GL interop) without a trip through the host.
 struct DeviceTrace::Impl {
-  Stream stream;
+  CudaStream stream;
   DeviceBuffer a, b, c, writer, a_reads, b_reads;
   Shape shape;
   Problem problem = Problem::Gemm;

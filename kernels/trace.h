@@ -18,6 +18,8 @@ struct CUstream_st;
 
 namespace tilescope {
 
+struct VariantDescriptor;  // variant.h
+
 // What the instrumented kernels record into, passed by value inside their TraceProbe. Device
 // pointers; the timed kernels never see it (their NoProbe is empty).
 struct TraceBuffers {
@@ -93,6 +95,12 @@ class DeviceTrace {
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };
+
+// Why an instrumented build (traced or timeline) of a configuration cannot run these sizes here:
+// sizes out of range, no usable GPU, or what the device refuses ("" = it can). The caller has
+// checked that the variant has such a build.
+std::string instrumented_run_refusal(const VariantDescriptor& v, int config_index, Problem problem, Precision precision,
+                                     const Shape& shape);
 
 // Runs the instrumented kernel of one configuration once, on inputs filled like the Measurer's
 // (fill_random with `seed`: A is stream 0, B stream 1), with fresh device buffers of its own.
