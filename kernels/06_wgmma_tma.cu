@@ -785,8 +785,6 @@ class WgmmaModel final : public BlockTileModel {
     f.warp_m = 64 * slices_of(p_);
     f.warp_n = p_.bn;
     f.producer_warps = 4;
-    f.consumer_groups = p_.consumers;
-    f.slices = slices_of(p_);
     f.stages = p_.stages;
     // While slab s is multiplied, s - 1 may still be (one commit group in flight) and its stage is
     // not free yet: the copies of s + 1 .. s + stages - 2 are in flight.

@@ -82,11 +82,12 @@ struct FragmentPicture {
   // belongs to four warps (LaneElement::warp); A and B stay in shared memory, read by the tensor
   // cores through descriptors, so `a`, `b` and the bank reads are empty.
   int group_warps = 1;
-  // Warp specialisation: the first producer_warps warps of the block only copy, the consumer
-  // groups after them only multiply, each `slices` instructions of mma_m rows (0: every warp does both).
+  // Warp specialisation: the first producer_warps warps of the block only copy (0: every warp
+  // does both); the groups after them multiply, one per warp tile (consumer_groups), each issuing
+  // slices() instructions of mma_m rows per k step.
   int producer_warps = 0;
-  int consumer_groups = 0;
-  int slices = 1;
+  int consumer_groups() const { return warps_m * warps_n; }
+  int slices() const { return mma_m > 0 ? warp_m / mma_m : 1; }
   // What fills a stage: the copies one thread issues (TMA boxes); empty where every thread copies.
   std::vector<StageCopy> stage_copies;
   int stage_bytes = 0;

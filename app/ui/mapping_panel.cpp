@@ -736,8 +736,8 @@ void MappingPanel::draw_block_counters(const TileConfig& cfg, std::int64_t rows,
   const FragmentPicture* group = model_->fragments();
   if (group && is_warpgroup_picture(*group)) {
     // No thread loads the operands: each instruction's tensor cores read its A rows and B columns.
-    const std::int64_t per_k =
-        static_cast<std::int64_t>(std::max(1, group->consumer_groups)) * group->slices * (group->mma_m + group->mma_n);
+    const std::int64_t per_k = static_cast<std::int64_t>(std::max(1, group->consumer_groups())) * group->slices() *
+                               (group->mma_m + group->mma_n);
     ImGui::Text("shared-memory reads: %lld", static_cast<long long>(per_k * k_done));
     help_tooltip(
         "Elements of A and B read from shared memory, by the tensor cores: no thread loads them. Each warpgroup "

@@ -45,7 +45,7 @@ Handshake stage_handshake(int phase, int stages, int in_flight, int slabs) {
 namespace {
 
 std::string consumer_groups_words(const FragmentPicture& pic) {
-  const int first = pic.producer_warps / std::max(1, pic.group_warps), n = std::max(1, pic.consumer_groups);
+  const int first = pic.producer_warps / std::max(1, pic.group_warps), n = std::max(1, pic.consumer_groups());
   return n == 1 ? "warpgroup " + std::to_string(first)
                 : "warpgroups " + std::to_string(first) + "-" + std::to_string(first + n - 1);
 }

@@ -87,7 +87,7 @@ std::string warpgroup_caption(const FragmentPicture& pic) {
 
 std::string warpgroup_block_summary(const FragmentPicture& pic) {
   const int gw = std::max(1, pic.group_warps);
-  const int producers = pic.producer_warps / gw, consumers = std::max(1, pic.consumer_groups);
+  const int producers = pic.producer_warps / gw, consumers = std::max(1, pic.consumer_groups());
   const int first = pic.producer_warps, last = first + consumers * gw - 1;
   std::string out;
   if (producers == 1)
@@ -96,8 +96,8 @@ std::string warpgroup_block_summary(const FragmentPicture& pic) {
     out = format("warpgroups 0-%d (warps 0-%d) copy; ", producers - 1, pic.producer_warps - 1);
   out += std::to_string(consumers) + (consumers == 1 ? " consumer warpgroup" : " consumer warpgroups") +
          format(" (warps %d-%d) ", first, last) + (consumers == 1 ? "multiplies " : "multiply, each ") +
-         plural(pic.slices, "slice") + format(" of %d x %d: ", pic.mma_m, pic.mma_n) +
-         plural(pic.slices, "instruction") + format(" per k step of %d", pic.mma_k);
+         plural(pic.slices(), "slice") + format(" of %d x %d: ", pic.mma_m, pic.mma_n) +
+         plural(pic.slices(), "instruction") + format(" per k step of %d", pic.mma_k);
   return out;
 }
 

@@ -38,7 +38,7 @@ FragmentPicture test_wgmma_picture(int n) {
   f.mma_m = 64, f.mma_n = n, f.mma_k = 16;
   f.group_warps = 4;
   f.warps_m = 2, f.warps_n = 1, f.warp_m = 64, f.warp_n = n;
-  f.producer_warps = 4, f.consumer_groups = 2, f.slices = 1;
+  f.producer_warps = 4;
   f.stages = 4, f.in_flight = 2, f.stage_barriers = true;
   for (int q = 0; q < 4; ++q)
     for (int lane = 0; lane < 32; ++lane)
@@ -271,7 +271,7 @@ TEST(WarpgroupImages, TheRegisteredWarpgroupModelsPictureIsItsAccumulators) {
         EXPECT_TRUE(pic->stage_barriers);
         EXPECT_EQ(pic->stages, cfg.stages);
         EXPECT_EQ(pic->in_flight, pic->stages - 2);
-        EXPECT_EQ(pic->consumer_groups * pic->slices * pic->mma_m, cfg.bm);
+        EXPECT_EQ(pic->consumer_groups() * pic->slices() * pic->mma_m, cfg.bm);
         EXPECT_EQ(pic->mma_n, cfg.bn);
         const OperandGrid c = operand_grid(pic->c, pic->mma_m, pic->mma_n);
         for (int r = 0; r < c.rows; ++r)
