@@ -66,7 +66,9 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <utility>
 
@@ -617,6 +619,23 @@ struct Launch {
   }
 };
 
+// How many clusters of a kernel (its launch configuration's cluster size, threads and shared
+// memory) the GPU places at once. It depends on the kernel and the device alone, so it is asked
+// once per pair rather than before every timed launch.
+int resident_clusters(const void* kernel, const cudaLaunchConfig_t& config) {
+  int device = 0;
+  CUDA_CHECK(cudaGetDevice(&device));
+  static std::mutex guard;
+  static std::map<std::pair<const void*, int>, int> known;
+  const std::lock_guard<std::mutex> lock(guard);
+  const auto key = std::make_pair(kernel, device);
+  if (const auto it = known.find(key); it != known.end()) return it->second;
+  int clusters = 0;
+  CUDA_CHECK(cudaOccupancyMaxActiveClusters(&clusters, kernel, &config));
+  known[key] = clusters;
+  return clusters;
+}
+
 // Blocks of the launch: one per tile (per tile of a group), or for the persistent configurations
 // as many as are resident at once: one per SM, or as many clusters as the GPU can place together.
 // The kernel's shared-memory attribute must be set.
@@ -632,8 +651,7 @@ std::int64_t blocks_of(Problem problem, const Shape& s, Kernel kernel) {
     return std::min<std::int64_t>(works, sms);
   }
   const Launch probe_launch(S::p, S::p.cluster, S::kThreads, S::kShared, nullptr);
-  int clusters = 0;
-  CUDA_CHECK(cudaOccupancyMaxActiveClusters(&clusters, reinterpret_cast<const void*>(kernel), &probe_launch.config));
+  const int clusters = resident_clusters(reinterpret_cast<const void*>(kernel), probe_launch.config);
   if (clusters < 1)
     throw GpuError("this GPU cannot place a cluster of " + std::to_string(S::p.cluster) + " blocks of " +
                    std::to_string(S::kShared / 1024) + " KB of shared memory");
