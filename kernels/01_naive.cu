@@ -14,6 +14,8 @@
 //   textbooks suggest.
 // Trace build (trace.h): the same kernel with a TraceProbe (probe.cuh), whose loads and store also
 //   record reads and writers; the K loop is one phase, so a phase limit p = 0 computes nothing.
+#include <algorithm>
+
 #include "kernel_common.cuh"
 #include "probe.cuh"
 #include "variant.h"
@@ -126,6 +128,26 @@ class NaiveModel final : public MappingModel {
       b->push_back({k, col});
     }
   }
+  // The one phase is the whole K loop; the block's threads inside C each read two operands per k
+  // and keep their one sum in a register.
+  PhaseWork phase_work(int bx, int by, int) const override {
+    PhaseWork w;
+    w.k1 = w.steps = s_.K;
+    const TileRect c = block_rect(bx, by);
+    w.outputs = c.elements();
+    w.global = {2LL * block_.x * block_.y, "2 x rows x cols",
+                "2 x " + std::to_string(block_.y) + " x " + std::to_string(block_.x)};
+    const std::string k = std::to_string(s_.K);
+    w.words.push_back(std::string("Each thread read ") +
+                      (ata_ ? "two columns of A (one as its row of Aᵀ)" : "its row of A and its column of B") +
+                      " straight from global memory, one element of each per k: 2 x K = " + std::to_string(2 * s_.K) +
+                      " loads.");
+    w.words.push_back("It added the K = " + k +
+                      " products into its one element of C, kept in a register. Nothing is reused: the " +
+                      std::to_string(block_.x) + " threads of a row of the block each load the same row of " +
+                      (ata_ ? "Aᵀ" : "A") + " again.");
+    return w;
+  }
   // Gemm: A(r, k) is read by the N threads of row r, B(k, c) by the M threads of column c.
   // AᵀA: A(k, c) is read by the N threads of row c (as A^T) and the N of column c.
   std::int64_t a_reads(std::int64_t, std::int64_t) const override { return ata_ ? 2 * s_.N : s_.N; }
@@ -146,6 +168,13 @@ class NaiveModel final : public MappingModel {
   }
 
  private:
+  // The block's tile of C: its threads' elements, clipped to C.
+  TileRect block_rect(int bx, int by) const {
+    const std::int64_t r0 = static_cast<std::int64_t>(by) * block_.y, c0 = static_cast<std::int64_t>(bx) * block_.x;
+    return {std::min<std::int64_t>(r0, s_.M), std::min<std::int64_t>(r0 + block_.y, s_.M),
+            std::min<std::int64_t>(c0, s_.N), std::min<std::int64_t>(c0 + block_.x, s_.N)};
+  }
+
   bool ata_;
   Shape s_;
   Dim2 block_, grid_;

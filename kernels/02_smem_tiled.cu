@@ -177,6 +177,30 @@ class SmemTiledModel final : public MappingModel {
     const std::int64_t k = k0 + ty;
     if (k < s_.K && col < s_.N) b->push_back({k, col});
   }
+  // Phase p: every thread stages one element of each tile, then reads a row of the A tile and a
+  // column of the B tile from shared memory, TILE steps (zeros past K included).
+  PhaseWork phase_work(int bx, int by, int phase) const override {
+    PhaseWork w;
+    const TileRect ks = span(phase, s_.K), rows = span(by, s_.M), cols = span(bx, s_.N);
+    w.k0 = ks.row0;
+    w.k1 = ks.row1;
+    w.steps = t_;
+    w.outputs = (rows.row1 - rows.row0) * (cols.row1 - cols.row0);
+    const std::string t = std::to_string(t_), threads = std::to_string(t_ * t_);
+    w.global = {2LL * t_, "2 x TILE", "2 x " + t};
+    w.shared = {2LL * t_ * t_, "2 x threads", "2 x " + threads};
+    w.words.push_back("Each of the block's " + t + " x " + t + " threads loaded one element of the " + t + " x " + t +
+                      " tile of " + (ata_ ? "Aᵀ (loaded as rows of A, read transposed)" : "A") +
+                      " and one of the tile of " + (ata_ ? "A" : "B") +
+                      " from global memory and stored them in shared memory (0 without a load outside the matrices); "
+                      "a barrier, so that the tiles are whole before anyone reads them.");
+    w.words.push_back("Then each thread read " + t +
+                      " values of each tile from shared memory, a row of the first and a "
+                      "column of the second, and added their products to its one element of C; a second barrier "
+                      "before the tiles are overwritten. Every element loaded is used by " +
+                      t + " threads.");
+    return w;
+  }
   // Gemm: A(r, k) is staged once by each of the ceil(N / TILE) blocks of block row r / TILE;
   // B(k, c) once by each of the ceil(M / TILE) blocks of block column c / TILE. AᵀA: both roles.
   std::int64_t a_reads(std::int64_t, std::int64_t) const override {

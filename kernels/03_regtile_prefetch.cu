@@ -480,6 +480,45 @@ class RegtileModel final : public MappingModel {
     mover_loads(bkp_, p_.bn, k0, n0, s_.K, s_.N, tid, b);
   }
 
+  // Slab `phase` waits in shared memory (it came through the prefetch registers); every thread
+  // reads TM + TN values of it per k for TM x TN multiply-adds, BK steps, while its loads of the
+  // next slab are in flight into the prefetch registers.
+  PhaseWork phase_work(int bx, int by, int phase) const override {
+    PhaseWork w;
+    const Span ks = span(phase, p_.bk, s_.K), rows = span(by, p_.bm, s_.M), cols = span(bx, p_.bn, s_.N);
+    w.k0 = ks.lo;
+    w.k1 = ks.hi;
+    w.steps = p_.bk;
+    w.outputs = (rows.hi - rows.lo) * (cols.hi - cols.lo);
+    const std::string bm = std::to_string(p_.bm), bn = std::to_string(p_.bn), bk = std::to_string(p_.bk);
+    const std::string tm = std::to_string(p_.tm), tn = std::to_string(p_.tn);
+    w.global = {static_cast<std::int64_t>(p_.bm) + p_.bn, "BM + BN", bm + " + " + bn};
+    w.shared = {static_cast<std::int64_t>(tx_) * ty_ * (p_.tm + p_.tn), "threads x (TM + TN)",
+                std::to_string(tx_ * ty_) + " x (" + tm + " + " + tn + ")"};
+    const std::string slab = std::string("The slab (") + (ata_ ? "A as Aᵀ: BK x BM = " : "A: BM x BK = ") +
+                             (ata_ ? bk + " x " + bm : bm + " x " + bk) + ", B: BK x BN = " + bk + " x " + bn + ")";
+    w.words.push_back(phase == 0 ? slab +
+                                       " was loaded before the loop: from global memory into the prefetch "
+                                       "registers, then into shared memory; one barrier."
+                                 : slab + " came from global memory into the prefetch registers during phase " +
+                                       std::to_string(phase) +
+                                       " and was parked in the other shared-memory buffer; one barrier.");
+    w.words.push_back("Each thread read TM = " + tm + " values of A and TN = " + tn +
+                      " of B from shared memory per k and did TM x TN = " + std::to_string(p_.tm * p_.tn) +
+                      " multiply-adds with them into its registers (an outer product), BK = " + bk + " times.");
+    if (phase + 1 < phases()) {
+      const Span next = span(phase + 1, p_.bk, s_.K);
+      w.words.push_back("Meanwhile each thread loaded its part of the next slab (k = " + std::to_string(next.lo) +
+                        " ... " + std::to_string(next.hi - 1) + ") from global memory into its prefetch registers" +
+                        (p_.pieces > 1 ? ", in " + std::to_string(p_.pieces) + " pieces of " + std::to_string(bkp_) +
+                                             " k, each parked in the other buffer one piece later."
+                                       : ", and parked it in the other buffer after the last k."));
+    } else {
+      w.words.push_back("Nothing was left to prefetch: this was the last slab.");
+    }
+    return w;
+  }
+
   // Each block loads every slab of its rows (A) and columns (B) exactly once, clipped to the
   // matrix. Gemm: A(r, k) by the g = ceil(N / BN) blocks of block row r / BM; B(k, c) by the
   // ceil(M / BM) blocks of block column c / BN. AᵀA (active blocks by <= bx only): A(k, c) with

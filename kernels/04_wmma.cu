@@ -564,6 +564,34 @@ class WmmaModel final : public BlockTileModel {
     o->slot = fr * frags_n_ + fc;
   }
 
+  // The threads stage the slab element by element (stage_slab); every working warp loads its
+  // fragments of each k step from shared memory and issues one mma_sync per accumulator fragment.
+  void describe_phase(int bx, int, PhaseWork* w) const override {
+    const Workers working = workers(bx, wm_, wn_, true);
+    const int warps = p_.warps(), frags_m = wm_ / f_.m, steps = p_.bk / f_.k;
+    w->outputs = working.outputs;
+    const std::string wm = std::to_string(wm_), wn = std::to_string(wn_);
+    w->shared = {static_cast<std::int64_t>(working.warps) * (wm_ + wn_),
+                 working.warps < warps ? "working warps x (WM + WN)" : "warps x (WM + WN)",
+                 std::to_string(working.warps) + " x (" + wm + " + " + wn + ")"};
+    const std::string bm = std::to_string(p_.bm), bn = std::to_string(p_.bn), bk = std::to_string(p_.bk);
+    w->words.push_back("The block's " + std::to_string(warps * kWarpSize) + " threads loaded the slab (" +
+                       (ata() ? "A as Aᵀ: BK x BM = " + bk + " x " + bm : "A: BM x BK = " + bm + " x " + bk) +
+                       ", B: BK x BN = " + bk + " x " + bn +
+                       ") from global memory and stored it in shared memory, element by element (0 outside the "
+                       "matrices); a barrier.");
+    w->words.push_back(
+        "Each warp loaded its fragments from shared memory (wmma::load_matrix_sync: " + std::to_string(frags_m) +
+        " of A and " + std::to_string(frags_n_) + " of B per k step) and issued " + std::to_string(frags_m * frags_n_) +
+        " wmma::mma_sync of " + std::to_string(f_.m) + " x " + std::to_string(f_.n) + " x " + std::to_string(f_.k) +
+        " per k step, " + std::to_string(steps) + " k steps: " + std::to_string(frags_m * frags_n_ * steps) +
+        " in this phase, into accumulator fragments in its registers; a second barrier.");
+    if (working.warps < warps)
+      w->words.push_back(
+          "Warps whose tiles lie below the diagonal compute nothing here: " + std::to_string(warps - working.warps) +
+          " of the " + std::to_string(warps) + ", mirrors of tiles above it.");
+  }
+
   WmmaParams p_;
   FragmentShape f_;
   int chunk_ = 4, wm_ = 1, wn_ = 1, frags_n_ = 1;

@@ -813,6 +813,48 @@ class MmaModel final : public BlockTileModel {
     o->slot = (mi * ni_ + ni) * 4 + (r16 / 8) * 2 + c8 % 2;
   }
 
+  // The slab arrived by cp.async in a stage of the ring; every working warp reads its fragments of
+  // each k step from shared memory and issues MI x NI instructions, while the next slabs' copies
+  // are in flight.
+  void describe_phase(int bx, int phase, PhaseWork* w) const override {
+    const Workers working = workers(bx, p_.wm, p_.wn, true);
+    const int warps = warps_of(p_), steps = p_.bk / kk_, per_step = mi_ * ni_;
+    w->outputs = working.outputs;
+    const std::string wm = std::to_string(p_.wm), wn = std::to_string(p_.wn);
+    w->shared = {static_cast<std::int64_t>(working.warps) * (p_.wm + p_.wn),
+                 working.warps < warps ? "working warps x (WM + WN)" : "warps x (WM + WN)",
+                 std::to_string(working.warps) + " x (" + wm + " + " + wn + ")"};
+    // Rows that are not 16-byte aligned cannot be copied in cp.async's 16-byte chunks.
+    auto how = [](bool vec) {
+      return std::string(vec ? "by cp.async, straight into shared memory in 16-byte chunks"
+                             : "element by element through registers (its rows are not 16-byte aligned)");
+    };
+    const std::string ring = ", into stage " + std::to_string(phase % p_.stages) + " of a ring of " +
+                             std::to_string(p_.stages) +
+                             (p_.swizzle ? ", its rows XOR-swizzled." : ", its rows plain (no swizzle).");
+    w->words.push_back(vec_a_ == vec_b_ ? "The slab was copied from global memory " + how(vec_a_) + ring
+                                        : "The slab's A was copied from global memory " + how(vec_a_) + " and its B " +
+                                              how(vec_b_) + ring);
+    w->words.push_back(p_.decoupled
+                           ? "The stage's mbarrier said when every thread's copies had landed: a warp waits only "
+                             "for the slab it multiplies."
+                           : "A block barrier per slab: every thread's copies had landed.");
+    w->words.push_back("Each warp read its fragments from shared memory (" + picture_.a_reads.instruction + " for A, " +
+                       picture_.b_reads.instruction + " for B: WM = " + wm + " rows of A and WN = " + wn +
+                       " columns of B per k) and issued " + std::to_string(mi_) + " x " + std::to_string(ni_) + " = " +
+                       std::to_string(per_step) + " mma.sync m16n8k" + std::to_string(kk_) + " per k step, " +
+                       std::to_string(steps) + " k steps: " + std::to_string(per_step * steps) +
+                       " in this phase, into its accumulator registers.");
+    if (working.warps < warps)
+      w->words.push_back(
+          "Warps whose tiles lie below the diagonal only copy here: " + std::to_string(warps - working.warps) +
+          " of the " + std::to_string(warps) + ", mirrors of tiles above it.");
+    const int ahead = std::min(picture_.in_flight, phases() - phase - 1);
+    w->words.push_back(ahead > 0 ? "Meanwhile the next " + std::to_string(ahead) +
+                                       " slab(s) were being copied into other stages."
+                                 : std::string("Nothing was left to copy: no slab is in flight."));
+  }
+
   // load_tile: with 16-byte copies, chunk tid + l * NT of the tile, the part inside the matrix;
   // otherwise element by element.
   void tile_loads(bool a_operand, int tile_rows, int tile_cols, std::int64_t r0, std::int64_t c0, std::int64_t rows,

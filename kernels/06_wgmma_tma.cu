@@ -781,6 +781,33 @@ class WgmmaModel final : public BlockTileModel {
     o->thread_y = 4 + 4 * (slice / slices_of(p_)) + r64 / 16;
     o->slot = (slice % slices_of(p_)) * (p_.bn / 2) + 4 * (c / 8) + 2 * (r16 / 8) + c % 2;
   }
+  // The TMA filled a stage of the ring; every consumer warpgroup multiplied its slices straight out
+  // of it (the tensor cores read A and B there) and freed it, while the next slabs' copies ran.
+  void describe_phase(int, int phase, PhaseWork* w) const override {
+    const int slices = slices_of(p_), per_slice = kBK / 16, stage_kb = picture_.stage_bytes / 1024;
+    const std::string bn = std::to_string(p_.bn);
+    w->shared = {static_cast<std::int64_t>(p_.consumers) * slices * (64 + p_.bn), "slices x (64 + BN)",
+                 std::to_string(p_.consumers * slices) + " x (64 + " + bn + ")"};
+    w->words.push_back("One thread of the producer warpgroup had the TMA copy the slab from global memory into stage " +
+                       std::to_string(phase % p_.stages) + " of a ring of " + std::to_string(p_.stages) + " (" +
+                       std::to_string(stage_kb) + " KB a stage, 128-byte swizzled, zeros past the matrices' edges)" +
+                       (p_.cluster > 1 ? ": this block's A box and its share of B's boxes, which the TMA multicast "
+                                         "into the shared memory of every block of the cluster."
+                                       : "."));
+    w->words.push_back("Each of the " + std::to_string(p_.consumers) +
+                       " consumer warpgroup(s) waited on the stage's "
+                       "\"full\" mbarrier, then issued " +
+                       std::to_string(per_slice) + " wgmma m64n" + bn + "k16 per slice of 64 rows (" +
+                       std::to_string(slices) +
+                       " slice(s) each): the tensor cores read A "
+                       "and B straight from the stage into the warpgroup's accumulator registers. Then its warps "
+                       "arrived on the stage's \"empty\" mbarrier, so that the producer may refill it.");
+    const int ahead = std::min(picture_.in_flight, phases() - phase - 1);
+    w->words.push_back(ahead > 0 ? "Meanwhile the TMA was copying the next " + std::to_string(ahead) +
+                                       " slab(s) into other stages."
+                                 : std::string("Nothing was left to copy for this tile."));
+  }
+
   // Thread 0 issues every box; the TMA brings in what lies inside the matrix.
   void tile_loads(bool, int tile_rows, int tile_cols, std::int64_t r0, std::int64_t c0, std::int64_t rows,
                   std::int64_t cols, int tid, std::vector<ElementRef>* out) const override {

@@ -86,6 +86,46 @@ void BlockTileModel::thread_loads(int bx, int by, int tx, int ty, int phase, int
   tile_loads(false, t_.bk, share, k0, n0 + static_cast<std::int64_t>(bx % t_.cluster_m) * share, s_.K, s_.N, tid, b);
 }
 
+TileRect BlockTileModel::c_tile(int bx) const {
+  const BlockTile t = tile_of(bx);
+  const Span rows = span(t.row, t_.bm, s_.M), cols = span(t.col, t_.bn, s_.N);
+  return {rows.lo, rows.hi, cols.lo, cols.hi};
+}
+
+BlockTileModel::Workers BlockTileModel::workers(int bx, int warp_m, int warp_n, bool idle_below_diagonal) const {
+  const BlockTile t = tile_of(bx);
+  const std::int64_t m0 = static_cast<std::int64_t>(t.row) * t_.bm, n0 = static_cast<std::int64_t>(t.col) * t_.bn;
+  Workers out;
+  for (int wm = 0; wm < t_.bm / warp_m; ++wm)
+    for (int wn = 0; wn < t_.bn / warp_n; ++wn) {
+      const std::int64_t r0 = m0 + static_cast<std::int64_t>(wm) * warp_m,
+                         c0 = n0 + static_cast<std::int64_t>(wn) * warp_n;
+      // As the kernels decide it: the warp tile's first row lies below its last column.
+      if (idle_below_diagonal && ata_ && r0 > c0 + warp_n - 1) continue;
+      ++out.warps;
+      const TileRect inside{r0, std::min<std::int64_t>(r0 + warp_m, s_.M), c0,
+                            std::min<std::int64_t>(c0 + warp_n, s_.N)};
+      out.outputs += inside.elements();
+    }
+  return out;
+}
+
+PhaseWork BlockTileModel::phase_work(int bx, int, int phase) const {
+  PhaseWork w;
+  const Span ks = span(phase, t_.bk, s_.K);
+  w.k0 = ks.lo;
+  w.k1 = ks.hi;
+  w.steps = t_.bk;
+  w.outputs = c_tile(bx).elements();
+  // Each block copies its A tile and its share of the B tile (all of it outside a cluster).
+  const int cm = t_.cluster_m;
+  w.global.value = t_.bm + t_.bn / cm;
+  w.global.symbols = cm > 1 ? "BM + BN / " + std::to_string(cm) : "BM + BN";
+  w.global.numbers = std::to_string(t_.bm) + " + " + std::to_string(t_.bn) + (cm > 1 ? " / " + std::to_string(cm) : "");
+  describe_phase(bx, phase, &w);
+  return w;
+}
+
 void BlockTileModel::tile_loads(bool, int tile_rows, int tile_cols, std::int64_t r0, std::int64_t c0, std::int64_t rows,
                                 std::int64_t cols, int tid, std::vector<ElementRef>* out) const {
   element_loads(tile_rows, tile_cols, r0, c0, rows, cols, tid, out);

@@ -62,8 +62,27 @@ class BlockTileModel : public MappingModel {
     return rows * cols * b_reads(0, 0);
   }
   std::string reads_summary() const override;
+  // The slab's k, the block's outputs and its global loads per k (BM + BN; a cluster's block
+  // copies BN / cluster_m of B); the kernel adds its shared-memory reads and words
+  // (describe_phase).
+  PhaseWork phase_work(int bx, int by, int phase) const override;
 
  protected:
+  // The warp tiles of a block, warp_m x warp_n (bn / warp_n across): how many of them compute,
+  // and the elements of C inside C they accumulate. With idle_below_diagonal, AᵀA's diagonal
+  // blocks leave the warp tiles wholly below the diagonal idle (their mirrors above compute them).
+  struct Workers {
+    int warps = 0;
+    std::int64_t outputs = 0;
+  };
+  Workers workers(int bx, int warp_m, int warp_n, bool idle_below_diagonal) const;
+  // What the kernel does with the slab of `phase` in block bx: its shared-memory reads per k
+  // step (w->shared), the words, and w->outputs where warps idle. k0, k1, steps, outputs (the
+  // block's tile inside C) and global are filled in already.
+  virtual void describe_phase(int bx, int phase, PhaseWork* w) const = 0;
+  // The block's tile of C, clipped to C (empty for a cluster's spare block below C).
+  TileRect c_tile(int bx) const;
+
   // Who, inside a block, owns element (row, col) of its BM x BN tile: o's thread_x (the lane),
   // thread_y (the warp) and slot.
   virtual void owner_in_block(int row, int col, Owner* o) const = 0;

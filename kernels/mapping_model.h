@@ -50,6 +50,32 @@ struct ElementRef {
   std::int64_t row = 0, col = 0;
 };
 
+// A count per k written out for the Mapping tab's formula lines: symbols "BM + BN", numbers
+// "128 + 128", value 256. A value of 0 means there is no such count (and no formula).
+struct PerK {
+  std::int64_t value = 0;
+  std::string symbols, numbers;
+};
+
+// What one block does in one phase of its K loop besides its global loads (thread_loads() says
+// those): the facts and words of the Mapping tab's account of a block (block_account.h).
+struct PhaseWork {
+  // The k this phase multiplies, [k0, k1) clipped to K, and the k steps its loop runs (a last
+  // slab that reaches past K runs on the zeros staged there).
+  std::int64_t k0 = 0, k1 = 0;
+  std::int64_t steps = 0;
+  // Elements of C the block accumulates: its tile inside C, less the tiles of warps that idle.
+  std::int64_t outputs = 0;
+  // Elements of A and B the block reads from shared memory per k step, by its threads or by the
+  // tensor cores (0 where nothing goes through shared memory).
+  PerK shared;
+  // The block's global loads per k where its tiles lie wholly inside the matrices: the closed
+  // form of its threads' thread_loads(), cut short at the matrices' edges.
+  PerK global;
+  // What the phase did and where its data went, one sentence each.
+  std::vector<std::string> words;
+};
+
 class MappingModel {
  public:
   virtual ~MappingModel() = default;
@@ -85,6 +111,10 @@ class MappingModel {
   virtual const FragmentPicture* fragments() const { return nullptr; }
   virtual void thread_loads(int block_x, int block_y, int thread_x, int thread_y, int phase, int piece,
                             std::vector<ElementRef>* a, std::vector<ElementRef>* b) const = 0;
+  // What block (bx, by) does in `phase` (0 .. phases() - 1) besides its global loads: the k it
+  // multiplies, its outputs, its shared-memory reads, the closed form of its loads, the words.
+  // Only for blocks that are block_active().
+  virtual PhaseWork phase_work(int block_x, int block_y, int phase) const = 0;
   // Global-memory reads of one element of the stored A and B over the whole kernel, in closed
   // form.
   virtual std::int64_t a_reads(std::int64_t row, std::int64_t col) const = 0;

@@ -4,9 +4,11 @@
 
 #include <gtest/gtest.h>
 #include <signal.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
+#include <cstdlib>
 #include <map>
 #include <set>
 #include <sstream>
@@ -680,6 +682,50 @@ TEST(BenchArgs, UsageDocumentsOptionsAndExitCodes) {
   }
   EXPECT_EQ(codes.size(), expected.size()) << "an exit code the program does not return";
   EXPECT_EQ(usage.rfind(bench_synopsis(), 0), 0u) << "the help starts with the synopsis";
+}
+
+TEST(BenchArgs, CsvAndJsonMustBeTwoFiles) {
+  EXPECT_TRUE(contains(parse_error({"--csv", "r.out", "--json", "r.out"}), "--csv and --json name the same file"));
+}
+
+// `tilescope bench ARGS...`: the exit code, stdout and stderr.
+struct BenchRun {
+  int code = -1;
+  std::string out, err;
+};
+BenchRun run_bench_with(std::vector<std::string> args) {
+  args.insert(args.begin(), "bench");
+  std::vector<char*> argv;
+  for (std::string& a : args) argv.push_back(a.data());
+  std::ostringstream out, err;
+  BenchRun r;
+  r.code = run_bench(static_cast<int>(argv.size()), argv.data(), out, err);
+  r.out = out.str();
+  r.err = err.str();
+  return r;
+}
+
+// An output file that cannot be written is refused before the first run (an hour's sweep must
+// not end on "cannot write"): exit 4, the reason, and no run started.
+TEST(BenchCommand, UnwritableOutputsAreRefusedBeforeAnyRun) {
+  char dir_template[] = "/tmp/tilescope-bench-out-XXXXXX";
+  ASSERT_NE(mkdtemp(dir_template), nullptr);
+  const std::string dir = dir_template;
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"--csv", dir + "/missing/r.csv"}, {"--json", dir + "/missing/r.json"}, {"--csv", dir}};
+  for (const auto& [option, path] : cases) {
+    const BenchRun r = run_bench_with({option, path, "--sizes", "16", "--reps", "1", "--warmup", "0"});
+    EXPECT_EQ(r.code, kExitOutputFailed) << option << " " << path << "\n" << r.err;
+    EXPECT_TRUE(contains(r.err, "cannot write " + path)) << r.err;
+    EXPECT_TRUE(contains(r.err, "nothing was run")) << r.err;
+    EXPECT_FALSE(contains(r.err, "[1/")) << "a run started:\n" << r.err;
+    EXPECT_EQ(r.out, "") << "no table";
+  }
+  // --ceilings writes its files after measuring: checked first too.
+  const BenchRun c = run_bench_with({"--ceilings", "--json", dir + "/missing/c.json"});
+  EXPECT_EQ(c.code, kExitOutputFailed) << c.err;
+  EXPECT_FALSE(contains(c.err, "measuring")) << c.err;
+  rmdir(dir.c_str());
 }
 
 // The parser of the help texts finds what a substring search would wrongly accept.

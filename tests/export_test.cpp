@@ -1,6 +1,7 @@
 // The result writers: CSV that reads back exactly (the app's history depends on it), JSON
 // with every field, and atomic file writing that leaves nothing half-written behind.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -16,8 +17,12 @@
 #include <vector>
 
 #include "export/atomic_file.h"
+#include "export/count_text.h"
+#include "export/file_names.h"
+#include "export/printable_text.h"
 #include "export/results_csv.h"
 #include "export/results_json.h"
+#include "printable_check.h"
 #include "registry.h"
 #include "variant_picks.h"
 
@@ -707,6 +712,121 @@ TEST(AtomicFileErrors, EmptyPath) {
   std::string error;
   EXPECT_FALSE(write_file_atomically("", "x", &error));
   EXPECT_FALSE(error.empty());
+}
+
+// ---- checked before the work: check_writable_path ------------------------------------------------
+
+TEST_F(AtomicFile, WritablePathInAFolderThatExistsIsAcceptedAndLeavesNothing) {
+  std::string error;
+  EXPECT_TRUE(check_writable_path((dir_ / "results.csv").string(), &error)) << error;
+  std::ofstream(dir_ / "old.csv") << "old";
+  EXPECT_TRUE(check_writable_path((dir_ / "old.csv").string(), &error)) << "an existing file is replaced";
+  EXPECT_EQ(entries(), std::vector<std::string>{"old.csv"}) << "the trial file is gone";
+}
+
+TEST_F(AtomicFile, WritablePathRefusesMissingFoldersFoldersAndDevices) {
+  std::string error;
+  EXPECT_FALSE(check_writable_path((dir_ / "missing" / "x.csv").string(), &error));
+  EXPECT_EQ(error, "cannot write " + (dir_ / "missing" / "x.csv").string() + ": the folder " +
+                       (dir_ / "missing").string() + " does not exist");
+  EXPECT_FALSE(check_writable_path(dir_.string(), &error));
+  EXPECT_TRUE(contains(error, "it is a folder")) << error;
+  EXPECT_FALSE(check_writable_path((dir_.string() + "/"), &error)) << "a trailing slash names the folder";
+  std::ofstream(dir_ / "file") << "x";
+  EXPECT_FALSE(check_writable_path((dir_ / "file" / "x.csv").string(), &error));
+  EXPECT_TRUE(contains(error, "not a folder")) << error;
+  EXPECT_FALSE(check_writable_path("/dev/null", &error)) << "the rename would replace the device";
+  EXPECT_TRUE(contains(error, "not a regular file")) << error;
+  EXPECT_FALSE(check_writable_path("", &error));
+}
+
+TEST_F(AtomicFile, WritablePathRefusesAFolderThatTakesNoNewFile) {
+  // Permission bits do not bind root: then a folder of /proc, where nobody can create a file.
+  const fs::path locked = dir_ / "locked";
+  fs::create_directory(locked);
+  ASSERT_EQ(chmod(locked.c_str(), 0555), 0);
+  const std::string target = (geteuid() == 0 ? fs::path("/proc/self") : locked).string() + "/x.csv";
+  std::string error;
+  EXPECT_FALSE(check_writable_path(target, &error));
+  EXPECT_TRUE(contains(error, "cannot create a file in")) << error;
+  chmod(locked.c_str(), 0755);
+}
+
+// ---- what messages show of a file's bytes -------------------------------------------------------
+
+TEST(PrintableText, KeepsPrintableTextAndValidUtf8) {
+  const std::string text = "wrote C:\\tmp/plot.png (A\u1d40A, 3 \u00d7 4, \u6f22\u5b57, \U0001F600)";
+  EXPECT_EQ(printable_text(text), text);
+  EXPECT_EQ(printable_text(""), "");
+}
+
+TEST(PrintableText, EscapesControlBytesAndInvalidUtf8) {
+  EXPECT_EQ(printable_text(std::string("a\0b", 3)), "a\\x00b");
+  EXPECT_EQ(printable_text("\x1b[2J\t\n\x7f"), "\\x1B[2J\\x09\\x0A\\x7F");
+  EXPECT_EQ(printable_text("\xff\xfe"), "\\xFF\\xFE");
+  EXPECT_EQ(printable_text("\xc0\xaf"), "\\xC0\\xAF") << "an overlong slash";
+  EXPECT_EQ(printable_text("\xed\xa0\x80"), "\\xED\\xA0\\x80") << "a surrogate";
+  EXPECT_EQ(printable_text("\xf4\x90\x80\x80"), "\\xF4\\x90\\x80\\x80") << "beyond U+10FFFF";
+  EXPECT_EQ(printable_text("\xe2\x82"), "\\xE2\\x82") << "cut short";
+  EXPECT_EQ(printable_text("\xe2\x82\xc3\xa9"), "\\xE2\\x82\xc3\xa9") << "a valid character after a broken one";
+  // Split where a hex escape would otherwise swallow the letters after it.
+  EXPECT_EQ(printable_text(std::string("\xc2\x9b") + "31m"), "\\xC2\\x9B31m") << "C1 CSI steers a terminal";
+  EXPECT_EQ(printable_text(std::string("abc\xe2\x80\xae") + "fdp.exe"), "abc\\xE2\\x80\\xAEfdp.exe")
+      << "right-to-left override";
+}
+
+TEST(PrintableText, GarbageComesOutPrintableAndStaysSo) {
+  const std::string garbage = testing::garbage_bytes(4096);
+  const std::string shown = printable_text(garbage);
+  EXPECT_EQ(testing::first_unprintable(shown), "");
+  EXPECT_EQ(printable_text(shown), shown) << "escaping twice changes nothing";
+  EXPECT_EQ(testing::first_unprintable(printable_excerpt(garbage)), "");
+}
+
+TEST(PrintableText, ExcerptCutsWholeCharacters) {
+  EXPECT_EQ(printable_excerpt("short", 60), "short");
+  EXPECT_EQ(printable_excerpt("abcdef", 3), "abc...");
+  EXPECT_EQ(printable_excerpt("ab\xc3\xa9z", 3), "ab...") << "not half of the \xc3\xa9";
+}
+
+TEST(ResultsCsv, ErrorsQuoteTheFilesBytesPrintably) {
+  std::vector<RunResult> rows;
+  std::string error;
+  const std::string garbage = testing::garbage_bytes(300);
+  EXPECT_FALSE(results_from_csv(garbage, &rows, &error));
+  EXPECT_TRUE(contains(error, "\\x1B[2J")) << error;
+  EXPECT_EQ(testing::first_unprintable(error), "") << error;
+  EXPECT_LT(error.size(), 400u) << "an excerpt of the field, not all of it";
+  // A row's bad value too: the problem column (realistic_row's is AtA) set to a terminal command.
+  std::string damaged = results_to_csv({realistic_row()});
+  const std::size_t problem = damaged.find(",ata,", damaged.find('\n'));
+  ASSERT_NE(problem, std::string::npos) << damaged;
+  damaged.replace(problem + 1, 3, "\x1b]0;owned\x07");
+  EXPECT_FALSE(results_from_csv(damaged, &rows, &error));
+  EXPECT_TRUE(contains(error, "\\x1B]0;owned\\x07")) << error;
+  EXPECT_EQ(testing::first_unprintable(error), "") << error;
+}
+
+// ---- names the program makes up -----------------------------------------------------------------
+
+TEST(FileNames, TimestampedNamesHaveNoColons) {
+  const std::time_t when = 1795703405;  // some second in November 2026
+  const std::string name = timestamped_file_name("tilescope-screenshot", "png", when);
+  EXPECT_EQ(name.find(':'), std::string::npos) << name;
+  std::tm local{};
+  localtime_r(&when, &local);
+  char expected[64];
+  std::snprintf(expected, sizeof expected, "tilescope-screenshot-%04d-%02d-%02d-%02d%02d%02d.png", local.tm_year + 1900,
+                local.tm_mon + 1, local.tm_mday, local.tm_hour, local.tm_min, local.tm_sec);
+  EXPECT_EQ(name, expected);
+  EXPECT_NE(timestamped_file_name("x", "png", when + 1), timestamped_file_name("x", "png", when))
+      << "one second apart, two names";
+}
+
+TEST(CountText, SingularForOne) {
+  EXPECT_EQ(count_text(1, "row", "rows"), "1 row");
+  EXPECT_EQ(count_text(0, "row", "rows"), "0 rows");
+  EXPECT_EQ(count_text(2, "match", "matches"), "2 matches");
 }
 
 }  // namespace

@@ -2,8 +2,9 @@
 // variant x configuration x problem, on ragged sizes (float; double on one size each, since
 // the vector-chunk layouts depend on the vector width), who wrote each element of C must be
 // exactly the model's owner, the global reads of each element of A and B exactly the model's
-// closed form, and C after the first p phases the CPU double sum over the first p slabs (within a
-// rigorous rounding bound). Skips itself (visibly) where no CUDA device exists.
+// closed form, the Mapping tab's block accounts summed over all blocks the reads recorded, and
+// C after the first p phases the CPU double sum over the first p slabs (within a rigorous
+// rounding bound). Skips itself (visibly) where no CUDA device exists.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -13,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "block_account.h"
 #include "device_info.h"
 #include "mapping_model.h"
 #include "reference.h"
@@ -114,6 +116,22 @@ Expected expected_reads(const MappingModel& m, bool naive, Problem problem, cons
   return e;
 }
 
+// The trace counts reads per element of A and B, not per block: the accounts of all blocks
+// (block_account.h, the Mapping tab's counters) after the phases that ran must add up to every
+// read the run recorded.
+std::string check_block_accounts(const MappingModel& m, Precision precision, const TraceResult& r, int phases_run) {
+  std::int64_t traced = 0, accounted = 0;
+  for (std::uint32_t n : r.a_reads) traced += n;
+  for (std::uint32_t n : r.b_reads) traced += n;  // empty for AᵀA, whose one buffer holds both roles
+  const int done = phases_run < 0 ? m.phases() : std::min(phases_run, m.phases());
+  for (int by = 0; by < m.grid().y; ++by)
+    for (int bx = 0; bx < m.grid().x; ++bx) accounted += block_account(m, precision, bx, by, done).global_loads();
+  if (accounted != traced)
+    return "the blocks' accounts load " + std::to_string(accounted) + " elements after " + std::to_string(done) +
+           " phase(s), the run recorded " + std::to_string(traced);
+  return "";
+}
+
 // C over k < k_end in double, with the inputs the run used, and a rigorous bound on the float
 // (or double) rounding error of a length-k_end dot product: k_end * u * sum |a b| (doubled),
 // with u the accumulation's unit roundoff. Tensor cores add products in groups, aligned to the
@@ -197,6 +215,7 @@ TEST_P(EveryTrace, EqualsTheMappingModel) {
         const Expected e = expected_reads(*model, naive, c.problem, s, limit, cfg.cluster_m);
         EXPECT_EQ(check_counts("A", r.a_reads, e.a, e.a_cols), "");
         EXPECT_EQ(check_counts("B", r.b_reads, e.b, e.b_cols), "");
+        EXPECT_EQ(check_block_accounts(*model, c.precision, r, limit), "");
         const std::int64_t k_end = limit < 0 ? s.K
                                    : naive   ? (limit == 0 ? 0 : s.K)
                                              : std::min<std::int64_t>(s.K, static_cast<std::int64_t>(limit) * cfg.bk);

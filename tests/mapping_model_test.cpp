@@ -585,6 +585,7 @@ class Broken final : public MappingModel {
     m_->thread_loads(bx, by, tx, ty, p, q, a, b);
     if (bug_ == Bug::Load && tx == 1 && ty == 0 && !a->empty()) a->pop_back();
   }
+  PhaseWork phase_work(int bx, int by, int p) const override { return m_->phase_work(bx, by, p); }
   std::int64_t a_reads(std::int64_t r, std::int64_t c) const override {
     return m_->a_reads(r, c) + (bug_ == Bug::Reads && r == 3 && c == 2 ? 1 : 0);
   }

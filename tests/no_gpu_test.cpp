@@ -134,7 +134,9 @@ TEST(NoGpu, UnwritableOutputGivesExit4) {
   SKIP_WITH_A_GPU();
   const Outcome o = run_tilescope("bench --sizes 16 --reps 1 --csv /nonexistent/dir/x.csv");
   EXPECT_EQ(o.exit_code, 4) << o.err;
-  EXPECT_TRUE(contains(o.err, "cannot write /nonexistent/dir/x.csv: No such file or directory")) << o.err;
+  EXPECT_TRUE(contains(o.err, "cannot write /nonexistent/dir/x.csv: the folder /nonexistent/dir does not exist"))
+      << o.err;
+  EXPECT_FALSE(contains(o.err, "[1/")) << "refused before the first run";
 }
 
 // Ctrl-C, as a user presses it: the first run (16) finishes, the second (512, ten thousand

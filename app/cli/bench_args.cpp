@@ -307,6 +307,9 @@ BenchOptions parse_bench_args(const std::vector<std::string>& args) {
     if (!apply_bench_option(arg, &opt, &raw, &error)) return fail(error);
 
   if (opt.ceilings && opt.list) return fail("--ceilings and --list cannot be combined");
+  // The second write would replace the first.
+  if (!opt.csv_path.empty() && opt.csv_path == opt.json_path)
+    return fail("--csv and --json name the same file '" + opt.csv_path + "'");
   if (opt.ceilings && (opt.variants_given || opt.sizes_given))
     return fail("--ceilings measures the device's roofs with its own kernels: it takes no --variants or sizes");
 
@@ -369,6 +372,8 @@ How to run:
 Output:
   --csv FILE         write every result, with the device on every row, as CSV
   --json FILE        write the device and the results as JSON
+                     (both are checked before the first run: a missing or read-only
+                     folder, or a folder named as the file, is refused at once with 4)
   --list             print the variants and their configurations, then exit
   -h, --help         print this help, then exit
 
@@ -398,7 +403,8 @@ Exit codes:
      for was refused (the reasons are listed as "refused: ...")
   2  bad arguments
   3  no usable GPU
-  4  an output file (--csv, --json) could not be written
+  4  an output file (--csv, --json) could not be written, or cannot be: its folder
+     is missing or read-only, or it names a folder (then nothing was run)
   130  interrupted (Ctrl-C): no further run was started, and the run under way stopped
        between repetitions; the table and the --csv/--json files hold the runs that
        finished. A second Ctrl-C stops at once.

@@ -17,6 +17,8 @@
 #include "cli/results_table.h"
 #include "device_info.h"
 #include "export/atomic_file.h"
+#include "export/count_text.h"
+#include "export/printable_text.h"
 #include "export/results_csv.h"
 #include "export/results_json.h"
 #include "measure.h"
@@ -64,6 +66,21 @@ int report_interrupt(std::size_t done, std::size_t total, std::ostream& err) {
   return kExitInterrupted;
 }
 
+// Before any run: each file asked for can be written (its folder exists and takes a new file;
+// it is no folder). kExitOutputFailed, with why on `err`, if one cannot, so that a long sweep
+// never ends on "cannot write".
+int check_outputs(const BenchOptions& opt, std::ostream& err) {
+  int code = kExitOk;
+  for (const std::string* path : {&opt.csv_path, &opt.json_path}) {
+    std::string error;
+    if (path->empty() || check_writable_path(*path, &error)) continue;
+    err << "tilescope bench: " << printable_text(error) << "\n";
+    code = kExitOutputFailed;
+  }
+  if (code != kExitOk) err << "tilescope bench: nothing was run; choose another file for --csv / --json\n";
+  return code;
+}
+
 // Writes the files asked for; returns kExitOutputFailed if any could not be written.
 int write_outputs(const BenchOptions& opt, const std::vector<RunResult>& rows, const DeviceInfo& device,
                   std::ostream& err) {
@@ -71,9 +88,9 @@ int write_outputs(const BenchOptions& opt, const std::vector<RunResult>& rows, c
   auto write = [&](const std::string& path, const std::string& text) {
     std::string error;
     if (write_file_atomically(path, text, &error)) {
-      err << "wrote " << path << " (" << rows.size() << " results)\n";
+      err << "wrote " << printable_text(path) << " (" << count_text(rows.size(), "result", "results") << ")\n";
     } else {
-      err << "tilescope: " << error << "\n";
+      err << "tilescope: " << printable_text(error) << "\n";
       code = kExitOutputFailed;
     }
   };
@@ -280,6 +297,7 @@ int run_bench_unguarded(int argc, char** argv, std::ostream& out, std::ostream& 
     out << format_registry_listing();
     return kExitOk;
   }
+  if (const int code = check_outputs(opt, err); code != kExitOk) return code;
   if (opt.ceilings) return run_ceilings(opt, out, err);
   const DeviceInfo& device = probe_device();
   if (!device.ok()) {

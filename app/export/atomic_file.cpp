@@ -1,6 +1,7 @@
 #include "export/atomic_file.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -80,6 +81,38 @@ bool write_file_atomically(const std::string& path, const std::string& contents,
     ::fsync(dir);
     ::close(dir);
   }
+  return true;
+}
+
+bool check_writable_path(const std::string& path, std::string* error) {
+  if (path.empty()) {
+    *error = "cannot write a file with an empty name";
+    return false;
+  }
+  auto refuse = [&](const std::string& why) {
+    *error = "cannot write " + path + ": " + why;
+    return false;
+  };
+  struct stat target {};
+  if (::stat(path.c_str(), &target) == 0) {
+    if (S_ISDIR(target.st_mode)) return refuse("it is a folder; name a file in it");
+    if (!S_ISREG(target.st_mode)) return refuse("it exists and is not a regular file");
+  }
+  const std::string folder = directory_of(path);
+  struct stat dir {};
+  if (::stat(folder.c_str(), &dir) != 0) {
+    const int err = errno;
+    return refuse(err == ENOENT ? "the folder " + folder + " does not exist" : folder + ": " + errno_text(err));
+  }
+  if (!S_ISDIR(dir.st_mode)) return refuse(folder + " is not a folder");
+  // Tried rather than judged from the permission bits, which do not bind root and say nothing
+  // of a read-only mount: a file of a fresh unique name (mkstemp: never one someone else made)
+  // is created and removed at once.
+  std::string probe = folder + "/.tilescope-write-check-XXXXXX";
+  const int fd = ::mkstemp(probe.data());
+  if (fd < 0) return refuse("cannot create a file in " + folder + ": " + errno_text(errno));
+  ::close(fd);
+  ::unlink(probe.c_str());
   return true;
 }
 

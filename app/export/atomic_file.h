@@ -15,4 +15,12 @@ std::string atomic_temp_path(const std::string& path);
 // `path` is left as it was. Never throws.
 bool write_file_atomically(const std::string& path, const std::string& contents, std::string* error);
 
+// Whether write_file_atomically(path, ...) can succeed, asked before the work that produces the
+// contents (a sweep of an hour must not end on "cannot write"): the folder exists and a file
+// can be created in it (tried: a temporary file is made and removed, which also answers for
+// read-only file systems and for root), and `path` is not a folder or another non-regular file
+// (a device would be replaced by the rename). False with `error` set to one sentence naming the
+// path and the reason.
+bool check_writable_path(const std::string& path, std::string* error);
+
 }  // namespace tilescope

@@ -15,8 +15,10 @@ namespace tilescope {
 namespace {
 
 bool size_ok(int width, int height, std::string* error) {
-  if (width < 64 || height < 64 || width > 8192 || height > 8192) {
-    *error = "plot export: the size must be between 64 and 8192 pixels on each side";
+  if (width < kMinPlotImageSide || height < kMinPlotImageSide || width > kMaxPlotImageSide ||
+      height > kMaxPlotImageSide) {
+    *error = "plot export: the size must be between " + std::to_string(kMinPlotImageSide) + " and " +
+             std::to_string(kMaxPlotImageSide) + " pixels on each side";
     return false;
   }
   return true;

@@ -20,9 +20,12 @@ struct PlotImage {
   Axis x, y;
 };
 
+// The sides a plot PNG may have, in pixels: what the writers check and the commands promise.
+constexpr int kMinPlotImageSide = 64, kMaxPlotImageSide = 8192;
+
 // Needs a current GL context with an ImGui context and its OpenGL3 backend (a Host), between
-// frames. False and *error on a bad size (64 to 8192 on each side), an empty plot, or a failed
-// render or write; nothing is left behind then.
+// frames. False and *error on a bad size (kMinPlotImageSide to kMaxPlotImageSide on each side),
+// an empty plot, or a failed render or write; nothing is left behind then.
 bool write_plot_png(const std::string& path, int width, int height, const PlotImage& plot, std::string* error);
 
 // The Roofline view (plot/roofline_render.h) the same way: its points, roofs, ridge points and

@@ -14,6 +14,7 @@
 #include <string_view>
 
 #include "export/atomic_file.h"
+#include "export/printable_text.h"
 
 namespace tilescope {
 namespace {
@@ -401,7 +402,7 @@ bool check_header(const RecordParser& header, std::size_t* n_cols, std::string* 
       return false;
     }
     if (header.field(i) != all_cols[i].name) {
-      *error = where + "header column " + std::to_string(i + 1) + " is '" + std::string(header.field(i)) +
+      *error = where + "header column " + std::to_string(i + 1) + " is '" + printable_excerpt(header.field(i)) +
                "', expected '" + all_cols[i].name + "' (not a tilescope results file?)";
       return false;
     }
@@ -423,7 +424,7 @@ bool record_to_result(const RecordParser& rec, std::size_t n_cols, RunResult* re
   for (std::size_t i = 0; i < n_cols; ++i) {
     if (!cols[i].set(rec.field(i), *result)) {
       *error = line_prefix(rec.record_line()) + "column '" + cols[i].name + "' has a bad value '" +
-               std::string(rec.field(i)) + "'";
+               printable_excerpt(rec.field(i)) + "'";
       return false;
     }
   }

@@ -1,27 +1,42 @@
 #include "gl_gemm/gl_shader_runner.h"
 
 #include <GL/gl.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <condition_variable>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <set>
 #include <thread>
 #include <utility>
+#include <vector>
 
 #include "external_runner.h"
 #include "gl_gemm/shader_gemm.h"
+#include "gl_gemm/shader_time_estimate.h"
 #include "platform/egl_context.h"
+#include "platform/software_renderer.h"
 
 namespace tilescope {
 namespace {
 
-// Mesa's software rasterisers run "GPU" work on CPU threads and undercount GL_TIME_ELAPSED over
-// several passes (shader_gemm.cpp); there the wall clock is the honest time.
-bool software_renderer(const std::string& renderer) {
-  return renderer.find("llvmpipe") != std::string::npos || renderer.find("softpipe") != std::string::npos;
+// The work between two waits on a software renderer: short enough that a cancel (Esc) lands at
+// once, long enough that the waits cost nothing measurable.
+constexpr double kSliceSeconds = 0.1;
+// The GL thread's nice value on a software renderer (0 is the window's; 19 the lowest priority).
+constexpr int kSoftwareRendererNice = 10;
+// The run that measures a mode's fetch rate: large enough that a run's fixed costs (the clear,
+// the wait) are under a tenth of it on llvmpipe, small enough to take at most about 0.3 s there.
+constexpr int kRateRunSize = 256;
+
+std::string current_renderer() {
+  const char* renderer = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
+  return renderer ? renderer : "?";
 }
 
 class GlShaderThread {
@@ -74,6 +89,17 @@ class GlShaderThread {
     return info_;
   }
 
+  void set_limit(double seconds) { limit_seconds_.store(seconds); }
+
+  GlShaderProgress progress() {
+    GlShaderProgress out;
+    std::lock_guard<std::mutex> lock(mutex_);
+    out.drawing = drawing_;
+    out.what = drawing_what_;
+    out.fraction = drawing_ ? fraction_.load() : 0;
+    return out;
+  }
+
  private:
   GlShaderThread() = default;
 
@@ -85,24 +111,24 @@ class GlShaderThread {
     }
     std::unique_ptr<EglContext> egl;
     std::string context_error;
-    bool have_context = false;
     std::string description;
-    if (external) {
-      have_context = external->make_current(&context_error);
+    rates_.clear();  // measured on the last thread's renderer
+    bool external_current = external && take_external_context(external, &description, &context_error);
+    bool have_context = external_current || make_own_context(&egl, &description, &context_error);
+    if (!have_context && external && external->make_current(&context_error)) {
+      // No EGL here: the hidden window's context, whose frames wait behind llvmpipe's runs, is
+      // still better than no texture shaders.
+      external_current = have_context = true;
       description = external->description();
-    } else {
-      egl = std::make_unique<EglContext>();
-      have_context = egl->create(EglPlatform::kAuto, &context_error);
-      description = egl->description();
     }
     std::unique_ptr<ShaderLibrary> library;
     int loaded_generation = -1;
     std::set<std::string> warm;  // mode names run since the last load
     if (have_context) {
       library = std::make_unique<ShaderLibrary>();
-      const char* renderer = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
+      software_ = software_renderer(current_renderer());
       std::lock_guard<std::mutex> lock(mutex_);
-      info_.renderer = renderer ? renderer : "?";
+      info_.renderer = current_renderer();
       info_.context = description;
       info_.shader_dir = library->directory();
     } else {
@@ -129,6 +155,7 @@ class GlShaderThread {
           library->reload(&log);
           loaded_generation = generation;
           warm.clear();
+          rates_.clear();  // an edited shader may fetch at another rate
           std::lock_guard<std::mutex> lock(mutex_);
           info_.shader_dir = library->directory();
           info_.load_log = log;
@@ -141,7 +168,50 @@ class GlShaderThread {
       wake_.notify_all();
     }
     library.reset();  // its programs go while the context is still current
-    if (external && have_context) external->release();
+    if (external_current) external->release();
+  }
+
+  // The window's hidden context, kept where it draws on hardware. On llvmpipe it is let go: all
+  // contexts of the window's display share one rasterizer, which runs the scene a context queued
+  // (every draw since its last wait) to its end before the next context's, so the window's frame
+  // waited behind the texture shaders' run.
+  bool take_external_context(GlThreadContext* external, std::string* description, std::string* error) {
+    if (!external->make_current(error)) return false;
+    if (!software_renderer(current_renderer())) {
+      *description = external->description();
+      return true;
+    }
+    external->release();
+    *description = " (not the window's hidden context: on llvmpipe it shares the window's rasterizer)";
+    return false;
+  }
+
+  // A headless EGL context; on Mesa the device platform's software device first: a display apart
+  // from the headless host's surfaceless one, so with a rasterizer of its own. *description gets
+  // the context's description in front of what it holds.
+  bool make_own_context(std::unique_ptr<EglContext>* egl, std::string* description, std::string* error) {
+    if (!make_egl_context(egl, error)) return false;
+    if (software_renderer(current_renderer())) {
+      // llvmpipe's draws are CPU work on the same cores as the window's frames: at a lower
+      // priority they take the cores only while the UI does not need them (frames during a run,
+      // 2 cores under load: median 85 -> 57 ms, the longest 193 -> 127 ms). The rasterizer's
+      // threads start with the display and inherit this thread's priority, so the display is
+      // made again after lowering it.
+      egl->reset();
+      setpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)), kSoftwareRendererNice);
+      if (!make_egl_context(egl, error)) return false;
+      *description += " (at a lower CPU priority than the window)";
+    }
+    *description = (*egl)->description() + *description;
+    return true;
+  }
+
+  static bool make_egl_context(std::unique_ptr<EglContext>* egl, std::string* error) {
+    *egl = std::make_unique<EglContext>();
+    std::string device_error;
+    if ((*egl)->create(EglPlatform::kDevice, &device_error) || (*egl)->create(EglPlatform::kAuto, error)) return true;
+    *error = device_error + "; " + *error;
+    return false;
   }
 
   ExternalOutcome run_job(const ExternalRun& job, const ShaderLibrary& library, std::set<std::string>* warm) {
@@ -153,31 +223,104 @@ class GlShaderThread {
       return out;
     }
     const ShaderMode mode = static_cast<ShaderMode>(cfg.engine_mode);
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      out.device_name = info_.renderer;
-    }
+    out.device_name = current_renderer();
     ShaderGemmOptions options;
     options.cancel = job.cancel;
     // The Measurer's first run is timed apart: here it is the engine's first warm-up run.
     options.warmup = job.warmup + 1;
+    options.progress = &fraction_;
+    ShaderTimeRequest request;
+    request.mode = mode;
+    request.config = config;
+    request.M = job.M, request.N = job.N, request.K = job.K;
+    request.runs = options.warmup + job.repetitions;
+    if (software_) {
+      const ShaderFetchRate* rate = fetch_rate(request, library, job.cancel, &out.error);
+      if (!out.error.empty()) return out;
+      if (rate) {
+        const std::string refused = shader_time_refusal(request, *rate, limit_seconds_.load());
+        if (!refused.empty()) {
+          out.error = "refused: " + refused;
+          return out;
+        }
+        options.slice_fetches = rate->fetches_per_second * kSliceSeconds;
+      }
+    }
+    publish_progress(true, config + " at " + shader_size_text(job.M, job.N, job.K));
     out.first_was_cold = warm->insert(config).second;
     ShaderGemmResult result =
         run_shader_gemm(mode, job.a, job.b, job.M, job.N, job.K, job.repetitions, library, options);
+    publish_progress(false, "");
     if (!result.error.empty()) {
       out.error = result.error;
       return out;
     }
+    if (software_) learn_rate(request, result.wall_ms, "the last run at " + shader_size_text(job.M, job.N, job.K));
     out.first_ms = result.first_ms;
-    const bool wall = software_renderer(out.device_name);
-    out.timer = wall ? "wall_clock" : "gl_time_elapsed";
-    out.times_ms = wall ? result.wall_ms_all : result.gpu_ms_all;
+    // llvmpipe undercounts GL_TIME_ELAPSED over several passes (shader_gemm.cpp): there the wall
+    // clock is the honest time.
+    out.timer = software_ ? "wall_clock" : "gl_time_elapsed";
+    out.times_ms = software_ ? result.wall_ms_all : result.gpu_ms_all;
     out.passes = result.passes;
     out.fetches_per_fma = result.fetches_per_fma;
     out.c = std::move(result.c);
     return out;
   }
 
+  // The fetches of one run of `request`'s size.
+  static double run_fetches(const ShaderTimeRequest& request) {
+    return describe_shader_layout(request.mode, request.M, request.N, request.K).fetches;
+  }
+
+  // The rate of the request's mode on this renderer: known, or measured now on a small run when
+  // the request draws more than that run would. nullptr when the request is too small to need
+  // one; *error when the measuring run failed (a broken shader: the request would fail alike) or
+  // was cancelled.
+  const ShaderFetchRate* fetch_rate(const ShaderTimeRequest& request, const ShaderLibrary& library,
+                                    const std::atomic<bool>* cancel, std::string* error) {
+    const auto known = rates_.find(request.mode);
+    if (known != rates_.end()) return &known->second;
+    ShaderTimeRequest small = request;
+    small.M = small.N = small.K = kRateRunSize;
+    small.runs = 2;
+    if (run_fetches(request) * request.runs <= run_fetches(small) * small.runs) return nullptr;
+    publish_progress(true, "measuring the fetch rate of " + request.config);
+    // Any values do: the rate does not depend on them (0.5: no denormals, no NaN).
+    const std::vector<float> ones(static_cast<std::size_t>(kRateRunSize) * kRateRunSize, 0.5f);
+    ShaderGemmOptions options;
+    options.cancel = cancel;
+    options.warmup = small.runs - 1;
+    options.progress = &fraction_;
+    const ShaderGemmResult result = run_shader_gemm(request.mode, ones.data(), ones.data(), kRateRunSize, kRateRunSize,
+                                                    kRateRunSize, 1, library, options);
+    publish_progress(false, "");
+    if (!result.error.empty()) {
+      *error = result.error;
+      return nullptr;
+    }
+    learn_rate(small, result.wall_ms, "a run at " + shader_size_text(kRateRunSize, kRateRunSize, kRateRunSize));
+    const auto learned = rates_.find(request.mode);
+    return learned == rates_.end() ? nullptr : &learned->second;
+  }
+
+  // Keeps the rate of a finished run of `request`'s size (median run time `run_ms`), when the run
+  // was at least as large as the measuring run: smaller runs are mostly fixed costs.
+  void learn_rate(const ShaderTimeRequest& request, double run_ms, const std::string& where) {
+    const double fetches = run_fetches(request);
+    const double enough = describe_shader_layout(request.mode, kRateRunSize, kRateRunSize, kRateRunSize).fetches;
+    if (run_ms <= 0 || fetches < enough) return;
+    ShaderFetchRate& rate = rates_[request.mode];
+    rate.fetches_per_second = fetches / (run_ms * 1e-3);
+    rate.renderer = current_renderer();
+    rate.measured_on = where;
+  }
+
+  void publish_progress(bool drawing, const std::string& what) {
+    if (drawing) fraction_.store(0);
+    std::lock_guard<std::mutex> lock(mutex_);
+    drawing_ = drawing;
+    drawing_what_ = what;
+  }
   std::mutex call_mutex_;  // one caller at a time
   std::mutex mutex_;       // everything below
   std::condition_variable wake_;
@@ -187,6 +330,13 @@ class GlShaderThread {
   GlThreadContext* context_source_ = nullptr;  // nullptr: a headless EGL context of its own
   std::atomic<int> generation_{0};
   GlShaderThreadInfo info_;
+  bool drawing_ = false;      // a call is being drawn (or its rate measured)
+  std::string drawing_what_;  // what, for the progress bar
+  std::atomic<double> fraction_{0};
+  std::atomic<double> limit_seconds_{0};
+  // GL thread only: whether its renderer is a software one, and the fetch rates measured on it.
+  bool software_ = false;
+  std::map<ShaderMode, ShaderFetchRate> rates_;
   std::thread thread_;
 };
 
@@ -203,6 +353,14 @@ void stop_gl_shader_runner() {
 
 void set_gl_thread_context(GlThreadContext* context) {
   GlShaderThread::instance().set_context(context);
+}
+
+void set_gl_shader_time_limit(double seconds) {
+  GlShaderThread::instance().set_limit(seconds);
+}
+
+GlShaderProgress gl_shader_progress() {
+  return GlShaderThread::instance().progress();
 }
 
 void request_shader_reload() {

@@ -197,8 +197,16 @@ struct Plan {
   // (blocked: tile by tile, so each tile's strips of A and B stay in the texture cache).
   std::vector<Quad> quads;
   std::vector<KChunk> chunks;
-  double fetches = 0;  // texels fetched by all passes of one run
+  // Texels one fragment fetches per k unit of a pass (2: a texel of A and one of B; MRT modes:
+  // 4 of A and `width` of B). Every count of fetches below derives from it.
+  double fetches_per_fragment_step = 2;
+  double fetches = 0;  // texels fetched by all passes of one run (make_plan sums them)
 };
+
+// The texels one pass fetches when it draws `rows` rows of `quad` over `chunk`.
+double band_fetches(const Plan& p, const Quad& quad, int rows, const KChunk& chunk) {
+  return p.fetches_per_fragment_step * quad.w * rows * chunk.klen;
+}
 
 // k-chunks over k_units, each `chunk_units` long (the last one shorter).
 std::vector<KChunk> k_chunks(int k_units, int chunk_units) {
@@ -220,7 +228,6 @@ Plan plan_multipass(int M, int N, int K, int chunk) {
   p.b_width = N, p.b_height = K;  // texel (j, k) = B[k][j]
   p.quads = {{0, 0, N, M}};
   p.chunks = k_chunks(K, chunk);
-  p.fetches = 2.0 * M * N * K;
   return p;
 }
 
@@ -252,7 +259,6 @@ Plan plan_rgba_packed(const float* a, const float* b, int M, int N, int K, int c
   }
   p.quads = {{0, 0, nb, mb}};
   p.chunks = k_chunks(kb, ceil_div(chunk, 2));
-  p.fetches = 2.0 * mb * nb * kb;
   return p;
 }
 
@@ -271,7 +277,6 @@ Plan plan_blocked(int M, int N, int K, int chunk, int tile) {
   for (int y = 0; y < M; y += tile)
     for (int x = 0; x < N; x += tile) p.quads.push_back({x, y, std::min(tile, N - x), std::min(tile, M - y)});
   p.chunks = k_chunks(K, chunk);
-  p.fetches = 2.0 * M * N * K;
   return p;
 }
 
@@ -309,7 +314,7 @@ Plan plan_multi_target(const float* a, const float* b, int M, int N, int K, int 
   }
   p.quads = {{0, 0, np / width, mp / 4}};
   p.chunks = k_chunks(kp / 4, ceil_div(chunk, 4));
-  p.fetches = (4.0 + width) * (mp / 4) * (np / width) * (kp / 4);
+  p.fetches_per_fragment_step = 4.0 + width;
   return p;
 }
 
@@ -374,8 +379,8 @@ void unpack_result(ShaderMode mode, const std::vector<std::vector<float>>& targe
   }
 }
 
-// a and b may be null (describing only): then the packed copies are not made.
-Plan make_plan(ShaderMode mode, const float* a, const float* b, int M, int N, int K, const ShaderGemmOptions& options) {
+// The mode's plan. a and b may be null (describing only): then the packed copies are not made.
+Plan plan_mode(ShaderMode mode, const float* a, const float* b, int M, int N, int K, const ShaderGemmOptions& options) {
   const int chunk = options.k_chunk > 0 ? options.k_chunk : default_k_chunk(mode);
   const int tile = options.tile > 0 ? options.tile : default_tile();
   switch (mode) {
@@ -391,6 +396,16 @@ Plan make_plan(ShaderMode mode, const float* a, const float* b, int M, int N, in
       return plan_multi_target(a, b, M, N, K, chunk, 8);
   }
   return Plan();
+}
+
+// The plan with its fetch count: every quad is drawn over every chunk.
+Plan make_plan(ShaderMode mode, const float* a, const float* b, int M, int N, int K, const ShaderGemmOptions& options) {
+  Plan p = plan_mode(mode, a, b, M, N, K, options);
+  double texels = 0, k_units = 0;
+  for (const Quad& q : p.quads) texels += static_cast<double>(q.w) * q.h;
+  for (const KChunk& c : p.chunks) k_units += c.klen;
+  p.fetches = p.fetches_per_fragment_step * texels * k_units;
+  return p;
 }
 
 }  // namespace
@@ -652,23 +667,73 @@ bool cancelled(const ShaderGemmOptions& options) {
   return options.cancel && options.cancel->load();
 }
 
-// One run: the clear (no scissor: the whole of every target), then every pass added into it.
-// Stops between passes once cancelled.
-void draw_run(const Plan& plan, const KRangeUniforms& uniforms, const ShaderGemmOptions& options) {
+// The work of one call as it is drawn: where the waits inside a run go (options.slice_fetches)
+// and the progress it publishes (options.progress).
+class WorkMeter {
+ public:
+  WorkMeter(const ShaderGemmOptions& options, double total_fetches)
+      : slice_(options.slice_fetches), total_(total_fetches), progress_(options.progress) {
+    publish();
+  }
+
+  // The rows of `quad` one draw covers over `chunk`: all of them, or without a slice, or bands
+  // that fetch at most a slice each. Whole multiples of 64 rows where a band has that many:
+  // llvmpipe shares a draw among its threads by 64 x 64 tiles.
+  int band_rows(const Plan& plan, const Quad& quad, const KChunk& chunk) const {
+    if (slice_ <= 0) return quad.h;
+    const double per_row = band_fetches(plan, quad, 1, chunk);
+    int rows = static_cast<int>(std::min<double>(quad.h, std::max(1.0, slice_ / per_row)));
+    if (rows >= kTileRows) rows = rows / kTileRows * kTileRows;
+    return rows;
+  }
+
+  // After a draw: once the draws since the last wait fetch a slice, waits for them.
+  void drew(double fetches) {
+    drawn_ += fetches;
+    since_wait_ += fetches;
+    if (slice_ > 0 && since_wait_ >= slice_) {
+      glFinish();
+      since_wait_ = 0;
+      publish();
+    }
+  }
+
+  // At the end of a run (drawn, perhaps not finished: the next wait finishes it).
+  void run_drawn() { publish(); }
+
+ private:
+  static constexpr int kTileRows = 64;
+  void publish() {
+    if (progress_) progress_->store(total_ > 0 ? std::min(1.0, drawn_ / total_) : 1.0);
+  }
+  double slice_, total_;
+  std::atomic<double>* progress_;
+  double drawn_ = 0, since_wait_ = 0;
+};
+
+// One run: the clear (no scissor: the whole of every target), then every pass added into it,
+// each pass in the bands of rows the meter asks for. Stops between draws once cancelled.
+void draw_run(const Plan& plan, const KRangeUniforms& uniforms, const ShaderGemmOptions& options, WorkMeter* meter) {
   glDisable(GL_SCISSOR_TEST);
   glDisable(GL_BLEND);
   glClear(GL_COLOR_BUFFER_BIT);
-  glEnable(GL_SCISSOR_TEST);  // the viewport alone would do; the scissor makes the tile exact
+  glEnable(GL_SCISSOR_TEST);  // the viewport alone would do; the scissor makes the tile (and band) exact
   for (const Quad& quad : plan.quads) {
-    if (cancelled(options)) break;
     glViewport(quad.x, quad.y, quad.w, quad.h);
-    glScissor(quad.x, quad.y, quad.w, quad.h);
     glDisable(GL_BLEND);  // the quad's first chunk replaces the poison; the later ones add
-    for (std::size_t c = 0; c < plan.chunks.size() && !cancelled(options); ++c) {
+    for (std::size_t c = 0; c < plan.chunks.size(); ++c) {
+      const KChunk& chunk = plan.chunks[c];
       if (c == 1) glEnable(GL_BLEND);
-      glUniform1i(uniforms.k0, plan.chunks[c].k0);
-      glUniform1i(uniforms.klen, plan.chunks[c].klen);
-      glDrawArrays(GL_TRIANGLES, 0, 3);
+      glUniform1i(uniforms.k0, chunk.k0);
+      glUniform1i(uniforms.klen, chunk.klen);
+      const int rows = meter->band_rows(plan, quad, chunk);
+      for (int y = 0; y < quad.h; y += rows) {
+        if (cancelled(options)) return;
+        const int band = std::min(rows, quad.h - y);
+        glScissor(quad.x, quad.y + y, quad.w, band);
+        glDrawArrays(GL_TRIANGLES, 0, 3);
+        meter->drew(band_fetches(plan, quad, band, chunk));
+      }
     }
   }
 }
@@ -681,6 +746,7 @@ bool draw_runs(ShaderMode mode, const Plan& plan, const KRangeUniforms& uniforms
   Query query;
   glGenQueries(1, &query.name);
   const int runs = options.warmup + repetitions;
+  WorkMeter meter(options, plan.fetches * runs);
   for (int run = 0; run < runs; ++run) {
     const bool timed = run >= options.warmup;
     // Warm-up matters beyond lazy shader compilation: on Mesa 22's llvmpipe a timed run with
@@ -690,7 +756,8 @@ bool draw_runs(ShaderMode mode, const Plan& plan, const KRangeUniforms& uniforms
     if (timed) glFinish();
     const auto cpu_start = std::chrono::steady_clock::now();
     if (timed) glBeginQuery(GL_TIME_ELAPSED, query.name);
-    draw_run(plan, uniforms, options);
+    draw_run(plan, uniforms, options, &meter);
+    meter.run_drawn();
     if (cancelled(options)) {
       if (timed) glEndQuery(GL_TIME_ELAPSED);
       glFinish();  // let what was queued drain before the objects go

@@ -73,8 +73,18 @@ struct ShaderGemmOptions {
   int k_chunk = 0;  // k values (of the unpadded K) per pass; rounded up to the mode's packing
   int tile = 0;     // blocked only: the T of the T x T output tiles, in output elements
   int warmup = 1;   // untimed runs before the timed ones (drivers compile lazily)
-  // Set from another thread to stop between passes; the result then says "cancelled".
+  // Set from another thread to stop between draws; the result then says "cancelled".
   const std::atomic<bool>* cancel = nullptr;
+  // Texels fetched between two waits for the renderer (glFinish); 0: none inside a run. Mesa's
+  // llvmpipe draws everything queued since its last wait as one batch that runs to its end once
+  // started: a run at 4096 was one batch of seconds, through which a cancel waited. With a slice,
+  // a pass that fetches more is drawn in bands of rows (scissored), and the engine waits whenever
+  // the draws since the last wait fetched a slice: a cancel lands within one slice, and
+  // `progress` moves during a run. On a GPU the waits would only add idle gaps to the timings.
+  double slice_fetches = 0;
+  // When set, the engine stores the fraction of the call's work drawn so far (warm-up runs
+  // included), from 0 to 1, for a progress bar on another thread.
+  std::atomic<double>* progress = nullptr;
 };
 int default_k_chunk(ShaderMode mode);
 int default_tile();

@@ -161,14 +161,21 @@ class Host {
 std::unique_ptr<Host> create_window_host(const HostOptions& options, std::string* error);
 std::unique_ptr<Host> create_headless_host(const HostOptions& options, std::string* error);
 
-// The system TrueType font the UI uses, or "": $TILESCOPE_UI_FONT if it names a readable file,
-// else Inter (fonts-inter), else DejaVu Sans (fonts-dejavu-core).
+// The system TrueType font the UI uses, or "": $TILESCOPE_UI_FONT if it names a readable file
+// ("builtin": none, ImGui's built-in font, as on a machine without fonts), else Inter
+// (fonts-inter), else DejaVu Sans (fonts-dejavu-core).
 std::string find_ui_font();
 // (Re)builds ImGui's font atlas with find_ui_font() at `pixels` size (Latin, Greek, arrows, math
 // operators, super/subscripts such as the ᵀ of AᵀA) and recreates the renderer's font
 // texture. Falls back to ImGui's built-in font (with *error saying why, and returning false)
-// when no system font can be loaded; the UI still works then. Call between frames, with a host
-// alive (its GL context current).
+// when no system font can be loaded; the UI still works then. Whatever the font, it draws every
+// character of ui_font_symbols(): what it lacks comes from another system font, or is made from
+// its own glyphs. Call between frames, with a host alive (its GL context current).
 bool load_ui_font(float pixels, std::string* error);
+// The characters beyond ASCII that the UI writes (a test checks the sources write no others).
+std::vector<unsigned> ui_font_symbols();
+// The font the last atlas build used, in words: "DejaVuSans.ttf (30 px)", "ImGui's built-in font
+// (30 px); ᵀ – — … made from its own glyphs; no UI font found (...)".
+std::string ui_font_summary();
 
 }  // namespace tilescope

@@ -93,6 +93,10 @@ float title_px(const Frame& f) {
   return f.font_px * 1.3f;
 }
 
+float legend_text_px(const Frame& f) {
+  return f.legend_px > 0 ? f.legend_px : f.font_px;
+}
+
 // ---- geometry ---------------------------------------------------------------------------------
 
 bool inside(ImVec2 p, ImVec2 mn, ImVec2 mx) {
@@ -104,19 +108,49 @@ void dashed_hline(ImDrawList* dl, float x0, float x1, float y, ImU32 col, float 
     dl->AddLine(ImVec2(x, y), ImVec2(std::min(x + dash, x1), y), col, thickness);
 }
 
-float legend_box_width(const Frame& f, const std::vector<PlotSeriesData>& series) {
-  const float swatch_w = f.font_px * 1.6f;
-  float label_w = 0;
-  for (const auto& s : series) label_w = std::max(label_w, text_size(f, f.font_px, s.label).x);
-  return f.pad + swatch_w + f.pad + label_w + f.pad;
+// Where the legend goes: in the emptiest corner of the plot area, in a column right of it, or
+// in rows under the x axis's label (the caller made room for the last two).
+enum class LegendPlace { Inside, Outside, Below };
+
+// One legend entry's width: swatch and label.
+float legend_entry_width(const Frame& f, const PlotSeriesData& s) {
+  return f.pad + legend_text_px(f) * 1.6f + f.pad + text_size(f, legend_text_px(f), s.label).x + f.pad;
 }
 
-// `outside`: the legend stands in a column right of the plot area (the caller made room).
+// The entries of a legend below the plot, flowing left to right in rows as wide as the frame,
+// from `top`; the legend's height when `lg` is null.
+float flow_legend(const Frame& f, const std::vector<PlotSeriesData>& series, float top, Legend* lg) {
+  const float row_h = legend_row_height(f), left = f.min.x + f.pad, right = f.max.x - f.pad;
+  float x = left, y = top + f.pad * 0.5f;
+  for (std::size_t i = 0; i < series.size(); ++i) {
+    const float w = legend_entry_width(f, series[i]);
+    if (x > left && x + w > right) x = left, y += row_h;
+    if (lg) {
+      LegendEntry e;
+      e.series = static_cast<int>(i);
+      e.min = ImVec2(x, y);
+      e.max = ImVec2(std::min(x + w, right), y + row_h);
+      lg->entries.push_back(e);
+    }
+    x += w;
+  }
+  if (lg) {
+    lg->min = ImVec2(left, top);
+    lg->max = ImVec2(right, y + row_h + f.pad * 0.5f);
+  }
+  return y + row_h + f.pad * 0.5f - top;
+}
+
 Legend layout_legend(const Frame& f, const PlotStyle& style, const std::vector<PlotSeriesData>& series,
-                     const std::vector<ReferenceLine>& refs, bool outside) {
+                     const std::vector<ReferenceLine>& refs, LegendPlace place) {
   Legend lg;
   if (!style.show_legend || series.empty()) return lg;
-  const float row_h = f.font_px + f.pad * 0.6f;
+  if (place == LegendPlace::Below) {
+    flow_legend(f, series, f.below_y, &lg);
+    return lg;
+  }
+  const bool outside = place == LegendPlace::Outside;
+  const float row_h = legend_row_height(f);
   const float box_w = legend_box_width(f, series);
   const float area_w = f.area_max.x - f.area_min.x, area_h = f.area_max.y - f.area_min.y;
   const int fit = static_cast<int>((area_h - 2 * f.pad - f.pad) / row_h);
@@ -223,6 +257,16 @@ void draw_series(ImDrawList* dl, const Frame& f, const PlotStyle& style, const P
 
 }  // namespace
 
+float legend_row_height(const Frame& f) {
+  return legend_text_px(f) + f.pad * 0.6f;
+}
+
+float legend_box_width(const Frame& f, const std::vector<PlotSeriesData>& series) {
+  float label_w = 0;
+  for (const auto& s : series) label_w = std::max(label_w, text_size(f, legend_text_px(f), s.label).x);
+  return f.pad + legend_text_px(f) * 1.6f + f.pad + label_w + f.pad;
+}
+
 bool axis_usable(const Axis& a) {
   if (!std::isfinite(a.lo) || !std::isfinite(a.hi) || !(a.hi > a.lo)) return false;
   return a.scale == AxisScale::Linear || a.lo > 0;
@@ -237,23 +281,14 @@ ImVec2 to_screen(const Frame& f, double x, double y) {
                 static_cast<float>(f.area_max.y - uy * (f.area_max.y - f.area_min.y)));
 }
 
-Frame layout_plot(ImVec2 min, ImVec2 max, const PlotStyle& style, const std::vector<PlotSeriesData>& series,
-                  const std::vector<ReferenceLine>& refs, const Axis& x, const Axis& y, ImFont* font, float font_px,
-                  bool with_frame_text) {
-  Frame f;
-  f.font = font;
-  f.font_px = font_px;
-  f.ui = font_px / 13.0f;
-  f.pad = std::round(6.0f * f.ui);
-  f.min = min;
-  f.max = max;
-  f.frame_text = with_frame_text;
-  f.x = x;
-  f.y = y;
-  const float w = max.x - min.x;
+namespace {
 
-  float top = min.y + f.pad;
-  if (with_frame_text && !style.title.empty()) {
+// The titles, tick labels and plot area in f's rectangle, with `below` pixels kept free under the
+// x axis's label (f.below_y says where).
+void place_axes(Frame& f, const PlotStyle& style, float below) {
+  const float w = f.max.x - f.min.x;
+  float top = f.min.y + f.pad;
+  if (f.frame_text && !style.title.empty()) {
     f.title_y = top;
     top += title_px(f) + f.pad;
   }
@@ -263,12 +298,14 @@ Frame layout_plot(ImVec2 min, ImVec2 max, const PlotStyle& style, const std::vec
   } else {
     top += f.font_px * 0.5f;  // room for the top tick label, centred on its grid line
   }
-  float bottom = max.y - f.pad;
-  if (with_frame_text && !style.footer.empty()) {
+  float bottom = f.max.y - f.pad;
+  if (f.frame_text && !style.footer.empty()) {
     bottom -= f.font_px;
     f.footer_y = bottom;
     bottom -= f.pad * 0.5f;
   }
+  bottom -= below;
+  f.below_y = bottom;
   if (!style.x_label.empty()) {
     bottom -= f.font_px;
     f.x_label_y = bottom;
@@ -282,29 +319,68 @@ Frame layout_plot(ImVec2 min, ImVec2 max, const PlotStyle& style, const std::vec
   // 6 character-widths horizontally.
   const int y_target = std::clamp(static_cast<int>((bottom - top) / (f.font_px * 2.5f)), 2, 8);
   const int x_target = std::clamp(static_cast<int>(w * 0.85f / (f.font_px * 5.0f)), 2, 10);
-  f.y_ticks = make_ticks(y, y_target);
-  f.x_ticks = make_ticks(x, x_target);
+  f.y_ticks = make_ticks(f.y, y_target);
+  f.x_ticks = make_ticks(f.x, x_target);
 
   float y_label_w = 0;
   for (const auto& t : f.y_ticks)
     if (t.major) y_label_w = std::max(y_label_w, text_size(f, f.font_px, t.label).x);
-  f.area_min = ImVec2(min.x + f.pad + y_label_w + f.pad * 0.75f, top);
+  f.area_min = ImVec2(f.min.x + f.pad + y_label_w + f.pad * 0.75f, top);
   // Room on the right for half of the last x label, which is centred on its grid line.
-  f.area_max = ImVec2(max.x - f.pad - f.font_px, bottom);
+  f.area_max = ImVec2(f.max.x - f.pad - f.font_px, bottom);
   // A tiny rectangle still gets a (degenerate but finite) area rather than an inverted one.
   if (f.area_max.x < f.area_min.x + 1) f.area_max.x = f.area_min.x + 1;
   if (f.area_max.y < f.area_min.y + 1) f.area_max.y = f.area_min.y + 1;
-  // A wide plot (the export, a big window) keeps its legend beside the area, where it hides no
-  // line; a narrow one puts it in the emptiest corner inside.
-  bool outside = false;
+}
+
+}  // namespace
+
+Frame layout_plot(ImVec2 min, ImVec2 max, const PlotStyle& style, const std::vector<PlotSeriesData>& series,
+                  const std::vector<ReferenceLine>& refs, const Axis& x, const Axis& y, ImFont* font, float font_px,
+                  bool with_frame_text) {
+  Frame f;
+  f.font = font;
+  f.font_px = font_px;
+  f.ui = font_px / 13.0f;
+  f.pad = std::round(6.0f * f.ui);
+  f.min = min;
+  f.max = max;
+  f.frame_text = with_frame_text;
+  f.x = x;
+  f.y = y;
+  place_axes(f, style, 0);
+  // Where the legend shows every entry and hides the least: beside a wide area; in the emptiest
+  // corner inside, while it covers little of the area; beside, while the area keeps two fifths of
+  // the width; in rows under the plot, while the area keeps half its height. Where none of that
+  // fits, its text is made smaller, down to 0.7 of the plot's; then inside all the same.
+  LegendPlace place = LegendPlace::Inside;
   if (style.show_legend && !series.empty()) {
-    const float lw = legend_box_width(f, series);
-    if (f.area_max.x - f.area_min.x > 3.2f * lw) {
-      f.area_max.x -= lw + f.pad;
-      outside = true;
+    const Frame fitted = f;
+    for (const float scale : {1.0f, 0.85f, 0.7f}) {
+      f = fitted;
+      f.legend_px = std::round(f.font_px * scale);
+      const float lw = legend_box_width(f, series);
+      const float area_w = f.area_max.x - f.area_min.x, area_h = f.area_max.y - f.area_min.y;
+      const float box_h = static_cast<float>(series.size()) * legend_row_height(f) + f.pad;
+      const bool rows_fit = box_h + 2 * f.pad <= area_h;
+      // Inside covers little: a box at most about half the area each way, or a few rows of it.
+      const bool inside =
+          (lw <= 0.45f * area_w && box_h <= 0.45f * area_h) || (lw <= 0.6f * area_w && box_h <= 0.3f * area_h);
+      if (rows_fit && (area_w > 3.2f * lw || (!inside && area_w - lw - f.pad >= 0.4f * area_w))) {
+        f.area_max.x -= lw + f.pad;
+        place = LegendPlace::Outside;
+        break;
+      }
+      if (inside) break;
+      const float below = flow_legend(f, series, 0, nullptr) + f.pad * 0.5f;
+      if (area_h - below >= std::max(5.0f * f.font_px, 0.5f * area_h)) {
+        place_axes(f, style, below);
+        place = LegendPlace::Below;
+        break;
+      }
     }
   }
-  f.legend = layout_legend(f, style, series, refs, outside);
+  f.legend = layout_legend(f, style, series, refs, place);
   return f;
 }
 
@@ -431,7 +507,8 @@ void draw_legend(ImDrawList* dl, const Frame& f, const PlotStyle& style, const s
     if (e.series == legend_hovered)
       dl->AddRectFilled(ImVec2(e.min.x + 1, e.min.y), ImVec2(e.max.x - 1, e.max.y), pal.u_legend_hover);
     const float cy = (e.min.y + e.max.y) * 0.5f;
-    const float sx0 = e.min.x + f.pad, sx1 = sx0 + f.font_px * 1.6f;
+    const float px = legend_text_px(f);
+    const float sx0 = e.min.x + f.pad, sx1 = sx0 + px * 1.6f;
     // A hidden series keeps a faint swatch and a dimmed label, so it can be found and re-shown.
     const ImVec4 c = ImGui::ColorConvertU32ToFloat4(s.color);
     const ImU32 sc = s.visible ? s.color : with_alpha(c, 0.3f);
@@ -445,8 +522,8 @@ void draw_legend(ImDrawList* dl, const Frame& f, const PlotStyle& style, const s
       dl->AddCircleFilled(ImVec2((sx0 + sx1) * 0.5f, cy), style.marker_radius * f.ui, sc, 12);
     else
       dl->AddCircle(ImVec2((sx0 + sx1) * 0.5f, cy), style.marker_radius * f.ui, sc, 12, f.ui);
-    const ImVec2 ts = text_size(f, f.font_px, s.label);
-    text(dl, f, f.font_px, ImVec2(sx1 + f.pad, cy - ts.y * 0.5f), s.visible ? pal.u_text : pal.u_text_hidden, s.label);
+    const ImVec2 ts = text_size(f, px, s.label);
+    text(dl, f, px, ImVec2(sx1 + f.pad, cy - ts.y * 0.5f), s.visible ? pal.u_text : pal.u_text_hidden, s.label);
   }
 }
 

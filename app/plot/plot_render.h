@@ -28,6 +28,8 @@ struct Frame {
   ImVec2 area_min, area_max;            // the plot area inside the axes
   bool frame_text = false;              // title and footer drawn (the export)
   float title_y = 0, y_label_y = 0, x_ticks_y = 0, x_label_y = 0, footer_y = 0;
+  float below_y = 0;    // where room was kept under the x axis's label (a legend below the plot)
+  float legend_px = 0;  // the legend's text size; 0: font_px (smaller where it would not fit whole)
   Axis x, y;
   std::vector<Tick> x_ticks, y_ticks;
   Legend legend;
@@ -46,6 +48,12 @@ struct Highlight {
 // `fill_background`: paint the whole rectangle (the export has no window behind it).
 void render_plot(ImDrawList* dl, const Frame& f, const PlotStyle& style, const std::vector<PlotSeriesData>& series,
                  const std::vector<ReferenceLine>& refs, const Highlight& highlight, bool fill_background);
+
+// A legend row's height, and the width of a legend box holding these series' labels (what
+// layout_plot gives its legend; a view placing its legend itself uses the same), at the
+// legend's text size.
+float legend_row_height(const Frame& f);
+float legend_box_width(const Frame& f, const std::vector<PlotSeriesData>& series);
 
 // A screen position for a data point (NaN where the axis cannot show it).
 ImVec2 to_screen(const Frame& f, double x, double y);

@@ -26,6 +26,8 @@ std::string three_figures(double v) {
 }
 
 std::string series_label(const RunResult& r) {
+  // One series for the host, whatever configuration name its rows carry.
+  if (r.variant_id == kCpuReferenceId) return r.variant_label.empty() ? "CPU reference (double)" : r.variant_label;
   const VariantDescriptor* v = find_variant(r.variant_id);
   std::string label = v ? v->label : r.variant_label.empty() ? r.variant_id : r.variant_label;
   if (!v || v->configs.size() > 1) label += " " + r.config_name;
@@ -158,28 +160,33 @@ double roofline_attainable(const RooflineData& data, double intensity) {
 }
 
 RooflineData build_roofline(const std::vector<RunResult>& rows, Problem problem, Precision precision,
-                            const CeilingTable* ceilings, const std::string& ceilings_note) {
+                            const CeilingTable* ceilings, const std::string& ceilings_note, const RooflineHost& host) {
   RooflineData data;
   // The latest valid row per series and size, series in teaching order.
   std::map<std::string, std::map<std::int64_t, std::pair<RunResult, GlobalTraffic>>> grouped;
   std::vector<std::string> order;
   std::set<std::string> no_model;  // labels
   std::string device, date;
+  bool cpu_device = false;  // `device` is the host's
   for (const RunResult& r : rows) {
     if (!r.ok() || r.median_ms <= 0 || r.gflops <= 0) continue;
-    if (r.problem != problem || r.precision != precision) continue;
-    if (r.variant_id == kCpuReferenceId) continue;  // the host CPU has no place under the GPU's roofs
+    const bool cpu = r.variant_id == kCpuReferenceId;
+    // The CPU reference is double whatever precision is shown, as on the timing plot: without a
+    // GPU its rows are all there is, and a view left empty would look broken.
+    if (r.problem != problem || (r.precision != precision && !cpu)) continue;
     const std::string label = series_label(r);
     const int config = [&] {
       const VariantDescriptor* v = find_variant(r.variant_id);
       return v ? std::max(0, find_config(*v, r.config_name)) : 0;
     }();
     GlobalTraffic t = global_traffic(r.variant_id, config, r.problem, r.precision, r.shape);
-    if (!t.from_model) no_model.insert(label);
+    if (!t.from_model && !cpu) no_model.insert(label);
     if (!grouped.count(label)) order.push_back(label);
     const Shape s = normalised(r.problem, r.shape);
     grouped[label][s.M * 1000003 + s.N * 1009 + s.K] = {r, t};
-    if (!r.device_name.empty()) {
+    // The footer names the GPU of the results when there is one, the host only without.
+    if (!r.device_name.empty() && (!cpu || device.empty() || cpu_device)) {
+      cpu_device = cpu;
       device = r.device_name;
       date = r.timestamp.substr(0, 10);
     }
@@ -208,6 +215,7 @@ RooflineData build_roofline(const std::vector<RunResult>& rows, Problem problem,
       rs_sorted.push_back(rs[k]);
       ts_sorted.push_back(ts[k]);
     }
+    if (rs_sorted.front().variant_id == kCpuReferenceId) data.cpu_points += static_cast<int>(s.points.size());
     data.series.push_back(std::move(s));
     data.rows.push_back(std::move(rs_sorted));
     data.traffic.push_back(std::move(ts_sorted));
@@ -241,16 +249,29 @@ RooflineData build_roofline(const std::vector<RunResult>& rows, Problem problem,
   if (problem == Problem::Ata && !data.series.empty())
     data.notes.push_back(
         "AᵀA is credited with 2·N²·K; kernels that skip the lower triangle do half and can pass the roofs");
-  if (!data.has_ceilings)
+  if (data.cpu_points > 0)
+    data.notes.push_back("CPU reference (double, on the host): " + std::to_string(data.cpu_points) +
+                         (data.cpu_points == 1 ? " point" : " points") + ", placed by minimum traffic" +
+                         (data.has_ceilings ? "; the roofs are the GPU's, none is the host CPU's" : ""));
+  // Only advice that can be followed here: measuring needs a GPU, a file of roofs does not.
+  if (!data.has_ceilings && host.has_gpu) {
+    data.no_roofs = "no roofs measured for this device yet";
     data.notes.push_back(
         "no ceilings for this device: run `tilescope bench --ceilings` on it, or give `plot --ceilings FILE`");
-  else if (!ceilings_note.empty())
+  } else if (!data.has_ceilings) {
+    data.no_roofs = "no roofs: this machine has no usable GPU to measure them";
+    data.notes.push_back(
+        "no roofs: this machine has no usable GPU to measure them on; `tilescope plot --roofline --ceilings FILE` "
+        "draws the roofs another machine measured");
+  } else if (!ceilings_note.empty()) {
     data.notes.push_back(ceilings_note);
+  }
 
   PlotStyle& st = data.style;
   st.title = std::string("Roofline: ") + (problem == Problem::Gemm ? "C = A·B" : "C = AᵀA") + ", " +
              precision_title(precision);
   st.x_label = "arithmetic intensity (FLOP per byte of global memory traffic)";
+  data.short_x_label = "FLOP per byte";
   st.y_label = "GFLOP/s";
   st.x_scale = AxisScale::Log10;
   st.y_scale = AxisScale::Log10;

@@ -45,8 +45,12 @@ struct RooflineData {
   double top_compute_mhz = 0;  // the SM clock that roof ran at (0: not recorded)
   // Sentences shown with the plot: variants placed by minimum traffic, missing ceilings.
   std::vector<std::string> notes;
+  // Without roofs, one line said in the plot itself: why there are none ("" with roofs).
+  std::string no_roofs;
+  int cpu_points = 0;  // the CPU reference's points among the series
   bool has_ceilings = false;
-  Axis x, y;  // fitted: every point, every ridge point, the compute roofs
+  Axis x, y;                  // fitted: every point, every ridge point, the compute roofs
+  std::string short_x_label;  // the x-axis title where style.x_label is too wide for the plot
 };
 
 // "3.05 TB/s", "812 GB/s"; "61.2 TFLOP/s", "950 GFLOP/s".
@@ -80,11 +84,20 @@ void add_roofs(const CeilingTable& ceilings, Precision precision, RooflineData* 
 // margin, on whole decades.
 void fit_roofline_axes(RooflineData* data);
 
+// What the machine drawing the view can do about missing roofs: measure them (it has a usable
+// GPU) or not, so the view only suggests what can be done here.
+struct RooflineHost {
+  bool has_gpu = true;
+};
+
 // The view for the valid rows of one problem and precision (the latest row per variant
 // configuration and size), with the roofs of `ceilings` when given (nullptr: points only and a
-// note saying how to measure the ceilings). `ceilings_note`: where the ceilings came from.
+// note saying why, and how to get roofs where that can be done on `host`). `ceilings_note`:
+// where the ceilings came from. The CPU reference's rows (double, whatever the precision shown)
+// are a series of their own, placed by minimum traffic; no roof is the host CPU's.
 RooflineData build_roofline(const std::vector<RunResult>& rows, Problem problem, Precision precision,
-                            const CeilingTable* ceilings, const std::string& ceilings_note);
+                            const CeilingTable* ceilings, const std::string& ceilings_note,
+                            const RooflineHost& host = RooflineHost{});
 
 // The tooltip of a point: variant, sizes, GFLOP/s, intensity, the bytes and where they came
 // from, the bound the roofs put at that intensity, and the share of every lower compute roof.

@@ -8,6 +8,7 @@
 
 #include "plot/plot_render.h"
 #include "plot/plot_widget.h"
+#include "plot/roofline_layout.h"
 
 namespace tilescope {
 
@@ -31,54 +32,39 @@ ImVec2 text_size(const Frame& f, const std::string& s) {
   return f.font->CalcTextSizeA(f.font_px, FLT_MAX, 0.0f, s.c_str(), s.c_str() + s.size());
 }
 
-// Text on a translucent backing, so it stays readable across grid and lines.
-void label(ImDrawList* dl, const Frame& f, ImVec2 pos, ImU32 col, const std::string& s) {
-  const ImVec2 ts = text_size(f, s);
-  const float m = 2.0f * f.ui;
-  pos = ImVec2(std::floor(pos.x + 0.5f), std::floor(pos.y + 0.5f));
-  dl->AddRectFilled(ImVec2(pos.x - m, pos.y), ImVec2(pos.x + ts.x + m, pos.y + ts.y), backing_color(), m);
-  dl->AddText(f.font, f.font_px, pos, col, s.c_str(), s.c_str() + s.size());
-}
-
-// Keeps a label of size `ts` inside the plot area.
-ImVec2 inside_area(const Frame& f, ImVec2 p, ImVec2 ts) {
-  p.x = std::clamp(p.x, f.area_min.x + f.pad, std::max(f.area_min.x + f.pad, f.area_max.x - f.pad - ts.x));
-  p.y = std::clamp(p.y, f.area_min.y + f.pad * 0.5f, std::max(f.area_min.y, f.area_max.y - f.pad * 0.5f - ts.y));
-  return p;
-}
-
-// Text (on its backing) turned by `angle` radians about its left end's middle: ImGui has no
-// rotated text, so the vertices the two calls added are turned in place.
-void rotated_label(ImDrawList* dl, const Frame& f, ImVec2 pos, float angle, ImU32 col, const std::string& s) {
+// A placed label on its backing, turned with its box (ImGui has no rotated text, so the
+// vertices the two calls added are turned in place about the box's centre), with a thin leader
+// back to what it names when it stands far from it.
+void draw_label(ImDrawList* dl, const Frame& f, const RooflineLabel& l) {
+  if (!l.place.placed) return;
+  const LabelBox& b = l.place.box;
+  const ImU32 col = l.color ? l.color : text_color();
+  if (l.place.leader) {
+    dl->AddLine(l.place.leader_from, l.place.leader_to, col, f.ui);
+    dl->AddCircleFilled(l.place.leader_from, 2.0f * f.ui, col, 8);
+  }
   const int first = dl->VtxBuffer.Size;
-  label(dl, f, pos, col, s);
-  const ImVec2 pivot(pos.x, pos.y + text_size(f, s).y * 0.5f);
-  const float c = std::cos(angle), sn = std::sin(angle);
+  const ImVec2 top_left(b.center.x - b.half.x, b.center.y - b.half.y);
+  dl->AddRectFilled(top_left, ImVec2(b.center.x + b.half.x, b.center.y + b.half.y), backing_color(), 2.0f * f.ui);
+  dl->AddText(f.font, f.font_px, ImVec2(top_left.x + kLabelMargin * f.ui, top_left.y), col, l.text.c_str(),
+              l.text.c_str() + l.text.size());
+  if (b.angle == 0) return;
+  const float c = std::cos(b.angle), sn = std::sin(b.angle);
   for (int i = first; i < dl->VtxBuffer.Size; ++i) {
     ImVec2& v = dl->VtxBuffer[i].pos;
-    const float x = v.x - pivot.x, y = v.y - pivot.y;
-    v = ImVec2(pivot.x + x * c - y * sn, pivot.y + x * sn + y * c);
+    const float x = v.x - b.center.x, y = v.y - b.center.y;
+    v = ImVec2(b.center.x + x * c - y * sn, b.center.y + x * sn + y * c);
   }
 }
 
-// The slanted bandwidth roofs, from the left edge to the top compute roof, each labelled along
-// its line, just above it, near where it enters the plot.
-void draw_bandwidth_roofs(ImDrawList* dl, const Frame& f, const RooflineData& d) {
-  for (const BandwidthRoof& b : d.bandwidth) {
-    const double x_end = d.top_compute > 0 ? std::min(f.x.hi, ridge_intensity(d.top_compute, b.gbps)) : f.x.hi;
-    // Where the line enters the area: the left edge, or the bottom edge when it starts below it.
-    const double x_start = std::max(f.x.lo, f.y.lo / b.gbps);
-    if (!(x_end > x_start)) continue;
-    const ImVec2 p0 = to_screen(f, x_start, b.gbps * x_start), p1 = to_screen(f, x_end, b.gbps * x_end);
-    dl->AddLine(p0, p1, b.color, (b.primary ? 3.0f : 1.8f) * f.ui);
-    const float angle = std::atan2(p1.y - p0.y, p1.x - p0.x);
-    const float along = 0.08f * std::hypot(p1.x - p0.x, p1.y - p0.y) + f.pad;
-    const float lift = text_size(f, b.label).y * 0.5f + 4.0f * f.ui;  // above the line, clear of its width
-    const ImVec2 at(p0.x + along * std::cos(angle) + lift * std::sin(angle),
-                    p0.y + along * std::sin(angle) - lift * std::cos(angle));
-    rotated_label(dl, f, ImVec2(at.x, at.y - text_size(f, b.label).y * 0.5f), angle, b.color, b.label);
-  }
-  // The roof's flat part: the top compute roof right of the DRAM ridge, solid.
+// The slanted bandwidth roofs, from where they enter the plot to the top compute roof, then the
+// roof's flat part: the top compute roof right of the DRAM ridge, solid.
+void draw_bandwidth_roofs(ImDrawList* dl, const RooflineLayout& l, const RooflineData& d) {
+  const Frame& f = l.frame;
+  for (std::size_t i = 0; i < d.bandwidth.size() && i < l.bandwidth.size(); ++i)
+    if (l.bandwidth[i].visible)
+      dl->AddLine(l.bandwidth[i].from, l.bandwidth[i].to, d.bandwidth[i].color,
+                  (d.bandwidth[i].primary ? 3.0f : 1.8f) * f.ui);
   if (d.top_compute > 0 && !d.bandwidth.empty()) {
     const double ridge = ridge_intensity(d.top_compute, d.bandwidth.front().gbps);
     if (ridge < f.x.hi) {
@@ -92,126 +78,113 @@ void draw_bandwidth_roofs(ImDrawList* dl, const Frame& f, const RooflineData& d)
 // Every visible point as a marker with an outline, however close a series' points sit: on a
 // roofline a configuration's sizes often share an intensity (the timing plot's renderer drops
 // markers that crowd together, and would leave a bare line).
-void draw_markers(ImDrawList* dl, const Frame& f, const RooflineData& d) {
-  const float r = d.style.marker_radius * f.ui * 1.15f;
+void draw_markers(ImDrawList* dl, const RooflineLayout& l, const RooflineData& d) {
+  const Frame& f = l.frame;
   const ImU32 outline = text_color();
   for (const PlotSeriesData& s : d.series) {
     if (!s.visible) continue;
     for (const PlotPoint& p : s.points) {
       const ImVec2 c = to_screen(f, p.x, p.y);
       if (!std::isfinite(c.x) || !std::isfinite(c.y)) continue;
-      dl->AddCircleFilled(c, r, s.color, 16);
-      dl->AddCircle(c, r, outline, 16, 0.8f * f.ui);
+      dl->AddCircleFilled(c, l.marker_radius, s.color, 16);
+      dl->AddCircle(c, l.marker_radius, outline, 16, 0.8f * f.ui);
     }
   }
 }
 
-// Where the plot's renderer puts the label of a compute roof: right-aligned, just above its
-// line (plot_render.cpp, draw_reference_lines).
-struct Box {
-  ImVec2 min, max;
-};
-std::vector<Box> compute_label_boxes(const Frame& f, const RooflineData& d) {
-  std::vector<Box> boxes;
-  for (const ReferenceLine& c : d.compute) {
-    const float y = to_screen(f, f.x.lo, c.y).y;
-    if (!std::isfinite(y)) continue;
-    const ImVec2 ts = text_size(f, c.label);
-    const ImVec2 mn(f.area_max.x - f.pad - ts.x - 2.0f * f.ui, y - ts.y - 2.0f * f.ui);
-    boxes.push_back({mn, ImVec2(f.area_max.x, y)});
-  }
-  return boxes;
-}
-
-// Each ridge point: a diamond on the top compute roof, its intensity below it on a staggered
-// row (ridges can sit close together on a log axis), joined by a thin leader; a row that
-// would cover the label of a lower compute roof moves down past it.
-void draw_ridges(ImDrawList* dl, const Frame& f, const RooflineData& d) {
-  const float r = 5.0f * f.ui;
-  const float row = f.font_px + 4.0f * f.ui;
-  const std::vector<Box> taken = compute_label_boxes(f, d);
-  float next_free = -FLT_MAX;  // rows only go down: the leaders must not cross
-  for (std::size_t i = 0; i < d.ridges.size(); ++i) {
-    const RidgePoint& p = d.ridges[i];
+// Each ridge point: a diamond on the top compute roof (its label is placed with the others).
+void draw_ridges(ImDrawList* dl, const RooflineLayout& l, const RooflineData& d) {
+  const Frame& f = l.frame;
+  const float r = l.ridge_radius;
+  for (const RidgePoint& p : d.ridges) {
     const ImVec2 c = to_screen(f, p.intensity, p.gflops);
     if (!std::isfinite(c.x) || c.x < f.area_min.x || c.x > f.area_max.x) continue;
     dl->AddQuadFilled(ImVec2(c.x, c.y - r), ImVec2(c.x + r, c.y), ImVec2(c.x, c.y + r), ImVec2(c.x - r, c.y), p.color);
     dl->AddQuad(ImVec2(c.x, c.y - r), ImVec2(c.x + r, c.y), ImVec2(c.x, c.y + r), ImVec2(c.x - r, c.y), text_color(),
                 f.ui);
-    const ImVec2 ts = text_size(f, p.label);
-    float ly = std::max(c.y + r + 4.0f * f.ui + static_cast<float>(i) * row, next_free);
-    for (bool moved = true; moved;) {
-      moved = false;
-      const float lx =
-          std::clamp(c.x + r, f.area_min.x + f.pad, std::max(f.area_min.x + f.pad, f.area_max.x - f.pad - ts.x));
-      for (const Box& b : taken)
-        if (lx < b.max.x && lx + ts.x > b.min.x && ly < b.max.y && ly + ts.y > b.min.y) {
-          ly = b.max.y + 2.0f * f.ui;
-          moved = true;
-        }
-    }
-    next_free = ly + row;
-    const ImVec2 at = inside_area(f, ImVec2(c.x + r, ly), ts);
-    dl->AddLine(ImVec2(c.x, c.y + r), ImVec2(c.x, at.y + ts.y * 0.5f), p.color, f.ui);
-    dl->AddLine(ImVec2(c.x, at.y + ts.y * 0.5f), ImVec2(at.x, at.y + ts.y * 0.5f), p.color, f.ui);
-    label(dl, f, at, p.color, p.label);
   }
 }
 
-// Words of `text` in lines no wider than `width` (a word longer than that gets a line of its own).
-std::vector<std::string> wrap(const Frame& f, const std::string& text, float width) {
-  std::vector<std::string> lines;
-  std::string line, word;
-  auto flush_word = [&] {
-    if (word.empty()) return;
-    const std::string joined = line.empty() ? word : line + " " + word;
-    if (!line.empty() && text_size(f, joined).x > width) {
-      lines.push_back(line);
-      line = word;
-    } else {
-      line = joined;
-    }
-    word.clear();
-  };
-  for (char c : text) {
-    if (c == ' ')
-      flush_word();
-    else
-      word += c;
-  }
-  flush_word();
-  if (!line.empty()) lines.push_back(line);
-  return lines;
-}
-
-// The notes, bottom right in the area (under the compute roof, right of the points as a rule),
-// wrapped to at most two thirds of its width.
-void draw_notes(ImDrawList* dl, const Frame& f, const RooflineData& d) {
-  const float width = (f.area_max.x - f.area_min.x) * 0.66f;
-  std::vector<std::string> lines;
-  for (const std::string& note : d.notes)
-    for (std::string& l : wrap(f, note, width)) lines.push_back(std::move(l));
-  float y = f.area_max.y - f.pad;
-  for (auto it = lines.rbegin(); it != lines.rend(); ++it) {
-    const ImVec2 ts = text_size(f, *it);
-    y -= ts.y + 2.0f * f.ui;
-    label(dl, f, ImVec2(std::max(f.area_min.x + f.pad, f.area_max.x - f.pad - ts.x), y), text_color(), *it);
+// The export's notes under the plot, left-aligned.
+void draw_caption(ImDrawList* dl, const RooflineLayout& l) {
+  const Frame& f = l.frame;
+  float y = l.caption_y;
+  for (const std::string& line : l.caption) {
+    dl->AddText(f.font, f.font_px, ImVec2(std::floor(f.min.x + f.pad + 0.5f), std::floor(y + 0.5f)), text_color(),
+                line.c_str(), line.c_str() + line.size());
+    y += f.font_px + kCaptionLeading * f.ui;
   }
 }
 
-// `notes`: draw the notes in the plot (the export); the widget leaves them to the panel, where
-// they cannot collide with a legend placed inside a narrow plot.
-void draw_overlay(ImDrawList* dl, const Frame& f, const RooflineData& d, bool notes) {
+// A rectangle too small for a plot says so, rather than drawing one nobody can read.
+void draw_too_small(ImDrawList* dl, const Frame& f, bool fill_background) {
+  dl->PushClipRect(f.min, f.max, true);
+  if (fill_background) dl->AddRectFilled(f.min, f.max, ImGui::GetColorU32(ImGuiCol_WindowBg, 1.0f));
+  const std::string msg = kRooflineTooSmall;
+  const ImVec2 ts = text_size(f, msg);
+  dl->AddText(f.font, f.font_px,
+              ImVec2(std::floor(std::max(f.min.x, (f.min.x + f.max.x - ts.x) * 0.5f)),
+                     std::floor((f.min.y + f.max.y - ts.y) * 0.5f)),
+              text_color(), msg.c_str(), msg.c_str() + msg.size());
+  dl->PopClipRect();
+}
+
+// The whole view from its layout: the plot's frame with the compute roofs as dashed lines, then
+// the bandwidth roofs, the points, the ridge points and every placed label on top.
+void draw_layout(ImDrawList* dl, const RooflineLayout& l, const RooflineData& d, const Highlight& hl,
+                 bool fill_background) {
+  const Frame& f = l.frame;
+  if (l.too_small) {
+    draw_too_small(dl, f, fill_background);
+    return;
+  }
+  plot_detail::render_plot(dl, f, l.style, d.series, l.compute_lines, hl, fill_background);
   dl->PushClipRect(f.area_min, f.area_max, true);
-  draw_bandwidth_roofs(dl, f, d);
-  draw_markers(dl, f, d);
-  draw_ridges(dl, f, d);
-  if (notes) draw_notes(dl, f, d);
+  draw_bandwidth_roofs(dl, l, d);
+  draw_markers(dl, l, d);
+  draw_ridges(dl, l, d);
+  for (const RooflineLabel& label : l.labels) draw_label(dl, f, label);
+  dl->PopClipRect();
+  dl->PushClipRect(f.min, f.max, true);
+  draw_caption(dl, l);
   dl->PopClipRect();
 }
 
 bool inside(ImVec2 p, ImVec2 mn, ImVec2 mx) {
   return p.x >= mn.x && p.x <= mx.x && p.y >= mn.y && p.y <= mx.y;
+}
+
+float distance_to_segment(ImVec2 p, ImVec2 a, ImVec2 b) {
+  const float dx = b.x - a.x, dy = b.y - a.y, len2 = dx * dx + dy * dy;
+  const float t = len2 > 0 ? std::clamp(((p.x - a.x) * dx + (p.y - a.y) * dy) / len2, 0.0f, 1.0f) : 0.0f;
+  return std::hypot(p.x - (a.x + t * dx), p.y - (a.y + t * dy));
+}
+
+// The roof under the mouse (on its line or its label), with what kind of roof it is; "" for none.
+std::string roof_under(const RooflineLayout& l, const RooflineData& d, ImVec2 mouse) {
+  const Frame& f = l.frame;
+  const float near = 4.0f * f.ui;
+  const LabelBox at_mouse{mouse, ImVec2(0, 0), 0};
+  auto on_label = [&](RooflineLabel::Kind kind, std::size_t i) {
+    for (const RooflineLabel& label : l.labels)
+      if (label.kind == kind && label.index == static_cast<int>(i) && label.place.placed &&
+          boxes_overlap(label.place.box, at_mouse))
+        return true;
+    return false;
+  };
+  for (std::size_t i = 0; i < d.compute.size(); ++i) {
+    const float y = to_screen(f, f.x.lo, d.compute[i].y).y;
+    if ((std::isfinite(y) && std::fabs(mouse.y - y) <= near) || on_label(RooflineLabel::Kind::ComputeRoof, i))
+      return d.compute[i].label +
+             "\ncompute roof: no kernel of this arithmetic goes faster, whatever its FLOP per byte";
+  }
+  for (std::size_t i = 0; i < d.bandwidth.size() && i < l.bandwidth.size(); ++i) {
+    const RoofSegment& s = l.bandwidth[i];
+    if ((s.visible && distance_to_segment(mouse, s.from, s.to) <= near) ||
+        on_label(RooflineLabel::Kind::BandwidthRoof, i))
+      return d.bandwidth[i].label + "\nbandwidth roof: at most these bytes per second times a kernel's FLOP per byte";
+  }
+  return "";
 }
 
 }  // namespace
@@ -224,8 +197,8 @@ void roofline_widget(const char* id, RooflineData& data, ImVec2 size) {
   ImGui::InvisibleButton("##roofline", size);
   const bool hovered = ImGui::IsItemHovered();
 
-  const Frame f = plot_detail::layout_plot(p0, p1, data.style, data.series, data.compute, data.x, data.y,
-                                           ImGui::GetFont(), ImGui::GetFontSize(), false);
+  const RooflineLayout l = layout_roofline(p0, p1, data, ImGui::GetFont(), ImGui::GetFontSize(), false);
+  const Frame& f = l.frame;
   const ImVec2 mouse = ImGui::GetIO().MousePos;
   Highlight hl;
   for (const auto& e : f.legend.entries)
@@ -233,14 +206,13 @@ void roofline_widget(const char* id, RooflineData& data, ImVec2 size) {
   if (hl.legend_hovered >= 0 && ImGui::IsMouseClicked(ImGuiMouseButton_Left))
     data.series[hl.legend_hovered].visible = !data.series[hl.legend_hovered].visible;
   const bool over_legend = !f.legend.entries.empty() && inside(mouse, f.legend.min, f.legend.max);
-  if (hovered && !over_legend && inside(mouse, f.area_min, f.area_max)) {
+  const bool over_area = hovered && !over_legend && !l.too_small && inside(mouse, f.area_min, f.area_max);
+  if (over_area) {
     const double radius = std::max(8.0, 2.5 * data.style.marker_radius * f.ui);
     hl.hit = hit_test(data.series, f.x, f.y, f.area_max.x - f.area_min.x, f.area_max.y - f.area_min.y,
                       mouse.x - f.area_min.x, mouse.y - f.area_min.y, radius);
   }
-  ImDrawList* dl = ImGui::GetWindowDrawList();
-  plot_detail::render_plot(dl, f, data.style, data.series, data.compute, hl, false);
-  draw_overlay(dl, f, data, false);
+  draw_layout(ImGui::GetWindowDrawList(), l, data, hl, false);
   if (hl.hit.series >= 0) {
     ImGui::BeginTooltip();
     ImGui::TextUnformatted(data.series[hl.hit.series].label.c_str());
@@ -248,6 +220,10 @@ void roofline_widget(const char* id, RooflineData& data, ImVec2 size) {
     const std::string text = roofline_tooltip(data, hl.hit.series, hl.hit.point);
     ImGui::TextUnformatted(text.c_str(), text.c_str() + text.size());
     ImGui::EndTooltip();
+  } else if (over_area) {
+    // A roof under the mouse is named, its label placed or not (a small plot has no room for all).
+    const std::string roof = roof_under(l, data, mouse);
+    if (!roof.empty()) ImGui::SetTooltip("%s", roof.c_str());
   }
   ImGui::PopID();
 }
@@ -259,10 +235,7 @@ void draw_roofline(ImDrawList* draw_list, ImVec2 min, ImVec2 max, const Roofline
   if (!(scale > 0)) scale = 1;
   float base = data.style.font_size > 0 ? data.style.font_size : ImGui::GetFontSize();
   if (!(base > 0)) base = font->FontSize;
-  const Frame f = plot_detail::layout_plot(min, max, data.style, data.series, data.compute, data.x, data.y, font,
-                                           base * scale, true);
-  plot_detail::render_plot(draw_list, f, data.style, data.series, data.compute, Highlight{}, true);
-  draw_overlay(draw_list, f, data, true);
+  draw_layout(draw_list, layout_roofline(min, max, data, font, base * scale, true), data, Highlight{}, true);
 }
 
 }  // namespace tilescope

@@ -1,6 +1,7 @@
 #include "runner/runner.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <exception>
 
 #include "registry.h"
@@ -17,6 +18,19 @@ std::string describe(const RunRequest& r) {
       config = v->configs[r.config_index].name;
   return r.variant_id + " " + config + " " + to_string(r.problem) + " " + to_string(r.precision) + " " +
          std::to_string(s.M) + "x" + std::to_string(s.N) + "x" + std::to_string(s.K);
+}
+
+// Why a run counts as failed ("" when it did not): an error, or a result its check refused.
+std::string failure_of(const RunResult& r) {
+  if (!r.ok()) return r.error;
+  if (r.verified && !r.passed) {
+    char text[160];
+    std::snprintf(text, sizeof text, "%s failed its check: relative error %.3g above the tolerance %.3g",
+                  r.variant_id.c_str(), r.rel_error, r.tolerance);
+    return r.unwritten > 0 ? text + std::string(" (") + std::to_string(r.unwritten) + " elements never written)"
+                           : std::string(text);
+  }
+  return "";
 }
 
 double seconds_since(std::chrono::steady_clock::time_point t0) {
@@ -188,11 +202,13 @@ void Runner::worker_main() {
       RunResult res = run_one(r, cpu_first_);
       if (!gpu_) cpu_first_ = false;
       if (!res.ok() && res.error == "cancelled") break;
-      if (!res.ok()) error = res.error;
+      const std::string failure = failure_of(res);
+      if (!failure.empty()) error = failure;
       done_flops += flop_count(r.problem, r.shape);
       {
         std::lock_guard<std::mutex> lock(mutex_);
         ++progress_.done;
+        if (!failure.empty()) ++progress_.failed;
         progress_.fraction = total_flops > 0 ? std::min(1.0, done_flops / total_flops) : 0;
         if (kind == JobKind::Live) {
           progress_.fraction = 0;
@@ -215,6 +231,7 @@ void Runner::worker_main() {
 
     std::lock_guard<std::mutex> lock(mutex_);
     progress_.busy = false;
+    progress_.cancelled = cancel_.load();
     progress_.cancelling = false;
     progress_.current.clear();
   }

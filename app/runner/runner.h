@@ -28,6 +28,8 @@ struct RunnerProgress {
   bool busy = false;
   JobKind kind = JobKind::Run;
   int done = 0, total = 0;  // runs (Live: iterations so far, total 0)
+  int failed = 0;           // runs that erred or failed their check (last_error() says the last one's why)
+  bool cancelled = false;   // the job ended by cancel() (kept once it is over, like done and failed)
   std::string current;      // "regtile_prefetch 128x128x32_8x8 gemm f32 4096x4096x4096"
   double elapsed_s = 0;
   double eta_s = -1;    // -1: no estimate yet
@@ -55,7 +57,8 @@ class Runner {
   bool start(JobKind kind, std::vector<RunRequest> requests);
   void cancel();
   RunnerProgress progress() const;
-  // The error of the last failed run ("refused: ...", "does not fit ..."), cleared by start().
+  // Why the last failed run failed ("refused: ...", "does not fit ...", "failed its check: ..."),
+  // cleared by start().
   std::string last_error() const;
   std::vector<LiveSample> live_trace() const;
   bool gpu() const { return gpu_; }

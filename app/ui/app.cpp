@@ -6,10 +6,14 @@
 #include <cmath>
 #include <cstdio>
 
+#include "export/count_text.h"
 #include "export/png_writer.h"
+#include "export/printable_text.h"
 #include "export/results_csv.h"
 #include "registry.h"
+#include "ui/job_summary.h"
 #include "ui/key_presses.h"
+#include "ui/script.h"
 #include "ui/settings.h"
 
 namespace tilescope {
@@ -26,16 +30,16 @@ App::App(Host& host, const AppOptions& options)
   runner_ = std::make_unique<Runner>(history_, gpu);
   if (gpu && options_.measure_ceilings) timing_.start_ceilings(*runner_, device_);
   if (!gpu) {
-    // Without a GPU only the CPU reference runs, and only small sizes: start where it can.
-    state_.n = std::min(state_.n, static_cast<int>(Runner::kCpuMaxSize));
-    state_.m = std::min(state_.m, static_cast<int>(Runner::kCpuMaxSize));
-    state_.k = std::min(state_.k, static_cast<int>(Runner::kCpuMaxSize));
+    // Without a GPU only the CPU reference runs, and only small sizes: start where it can (the
+    // sweep from 64, so that it still has several sizes). The size controls say the cap.
     state_.sweep_from = std::min(state_.sweep_from, 64);
-    state_.sweep_to = std::min(state_.sweep_to, static_cast<int>(Runner::kCpuMaxSize));
+    cap_sizes(state_, size_cap());
   }
+  capped_sizes_ = state_;
 }
 
 App::~App() {
+  lesson_.reset();
   runner_->cancel();
   if (!options_.settings_path.empty()) {
     std::string error;
@@ -44,8 +48,19 @@ App::~App() {
 }
 
 void App::set_status(const std::string& text, bool error) {
-  status_ = text;
+  status_ = printable_text(text);
   status_error_ = error;
+}
+
+void App::dismiss_status() {
+  status_.clear();
+  status_error_ = false;
+}
+
+double App::frame_period_ms() const {
+  constexpr double kFramesPerSecond = 60, kFramesPerSecondWhileTimingTheCpu = 10;
+  const bool timing_the_cpu = !runner_->gpu() && busy();
+  return 1000.0 / (timing_the_cpu ? kFramesPerSecondWhileTimingTheCpu : kFramesPerSecond);
 }
 
 void App::record_frame_time(double ms) {
@@ -56,6 +71,55 @@ void App::record_frame_time(double ms) {
 
 bool App::busy() const {
   return runner_->progress().busy;
+}
+
+int App::size_cap() const {
+  return runner_->gpu() ? kMaxMatrixSize : static_cast<int>(Runner::kCpuMaxSize);
+}
+
+std::string App::size_cap_reason() const {
+  if (runner_->gpu()) return "";
+  return "without a GPU, Run and Sweep time the CPU reference, which takes sizes up to " +
+         std::to_string(Runner::kCpuMaxSize);
+}
+
+namespace {
+
+// The sizes apply_size_cap looks at, to tell whether they changed since.
+bool same_sizes(const AppState& a, const AppState& b) {
+  return a.m == b.m && a.n == b.n && a.k == b.k && a.sweep_from == b.sweep_from && a.sweep_to == b.sweep_to;
+}
+
+}  // namespace
+
+void App::apply_size_cap() {
+  const std::string lowered = cap_sizes(state_, size_cap());
+  if (!lowered.empty())
+    sizes_lowered_ = lowered + " lowered to " + std::to_string(size_cap());
+  else if (!same_sizes(state_, capped_sizes_))
+    sizes_lowered_.clear();
+  capped_sizes_ = state_;
+}
+
+std::string App::sizes_lowered() const {
+  return same_sizes(state_, capped_sizes_) ? sizes_lowered_ : std::string();
+}
+
+std::string App::size_note() const {
+  const std::string lowered = sizes_lowered();
+  return lowered.empty() ? "" : lowered + ": " + size_cap_reason();
+}
+
+std::string App::skipped_variants_note() const {
+  if (runner_->gpu()) return "";
+  std::vector<const VariantDescriptor*> skipped;
+  for (const LessonEntry& e : state_.lesson) {
+    const VariantDescriptor* v = find_variant(e.variant_id);
+    if (e.enabled && v && needs_cuda(*v)) skipped.push_back(v);
+  }
+  if (skipped.empty()) return "";
+  if (skipped.size() == 1) return std::string("no GPU: ") + skipped[0]->label + " is unavailable";
+  return "no GPU: the CUDA variants are unavailable";
 }
 
 std::vector<RunRequest> App::requests_for(const std::vector<Shape>& shapes) const {
@@ -92,50 +156,104 @@ std::vector<RunRequest> App::requests_for(const std::vector<Shape>& shapes) cons
   return out;
 }
 
-bool App::start_job(JobKind kind, std::vector<RunRequest> requests, const char* what, const char* doing) {
+bool App::start_job(JobKind kind, std::vector<RunRequest> requests, const std::string& skipped, const char* what,
+                    const char* doing) {
   if (requests.empty()) {
     set_status(
         std::string("nothing to ") + what + ": tick at least one variant that supports this problem and precision",
         true);
     return false;
   }
+  const std::string subject = tilescope::job_subject(requests);
   if (!runner_->start(kind, std::move(requests))) {
     set_status("busy: cancel the current work first (Esc)", true);
     return false;
   }
-  set_status(std::string(doing) + " ...", false);
+  // What the status line says when the job ends: what ran, and why it is not what was ticked.
+  job_ = Job{};
+  job_.ticket = next_ticket();
+  job_.active = true;
+  job_.kind = kind;
+  job_.subject = subject;
+  for (const std::string& note : {skipped, sizes_lowered()})
+    if (!note.empty()) job_.notes += (job_.notes.empty() ? " (" : "; ") + note;
+  if (!job_.notes.empty()) job_.notes += ")";
+  if (kind == JobKind::Live)
+    set_status("live: re-running " + subject + job_.notes + " until you press Stop (Esc)", false);
+  else
+    set_status(std::string(doing) + " " + subject + job_.notes + " ...", false);
   return true;
 }
 
+void App::notice_job_end() {
+  if (!job_.active || busy()) return;
+  job_.active = false;
+  const RunnerProgress p = runner_->progress();
+  const std::string runs = count_text(static_cast<std::size_t>(p.done), "run", "runs");
+  const std::string results = count_text(history_.size(), "result", "results") + " in the history";
+  std::string message;
+  if (p.failed > 0)
+    message = "finished: " + std::to_string(p.failed) + " of " + runs + " of " + job_.subject +
+              " failed; the last: " + runner_->last_error();
+  else if (job_.kind == JobKind::Live)
+    message = "stopped Live after " + runs + " of " + job_.subject + "; " + results;
+  else if (p.cancelled)
+    message = "cancelled after " + runs + " of " + job_.subject + "; " + results;
+  else
+    message = "done: " + runs + " of " + job_.subject + job_.notes + "; " + results;
+  set_status(message, p.failed > 0);
+  record_outcome(job_.ticket, p.failed == 0, message);
+}
+
+void App::record_outcome(WorkTicket ticket, bool ok, const std::string& message) {
+  outcomes_.push_back({ticket, WorkOutcome{ok, message}});
+  if (outcomes_.size() > kKeptOutcomes) outcomes_.erase(outcomes_.begin());
+}
+
+bool App::work_outcome(WorkTicket ticket, WorkOutcome* out) {
+  notice_job_end();  // a job that ended since the last frame
+  for (const auto& [t, outcome] : outcomes_) {
+    if (t != ticket) continue;
+    *out = outcome;
+    return true;
+  }
+  return false;
+}
+
 bool App::run() {
-  return start_job(JobKind::Run, requests_for({run_shape(state_)}), "run", "running");
+  apply_size_cap();
+  return start_job(JobKind::Run, requests_for({run_shape(state_)}), skipped_variants_note(), "run", "running");
 }
 
 bool App::sweep() {
+  apply_size_cap();
   std::vector<Shape> shapes;
   for (int n : sweep_sizes(state_)) shapes.push_back(normalised(state_.problem, Shape{n, n, n}));
-  return start_job(JobKind::Sweep, requests_for(shapes), "sweep", "sweeping");
+  return start_job(JobKind::Sweep, requests_for(shapes), skipped_variants_note(), "sweep", "sweeping");
 }
 
 bool App::live() {
   if (state_.focused < 0 || state_.focused >= static_cast<int>(state_.lesson.size())) return false;
+  apply_size_cap();
+  const std::string focused = state_.lesson[state_.focused].variant_id;
   AppState one = state_;
   for (std::size_t i = 0; i < one.lesson.size(); ++i) one.lesson[i].enabled = static_cast<int>(i) == state_.focused;
   std::swap(one, state_);
   auto requests = requests_for({run_shape(state_)});
+  const std::string skipped = skipped_variants_note();  // the focused variant's, if it needs a GPU
   std::swap(one, state_);
+  // The focused variant's run; without a GPU a CUDA variant's place is taken by the CPU
+  // reference, which the status line then names.
+  const auto mine =
+      std::find_if(requests.begin(), requests.end(), [&](const RunRequest& r) { return r.variant_id == focused; });
+  if (mine != requests.end()) std::rotate(requests.begin(), mine, mine + 1);
   if (requests.empty()) {
     set_status("the focused variant cannot run this problem and precision", true);
     return false;
   }
   requests.resize(1);
   requests[0].repetitions = std::max(1, std::min(state_.repetitions, 5));  // a quick median per point
-  if (!runner_->start(JobKind::Live, std::move(requests))) {
-    set_status("busy: cancel the current work first (Esc)", true);
-    return false;
-  }
-  set_status("live: re-running " + state_.lesson[state_.focused].variant_id + " until you press Stop (Esc)", false);
-  return true;
+  return start_job(JobKind::Live, std::move(requests), skipped, "re-run", "re-running");
 }
 
 void App::cancel() {
@@ -146,11 +264,14 @@ void App::cancel() {
 
 bool App::export_csv(const std::string& path) {
   std::string error;
-  if (!write_results_csv_file(path, history_.snapshot(), &error)) {
+  const std::shared_ptr<const std::vector<RunResult>> rows = history_.rows();
+  if (!write_results_csv_file(path, *rows, &error)) {
     set_status(error, true);
     return false;
   }
-  set_status("wrote " + path + " (" + std::to_string(history_.size()) + " rows)", false);
+  const std::string written = absolute_path(path);
+  set_status("wrote " + written + " (" + count_text(rows->size(), "row", "rows") + ")", false);
+  remember_file(written);
   return true;
 }
 
@@ -163,7 +284,8 @@ std::size_t App::csv_row_budget() const {
 namespace {
 
 std::string loaded_message(const std::string& path, std::size_t added, std::size_t total) {
-  return "loaded " + path + " (" + std::to_string(added) + " rows; " + std::to_string(total) + " rows in the history)";
+  return "loaded " + path + " (" + count_text(added, "row", "rows") + "; " + count_text(total, "row", "rows") +
+         " in the history)";
 }
 
 std::string history_full_message(const std::string& path) {
@@ -189,7 +311,8 @@ bool App::load_csv(const std::string& path) {
   }
   const std::size_t added = rows.size();
   history_.append_all(std::move(rows));
-  set_status(loaded_message(path, added, history_.size()), false);
+  set_status(loaded_message(absolute_path(path), added, history_.size()), false);
+  remember_file(absolute_path(path));
   return true;
 }
 
@@ -216,7 +339,8 @@ void App::finish_csv_load() {
   } else if (r.outcome != ResultsCsvRead::kLoaded) {
     set_status(r.error, true);
   } else {
-    set_status(loaded_message(r.path, r.rows_read, history_.size()), false);
+    set_status(loaded_message(absolute_path(r.path), r.rows_read, history_.size()), false);
+    remember_file(absolute_path(r.path));
   }
 }
 
@@ -237,12 +361,19 @@ void App::draw_csv_load_progress() {
   ImGui::SameLine();
 }
 
-void App::request_plot_export(const std::string& path, int width, int height) {
-  pending_exports_.push_back({path, width, height});
+App::WorkTicket App::request_plot_export(const std::string& path, int width, int height) {
+  const WorkTicket ticket = next_ticket();
+  pending_exports_.push_back({path, width, height, ticket});
+  return ticket;
 }
 
-void App::request_screenshot(const std::string& path) {
+App::WorkTicket App::request_screenshot(const std::string& path) {
+  // One screenshot per frame: an earlier request of this frame gives way to this one.
+  if (!pending_screenshot_.empty())
+    record_outcome(screenshot_ticket_, false, "screenshot " + pending_screenshot_ + " replaced by " + path);
   pending_screenshot_ = path;
+  screenshot_ticket_ = next_ticket();
+  return screenshot_ticket_;
 }
 
 void App::set_presenter(bool on) {
@@ -252,18 +383,9 @@ void App::set_presenter(bool on) {
 
 void App::frame() {
   // When the runner finishes, say so (and how) in the status bar.
-  const RunnerProgress progress = runner_->progress();
-  if (was_busy_ && !progress.busy) {
-    const std::string error = runner_->last_error();
-    if (!error.empty())
-      set_status("finished; the last failure: " + error, true);
-    else
-      set_status("done: " + std::to_string(progress.done) + (progress.done == 1 ? " run; " : " runs; ") +
-                     std::to_string(history_.size()) + " results in the history",
-                 false);
-  }
-  was_busy_ = progress.busy;
+  notice_job_end();
   begin_key_frame(host_.key_presses());
+  step_lesson();
   finish_csv_load();
   handle_shortcuts();
   // A screenshot is read back by end_frame(), between drawing and the swap.
@@ -281,11 +403,10 @@ void App::frame() {
   draw_menu_bar();
 
   const float status_height = ImGui::GetFrameHeightWithSpacing();
-  const float em = ImGui::GetFontSize();
-  // Presenter mode gives the plot the room: the class reads the plot, the teacher the controls.
-  const float controls_width =
-      std::min((state_.presenter ? 22.0f : 30.0f) * em, ImGui::GetContentRegionAvail().x * 0.42f);
-  ImGui::BeginChild("controls", ImVec2(controls_width, -status_height), true);
+  // The column's own settings scroll below its buttons, which stay in view.
+  const float controls_width = controls_.column_width(state_, ImGui::GetContentRegionAvail().x);
+  ImGui::BeginChild("controls", ImVec2(controls_width, -status_height), true,
+                    ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
   TabContext ctx = context();
   controls_.draw(ctx);
   ImGui::EndChild();
@@ -295,6 +416,7 @@ void App::frame() {
   ImGui::EndChild();
   draw_status_bar();
   draw_dialogs();
+  help_.draw_windows(*this);
   ImGui::End();
 }
 
@@ -313,6 +435,7 @@ void App::draw_tabs() {
   for (Tab* tab : tabs_) {
     const ImGuiTabItemFlags flags = tab->take_select() ? ImGuiTabItemFlags_SetSelected : 0;
     if (ImGui::BeginTabItem(tab->title(), nullptr, flags)) {
+      shown_tab_ = tab;
       tab->draw(ctx);
       ImGui::EndTabItem();
     }
@@ -320,10 +443,28 @@ void App::draw_tabs() {
   ImGui::EndTabBar();
 }
 
+float largest_font_px(ImVec2 display) {
+  // The layout needs about this many characters' widths across (the controls' rail and, beside
+  // it, tabs whose labels, toolbars and tables stay whole) and this many lines down.
+  constexpr float kEmsAcross = 40.0f;
+  constexpr float kLinesDown = 22.0f;
+  return std::min(display.x / kEmsAcross, display.y / kLinesDown);
+}
+
 void App::after_frame() {
   // Fonts: presenter mode and the font scale change the atlas, which must be rebuilt between
-  // frames (the GL texture is recreated).
-  const float px = std::round((state_.presenter ? 30.0f : 17.0f) * host_.content_scale() * state_.font_scale);
+  // frames (the GL texture is recreated). The text stops growing where the window's layout could
+  // no longer hold it whole: Ctrl+= beyond that changes nothing, and says so. The scale is kept
+  // as set (a larger window, or the next session's, shows it).
+  const float wanted = std::round((state_.presenter ? 30.0f : 17.0f) * host_.content_scale() * state_.font_scale);
+  const ImVec2 display = ImGui::GetIO().DisplaySize;
+  float px = wanted;
+  if (display.x > 0 && display.y > 0 && wanted > std::floor(largest_font_px(display))) {
+    px = std::floor(largest_font_px(display));
+    if (wanted > wanted_font_px_ && wanted_font_px_ > 0)
+      set_status("the text is as large as this window can show whole; a larger window takes larger text", false);
+  }
+  wanted_font_px_ = wanted;
   if (font_dirty_ || px != applied_font_px_) {
     std::string error;
     if (!load_ui_font(px, &error)) set_status(error, true);
@@ -335,10 +476,15 @@ void App::after_frame() {
   for (const PendingExport& e : pending_exports_) {
     std::string error;
     TabContext ctx = context();
-    if (timing_.export_png(ctx, e.path, e.width, e.height, &error))
-      set_status("wrote " + e.path + " (" + std::to_string(e.width) + " x " + std::to_string(e.height) + ")", false);
-    else
+    if (timing_.export_png(ctx, e.path, e.width, e.height, &error)) {
+      set_status(
+          "wrote " + absolute_path(e.path) + " (" + std::to_string(e.width) + " x " + std::to_string(e.height) + ")",
+          false);
+      remember_file(absolute_path(e.path));
+    } else {
       set_status(error, true);
+    }
+    record_outcome(e.ticket, !status_error_, status_);
   }
   pending_exports_.clear();
 
@@ -347,12 +493,48 @@ void App::after_frame() {
     capture_in_flight_ = false;
     std::string error;
     Image image;
-    if (host_.take_capture(&image, &error) && write_png(pending_screenshot_, image, &error))
-      set_status("wrote screenshot " + pending_screenshot_, false);
-    else
+    if (host_.take_capture(&image, &error) && write_png(pending_screenshot_, image, &error)) {
+      set_status("wrote screenshot " + absolute_path(pending_screenshot_), false);
+      remember_file(absolute_path(pending_screenshot_));
+    } else {
       set_status(error, true);
+    }
+    record_outcome(screenshot_ticket_, !status_error_, status_);
     pending_screenshot_.clear();
   }
+}
+
+bool App::play_lesson(const std::string& path) {
+  auto player = std::make_unique<ScriptPlayer>();
+  std::string error;
+  if (!player->load_file(path, &error)) {
+    set_status(error, true);
+    return false;
+  }
+  lesson_ = std::move(player);
+  lesson_path_ = path;
+  set_status("playing the lesson " + path, false);
+  return true;
+}
+
+void App::stop_lesson() {
+  if (!lesson_) return;
+  lesson_.reset();
+  set_status("stopped the lesson " + lesson_path_, false);
+  lesson_path_.clear();
+}
+
+// A line or more of the lesson, before this frame is drawn (as gui_main steps a --script).
+void App::step_lesson() {
+  if (!lesson_) return;
+  std::vector<std::string> failures;
+  const bool more = lesson_->step(*this, &failures);
+  // The status line has room for one message: the last failure (each is FILE:LINE: why).
+  if (!failures.empty()) set_status(failures.back(), true);
+  if (more) return;
+  if (failures.empty() && !status_error_) set_status("the lesson " + lesson_path_ + " has ended", false);
+  lesson_.reset();
+  lesson_path_.clear();
 }
 
 }  // namespace tilescope

@@ -5,6 +5,8 @@
 // font rebuilds) to after_frame(), outside the ImGui frame.
 #pragma once
 
+#include <imgui.h>
+
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -18,12 +20,17 @@
 #include "ui/app_state.h"
 #include "ui/controls_panel.h"
 #include "ui/csv_loader.h"
+#include "ui/file_chooser.h"
+#include "ui/file_paths.h"
+#include "ui/help_menu.h"
 #include "ui/history_panel.h"
 #include "ui/mapping_panel.h"
 #include "ui/tab.h"
 #include "ui/timing_panel.h"
 
 namespace tilescope {
+
+class ScriptPlayer;
 
 struct AppOptions {
   std::string settings_path;  // "" = do not load or save settings
@@ -32,6 +39,9 @@ struct AppOptions {
   // the cache has them for this device and driver. `tilescope plot` turns it off.
   bool measure_ceilings = true;
 };
+
+// The largest text (pixels) a window of `display` size shows whole: Ctrl+= grows it no further.
+float largest_font_px(ImVec2 display);
 
 class App {
  public:
@@ -42,15 +52,56 @@ class App {
   void after_frame();  // pending exports, screenshot, font rebuild (GL, outside the ImGui frame)
 
   // Actions, from buttons, shortcuts and scripts. Each returns false with status set when it
-  // cannot start (busy, bad sizes, nothing selected).
+  // cannot start (busy, bad sizes, nothing selected). Run, Sweep and Live first cap the sizes
+  // (apply_size_cap), so a size set just before runs as the status says, frames or not between.
   bool run();
   bool sweep();
   bool live();
   void cancel();
   bool busy() const;
-  // Queued for after_frame(); the result lands in status().
-  void request_plot_export(const std::string& path, int width, int height);
-  void request_screenshot(const std::string& path);
+
+  // Work that ends after the call asking for it (a plot export or screenshot: in after_frame();
+  // a run, sweep or Live: when the runner is done) gets a ticket, and how it ended is kept for
+  // the last kKeptOutcomes tickets: a script learns whether what it asked for worked.
+  using WorkTicket = std::uint64_t;  // 0: none
+  struct WorkOutcome {
+    bool ok = true;
+    std::string message;  // what the status line said when it ended
+  };
+  static constexpr std::size_t kKeptOutcomes = 64;
+  // False while the work is under way (or for a ticket never given or forgotten).
+  bool work_outcome(WorkTicket ticket, WorkOutcome* out);
+  // The ticket of the last run, sweep or Live started (0 before the first), and what it runs in
+  // words ("the CPU reference at 512": ui/job_summary.h).
+  WorkTicket job_ticket() const { return job_.ticket; }
+  const std::string& job_subject() const { return job_.subject; }
+
+  // Queued for after_frame(); the result lands in status() and in the ticket's outcome.
+  WorkTicket request_plot_export(const std::string& path, int width, int height);
+  WorkTicket request_screenshot(const std::string& path);
+
+  // Sizes: the largest Run and Sweep take here (kMaxMatrixSize with a GPU; without one the CPU
+  // reference's Runner::kCpuMaxSize) and why, in words ("" when no lower cap applies).
+  int size_cap() const;
+  std::string size_cap_reason() const;
+  // Lowers the state's sizes to size_cap(). What it lowered ("N 2048 lowered to 512") stays in
+  // sizes_lowered() until the sizes change again; size_note() adds why, for the size controls.
+  void apply_size_cap();
+  std::string sizes_lowered() const;
+  std::string size_note() const;
+
+  // Help > Lessons: plays a lesson through the player of `tilescope --script`, a line at a time
+  // between frames, while the window stays usable; the status line tells how it went. False
+  // with status set when it cannot be read or a line is bad (nothing plays then).
+  bool play_lesson(const std::string& path);
+  void stop_lesson();
+  // The lesson playing (its path), "" when none.
+  const std::string& lesson_playing() const { return lesson_path_; }
+  // Help's lessons and shortcuts windows.
+  HelpMenu& help_menu() { return help_; }
+  // The tab drawn in the last frame: timing(), mapping() or history_panel() (nullptr before the
+  // first frame).
+  const Tab* shown_tab() const { return shown_tab_; }
   bool export_csv(const std::string& path);
   // Reads the file now, on this thread (scripts, `tilescope plot`); its rows join the history.
   bool load_csv(const std::string& path);
@@ -69,15 +120,37 @@ class App {
   TimingPanel& timing() { return timing_; }
   // The Export PNG dialog (File menu, the Timing tab's button).
   void open_export_dialog();
+  // Files: what a chooser is asked for. The desktop's own dialog where there is one (zenity,
+  // kdialog: platform/desktop_file_dialog.h; never headless or in presenter mode), else
+  // tilescope's (ui/file_chooser.h). The choice then loads, exports, fills the Export PNG
+  // dialog's file field, or takes the screenshot.
+  enum class FileTarget { kNone, kLoadCsv, kExportCsv, kExportPlot, kScreenshot };
+  void choose_file(FileTarget target);
+  // A chooser is open (either kind): the File menu's items wait.
+  bool choosing_file() const { return file_target_ != FileTarget::kNone; }
+  FileChooser& file_chooser() { return file_chooser_; }
+  // Where choosers open and F12 saves: the folder of the last file chosen (absolute), else the
+  // folder the program was started in.
+  std::string files_folder() const;
+  // F12: the window as a PNG in files_folder(), named by the date and time.
+  void quick_screenshot();
   void quit() { host_.request_close(); }
 
   AppState& state() { return state_; }
   TimingHistory& history() { return history_; }
   const Runner& runner() const { return *runner_; }
-  // The last message for the status bar ("wrote plot.png", "cannot write ...").
+  // The last message for the status bar ("wrote /home/t/plot.png", "cannot write ..."), with
+  // every unprintable byte as \xNN (export/printable_text.h). An error stays until the user
+  // dismisses it (its x) or the next message replaces it.
   const std::string& status() const { return status_; }
   bool status_is_error() const { return status_error_; }
   void set_status(const std::string& text, bool error);
+  void dismiss_status();
+  // How long a frame of the window should last (the frame loop paces to it): 60 frames a
+  // second, but 10 while the runner times work on this computer's own cores (no GPU: the CPU
+  // reference, the texture shaders under a software renderer), where drawing 60 frames a second
+  // takes the cores from what is measured (it made the CPU reference twice as slow as bench's).
+  double frame_period_ms() const;
   // Frame times (ms) of the last frames, for the status bar and the frame-time benchmark.
   const std::vector<double>& frame_times() const { return frame_times_; }
   void record_frame_time(double ms);
@@ -93,15 +166,31 @@ class App {
   void draw_tabs();
   void draw_status_bar();
   void draw_dialogs();
-  // A modal asking for a path in path_buffer_; true on the frame the user confirmed it.
-  bool path_dialog(const char* title, const char* help, const char* action);
+  // Files (ui/file_dialogs.cpp): the request for each target, the desktop dialog's answer
+  // (taken once a frame), what a choice does, the Export PNG dialog, the recent files.
+  FileDialogRequest file_request(FileTarget target) const;
+  void finish_desktop_file_dialog();
+  void use_chosen_file(FileTarget target, const std::string& path);
+  void draw_file_chooser(FileTarget level);  // the in-app chooser, if it was opened at this level
+  void draw_export_plot_dialog();
+  void draw_file_menu_items();
+  void remember_file(const std::string& path);
   void handle_shortcuts();
   void finish_csv_load();         // takes the loader's rows once it is done
   void draw_csv_load_progress();  // the status bar's progress bar and Cancel
   std::size_t csv_row_budget() const;
   std::vector<RunRequest> requests_for(const std::vector<Shape>& shapes) const;
-  // what: the verb ("run"), doing: its -ing form for the status line ("running").
-  bool start_job(JobKind kind, std::vector<RunRequest> requests, const char* what, const char* doing);
+  // skipped: why ticked variants are not among the requests (skipped_variants_note); what: the
+  // verb ("run"), doing: its -ing form for the status line ("running").
+  bool start_job(JobKind kind, std::vector<RunRequest> requests, const std::string& skipped, const char* what,
+                 const char* doing);
+  // Why ticked variants do not run here ("no GPU: the CUDA variants are unavailable"), "" if all can.
+  std::string skipped_variants_note() const;
+  // Once the runner is done with the job start_job gave it: the status line and its outcome.
+  void notice_job_end();
+  void record_outcome(WorkTicket ticket, bool ok, const std::string& message);
+  WorkTicket next_ticket() { return ++last_ticket_; }
+  void step_lesson();
 
   Host& host_;
   AppOptions options_;
@@ -118,26 +207,54 @@ class App {
   MappingPanel mapping_;
   HistoryPanel history_panel_;
   CsvLoader csv_loader_;
+  HelpMenu help_;
   std::vector<Tab*> tabs_;  // the view's tabs, in tab-bar order
+  const Tab* shown_tab_ = nullptr;
+
+  // The job handed to the runner last: what it runs, in words, for the status line when it ends.
+  struct Job {
+    WorkTicket ticket = 0;
+    bool active = false;  // the runner has it and its end is not reported yet
+    JobKind kind = JobKind::Run;
+    std::string subject;  // "the CPU reference at 512"
+    std::string notes;    // "; no GPU: ..." (sizes capped, variants unavailable), or ""
+  };
+  Job job_;
+  WorkTicket last_ticket_ = 0;
+  std::vector<std::pair<WorkTicket, WorkOutcome>> outcomes_;  // the last kKeptOutcomes, oldest first
+  // What apply_size_cap lowered, and the sizes it left (the note holds while they are unchanged).
+  std::string sizes_lowered_;
+  AppState capped_sizes_;
+  // Help > Lessons.
+  std::unique_ptr<ScriptPlayer> lesson_;
+  std::string lesson_path_;
 
   // Work for after_frame().
   struct PendingExport {
     std::string path;
     int width = 0, height = 0;
+    WorkTicket ticket = 0;
   };
   std::vector<PendingExport> pending_exports_;
   std::string pending_screenshot_;
+  WorkTicket screenshot_ticket_ = 0;
   bool capture_in_flight_ = false;
-  bool was_busy_ = false;
   bool font_dirty_ = true;
   float applied_font_px_ = 0;
+  float wanted_font_px_ = 0;  // what presenter mode and the font scale ask for, before the window's limit
   Theme applied_theme_ = Theme::Dark;
   bool applied_presenter_ = false;
 
   // Dialog state.
-  bool show_export_dialog_ = false, show_csv_dialog_ = false, show_load_dialog_ = false, show_about_ = false;
-  char path_buffer_[1024] = {};
+  bool show_export_dialog_ = false, show_about_ = false;
+  char export_path_[1024] = {};  // the Export PNG dialog's file, absolute
+  std::string export_error_;     // why the Export PNG dialog's file cannot be written
   int export_preset_ = 1;
+  // Files: the chooser open (kNone: none), tilescope's own and the desktop's.
+  FileTarget file_target_ = FileTarget::kNone;
+  FileChooser file_chooser_;
+  DesktopFileDialog desktop_dialog_;
+  const std::string started_in_ = current_folder();
 };
 
 }  // namespace tilescope

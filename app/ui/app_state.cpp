@@ -1,6 +1,7 @@
 #include "ui/app_state.h"
 
 #include <algorithm>
+#include <string>
 
 #include "registry.h"
 
@@ -37,6 +38,29 @@ std::vector<int> sweep_sizes(const AppState& s) {
   const int to = std::max(from, s.sweep_to);
   for (long long n = from; n <= to; n *= 2) out.push_back(static_cast<int>(n));
   return out;
+}
+
+std::string cap_sizes(AppState& s, int cap) {
+  const bool m_read = s.problem == Problem::Gemm && !s.square;
+  const bool k_read = s.problem == Problem::Ata || !s.square;
+  struct Size {
+    const char* name;
+    int* value;
+    bool read;  // by Run or Sweep: only these are named
+  };
+  const Size sizes[] = {{"M", &s.m, m_read},
+                        {"N", &s.n, true},
+                        {"K", &s.k, k_read},
+                        {"the sweep's first size", &s.sweep_from, true},
+                        {"the sweep's last size", &s.sweep_to, true}};
+  std::string changed;
+  for (const Size& size : sizes) {
+    if (*size.value <= cap) continue;
+    if (size.read)
+      changed += (changed.empty() ? "" : ", ") + std::string(size.name) + " " + std::to_string(*size.value);
+    *size.value = cap;
+  }
+  return changed;
 }
 
 }  // namespace tilescope

@@ -19,6 +19,11 @@ struct LessonEntry {
 enum class YAxisQuantity { Gflops, Milliseconds };
 enum class Theme { Dark, Light, HighContrast };
 
+// The largest M, N, K and sweep size the controls, scripts and settings take. A GPU refuses,
+// with the reason, a product that does not fit its memory; without one the App caps sizes lower
+// (App::size_cap).
+constexpr int kMaxMatrixSize = 1 << 20;
+
 struct AppState {
   std::vector<LessonEntry> lesson;  // one entry per registry variant, registry order
   int focused = 0;                  // the entry Live re-runs and whose details the panel shows
@@ -43,9 +48,12 @@ struct AppState {
   Theme theme = Theme::Dark;
   float font_scale = 1.0f;  // on top of the monitor's content scale
 
-  // Export dialog defaults.
+  // Export dialog defaults. export_dir is also where the file choosers open (the folder of the
+  // last file chosen) and where F12 puts screenshots.
   std::string export_dir = ".";
   int export_width = 1920, export_height = 1080;
+  // Files loaded and exported lately, absolute, newest first (ui/recent_files.h).
+  std::vector<std::string> recent_files;
 };
 
 // The default lesson: N = 1024, float, naive vs smem_tiled vs regtile_prefetch vs cuBLAS, each
@@ -56,5 +64,10 @@ AppState default_app_state();
 Shape run_shape(const AppState& s);
 // The sizes of a sweep: from, 2*from, ... <= to (at least one size).
 std::vector<int> sweep_sizes(const AppState& s);
+
+// Lowers every size of `s` (M, N, K, the sweep's ends) above `cap` to `cap`. Returns what it
+// changed, in words ("N 2048 and the sweep's last size 4096"), or "" when every size was within it.
+// Only the sizes Run and Sweep read count: N alone while `square` is on (M and K follow it).
+std::string cap_sizes(AppState& s, int cap);
 
 }  // namespace tilescope

@@ -102,8 +102,8 @@ void FragmentView::draw_fragments(const FragmentPicture& pic) {
     draw_warpgroup_accumulators(pic, &pinned_warp_, &pinned_lane_);
     return;
   }
-  ImGui::Text("One tensor-core instruction: %s", pic.instruction.c_str());
   ImGui::PushTextWrapPos(0);
+  ImGui::TextWrapped("One tensor-core instruction: %s", pic.instruction.c_str());
   ImGui::TextDisabled(
       "The 32 lanes of a warp multiply A (%d x %d) by B (%d x %d) and add into C (%d x %d) together. Each lane "
       "holds the elements of its colour in its own registers: lane l is group g = l / 4 and thread t = l %% 4. "
@@ -161,10 +161,12 @@ void FragmentView::draw_fragments(const FragmentPicture& pic) {
   draw_grid(dl, gc, active);
   draw_lane_table(dl, table, active);
   if (hovered_grid) grid_tooltip(*hovered_grid, *hovered_elements, row, col);
+  ImGui::PushTextWrapPos(0);
   if (active >= 0)
     ImGui::TextWrapped("%s.", lane_summary(pic, active).c_str());
   else
     ImGui::TextDisabled("No lane highlighted: hover or click one.");
+  ImGui::PopTextWrapPos();
 }
 
 namespace {
@@ -172,12 +174,17 @@ namespace {
 // One request: a column per bank, the distinct words asked of it stacked (one wavefront each),
 // each in the colour of the first lane reading it and numbered with it; a bank asked for more
 // than one word is framed in red.
-void draw_bank_row(ImDrawList* dl, const BankRow& row, int index, ImVec2 origin, float label_w, float cw, float ch) {
+// "request 3: 2 wavefronts" at `at`, red where the request has a bank conflict.
+void draw_bank_row_name(ImDrawList* dl, const BankRow& row, int index, ImVec2 at) {
   char label[48];
   std::snprintf(label, sizeof label, "request %d: %d wavefront%s", index, row.wavefronts,
                 row.wavefronts == 1 ? "" : "s");
-  dl->AddText(ImVec2(origin.x, origin.y + (ch - ImGui::GetFontSize()) * 0.5f),
-              row.wavefronts > row.ideal ? kConflict : ImGui::GetColorU32(ImGuiCol_Text), label);
+  dl->AddText(at, row.wavefronts > row.ideal ? kConflict : ImGui::GetColorU32(ImGuiCol_Text), label);
+}
+
+// The row's banks from origin.x + label_w, its name before them when label_w leaves room.
+void draw_bank_row(ImDrawList* dl, const BankRow& row, int index, ImVec2 origin, float label_w, float cw, float ch) {
+  if (label_w > 0) draw_bank_row_name(dl, row, index, ImVec2(origin.x, origin.y + (ch - ImGui::GetFontSize()) * 0.5f));
   const ImU32 empty = ImGui::GetColorU32(ImGuiCol_FrameBg);
   const ImVec2 m = ImGui::GetIO().MousePos;
   for (int bank = 0; bank < kBanks; ++bank) {
@@ -226,15 +233,22 @@ void draw_bank_numbers(ImDrawList* dl, ImVec2 origin, float label_w, float cw) {
 void draw_operand_banks(const char* name, const OperandReads& reads, bool swizzled) {
   const std::vector<SharedRequest>& requests = swizzled ? reads.swizzled : reads.unswizzled;
   section(name);
+  ImGui::PushTextWrapPos(0);
   ImGui::TextDisabled("%s, a %d x %d tile of %d-byte elements", reads.instruction.c_str(), reads.tile_rows,
                       reads.tile_cols, reads.element_bytes);
   const BankTotals t = bank_totals(requests);
   ImGui::TextColored(t.conflict_free() ? ImVec4(0.5f, 0.95f, 0.5f, 1) : ImVec4(1, 0.45f, 0.4f, 1), "%s",
                      wavefront_summary(reads.instruction, requests).c_str());
+  ImGui::PopTextWrapPos();
   if (requests.empty()) return;
   const float font = ImGui::GetFontSize();
-  const float label_w = ImGui::CalcTextSize("request 00: 00 wavefronts  ").x;
-  const float cw = std::clamp((ImGui::GetContentRegionAvail().x - label_w) / kBanks, 6.0f, font * 2.2f);
+  const float avail = ImGui::GetContentRegionAvail().x;
+  // Each request's name beside its row of banks, or above it where the panel is too narrow for
+  // both (the banks keep at least 6 pixels each).
+  const float name_w = ImGui::CalcTextSize("request 00: 00 wavefronts  ").x;
+  const bool names_beside = avail - name_w >= kBanks * 6.0f;
+  const float label_w = names_beside ? name_w : 0;
+  const float cw = std::clamp((avail - label_w) / kBanks, 3.0f, font * 2.2f);
   const float ch = font * 1.15f;
   ImDrawList* dl = ImGui::GetWindowDrawList();
   ImVec2 p = ImGui::GetCursorScreenPos();
@@ -243,6 +257,10 @@ void draw_operand_banks(const char* name, const OperandReads& reads, bool swizzl
   const float top = p.y;
   for (std::size_t i = 0; i < requests.size(); ++i) {
     const BankRow row = bank_row(requests[i]);
+    if (!names_beside) {
+      draw_bank_row_name(dl, row, static_cast<int>(i), p);
+      p.y += font * 1.1f;
+    }
     draw_bank_row(dl, row, static_cast<int>(i), p, label_w, cw, ch);
     p.y += std::max(row.wavefronts, 1) * ch + font * 0.4f;
   }
@@ -253,8 +271,8 @@ void draw_operand_banks(const char* name, const OperandReads& reads, bool swizzl
 
 void FragmentView::draw_banks(const FragmentPicture& pic) {
   if (!has_lane_reads(pic)) {
-    ImGui::TextUnformatted("Shared memory: no lane reads to draw as banks");
     ImGui::PushTextWrapPos(0);
+    ImGui::TextWrapped("Shared memory: no lane reads to draw as banks");
     ImGui::TextDisabled(
         "No lane of this kernel loads A or B from shared memory: the tensor cores read the operands themselves, "
         "through descriptors of the stage's layout, so there is no request per lane and no bank picture. What "
@@ -264,8 +282,8 @@ void FragmentView::draw_banks(const FragmentPicture& pic) {
     draw_stage_boxes(pic);
     return;
   }
-  ImGui::TextUnformatted("Shared-memory banks: a warp's reads of one k step");
   ImGui::PushTextWrapPos(0);
+  ImGui::TextWrapped("Shared-memory banks: a warp's reads of one k step");
   ImGui::TextDisabled(
       "Shared memory is 32 banks of 4-byte words, and a bank serves one word per wavefront (lanes reading the "
       "same word share it). Each row is one request: the banks across, below each bank the different words it "
@@ -274,17 +292,26 @@ void FragmentView::draw_banks(const FragmentPicture& pic) {
       "kernel XORs each 16-byte chunk's column with its row (the swizzle), so the rows one request reads land "
       "in different banks.");
   ImGui::PopTextWrapPos();
-  if (ImGui::RadioButton("swizzled (as the kernel lays the tiles out)", swizzled_)) swizzled_ = true;
-  ImGui::SameLine();
-  if (ImGui::RadioButton("unswizzled (a plain row-major tile)", !swizzled_)) swizzled_ = false;
+  // The choice says what each layout is, in short where its words would not fit across.
+  const bool brief = check_width("swizzled (as the kernel lays the tiles out)") > ImGui::GetContentRegionAvail().x;
+  const char* swizzled = brief ? "swizzled##layout" : "swizzled (as the kernel lays the tiles out)##layout";
+  const char* plain = brief ? "unswizzled##layout" : "unswizzled (a plain row-major tile)##layout";
+  if (ImGui::RadioButton(swizzled, swizzled_)) swizzled_ = true;
+  help_tooltip("The banks of the tiles as the kernel lays them out: each 16-byte chunk's column XORed with its row.");
+  same_line_if_fits(check_width(plain));
+  if (ImGui::RadioButton(plain, !swizzled_)) swizzled_ = false;
+  help_tooltip("The banks the same reads would hit in a plain row-major tile.");
+  ImGui::PushTextWrapPos(0);
   if (!pic.swizzled) ImGui::TextDisabled("This configuration does not swizzle: the kernel reads the plain layout.");
-  // Both layouts' totals, whichever is drawn: the lesson in two lines.
+  // Both layouts' totals, whichever is drawn: the lesson in two lines (four where narrow).
   for (auto [name, reads] : {std::pair{"A", &pic.a_reads}, std::pair{"B", &pic.b_reads}}) {
     ImGui::Text("%s (%s): swizzled %s", name, short_instruction(reads->instruction).c_str(),
                 wavefront_words(reads->swizzled).c_str());
-    ImGui::SameLine();
-    ImGui::TextDisabled("| unswizzled %s", wavefront_words(reads->unswizzled).c_str());
+    const std::string plain = "| unswizzled " + wavefront_words(reads->unswizzled);
+    same_line_if_fits(text_width(plain.c_str()));
+    ImGui::TextDisabled("%s", plain.c_str());
   }
+  ImGui::PopTextWrapPos();
   draw_operand_banks(swizzled_ ? "A, swizzled" : "A, unswizzled", pic.a_reads, swizzled_);
   draw_operand_banks(swizzled_ ? "B, swizzled" : "B, unswizzled", pic.b_reads, swizzled_);
 }
@@ -311,11 +338,14 @@ void FragmentView::draw_stage_ring(const FragmentPicture& pic, int computing, in
     dl->AddText(ImVec2(a.x + font * 0.4f, a.y + font * 0.15f), ImGui::GetColorU32(ImGuiCol_Text), name);
     ImGui::Dummy(ImVec2(b.x - a.x, b.y - a.y));
     ImGui::SameLine();
+    // Wrapped beside the box: its lines start where the first does.
+    ImGui::PushTextWrapPos(0);
     if (s.state == StageState::Empty)
       ImGui::TextDisabled("empty");
     else
-      ImGui::Text("k %lld ... %lld: %s", static_cast<long long>(s.k0), static_cast<long long>(s.k1 - 1),
-                  s.state == StageState::Multiplying ? "multiplied now" : "loading (cp.async)");
+      ImGui::TextWrapped("k %lld ... %lld: %s", static_cast<long long>(s.k0), static_cast<long long>(s.k1 - 1),
+                         s.state == StageState::Multiplying ? "multiplied now" : "loading (cp.async)");
+    ImGui::PopTextWrapPos();
   }
   ImGui::PushTextWrapPos(0);
   ImGui::TextDisabled(

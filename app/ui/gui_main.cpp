@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "export/atomic_file.h"
+#include "export/printable_text.h"
 #include "gl_gemm/gl_shader_runner.h"
 #include "platform/host.h"
 #include "ui/app.h"
@@ -23,6 +24,14 @@
 namespace tilescope {
 
 namespace {
+
+// The longest one texture-shader row may draw on a software renderer (llvmpipe): a class waits
+// a minute for it, the progress line moving and Esc stopping it at once; rows estimated longer
+// are refused before they draw, with the estimate and a size that fits (multipass at 4096 would
+// have drawn for two hours on 2 cores). 512, the largest size without a GPU, takes 10 to 35 s
+// there in the slowest modes, depending on the machine's load.
+constexpr double kShaderRunLimitSeconds = 60;
+constexpr double kFrameStatsEveryMs = 1000;
 
 double now_ms() {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now().time_since_epoch()).count();
@@ -63,6 +72,7 @@ std::unique_ptr<Host> make_host(const WindowOptions& o, const std::string& confi
     return nullptr;
   }
   std::cerr << "tilescope: OpenGL " << host->gl_version() << " on " << host->renderer() << "\n";
+  std::cerr << "tilescope: UI font " << ui_font_summary() << "\n";
   return host;
 }
 
@@ -75,18 +85,16 @@ int run_frames(Host& host, App& app, ScriptPlayer& script, const WindowOptions& 
   // host have none): an unpaced UI renders hundreds of frames a second, and every frame
   // makes the GPU switch from the CUDA context to the GL context and back — measured on an
   // H100, that cut cuBLAS from 51 to 32 TFLOP/s. The frame time recorded is the work of the
-  // frame (until the GPU finished drawing it), not the pacing.
-  constexpr double kFramePeriodMs = 1000.0 / 60.0;
+  // frame (until the GPU finished drawing it), not the pacing. While the CPU itself is timed,
+  // fewer (App::frame_period_ms).
+  double stats_written = now_ms();
   for (int frame = 0; host.running(); ++frame) {
     const double start = now_ms();
     if (scripted) {
-      bool failed = false;
-      std::string message;
-      const bool more = script.step(app, &failed, &message);
-      if (failed) {
-        std::cerr << "tilescope: " << message << "\n";
-        code = 1;
-      }
+      std::vector<std::string> failures;
+      const bool more = script.step(app, &failures);
+      for (const std::string& failure : failures) std::cerr << "tilescope: " << printable_text(failure) << "\n";
+      if (!failures.empty()) code = 1;
       if (!more) break;
     } else if (frames > 0 && frame >= frames) {
       break;
@@ -99,8 +107,15 @@ int run_frames(Host& host, App& app, ScriptPlayer& script, const WindowOptions& 
     const double work = now_ms() - start;
     app.record_frame_time(work);
     if (frame > 0) times->push_back(work);  // the first frame builds fonts and textures
+    // Once a second, so that a session ended by a kill (a benchmark's time limit) still leaves
+    // the figures of its frames so far; run_gui writes the final ones. Between frames, untimed.
+    if (!o.stats_path.empty() && now_ms() - stats_written >= kFrameStatsEveryMs) {
+      std::string not_yet;  // a failure is reported by the final write
+      write_file_atomically(o.stats_path, frame_stats_text(*times), &not_yet);
+      stats_written = now_ms();
+    }
     if (o.paced) {
-      const double left = kFramePeriodMs - (now_ms() - start);
+      const double left = app.frame_period_ms() - (now_ms() - start);
       if (left > 0) std::this_thread::sleep_for(std::chrono::duration<double, std::milli>(left));
     }
   }
@@ -123,10 +138,11 @@ int run_gui(int argc, char** argv) {
   if (!o.script_path.empty()) {
     std::string error;
     if (!script.load_file(o.script_path, &error)) {
-      std::cerr << "tilescope: " << error << "\n";
+      std::cerr << "tilescope: " << printable_text(error) << "\n";
       return 2;
     }
   }
+  set_gl_shader_time_limit(kShaderRunLimitSeconds);
   const std::string dir = o.settings ? config_dir() : "";
   std::unique_ptr<Host> host = make_host(o, dir, &code);
   if (!host) return code;

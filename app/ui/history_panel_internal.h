@@ -81,17 +81,6 @@ inline std::string mode_description(ShaderMode m) {
   return buf;
 }
 
-inline std::string format_gflops(double g) {
-  char buf[32];
-  if (g >= 100)
-    std::snprintf(buf, sizeof buf, "%.0f", g);
-  else if (g >= 10)
-    std::snprintf(buf, sizeof buf, "%.1f", g);
-  else
-    std::snprintf(buf, sizeof buf, "%.2f", g);
-  return buf;
-}
-
 inline std::string size_text(const Shape& s) {
   char buf[64];
   if (s.M == s.N && s.N == s.K)

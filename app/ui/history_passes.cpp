@@ -175,6 +175,8 @@ void HistoryPanel::draw_pass_facts(const ModePlan& plan) {
   const long long chunks = static_cast<long long>(L.chunks.size());
   const long long quads = static_cast<long long>(L.quads.size());
   const int r = L.outputs_per_fragment_rows, c = L.outputs_per_fragment_cols;
+  // The facts wrap where the column is narrow (presenter mode, big text).
+  ImGui::PushTextWrapPos(0);
   ImGui::Text("C = A·B with M = %d, N = %d, K = %d", plan.run_M, plan.run_N, plan.K);
   if (plan.smaller_example) {
     ImGui::PushStyleColor(ImGuiCol_Text, kAmber);
@@ -192,8 +194,10 @@ void HistoryPanel::draw_pass_facts(const ModePlan& plan) {
   ImGui::Text("render target%s of C: %d x %d texels, %s%s", L.targets > 1 ? "s" : "", R.target_width, R.target_height,
               L.channels == 4 ? "GL_RGBA32F" : "GL_R32F", L.targets > 1 ? "" : " (one target)");
   if (L.targets > 1) {
-    ImGui::SameLine();
-    ImGui::TextColored(kAmber, "x %d render targets", L.targets);
+    char times[32];
+    std::snprintf(times, sizeof times, "x %d render targets", L.targets);
+    same_line_if_fits(text_width(times));
+    ImGui::TextColored(kAmber, "%s", times);
     help_tooltip(
         "One quad writes all the targets at once (multiple render targets): each fragment has 4 (or 8) "
         "RGBA outputs, 16 (or 32) floats of C.");
@@ -211,6 +215,7 @@ void HistoryPanel::draw_pass_facts(const ModePlan& plan) {
   ImGui::TextDisabled("textures: A %d x %d, B %d x %d texels (%s)%s", R.a_width, R.a_height, R.b_width, R.b_height,
                       L.a_channels == 4 ? "RGBA32F" : "R32F",
                       kpu > 1 ? (kpu == 2 ? "; k unit = 2 k" : "; k unit = 4 k") : "");
+  ImGui::PopTextWrapPos();
 }
 
 // The canvas: the target(s) in texels, scaled to fit, the passes drawn so far filled.
@@ -269,8 +274,10 @@ void HistoryPanel::draw_chunk_legend(const ModePlan& plan, float width, long lon
   ImGui::Dummy(ImVec2(lw, lh + em * 0.5f));
   const long long k_last =
       std::min<long long>(plan.K, static_cast<long long>(L.chunks.back().k0 + L.chunks.back().klen) * kpu) - 1;
+  ImGui::PushTextWrapPos(0);
   ImGui::TextDisabled(
       "colour = the latest k-chunk added: k = 0.. (dark) to ..%lld (yellow); plain background: not drawn yet", k_last);
+  ImGui::PopTextWrapPos();
 }
 
 void HistoryPanel::draw_passes(const ModePlan& plan, float width, float max_height) {

@@ -70,7 +70,8 @@ TexelPicture measure_picture(ShaderMode mode, char X, float width) {
   float cell = (width - P.arrow - P.tgap * (P.tcols - 1) - em) / (kSide + tex_w_cells);
   P.side = cell >= em * 1.35f;
   if (!P.side) cell = (width - em - P.tgap * (P.tcols - 1)) / std::max<float>(kSide, tex_w_cells);
-  P.cell = std::clamp(cell, em * 0.9f, em * 2.4f);
+  // As small as it takes to fit the width (the numbers in the cells give way first).
+  P.cell = std::clamp(cell, 3.0f, em * 2.4f);
   P.mat_w = kSide * P.cell, P.mat_h = kSide * P.cell;
   const float tex_w = tex_w_cells * P.cell + P.tgap * (P.tcols - 1);
   const float tex_h = tex_h_cells * P.cell + (P.tgap + em * 0.8f) * (P.trows - 1) + (P.targets > 1 ? em * 0.8f : 0);
@@ -242,8 +243,11 @@ void draw_matrix_picker(char* layout_matrix) {
     std::snprintf(label, sizeof label, "%c##layout", names[i]);
     if (ImGui::RadioButton(label, *layout_matrix == names[i])) *layout_matrix = names[i];
   }
-  ImGui::SameLine();
-  ImGui::TextDisabled("an 8 x 8 example (M = N = K = 8)");
+  const char* example = "an 8 x 8 example (M = N = K = 8)";
+  same_line_if_fits(text_width(example));
+  ImGui::PushTextWrapPos(0);
+  ImGui::TextDisabled("%s", example);
+  ImGui::PopTextWrapPos();
 }
 
 }  // namespace

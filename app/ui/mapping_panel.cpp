@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdio>
 #include <future>
+#include <vector>
 
 #include "random_inputs.h"
 #include "registry.h"
@@ -64,6 +65,20 @@ double partial_c(Problem problem, const Shape& s, std::int64_t i, std::int64_t j
     sum += a * b;
   }
   return sum;
+}
+
+// A sentence in the disabled colour, wrapped at the panel's edge.
+void disabled_wrapped(const char* text) {
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  ImGui::TextWrapped("%s", text);
+  ImGui::PopStyleColor();
+}
+
+// One entry of the overlay's legend: the colour's name in its colour, then what it marks.
+void legend(const ImVec4& colour, const char* name, const char* what) {
+  ImGui::TextColored(colour, "%s", name);
+  ImGui::SameLine(0, 4);
+  disabled_wrapped(what);
 }
 
 }  // namespace
@@ -227,12 +242,38 @@ void MappingPanel::draw(const AppState& state, bool gpu) {
     images_dirty_ = false;
   }
 
-  // The timeline is about time, not about the selected block's tiles: it takes the whole width.
-  const bool wide = view_ == View::Timeline && has_timeline();
-  const float anim_width = wide ? 0 : std::min(ImGui::GetContentRegionAvail().x * 0.38f, ImGui::GetFontSize() * 24);
-  ImGui::BeginChild("matrices", ImVec2(ImGui::GetContentRegionAvail().x - anim_width, 0), false,
-                    ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
   draw_views(state);
+}
+
+// One view in a panel of its own, and beside it the tile animation; the timeline, which is about
+// time rather than the selected block's tiles, takes the whole width. The animation keeps a
+// width its controls and words fit in; it and the pictures scroll down where they are taller
+// than their panel (the matrices zoom instead).
+void MappingPanel::draw_view(const AppState& state, View v) {
+  const bool wide = v == View::Timeline;
+  const float em = ImGui::GetFontSize();
+  const float anim_width = wide ? 0 : std::clamp(ImGui::GetContentRegionAvail().x * 0.38f, 17 * em, 24 * em);
+  const ImVec2 size(ImGui::GetContentRegionAvail().x - anim_width, 0);
+  switch (v) {
+    case View::Matrices:
+      // The wheel zooms the matrices: the panel scrolls by its bar.
+      ImGui::BeginChild("matrices", size, false, ImGuiWindowFlags_NoScrollWithMouse);
+      draw_matrices(state);
+      break;
+    case View::Fragments:
+      ImGui::BeginChild("fragments", size);
+      fragment_view_.draw_fragments(*model_->fragments());
+      break;
+    case View::Banks:
+      ImGui::BeginChild("banks", size);
+      fragment_view_.draw_banks(*model_->fragments());
+      break;
+    case View::Timeline:
+      // The wheel zooms the timeline: the panel scrolls by its bar.
+      ImGui::BeginChild("timeline", size, false, ImGuiWindowFlags_NoScrollWithMouse);
+      draw_timeline(state);
+      break;
+  }
   ImGui::EndChild();
   if (wide) return;
   ImGui::SameLine();
@@ -253,48 +294,46 @@ void MappingPanel::draw_views(const AppState& state) {
   const FragmentPicture* pic = model_->fragments();
   const bool timeline = has_timeline();
   if (!pic && !timeline) {
-    draw_matrices(state);
+    draw_view(state, View::Matrices);
     return;
   }
   // A view this variant does not have (a script asked for it) would be asked for forever.
   const bool missing = view_ == View::Timeline ? !timeline : (view_ != View::Matrices && !pic);
   if (view_requested_ && missing) view_requested_ = false;
-  if (!ImGui::BeginTabBar("views")) return;
-  auto tab = [this](const char* name, View v) {
-    // A requested tab is asked for until it shows (ImGui selects it a frame later).
-    const bool open =
-        ImGui::BeginTabItem(name, nullptr, view_requested_ && view_ == v ? ImGuiTabItemFlags_SetSelected : 0);
-    if (open && view_requested_ && view_ == v) view_requested_ = false;
-    if (open && !view_requested_) view_ = v;
-    return open;
+  // The tabs say what they show (a warpgroup's instruction keeps its operands in shared memory;
+  // warps and lanes colour the selected block only where the owners are warps and lanes), in
+  // short where the long names do not fit across; the ids after ### stay, so the tab stays
+  // selected. Tabs that still do not fit scroll rather than shrink.
+  struct Tab {
+    View view;
+    const char* full;
+    const char* brief;
   };
-  // Warps and lanes colour the selected block only where the owners are warps and lanes.
-  if (tab(pic && caps().warp_level ? "Blocks, warps and lanes###matrices" : "Matrices###matrices", View::Matrices)) {
-    draw_matrices(state);
-    ImGui::EndTabItem();
-  }
-  // A warpgroup's instruction keeps its operands in shared memory: its tabs say what they show
-  // (the labels change, the ids after ### do not, so the tab stays selected).
   const bool group = pic && is_warpgroup_picture(*pic);
-  if (pic &&
-      tab(group ? "One warpgroup instruction###fragments" : "Fragments of one mma###fragments", View::Fragments)) {
-    ImGui::BeginChild("fragments");
-    fragment_view_.draw_fragments(*pic);
-    ImGui::EndChild();
-    ImGui::EndTabItem();
+  std::vector<Tab> tabs = {{View::Matrices,
+                            pic && caps().warp_level ? "Blocks, warps and lanes###matrices" : "Matrices###matrices",
+                            "Matrices###matrices"}};
+  if (pic) {
+    tabs.push_back({View::Fragments,
+                    group ? "One warpgroup instruction###fragments" : "Fragments of one mma###fragments",
+                    group ? "One wgmma###fragments" : "One mma###fragments"});
+    tabs.push_back({View::Banks,
+                    has_lane_reads(*pic) ? "Shared-memory banks###banks" : "Shared memory: TMA boxes###banks",
+                    has_lane_reads(*pic) ? "Banks###banks" : "TMA boxes###banks"});
   }
-  if (pic &&
-      tab(has_lane_reads(*pic) ? "Shared-memory banks###banks" : "Shared memory: TMA boxes###banks", View::Banks)) {
-    ImGui::BeginChild("banks");
-    fragment_view_.draw_banks(*pic);
-    ImGui::EndChild();
-    ImGui::EndTabItem();
-  }
-  if (timeline && tab("Pipeline timeline", View::Timeline)) {
-    ImGui::BeginChild("timeline", ImVec2(0, 0), false,
-                      ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
-    draw_timeline(state);
-    ImGui::EndChild();
+  if (timeline) tabs.push_back({View::Timeline, "Pipeline timeline###timeline", "Timeline###timeline"});
+  const ImGuiStyle& st = ImGui::GetStyle();
+  float full_width = 0;
+  for (const Tab& t : tabs) full_width += button_width(t.full) + st.ItemInnerSpacing.x;
+  const bool brief = full_width > ImGui::GetContentRegionAvail().x;
+  if (!ImGui::BeginTabBar("views", ImGuiTabBarFlags_FittingPolicyScroll)) return;
+  for (const Tab& t : tabs) {
+    // A requested tab is asked for until it shows (ImGui selects it a frame later).
+    const bool asked = view_requested_ && view_ == t.view;
+    if (!ImGui::BeginTabItem(brief ? t.brief : t.full, nullptr, asked ? ImGuiTabItemFlags_SetSelected : 0)) continue;
+    if (asked) view_requested_ = false;
+    if (!view_requested_) view_ = t.view;
+    draw_view(state, t.view);
     ImGui::EndTabItem();
   }
   ImGui::EndTabBar();
@@ -317,8 +356,12 @@ void MappingPanel::draw_matrices(const AppState& state) {
 
   const ImVec2 region_min = ImGui::GetCursorScreenPos();
   const ImVec2 avail = ImGui::GetContentRegionAvail();
+  // The canvas takes what the legend under it leaves (one line, or two where it wraps), and at
+  // least ten lines' height: a shorter panel scrolls down to the legend.
+  const float legend_lines = avail.x >= reads_legend_width() ? 1.0f : 2.0f;
+  const float legend_h = legend_lines * ImGui::GetTextLineHeightWithSpacing() + ImGui::GetStyle().ItemSpacing.y;
   ImGui::InvisibleButton("canvas",
-                         ImVec2(std::max(avail.x, 50.0f), std::max(avail.y - ImGui::GetFontSize() * 2, 50.0f)),
+                         ImVec2(std::max(avail.x, 50.0f), std::max(avail.y - legend_h, 10 * ImGui::GetFontSize())),
                          ImGuiButtonFlags_MouseButtonLeft | ImGuiButtonFlags_MouseButtonRight);
   const bool hovered = ImGui::IsItemHovered();
   const ImVec2 region_max = ImGui::GetItemRectMax();
@@ -334,46 +377,67 @@ void MappingPanel::draw_matrices(const AppState& state) {
 }
 
 void MappingPanel::draw_matrices_header(const VariantDescriptor& v, const TileConfig& cfg) const {
+  ImGui::PushTextWrapPos(0);
   ImGui::Text("%s %s, %s, M = %lld, N = %lld, K = %lld", v.label, cfg.name.c_str(),
-              problem_ == Problem::Gemm ? "C = A·B" : "C = AᵀA", static_cast<long long>(shape_.M),
-              static_cast<long long>(shape_.N), static_cast<long long>(shape_.K));
-  ImGui::TextDisabled("source: %s", source_.c_str());
-  help_tooltip(
+              transpose_spelling(problem_ == Problem::Gemm ? "C = A·B" : "C = AᵀA").c_str(),
+              static_cast<long long>(shape_.M), static_cast<long long>(shape_.N), static_cast<long long>(shape_.K));
+  const std::string source = "source: " + source_;
+  const std::string reads = transpose_spelling(model_->reads_summary()) +
+                            ". Click C to pick a block; the wheel zooms, right-drag pans, double-click resets.";
+  const char* why_source =
       "With a GPU the pictures come from an instrumented run of the very kernel that is timed (who "
       "wrote each element of C, how often each element of A and B was read), coloured on the GPU. "
-      "Without one they come from the variant's mapping model; a GPU test checks the two agree exactly.");
-  ImGui::PushTextWrapPos(0);
-  ImGui::TextDisabled("%s Click C to pick a block; the wheel zooms, right-drag pans, double-click resets.",
-                      model_->reads_summary().c_str());
+      "Without one they come from the variant's mapping model; a GPU test checks the two agree exactly.";
+  // A short panel (a projector, big text) keeps its height for the matrices: the source and the
+  // reads fold into one line, read on hover.
+  if (ImGui::GetContentRegionAvail().y < 24 * ImGui::GetFontSize()) {
+    ImGui::TextDisabled("where the pictures come from, how often A and B are read: hover");
+    help_tooltip((source + "\n\n" + reads + "\n\n" + why_source).c_str());
+  } else {
+    ImGui::TextDisabled("%s", source.c_str());
+    help_tooltip(why_source);
+    ImGui::TextDisabled("%s", reads.c_str());
+  }
   ImGui::PopTextWrapPos();
 }
 
 // Tensor-core variants: warp, lane or register for the selected block, and what the colours are.
 void MappingPanel::draw_colouring_choice() {
   const ThreadColouring before = colouring_;
+  // On a line that wraps where the panel is narrow.
   ImGui::TextUnformatted("colour the selected block by:");
-  ImGui::SameLine();
+  same_line_if_fits(check_width("warp"));
   if (ImGui::RadioButton("warp", colouring_ == ThreadColouring::Warp)) colouring_ = ThreadColouring::Warp;
-  ImGui::SameLine();
+  same_line_if_fits(check_width("lane"));
   if (ImGui::RadioButton("lane", colouring_ == ThreadColouring::Lane)) colouring_ = ThreadColouring::Lane;
-  ImGui::SameLine();
+  same_line_if_fits(check_width("register"));
   if (ImGui::RadioButton("register", colouring_ == ThreadColouring::Register)) colouring_ = ThreadColouring::Register;
   help_tooltip(
       "A tensor-core kernel computes C by warps: each warp owns a tile of the block, and inside it each of the 32 "
       "lanes holds a fixed pattern of elements in its accumulator registers. Colour the selected block by warp, "
       "by lane (the 8 groups of 4 lanes get 8 hues) or by the lane's accumulator register; hover C for all three.");
   if (colouring_ != before) images_dirty_ = true;
-  ImGui::SameLine();
-  const float sw = ImGui::GetFontSize() * 0.7f;
+  float sw = ImGui::GetFontSize() * 0.7f;
   const int swatches = colouring_ == ThreadColouring::Warp   ? model_->block().y
                        : colouring_ == ThreadColouring::Lane ? 32
                                                              : 0;
   if (swatches == 0) {
-    ImGui::TextDisabled("%s", model_->fragments() ? "hue: the mma tile of the warp; shade: its register c0 ... c3"
-                                                  : "a colour per accumulator register of the lane");
+    const char* what = model_->fragments() ? "hue: the mma tile of the warp; shade: its register c0 ... c3"
+                                           : "a colour per accumulator register of the lane";
+    same_line_if_fits(text_width(what));
+    ImGui::PushTextWrapPos(0);
+    ImGui::TextDisabled("%s", what);
+    ImGui::PopTextWrapPos();
     return;
   }
-  ImGui::TextDisabled("%s 0", colouring_ == ThreadColouring::Warp ? "warps" : "lanes");
+  const char* name = colouring_ == ThreadColouring::Warp ? "warps 0" : "lanes 0";
+  char last[16];
+  std::snprintf(last, sizeof last, "%d", swatches - 1);
+  // The swatches narrow where the panel is (a line of their own, 32 lanes across).
+  const float words_w = text_width(name) + text_width(last) + 8;
+  sw = std::clamp((ImGui::GetContentRegionAvail().x - words_w) / swatches, 1.0f, sw);
+  same_line_if_fits(words_w + swatches * sw);
+  ImGui::TextDisabled("%s", name);
   ImGui::SameLine(0, 4);
   const ImVec2 p = ImGui::GetCursorScreenPos();
   const float y = p.y + (ImGui::GetTextLineHeight() - sw) * 0.5f;
@@ -383,7 +447,7 @@ void MappingPanel::draw_colouring_choice() {
                       colouring_ == ThreadColouring::Warp ? warp_color(i) : lane_color(i));
   ImGui::Dummy(ImVec2(swatches * sw, ImGui::GetTextLineHeight()));
   ImGui::SameLine(0, 4);
-  ImGui::TextDisabled("%d", swatches - 1);
+  ImGui::TextDisabled("%s", last);
 }
 
 // Zoom around the mouse; drag to pan; double-click to reset. The canvas is the last item.
@@ -406,10 +470,16 @@ void MappingPanel::zoom_and_pan(bool hovered, ImVec2 region_min) {
 MappingPanel::MatrixView MappingPanel::place_matrices(ImVec2 region_min, ImVec2 region_max) const {
   MatrixView v;
   v.M = static_cast<double>(shape_.M), v.N = static_cast<double>(shape_.N), v.K = static_cast<double>(shape_.K);
-  const float gap = ImGui::GetFontSize() * 0.6f;
   const float w = region_max.x - region_min.x, h = region_max.y - region_min.y;
-  const float fit = static_cast<float>(std::min((w - gap) / (v.K + v.N), (h - gap) / (v.K + v.M)));
-  const float s = fit * zoom_;
+  auto fit_with = [&](float gap) {
+    return static_cast<float>(std::min((w - gap) / (v.K + v.N), (h - gap) / (v.K + v.M)));
+  };
+  // The gaps hold the matrices' names (drawn in the corner above A and left of B): wider where
+  // K is thin on screen.
+  float gap = ImGui::GetFontSize() * 0.6f;
+  if (static_cast<float>(v.K) * fit_with(gap) * zoom_ + gap < ImGui::GetFontSize() * 1.3f)
+    gap = ImGui::GetFontSize() * 1.3f;
+  const float s = fit_with(gap) * zoom_;
   const ImVec2 o(region_min.x + pan_.x, region_min.y + pan_.y);
   const float ks = static_cast<float>(v.K) * s;
   // The textbook layout: B (or A for AᵀA) on top, A (or Aᵀ) on the left, C below right.
@@ -450,7 +520,8 @@ void MappingPanel::draw_matrix_images(ImDrawList* dl, const MatrixView& v) const
   dl->AddRect(cpl.origin, ImVec2(cpl.origin.x + static_cast<float>(N) * s, cpl.origin.y + static_cast<float>(M) * s),
               frame);
   const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text);
-  dl->AddText(ImVec2(left.origin.x, left.origin.y - ImGui::GetFontSize()), text, problem_ == Problem::Ata ? "Aᵀ" : "A");
+  dl->AddText(ImVec2(left.origin.x, left.origin.y - ImGui::GetFontSize()), text,
+              problem_ == Problem::Ata ? transpose_spelling("Aᵀ").c_str() : "A");
   dl->AddText(ImVec2(top.origin.x - ImGui::GetFontSize() * 1.2f, top.origin.y), text,
               problem_ == Problem::Ata ? "A" : "B");
   dl->AddText(ImVec2(cpl.origin.x - ImGui::GetFontSize() * 1.2f, cpl.origin.y), text, "C");
@@ -561,6 +632,15 @@ void MappingPanel::warp_owner_text(const Owner& ow) const {
 }
 
 // The heatmap legend, under the canvas.
+std::string MappingPanel::reads_legend_text() const {
+  return "global reads per element: 0 ... " + std::to_string(images_.max_reads);
+}
+
+// The colour ramp, then its words: beside it, or under it where the panel is narrow.
+float MappingPanel::reads_legend_width() const {
+  return ImGui::GetFontSize() * 10 + ImGui::GetStyle().ItemSpacing.x + text_width(reads_legend_text().c_str());
+}
+
 void MappingPanel::draw_reads_legend(ImDrawList* dl) const {
   const ImVec2 lp = ImGui::GetCursorScreenPos();
   const float lw = ImGui::GetFontSize() * 10, lh = ImGui::GetFontSize() * 0.8f;
@@ -568,8 +648,9 @@ void MappingPanel::draw_reads_legend(ImDrawList* dl) const {
     dl->AddRectFilled(ImVec2(lp.x + lw * i / 64, lp.y), ImVec2(lp.x + lw * (i + 1) / 64, lp.y + lh),
                       heat_color(i / 63.0));
   ImGui::Dummy(ImVec2(lw, lh));
-  ImGui::SameLine();
-  ImGui::Text("global reads per element: 0 ... %lld", static_cast<long long>(images_.max_reads));
+  const std::string words = reads_legend_text();
+  same_line_if_fits(text_width(words.c_str()));
+  ImGui::TextUnformatted(words.c_str());
 }
 
 // A tile of a stored matrix as a grid of coloured cells (value: blue negative, yellow positive),
@@ -623,18 +704,30 @@ void MappingPanel::draw_animation(const AppState& state) {
   const int phases = model_->phases();
   section("Tile animation");
   draw_phase_controls(phases);
-  const int bk = !caps().staged_phases ? static_cast<int>(shape_.K) : std::max(1, cfg.bk);
-  const std::int64_t k_done = std::min<std::int64_t>(shape_.K, static_cast<std::int64_t>(phase_) * bk);
-  draw_phase_text(phases, bk, k_done, cfg);
+  // Words and counters come from the block's account, made from the variant's model.
+  const BlockAccount& account = current_account();
+  draw_phase_text(account);
   // The block's extent (one block's rows and columns, cut at the matrix's edge).
   const std::int64_t rows = std::min<std::int64_t>(cfg.bm > 0 ? cfg.bm : 1, shape_.M);
   const std::int64_t cols = std::min<std::int64_t>(cfg.bn > 0 ? cfg.bn : 1, shape_.N);
-  draw_block_counters(cfg, rows, cols, k_done);
+  draw_block_counters(account);
   if (model_->fragments())
-    draw_stage_ring(phases, bk);
+    draw_stage_ring(phases, std::max(1, cfg.bk), account);
   else
-    draw_shared_tiles(phases);
-  draw_partial_sums(cfg, rows, cols, k_done);
+    draw_shared_tiles(phases, account);
+  draw_partial_sums(cfg, rows, cols, account);
+}
+
+const BlockAccount& MappingPanel::current_account() {
+  const std::string block = key_ + ":" + std::to_string(selected_x_) + ":" + std::to_string(selected_y_);
+  if (block != loads_key_) block_loads_ = {}, loads_key_ = block;
+  // Stepping or playing through the phases counts each phase's loads once.
+  const std::string key = block + ":" + std::to_string(phase_);
+  if (key != account_key_) {
+    account_ = block_account(*model_, precision_, selected_x_, selected_y_, phase_, &block_loads_);
+    account_key_ = key;
+  }
+  return account_;
 }
 
 // Which block, and the buttons and sliders that step through its phases.
@@ -658,115 +751,48 @@ void MappingPanel::draw_phase_controls(int phases) {
   ImGui::SliderFloat("phases/s", &speed_, 0.5f, 20.0f, "%.1f");
 }
 
-// What the phase did, in words, and what the colours over the matrices mean.
-void MappingPanel::draw_phase_text(int phases, int bk, std::int64_t k_done, const TileConfig& cfg) const {
+// What the phase did, in the words of the block's account (the variant's model says them), and
+// what the colours over the matrices mean.
+void MappingPanel::draw_phase_text(const BlockAccount& account) const {
+  for (const std::string& sentence : account.words) ImGui::TextWrapped("%s", sentence.c_str());
   const FragmentPicture* pic = model_->fragments();
-  if (phase_ == 0)
-    ImGui::TextWrapped("Before the K loop: the accumulators are zero.");
-  else if (pic) {
-    // A warp issues one mma per mma tile of its warp tile and per k step of the instruction.
-    const std::int64_t k0 = (phase_ - 1) * static_cast<std::int64_t>(bk);
-    const std::int64_t steps = (k_done - k0 + pic->mma_k - 1) / pic->mma_k;
-    const std::int64_t per_step =
-        static_cast<std::int64_t>(pic->warp_m / std::max(1, pic->mma_m)) * (pic->warp_n / std::max(1, pic->mma_n));
-    // A warpgroup issues its instructions together, straight out of the stage.
-    ImGui::TextWrapped(is_warpgroup_picture(*pic)
-                           ? "Phase %d of %d: k = %lld ... %lld went through shared memory; each consumer warpgroup "
-                             "issued %lld wgmma (%lld k step(s) of %d, %lld each) reading it there, into its "
-                             "accumulator registers."
-                           : "Phase %d of %d: k = %lld ... %lld went through shared memory; each warp issued %lld mma "
-                             "(%lld k step(s) of %d, %lld mma each) into its accumulator registers.",
-                       phase_, phases, static_cast<long long>(k0), static_cast<long long>(k_done - 1),
-                       static_cast<long long>(steps * per_step), static_cast<long long>(steps), pic->mma_k,
-                       static_cast<long long>(per_step));
-  } else if (caps().warp_level)
-    ImGui::TextWrapped(
-        "Phase %d of %d: k = %lld ... %lld went through shared memory; each warp multiplied its fragments of it "
-        "on the tensor cores.",
-        phase_, phases, static_cast<long long>((phase_ - 1) * static_cast<std::int64_t>(bk)),
-        static_cast<long long>(k_done - 1));
-  else
-    ImGui::TextWrapped(
-        "Phase %d of %d: k = %lld ... %lld went through shared memory; each thread added %lld products "
-        "to each of its %d output(s).",
-        phase_, phases, static_cast<long long>((phase_ - 1) * static_cast<std::int64_t>(bk)),
-        static_cast<long long>(k_done - 1),
-        static_cast<long long>(k_done - (phase_ - 1) * static_cast<std::int64_t>(bk)), cfg.tm * cfg.tn);
-
-  ImGui::TextColored(ImVec4(1, 0.19f, 1, 1), "magenta");
-  ImGui::SameLine(0, 4);
-  ImGui::TextDisabled("tiles in shared memory in this phase");
+  const int phases = model_->phases();
+  // The overlay draws the tiles of the phase only where they go through shared memory.
+  if (account.through_shared) legend(ImVec4(1, 0.19f, 1, 1), "magenta", "tiles in shared memory in this phase");
   if (pic && pic->in_flight > 0) {
-    ImGui::TextColored(ImVec4(0.25f, 1, 1, 1), "cyan");
-    ImGui::SameLine(0, 4);
     const int ahead = stage_handshake(phase_, pic->stages, pic->in_flight, phases).issued - phase_;
+    char what[96];
     if (pic->stage_barriers && ahead > 0)
-      ImGui::TextDisabled("the next %d tile(s), copied ahead by the TMA", ahead);
+      std::snprintf(what, sizeof what, "the next %d tile(s), copied ahead by the TMA", ahead);
     else if (pic->stage_barriers)
-      ImGui::TextDisabled("(none now: nothing of this block is left to copy)");
+      std::snprintf(what, sizeof what, "(none now: nothing of this block is left to copy)");
     else
-      ImGui::TextDisabled("the next %d tile(s), in flight (cp.async)", pic->in_flight);
+      std::snprintf(what, sizeof what, "the next %d tile(s), in flight (cp.async)", pic->in_flight);
+    legend(ImVec4(0.25f, 1, 1, 1), "cyan", what);
   }
-  if (caps().prefetch) {
-    ImGui::TextColored(ImVec4(0.25f, 1, 1, 1), "cyan");
-    ImGui::SameLine(0, 4);
-    ImGui::TextDisabled("the next slab, in flight to the prefetch registers");
-  }
+  if (caps().prefetch && account.through_shared)
+    legend(ImVec4(0.25f, 1, 1, 1), "cyan", "the next slab, in flight to the prefetch registers");
 }
 
-// Counters for this block, against the model's tiles.
-void MappingPanel::draw_block_counters(const TileConfig& cfg, std::int64_t rows, std::int64_t cols,
-                                       std::int64_t k_done) const {
-  std::int64_t global = 0;
-  for (int p = 0; p < phase_; ++p)
-    global +=
-        model_->a_tile(selected_x_, selected_y_, p).elements() + model_->b_tile(selected_x_, selected_y_, p).elements();
-  const double flops = 2.0 * rows * cols * k_done;
-  const double bytes = global * static_cast<double>(element_bytes(precision_));
+// The block's counters from its account: each count, how it follows, and what it means.
+void MappingPanel::draw_block_counters(const BlockAccount& account) const {
   const PrecisionFacts& facts = precision_facts(precision_);
   char heading[64];
   std::snprintf(heading, sizeof heading, "Counters (this block, %s)",
                 precision_ == Precision::F32 || precision_ == Precision::F64 ? facts.label : facts.name);
   section(heading);
-  ImGui::Text("global loads: %lld elements", static_cast<long long>(global));
-  help_tooltip("Elements of A and B this block has read from global memory so far: the tiles of the phases done.");
-  if (caps().staged_phases)
-    ImGui::TextDisabled("formula: (BM + BN) x k = (%d + %d) x %lld = %lld", cfg.bm, cfg.bn,
-                        static_cast<long long>(k_done), static_cast<long long>((cfg.bm + cfg.bn) * k_done));
-  const FragmentPicture* group = model_->fragments();
-  if (group && is_warpgroup_picture(*group)) {
-    // No thread loads the operands: each instruction's tensor cores read its A rows and B columns.
-    const std::int64_t per_k = static_cast<std::int64_t>(std::max(1, group->consumer_groups())) * group->slices() *
-                               (group->mma_m + group->mma_n);
-    ImGui::Text("shared-memory reads: %lld", static_cast<long long>(per_k * k_done));
-    help_tooltip(
-        "Elements of A and B read from shared memory, by the tensor cores: no thread loads them. Each warpgroup "
-        "instruction reads its rows of A and its columns of B there, through descriptors, once per k step: "
-        "consumer warpgroups x slices x (rows + columns of one instruction) x k.");
-  } else if (!caps().warp_level) {
-    ImGui::Text("shared-memory loads: %lld",
-                static_cast<long long>(static_cast<std::int64_t>(cfg.threads()) * (cfg.tm + cfg.tn) * k_done));
-    help_tooltip("Each thread reads TM values of A and TN of B from shared memory per k.");
-  } else if (const FragmentPicture* pic = model_->fragments()) {
-    // Each warp reads its warp_m x k slice of A and k x warp_n slice of B once, as fragments.
-    const std::int64_t warps = static_cast<std::int64_t>(pic->warps_m) * pic->warps_n;
-    ImGui::Text("shared-memory loads: %lld elements",
-                static_cast<long long>(warps * (pic->warp_m + pic->warp_n) * k_done));
-    help_tooltip(
-        "Each warp reads the rows of A and the columns of B of its warp tile from shared memory (ldmatrix), "
-        "once per k step of the instruction: warps x (warp_m + warp_n) x k. The Shared-memory banks tab shows "
-        "one k step's reads.");
+  for (const CounterLine& line : account.counters) {
+    ImGui::TextWrapped("%s", line.text.c_str());
+    if (!line.help.empty()) help_tooltip(line.help.c_str());
+    if (!line.formula.empty()) disabled_wrapped(line.formula.c_str());
   }
-  ImGui::Text("arithmetic intensity: %.2f FLOP/byte", bytes > 0 ? flops / bytes : 0.0);
-  help_tooltip(
-      "Multiply-adds (x2) per byte fetched from global memory: the higher, the less the kernel waits for memory.");
 }
 
 // What sits in shared memory during this phase: the A and B tiles as small grids of their
 // values (sampled to 12 x 12 cells for big tiles; numbers where the cells are wide enough),
 // and, for a variant that prefetches, the next slab on its way through the prefetch registers.
-void MappingPanel::draw_shared_tiles(int phases) {
-  if (phase_ < 1 || !caps().staged_phases) return;
+void MappingPanel::draw_shared_tiles(int phases, const BlockAccount& account) {
+  if (phase_ < 1 || !account.through_shared) return;
   section("Shared memory in this phase");
   value_grid("A tile", model_->a_tile(selected_x_, selected_y_, phase_ - 1), true);
   value_grid("B tile", model_->b_tile(selected_x_, selected_y_, phase_ - 1), problem_ == Problem::Ata);
@@ -779,7 +805,8 @@ void MappingPanel::draw_shared_tiles(int phases) {
 
 // The block's partial sums after this phase, on a small grid (sampled for big tiles).
 void MappingPanel::draw_partial_sums(const TileConfig& cfg, std::int64_t rows, std::int64_t cols,
-                                     std::int64_t k_done) const {
+                                     const BlockAccount& account) const {
+  const std::int64_t k_done = account.k_done;
   section("Partial sums of C in this block");
   const int show = static_cast<int>(std::min<std::int64_t>({rows, cols, 16}));
   const float cell = std::min(ImGui::GetContentRegionAvail().x / std::max(show, 1), ImGui::GetFontSize() * 1.6f);
@@ -803,13 +830,16 @@ void MappingPanel::draw_partial_sums(const TileConfig& cfg, std::int64_t rows, s
                         ImVec2(p0.x + (x + 1) * cell - 1, p0.y + (y + 1) * cell - 1), heat_color(t));
     }
   ImGui::Dummy(ImVec2(show * cell, show * cell));
-  ImGui::TextDisabled("%s", phase_ == 0 ? "all zero" : "colour: value (blue negative, yellow positive)");
+  char what[96];
+  std::snprintf(what, sizeof what, "colour: the sum over k < %lld (blue negative, yellow positive)",
+                static_cast<long long>(k_done));
+  disabled_wrapped(k_done == 0 ? "all zero" : what);
 }
 
 // The ring of cp.async stages in this phase: which k tile each buffer holds.
-void MappingPanel::draw_stage_ring(int phases, int bk) const {
+void MappingPanel::draw_stage_ring(int phases, int bk, const BlockAccount& account) const {
   const FragmentPicture* pic = model_->fragments();
-  if (!pic || !caps().staged_phases) return;
+  if (!pic || !account.through_shared) return;
   section("Shared-memory stages in this phase");
   FragmentView::draw_stage_ring(*pic, phase_ - 1, phases, bk, shape_.K);
 }
@@ -857,13 +887,18 @@ void MappingPanel::draw_timeline(const AppState& state) {
   const std::string config = v && config_index_error(*v, request.config_index).empty()
                                  ? v->configs[static_cast<std::size_t>(request.config_index)].name
                                  : "";
+  // The header's lines wrap where the panel is narrow.
+  ImGui::PushTextWrapPos(0);
   ImGui::Text("%s %s, %s, %s, M = %lld, N = %lld, K = %lld", v ? v->label : request.variant_id.c_str(), config.c_str(),
-              problem_ == Problem::Gemm ? "C = A·B" : "C = AᵀA", to_string(request.precision),
-              static_cast<long long>(request.shape.M), static_cast<long long>(request.shape.N),
-              static_cast<long long>(request.shape.K));
+              transpose_spelling(problem_ == Problem::Gemm ? "C = A·B" : "C = AᵀA").c_str(),
+              to_string(request.precision), static_cast<long long>(request.shape.M),
+              static_cast<long long>(request.shape.N), static_cast<long long>(request.shape.K));
+  ImGui::PopTextWrapPos();
   if (request.clamped) {
-    ImGui::SameLine();
-    ImGui::TextDisabled("(the sizes above, each at most %d)", kTimelineMaxSide);
+    char at_most[64];
+    std::snprintf(at_most, sizeof at_most, "(the sizes above, each at most %d)", kTimelineMaxSide);
+    same_line_if_fits(text_width(at_most));
+    ImGui::TextDisabled("%s", at_most);
     char why[200];
     std::snprintf(why, sizeof why,
                   "A timeline of a bigger product only repeats the same tiles, with more slabs per block than a row "
@@ -880,10 +915,12 @@ void MappingPanel::draw_timeline(const AppState& state) {
                               "slab's copy is issued and lands and when each consumer begins and finishes "
                               "multiplying it. The stamps cost a little time; the order of events is the real one.");
   ImGui::SameLine();
+  ImGui::PushTextWrapPos(0);
   if (recording)
     ImGui::TextDisabled("recording…");
   else if (!current)
     ImGui::TextDisabled("recorded for another configuration or size: recorded again when the runs end");
+  ImGui::PopTextWrapPos();
 
   // Without a timeline the words say what it would show (the ring's depth is the configuration's).
   const auto& result = timeline_.result();

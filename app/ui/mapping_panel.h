@@ -16,6 +16,7 @@
 #include <memory>
 #include <string>
 
+#include "block_account.h"
 #include "mapping_model.h"
 #include "trace.h"
 #include "ui/app_state.h"
@@ -44,6 +45,11 @@ class MappingPanel : public Tab {
   void select_block(int x, int y) { selected_x_ = x, selected_y_ = y, phase_ = 0, images_dirty_ = true; }
   void set_phase(int phase) { phase_ = phase < 0 ? 0 : phase, playing_ = false; }
   void set_playing(bool on) { playing_ = on; }
+  int phase() const { return phase_; }
+  bool playing() const { return playing_; }
+  // Makes the pictures current for `state` now, as the next draw would: a script changing the
+  // problem or variant and then pressing play would otherwise see that draw stop the player.
+  void sync_to(const AppState& state) { rebuild(state); }
   // Tensor-core variants: what the selected block's elements of C are coloured by (warp, lane or
   // register; Thread is taken as warp), which picture the view shows, the lane highlighted in
   // the fragments and whether the banks are drawn for the swizzled layout. Timeline: the
@@ -66,6 +72,9 @@ class MappingPanel : public Tab {
   std::string timeline_error() const;
   const TimelineRecorder& timeline_recorder() const { return timeline_; }
   TimelineView& timeline_view() { return timeline_view_; }
+  // The account of the selected block that the tile animation printed last (its words and
+  // counters, block_account.h): tests compare it with what they read on screen.
+  const BlockAccount& shown_account() const { return account_; }
 
  private:
   // What the shown variant's model can draw (prefetch slab, mirror, phases), from its descriptor.
@@ -77,6 +86,8 @@ class MappingPanel : public Tab {
   // The view's tabs for a tensor-core model or a variant with a timeline; the matrices alone for
   // the others.
   void draw_views(const AppState& state);
+  // One view's panel and the tile animation beside it.
+  void draw_view(const AppState& state, View v);
   bool has_timeline() const;
   // The Timeline view: what is recorded, the Record button, a failure in words, the bars.
   void draw_timeline(const AppState& state);
@@ -94,14 +105,19 @@ class MappingPanel : public Tab {
   void hover_c(std::int64_t i, std::int64_t j);
   void warp_owner_text(const Owner& ow) const;
   void draw_reads_legend(ImDrawList* dl) const;
+  std::string reads_legend_text() const;
+  float reads_legend_width() const;
   // The tile animation: controls, the phase in words, counters, shared tiles, partial sums.
   void draw_animation(const AppState& state);
   void draw_phase_controls(int phases);
-  void draw_phase_text(int phases, int bk, std::int64_t k_done, const TileConfig& cfg) const;
-  void draw_block_counters(const TileConfig& cfg, std::int64_t rows, std::int64_t cols, std::int64_t k_done) const;
-  void draw_shared_tiles(int phases);
-  void draw_stage_ring(int phases, int bk) const;
-  void draw_partial_sums(const TileConfig& cfg, std::int64_t rows, std::int64_t cols, std::int64_t k_done) const;
+  // The selected block's account after the phases done, made again only when they change.
+  const BlockAccount& current_account();
+  void draw_phase_text(const BlockAccount& account) const;
+  void draw_block_counters(const BlockAccount& account) const;
+  void draw_shared_tiles(int phases, const BlockAccount& account);
+  void draw_stage_ring(int phases, int bk, const BlockAccount& account) const;
+  void draw_partial_sums(const TileConfig& cfg, std::int64_t rows, std::int64_t cols,
+                         const BlockAccount& account) const;
   void value_grid(const char* title, const TileRect& tile, bool of_a);
 
   std::string key_;  // what the current model and images were made for
@@ -124,8 +140,12 @@ class MappingPanel : public Tab {
   std::future<std::string> trace_job_;  // the instrumented run in flight ("" = ok, else why not)
   bool reads_coloured_ = false;         // the A/B heatmaps hold the current trace's counts
   CudaGlTexture c_reg_, a_reg_, b_reg_;
-  std::string source_;     // what the pictures show, for the header line
-  double refresh_ms_ = 0;  // the last interop refresh (map + colour + unmap)
+  BlockAccount account_;     // the selected block's, for the phases done
+  std::string account_key_;  // what account_ was made for (model, block, phases done)
+  PhaseLoads block_loads_;   // the selected block's loads of each phase counted so far
+  std::string loads_key_;    // what block_loads_ counts (model, block)
+  std::string source_;       // what the pictures show, for the header line
+  double refresh_ms_ = 0;    // the last interop refresh (map + colour + unmap)
 
   int selected_x_ = 0, selected_y_ = 0;  // the selected block
   int phase_ = 0;                        // phases completed in the animation (0 = before the first)

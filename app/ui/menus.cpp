@@ -1,5 +1,6 @@
-// Menus (with their keyboard shortcuts shown), the keyboard shortcuts themselves, the status
-// bar, the small path dialogs, and the colour themes.
+// Menus (with their keyboard shortcuts shown), the keyboard shortcuts themselves, the dialogs
+// (the file dialogs' own code is in ui/file_dialogs.cpp, the status bar in ui/status_bar.cpp),
+// and the colour themes.
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
 #include <imgui.h>
@@ -12,6 +13,7 @@
 #include "gemm_types.h"
 #include "ui/app.h"
 #include "ui/key_presses.h"
+#include "ui/modal_escape.h"
 #include "ui/widgets.h"
 #include "version.h"
 
@@ -68,26 +70,29 @@ void App::apply_theme() {
 void App::handle_shortcuts() {
   const ImGuiIO& io = ImGui::GetIO();
   while (key_tapped(GLFW_KEY_F11)) set_presenter(!state_.presenter);
-  while (key_tapped(GLFW_KEY_F12)) {
-    const std::string path = state_.export_dir + "/tilescope-screenshot-" + utc_timestamp_now() + ".png";
-    request_screenshot(path);
-  }
+  while (key_tapped(GLFW_KEY_F12)) quick_screenshot();
+  // Esc closes the dialog on top first, doing nothing it would have done; with none open it
+  // cancels the work under way.
   while (key_tapped(GLFW_KEY_ESCAPE)) {
+    if (close_topmost_modal()) continue;
     cancel();
     if (csv_loader_.busy()) csv_loader_.cancel();
   }
+  // The chooser's keys (Enter, arrows, Backspace) before the panels, which read keys too.
+  file_chooser_.take_keys();
   while (key_tapped(GLFW_KEY_Q, GLFW_MOD_CONTROL)) quit();
-  while (key_tapped(GLFW_KEY_E, GLFW_MOD_CONTROL)) open_export_dialog();
-  while (key_tapped(GLFW_KEY_O, GLFW_MOD_CONTROL)) {
-    show_load_dialog_ = true;
-    std::snprintf(path_buffer_, sizeof path_buffer_, "%s/tilescope-results.csv", state_.export_dir.c_str());
-  }
+  // Shortcuts that open a dialog, and the single letters, wait while a dialog is open.
+  const bool dialog_open = modal_dialog_open() || choosing_file();
+  while (key_tapped(GLFW_KEY_E, GLFW_MOD_CONTROL))
+    if (!dialog_open) open_export_dialog();
+  while (key_tapped(GLFW_KEY_O, GLFW_MOD_CONTROL))
+    if (!dialog_open) choose_file(FileTarget::kLoadCsv);
   while (key_tapped(GLFW_KEY_EQUAL, GLFW_MOD_CONTROL) || key_tapped(GLFW_KEY_KP_ADD, GLFW_MOD_CONTROL))
     state_.font_scale = std::min(3.0f, state_.font_scale + 0.1f);
   while (key_tapped(GLFW_KEY_MINUS, GLFW_MOD_CONTROL) || key_tapped(GLFW_KEY_KP_SUBTRACT, GLFW_MOD_CONTROL))
     state_.font_scale = std::max(0.6f, state_.font_scale - 0.1f);
   // Single letters only while no text field has the keyboard, and without Ctrl, Alt or Super.
-  if (io.WantTextInput) return;
+  if (io.WantTextInput || modal_dialog_open()) return;
   while (key_tapped(GLFW_KEY_R, 0)) run();
   while (key_tapped(GLFW_KEY_S, 0)) sweep();
   while (key_tapped(GLFW_KEY_L, 0)) live();
@@ -96,17 +101,7 @@ void App::handle_shortcuts() {
 void App::draw_menu_bar() {
   if (!ImGui::BeginMenuBar()) return;
   if (ImGui::BeginMenu("File")) {
-    if (ImGui::MenuItem("Load results CSV...", "Ctrl+O")) {
-      show_load_dialog_ = true;
-      std::snprintf(path_buffer_, sizeof path_buffer_, "%s/tilescope-results.csv", state_.export_dir.c_str());
-    }
-    if (ImGui::MenuItem("Export results CSV...")) {
-      show_csv_dialog_ = true;
-      std::snprintf(path_buffer_, sizeof path_buffer_, "%s/tilescope-results.csv", state_.export_dir.c_str());
-    }
-    if (ImGui::MenuItem("Export plot PNG...", "Ctrl+E")) open_export_dialog();
-    if (ImGui::MenuItem("Screenshot of the window", "F12"))
-      request_screenshot(state_.export_dir + "/tilescope-screenshot-" + utc_timestamp_now() + ".png");
+    draw_file_menu_items();  // ui/file_dialogs.cpp
     ImGui::Separator();
     if (ImGui::MenuItem("Quit", "Ctrl+Q")) quit();
     ImGui::EndMenu();
@@ -131,110 +126,27 @@ void App::draw_menu_bar() {
     ImGui::EndMenu();
   }
   if (ImGui::BeginMenu("Help")) {
+    help_.draw_items(*this);
+    ImGui::Separator();
     if (ImGui::MenuItem("About tilescope")) show_about_ = true;
     ImGui::EndMenu();
   }
   ImGui::EndMenuBar();
 }
 
-void App::draw_status_bar() {
-  ImGui::Separator();
-  if (csv_loader_.busy()) draw_csv_load_progress();
-  if (!status_.empty()) {
-    if (status_error_)
-      ImGui::TextColored(ImVec4(1, 0.45f, 0.35f, 1), "%s", status_.c_str());
-    else
-      ImGui::TextUnformatted(status_.c_str());
-  } else {
-    ImGui::TextDisabled("Ready. R: run, S: sweep, L: live, Esc: cancel, F11: presenter mode, F12: screenshot.");
-  }
-  // Frame time and renderer on the right.
-  double median = 0;
-  if (!frame_times_.empty()) {
-    // The last 60 frames; an even count takes the mean of the two middle ones (median_of's rule).
-    median = median_of(
-        std::vector<double>(frame_times_.end() - std::min<std::size_t>(frame_times_.size(), 60), frame_times_.end()));
-  }
-  char right[256];
-  std::snprintf(right, sizeof right, "%.1f ms/frame  |  %s", median, host_.renderer().c_str());
-  // Right-aligned, and only where it does not run into the message on the left.
-  const float w = ImGui::CalcTextSize(right).x;
-  const float left_end = ImGui::GetItemRectMax().x - ImGui::GetWindowPos().x;
-  const float x = ImGui::GetWindowContentRegionMax().x - w;
-  if (x > left_end + ImGui::GetFontSize()) {
-    ImGui::SameLine(x);
-    ImGui::TextDisabled("%s", right);
-  }
-}
-
-void App::open_export_dialog() {
-  show_export_dialog_ = true;
-  std::snprintf(path_buffer_, sizeof path_buffer_, "%s/tilescope-plot.png", state_.export_dir.c_str());
-}
-
-bool App::path_dialog(const char* title, const char* help, const char* action) {
-  bool confirmed = false;
-  const float em = ImGui::GetFontSize();
-  if (!ImGui::BeginPopupModal(title, nullptr, ImGuiWindowFlags_AlwaysAutoResize)) return false;
-  ImGui::TextDisabled("%s", help);
-  ImGui::SetNextItemWidth(em * 28);
-  ImGui::InputText("file", path_buffer_, sizeof path_buffer_);
-  if (ImGui::Button(action, ImVec2(em * 6, 0))) {
-    confirmed = true;
-    ImGui::CloseCurrentPopup();
-  }
-  ImGui::SameLine();
-  if (ImGui::Button("Cancel", ImVec2(em * 6, 0))) ImGui::CloseCurrentPopup();
-  ImGui::EndPopup();
-  return confirmed;
-}
-
 void App::draw_dialogs() {
-  if (show_export_dialog_) ImGui::OpenPopup("Export plot");
-  if (show_csv_dialog_) ImGui::OpenPopup("Export CSV");
-  if (show_load_dialog_) ImGui::OpenPopup("Load CSV");
+  finish_desktop_file_dialog();
+  draw_export_plot_dialog();  // ui/file_dialogs.cpp, with the chooser it opens
+  draw_file_chooser(FileTarget::kNone);
   if (show_about_) ImGui::OpenPopup("About tilescope");
-  show_export_dialog_ = show_csv_dialog_ = show_load_dialog_ = show_about_ = false;
+  show_about_ = false;
 
   const float em = ImGui::GetFontSize();
-  if (ImGui::BeginPopupModal("Export plot", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
-    ImGui::SetNextItemWidth(em * 28);
-    ImGui::InputText("file", path_buffer_, sizeof path_buffer_);
-    const char* presets[] = {"1280 x 720", "1920 x 1080", "2560 x 1440", "3840 x 2160 (4K)", "custom"};
-    ImGui::SetNextItemWidth(em * 12);
-    if (ImGui::Combo("resolution", &export_preset_, presets, IM_ARRAYSIZE(presets))) {
-      const int w[] = {1280, 1920, 2560, 3840}, h[] = {720, 1080, 1440, 2160};
-      if (export_preset_ < 4) {
-        state_.export_width = w[export_preset_];
-        state_.export_height = h[export_preset_];
-      }
-    }
-    if (export_preset_ == 4) {
-      ImGui::SetNextItemWidth(em * 6);
-      ImGui::InputInt("width", &state_.export_width, 0);
-      ImGui::SameLine();
-      ImGui::SetNextItemWidth(em * 6);
-      ImGui::InputInt("height", &state_.export_height, 0);
-      state_.export_width = std::clamp(state_.export_width, 64, 8192);
-      state_.export_height = std::clamp(state_.export_height, 64, 8192);
-    }
-    if (ImGui::Button("Export", ImVec2(em * 6, 0))) {
-      request_plot_export(path_buffer_, state_.export_width, state_.export_height);
-      ImGui::CloseCurrentPopup();
-    }
-    ImGui::SameLine();
-    if (ImGui::Button("Cancel", ImVec2(em * 6, 0))) ImGui::CloseCurrentPopup();
-    ImGui::EndPopup();
-  }
-  if (path_dialog("Export CSV", "Every row of the history, in the format of `tilescope bench --csv`.", "Export"))
-    export_csv(path_buffer_);
-  if (path_dialog("Load CSV", "A CSV written by tilescope (bench --csv or File > Export): its rows join the history.",
-                  "Load"))
-    start_load_csv(path_buffer_);
   if (ImGui::BeginPopupModal("About tilescope", nullptr, ImGuiWindowFlags_AlwaysAutoResize)) {
     ImGui::Text("tilescope %s: how a GPU multiplies matrices.", kTilescopeVersion);
     ImGui::Text("OpenGL: %s", host_.gl_version().c_str());
     ImGui::Text("Renderer: %s", host_.renderer().c_str());
+    ImGui::Text("UI font: %s", ui_font_summary().c_str());
     if (device_.ok())
       ImGui::Text("GPU: %s, driver %s, CUDA runtime %s", device_.name.c_str(),
                   version_string(device_.driver_version).c_str(), version_string(device_.runtime_version).c_str());

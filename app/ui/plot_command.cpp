@@ -1,11 +1,16 @@
 #include "ui/plot_command.h"
 
+#include <algorithm>
 #include <iostream>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "cli/arg_parser.h"
 #include "export/ceilings_cache.h"
+#include "export/count_text.h"
+#include "export/plot_image.h"
+#include "export/printable_text.h"
 #include "platform/host.h"
 #include "ui/app.h"
 #include "ui/gui_main.h"
@@ -25,6 +30,17 @@ against its GFLOP/s, under the device's measured roofs. The roofs come from --ce
 (written by `tilescope bench --ceilings --json FILE`), else from the cache of the CSV's
 device ($XDG_CACHE_HOME/tilescope, ~/.cache/tilescope); without either the points are drawn
 with a note on how to measure the roofs.
+
+The CSV must hold rows of the chosen problem and precision (default gemm, f32); the CPU
+reference's rows are f64.
+
+Exit codes:
+  0  the PNG was written
+  1  the CSV cannot be read or holds no row of the chosen problem and precision (the
+     message lists what it holds), the --ceilings file cannot be read, or the PNG cannot be
+     written
+  2  bad arguments (this usage on stderr)
+  5  no OpenGL context (no EGL display)
 )";
 
 struct PlotOptions {
@@ -56,7 +72,7 @@ bool parse_plot_options(int argc, char** argv, PlotOptions* o, int* code) {
   int problem = 0, precision = 0, y = 0;
   std::vector<std::string> precision_choices;
   for (Precision q : all_precisions()) precision_choices.push_back(to_string(q));
-  if (parsed && p.get_size("--size", 64, 8192, &o->width, &o->height) &&
+  if (parsed && p.get_size("--size", kMinPlotImageSide, kMaxPlotImageSide, &o->width, &o->height) &&
       p.get_choice("--problem", {"gemm", "ata"}, &problem) &&
       p.get_choice("--precision", precision_choices, &precision) && p.get_choice("--y", {"gflops", "ms"}, &y)) {
     o->csv = p.value("--csv");
@@ -84,6 +100,27 @@ bool parse_plot_options(int argc, char** argv, PlotOptions* o, int* code) {
   return false;
 }
 
+// "" when `rows` hold one of `problem` and `precision` (what the plot is of), else why not, with
+// what they hold instead: "no gemm f16 rows in r.csv; it holds gemm f32 (12 rows), ata f32 (4 rows)".
+std::string nothing_to_plot(const std::vector<RunResult>& rows, const std::string& csv, Problem problem,
+                            Precision precision) {
+  std::vector<std::pair<std::string, std::size_t>> held;  // "gemm f32" and its rows, in first-seen order
+  for (const RunResult& r : rows) {
+    if (r.problem == problem && r.precision == precision) return "";
+    const std::string kind = std::string(to_string(r.problem)) + " " + to_string(r.precision);
+    auto it = std::find_if(held.begin(), held.end(), [&](const auto& h) { return h.first == kind; });
+    if (it == held.end())
+      held.push_back({kind, 1});
+    else
+      ++it->second;
+  }
+  std::string holds;
+  for (const auto& [kind, count] : held)
+    holds += (holds.empty() ? "" : ", ") + kind + " (" + count_text(count, "row", "rows") + ")";
+  return "no " + std::string(to_string(problem)) + " " + to_string(precision) + " rows in " + csv +
+         (holds.empty() ? "" : "; it holds " + holds) + ": choose them with --problem and --precision";
+}
+
 }  // namespace
 
 int run_plot_command(int argc, char** argv) {
@@ -108,13 +145,18 @@ int run_plot_command(int argc, char** argv) {
     CeilingTable ceilings;
     std::string why;
     if (!o.ceilings.empty() && !load_ceilings_file(o.ceilings, &ceilings, &why)) {
-      std::cerr << "tilescope plot: " << why << "\n";
+      std::cerr << "tilescope plot: " << printable_text(why) << "\n";
       return 1;
     }
     if (!o.ceilings.empty()) app.timing().set_ceilings(ceilings, o.ceilings);
   }
   if (!app.load_csv(o.csv)) {
     std::cerr << "tilescope plot: " << app.status() << "\n";
+    return 1;
+  }
+  const std::string nothing = nothing_to_plot(*app.history().rows(), o.csv, o.problem, o.precision);
+  if (!nothing.empty()) {
+    std::cerr << "tilescope plot: " << printable_text(nothing) << "\n";
     return 1;
   }
   app.state().problem = o.problem;

@@ -6,8 +6,9 @@
 
 namespace tilescope {
 
-// argv[0] is the command word ("plot"). Exit codes: 0 written; 1 unreadable CSV or unwritable
-// PNG; 2 bad arguments; 5 (kExitNoDisplay) no OpenGL context.
+// argv[0] is the command word ("plot"). Exit codes (its --help lists them): 0 written; 1 an
+// unreadable CSV, one with no row of the chosen problem and precision, or an unwritable PNG;
+// 2 bad arguments; 5 (kExitNoDisplay) no OpenGL context.
 int run_plot_command(int argc, char** argv);
 
 }  // namespace tilescope

@@ -9,8 +9,10 @@
 #include <cstdint>
 #include <cstdio>
 #include <memory>
+#include <string>
 #include <vector>
 
+#include "export/count_text.h"
 #include "ui/app.h"
 #include "ui/timing_panel.h"
 #include "ui/widgets.h"
@@ -34,30 +36,112 @@ void header_with_tooltip(const char* name, const char* help) {
   help_tooltip(help);
 }
 
-// "Results", the problem filter, the row count and Clear, on one line above the table.
+// "Results", the problem filter, the row count and Clear, on a line above the table that wraps
+// where the tab is narrow.
 void draw_results_toolbar(TabContext& ctx, std::size_t row_count) {
   AppState& state = ctx.state;
   ImGui::TextUnformatted("Results");
-  ImGui::SameLine();
-  ImGui::Checkbox("only this problem and precision", &state.only_current_problem);
+  const char* filter = "only this problem and precision";
+  same_line_if_fits(check_width(filter));
+  ImGui::Checkbox(filter, &state.only_current_problem);
   help_tooltip("Show only the rows of the problem and precision chosen on the left.");
-  ImGui::SameLine();
-  ImGui::TextDisabled("(%zu rows)", row_count);
-  ImGui::SameLine();
+  const std::string rows = "(" + count_text(row_count, "row", "rows") + ")";
+  same_line_if_fits(text_width(rows.c_str()));
+  ImGui::TextDisabled("%s", rows.c_str());
+  same_line_if_fits(button_width("Clear"));
   if (ImGui::SmallButton("Clear")) ctx.history.clear();
   help_tooltip("Forget every result (export the CSV first if you want to keep them).");
 }
 
-// The 16 columns, with the first two and the header row frozen, and a tooltip on every header.
-void setup_results_columns() {
-  ImGui::TableSetupScrollFreeze(2, 1);
+// Rows of other problems and precisions are hidden when asked; the CPU reference always shows.
+bool row_is_shown(const AppState& state, const RunResult& r) {
+  return !state.only_current_problem ||
+         (r.problem == state.problem && (r.precision == state.precision || r.variant_id == kCpuReferenceId));
+}
+
+// The indices of the shown rows, newest first, kept until the rows or the filter change: with
+// a million rows, even the filter's comparisons cost more than the frame should. It refers to
+// the rows by a weak pointer, which does not hold them (a held pointer would make every append
+// copy them, timing_history.h) and whose owner cannot be mistaken for a later one.
+struct ShownRows {
+  std::weak_ptr<const std::vector<RunResult>> rows;
+  std::uint64_t version = ~0ull;
+  Problem problem = Problem::Gemm;
+  Precision precision = Precision::F32;
+  bool only_current = false;
+  std::vector<std::size_t> indices;
+  // The longest words of the shown rows' text columns, and their largest size, which the
+  // columns are made wide enough for.
+  std::string longest_variant, longest_config, longest_device;
+  std::int64_t largest_size = 0;
+
+  void update(const std::shared_ptr<const std::vector<RunResult>>& now, std::uint64_t now_version,
+              const AppState& state) {
+    const bool same_rows = !rows.owner_before(now) && !now.owner_before(rows) && !rows.expired();
+    if (same_rows && version == now_version && problem == state.problem && precision == state.precision &&
+        only_current == state.only_current_problem)
+      return;
+    rows = now;
+    version = now_version;
+    problem = state.problem;
+    precision = state.precision;
+    only_current = state.only_current_problem;
+    indices.clear();
+    longest_variant = longest_config = longest_device = "";
+    largest_size = 0;
+    auto keep_longest = [](std::string& longest, const std::string& s) {
+      if (s.size() > longest.size()) longest = s;
+    };
+    for (std::size_t i = now->size(); i > 0; --i) {
+      const RunResult& r = (*now)[i - 1];
+      if (!row_is_shown(state, r)) continue;
+      indices.push_back(i - 1);
+      keep_longest(longest_variant, r.variant_id);
+      keep_longest(longest_config, r.config_name);
+      keep_longest(longest_device, r.device_name);
+      largest_size = std::max({largest_size, r.shape.M, r.shape.N, r.shape.K});
+    }
+  }
+};
+
+ShownRows g_shown;  // UI thread only
+
+// The 16 columns, with the header row and the variant frozen (the config too where the table has
+// room), and a tooltip on every header. Each column is as wide as its header and the widest
+// value it shows or can show, at the font of the frame: widths follow presenter mode and Ctrl+=.
+void setup_results_columns(const ShownRows& shown) {
   const char* names[] = {"variant", "config",     "M x N x K", "first", "median", "min",       "GFLOP/s", "% cuBLAS",
                          "% peak",  "rel. error", "check",     "regs",  "smem",   "occupancy", "MHz",     "device"};
-  // Widths in characters: rows arrive after the table first appears, so fitting to the first
-  // frame's contents would squeeze them.
-  const float widths[] = {16, 14, 18, 7, 7, 7, 7, 7, 6, 7, 4, 4, 7, 7, 5, 20};
-  const float ch = ImGui::CalcTextSize("0").x;
-  for (int i = 0; i < 16; ++i) ImGui::TableSetupColumn(names[i], ImGuiTableColumnFlags_WidthFixed, widths[i] * ch);
+  char shape[96];
+  std::snprintf(shape, sizeof shape, "%lld x %lld x %lld", static_cast<long long>(shown.largest_size),
+                static_cast<long long>(shown.largest_size), static_cast<long long>(shown.largest_size));
+  // The widest value of each column: the longest shown, or the widest its format writes.
+  const std::string widest[] = {shown.longest_variant,
+                                shown.longest_config,
+                                shape,
+                                "99.9 ms*",
+                                "99.9 ms",
+                                "99.9 ms",
+                                "999,999",
+                                "100.0%",
+                                "100.0%",
+                                "1.0e-10",
+                                "FAIL",
+                                "255",
+                                "227.0 KB",
+                                "100%",
+                                "9999",
+                                shown.longest_device};
+  float frozen = 0;
+  for (int i = 0; i < 16; ++i) {
+    const float width = std::max(text_width(names[i]), text_width(widest[i].c_str()));
+    if (i < 2) frozen += width;
+    // The error of a failed run is written in the "first" column across the empty ones after it.
+    const ImGuiTableColumnFlags no_clip = i == 3 ? ImGuiTableColumnFlags_NoClip : 0;
+    ImGui::TableSetupColumn(names[i], ImGuiTableColumnFlags_WidthFixed | ImGuiTableColumnFlags_NoResize | no_clip,
+                            width);
+  }
+  ImGui::TableSetupScrollFreeze(frozen < ImGui::GetContentRegionAvail().x * 0.45f ? 2 : 1, 1);
   ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
   header_with_tooltip(names[0], "The kernel.");
   header_with_tooltip(names[1], "Its tile configuration (cuBLAS: which routine).");
@@ -89,12 +173,6 @@ void setup_results_columns() {
   header_with_tooltip(names[15], "Where it ran.");
 }
 
-// Rows of other problems and precisions are hidden when asked; the CPU reference always shows.
-bool row_is_shown(const AppState& state, const RunResult& r) {
-  return !state.only_current_problem ||
-         (r.problem == state.problem && (r.precision == state.precision || r.variant_id == kCpuReferenceId));
-}
-
 // One result: its numbers, or its error across the remaining columns.
 void draw_result_row(const RunResult& r) {
   ImGui::TableNextRow();
@@ -110,7 +188,7 @@ void draw_result_row(const RunResult& r) {
   cell("%s%s", format_ms(r.first_ms).c_str(), r.first_was_cold ? "*" : "");
   cell("%s", format_ms(r.median_ms).c_str());
   cell("%s", format_ms(r.min_ms).c_str());
-  cell("%s", format_thousands(r.gflops).c_str());
+  cell("%s", format_gflops(r.gflops).c_str());
   if (r.pct_of_cublas >= 0)
     cell("%.1f%%", r.pct_of_cublas);
   else
@@ -151,41 +229,6 @@ void draw_result_row(const RunResult& r) {
 
 }  // namespace
 
-namespace {
-
-// The indices of the shown rows, newest first, kept until the rows or the filter change: with
-// a million rows, even the filter's comparisons cost more than the frame should. It refers to
-// the rows by a weak pointer, which does not hold them (a held pointer would make every append
-// copy them, timing_history.h) and whose owner cannot be mistaken for a later one.
-struct ShownRows {
-  std::weak_ptr<const std::vector<RunResult>> rows;
-  std::uint64_t version = ~0ull;
-  Problem problem = Problem::Gemm;
-  Precision precision = Precision::F32;
-  bool only_current = false;
-  std::vector<std::size_t> indices;
-
-  void update(const std::shared_ptr<const std::vector<RunResult>>& now, std::uint64_t now_version,
-              const AppState& state) {
-    const bool same_rows = !rows.owner_before(now) && !now.owner_before(rows) && !rows.expired();
-    if (same_rows && version == now_version && problem == state.problem && precision == state.precision &&
-        only_current == state.only_current_problem)
-      return;
-    rows = now;
-    version = now_version;
-    problem = state.problem;
-    precision = state.precision;
-    only_current = state.only_current_problem;
-    indices.clear();
-    for (std::size_t i = now->size(); i > 0; --i)
-      if (row_is_shown(state, (*now)[i - 1])) indices.push_back(i - 1);
-  }
-};
-
-ShownRows g_shown;  // UI thread only
-
-}  // namespace
-
 // Only the rows in view are drawn (ImGuiListClipper): a loaded history of 100,000 rows costs a
 // frame what 40 cost. The rows are shared with the history, not copied (rows()).
 void TimingPanel::draw_results_table(TabContext& ctx) {
@@ -194,11 +237,12 @@ void TimingPanel::draw_results_table(TabContext& ctx) {
   const std::vector<RunResult>& rows = *shared;
   draw_results_toolbar(ctx, rows.size());
 
+  // Wider than the tab, it scrolls across, the variant column staying in view.
   const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_Borders | ImGuiTableFlags_ScrollY |
-                                ImGuiTableFlags_ScrollX | ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_Resizable;
+                                ImGuiTableFlags_ScrollX | ImGuiTableFlags_SizingFixedFit;
   if (!ImGui::BeginTable("results", 16, flags)) return;
-  setup_results_columns();
   g_shown.update(shared, version, ctx.state);
+  setup_results_columns(g_shown);
   const std::vector<std::size_t>& shown = g_shown.indices;
   ImGuiListClipper clipper;
   clipper.Begin(static_cast<int>(std::min<std::size_t>(shown.size(), static_cast<std::size_t>(INT_MAX))));

@@ -1,5 +1,6 @@
 #include "ui/script.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstdlib>
@@ -7,6 +8,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "export/plot_image.h"
 #include "registry.h"
 #include "ui/history_model.h"
 #include "ui/settings.h"
@@ -25,12 +27,12 @@ double now_s() {
 struct IntRange {
   int lo, hi;
 };
-constexpr IntRange kSizes{1, 1 << 20};        // M, N, K and the sweep: as the settings file
-constexpr IntRange kRepetitions{1, 1000};     // as the controls and the settings file
-constexpr IntRange kFrames{1, 1 << 20};       // frames N
-constexpr IntRange kWaitSeconds{1, 86400};    // wait SECONDS: at most a day
-constexpr IntRange kExportPixels{64, 16384};  // export-plot W H: as the export dialog
-constexpr IntRange kIndex{0, 1 << 20};        // block coordinates, phases, passes
+constexpr IntRange kSizes{1, kMaxMatrixSize};                            // M, N, K and the sweep: as the controls
+constexpr IntRange kRepetitions{1, 1000};                                // as the controls and the settings file
+constexpr IntRange kFrames{1, 1 << 20};                                  // frames N
+constexpr IntRange kWaitSeconds{1, 86400};                               // wait SECONDS: at most a day
+constexpr IntRange kExportPixels{kMinPlotImageSide, kMaxPlotImageSide};  // export-plot W H: what the writer takes
+constexpr IntRange kIndex{0, 1 << 20};                                   // block coordinates, phases, passes
 constexpr double kTimelineWaitSeconds = 600;  // record-timeline: one launch, but a cold GPU may take a while
 
 // "" when `word` is a whole number within `r` (then *out holds it), else why not.
@@ -173,6 +175,7 @@ struct Action {
   App& app;
   const std::vector<std::string>& w;  // w[0]: the action's name
   std::string* why;
+  App::WorkTicket& ticket;  // set by an action whose work ends after the frame (its outcome is the line's)
   bool& quit;
   bool& waiting;
   bool& waiting_timeline;  // for record-timeline's recording
@@ -190,6 +193,12 @@ std::string no_values(const std::vector<std::string>&) {
 // An app call that reports failure in the status line.
 bool status_on_failure(Action& x, bool ok) {
   return ok || (*x.why = x.app.status(), false);
+}
+
+// Run, Sweep, Live: a failure to start is the line's at once; how the job ends, later.
+bool start_job(Action& x, bool started) {
+  if (started) x.ticket = x.app.job_ticket();
+  return status_on_failure(x, started);
 }
 
 bool do_reload_shaders(Action& x) {
@@ -240,6 +249,9 @@ std::string check_on_off(const std::vector<std::string>& w) {
 bool do_mapping_play(Action& x) {
   bool on = false;
   bool_word(x.w[1], &on);
+  // A problem, size or variant set just before would rebuild the pictures at the next draw,
+  // which stops the player: rebuild them now.
+  x.app.mapping().sync_to(x.app.state());
   x.app.mapping().set_playing(on);
   return true;
 }
@@ -401,7 +413,7 @@ std::string check_export_plot(const std::vector<std::string>& w) {
 bool do_export_plot(Action& x) {
   int width = 1920, height = 1080;
   if (x.w.size() == 4) int_word(x.w[2], kExportPixels, &width), int_word(x.w[3], kExportPixels, &height);
-  x.app.request_plot_export(x.w[1], width, height);
+  x.ticket = x.app.request_plot_export(x.w[1], width, height);
   return true;
 }
 
@@ -468,9 +480,9 @@ struct ActionEntry {
   Handler handler;
 };
 const ActionEntry kActions[] = {
-    {"run", 0, 0, "run", no_values, [](Action& x) { return status_on_failure(x, x.app.run()); }},
-    {"sweep", 0, 0, "sweep", no_values, [](Action& x) { return status_on_failure(x, x.app.sweep()); }},
-    {"live", 0, 0, "live", no_values, [](Action& x) { return status_on_failure(x, x.app.live()); }},
+    {"run", 0, 0, "run", no_values, [](Action& x) { return start_job(x, x.app.run()); }},
+    {"sweep", 0, 0, "sweep", no_values, [](Action& x) { return start_job(x, x.app.sweep()); }},
+    {"live", 0, 0, "live", no_values, [](Action& x) { return start_job(x, x.app.live()); }},
     {"cancel", 0, 0, "cancel", no_values,
      [](Action& x) {
        x.app.cancel();
@@ -521,7 +533,7 @@ const ActionEntry kActions[] = {
      [](Action& x) { return status_on_failure(x, x.app.export_csv(x.w[1])); }},
     {"screenshot", 1, 1, "screenshot PATH", no_values,
      [](Action& x) {
-       x.app.request_screenshot(x.w[1]);
+       x.ticket = x.app.request_screenshot(x.w[1]);
        return true;
      }},
     {"export-plot", 1, 3, "export-plot PATH [W H]", check_export_plot, do_export_plot},
@@ -537,7 +549,125 @@ const ActionEntry* find_action(const std::string& name) {
   return nullptr;
 }
 
+// ---- a lesson's promises: `# expect: NAME VALUES` lines ---------------------------------------
+
+// "N" or ">= N" after a promise's name: the number and whether it is a least value.
+struct Count {
+  int value = 0;
+  bool at_least = false;
+};
+std::string count_words(const std::vector<std::string>& w, Count* out) {
+  const bool at_least = w.size() == 3;
+  if (at_least && w[1] != ">=") return "'" + w[1] + "' is not >= (" + w[0] + " N, or " + w[0] + " >= N)";
+  out->at_least = at_least;
+  return int_word(w.back(), kIndex, &out->value);
+}
+std::string check_count(const std::vector<std::string>& w) {
+  Count c;
+  return count_words(w, &c);
+}
+// "" when `have` keeps the promise `w` makes, else what was found.
+std::string compare_count(const std::vector<std::string>& w, int have, const char* what) {
+  Count c;
+  count_words(w, &c);
+  const bool kept = c.at_least ? have >= c.value : have == c.value;
+  return kept ? "" : std::string(what) + " " + std::to_string(have);
+}
+
+// The tabs a promise may name, and the App's tab each word means.
+const char* const kTabWords = "timing|mapping|history";
+const Tab* named_tab(App& app, const std::string& word) {
+  if (word == "timing") return &app.timing();
+  if (word == "mapping") return &app.mapping();
+  if (word == "history") return &app.history_panel();
+  return nullptr;
+}
+
+const char* view_word(MappingPanel::View view) {
+  for (const NamedView& v : kMappingViews)
+    if (v.view == view) return v.word;
+  return "?";
+}
+
+// What a promise may state: its name, its values after the name (min, max), its usage, the check
+// of its values before the script runs, and "" when it holds now, else what was found instead.
+struct ExpectationEntry {
+  const char* name;
+  int min_words, max_words;
+  const char* usage;
+  Checker check;
+  std::string (*found)(App& app, const std::vector<std::string>& w);
+};
+const ExpectationEntry kExpectations[] = {
+    {"focus", 1, 1, "focus VARIANT", check_focus,
+     [](App& app, const std::vector<std::string>& w) {
+       const AppState& s = app.state();
+       const std::string& id = s.lesson[static_cast<std::size_t>(s.focused)].variant_id;
+       return id == w[1] ? std::string() : "the focus is on " + id;
+     }},
+    {"tab", 1, 1, "tab timing|mapping|history",
+     [](const std::vector<std::string>& w) {
+       return named_word(w[1] == "timing" || w[1] == "mapping" || w[1] == "history", w[1], kTabWords);
+     },
+     [](App& app, const std::vector<std::string>& w) {
+       const Tab* shown = app.shown_tab();
+       if (shown == named_tab(app, w[1])) return std::string();
+       return "the tab shown is " + std::string(shown ? shown->title() : "none yet");
+     }},
+    {"view", 1, 1, "view matrices|fragments|banks|timeline", check_mapping_view,
+     [](App& app, const std::vector<std::string>& w) {
+       const char* shown = view_word(app.mapping().view());
+       return w[1] == shown ? std::string() : "the Mapping tab's view is " + std::string(shown);
+     }},
+    {"phase", 1, 2, "phase [>=] N", check_count,
+     [](App& app, const std::vector<std::string>& w) { return compare_count(w, app.mapping().phase(), "phase"); }},
+    {"results", 1, 2, "results [>=] N", check_count,
+     [](App& app, const std::vector<std::string>& w) {
+       return compare_count(w, static_cast<int>(app.history().size()), "results in the history:");
+     }},
+    {"plot", 1, 1, "plot timing|roofline", check_plot_kind,
+     [](App& app, const std::vector<std::string>& w) {
+       const bool roofline = app.timing().plot_kind() == TimingPlotKind::Roofline;
+       return (w[1] == "roofline") == roofline ? std::string()
+                                               : std::string("the plot is ") + (roofline ? "roofline" : "timing");
+     }},
+    {"idle", 0, 0, "idle", no_values,
+     [](App& app, const std::vector<std::string>&) { return app.busy() ? std::string("still busy") : std::string(); }},
+    // Said of the action line below it: checked when that line plays (ScriptPlayer::report).
+    {"fails-without-gpu", 0, 0, "fails-without-gpu", no_values,
+     [](App&, const std::vector<std::string>&) { return std::string(); }},
+};
+
+const ExpectationEntry* find_expectation(const std::string& name) {
+  for (const ExpectationEntry& e : kExpectations)
+    if (name == e.name) return &e;
+  return nullptr;
+}
+
+// The words of a `# expect:` line ("# expect: phase >= 2" gives phase, >=, 2), or nothing.
+bool expectation_words(const std::string& raw, std::vector<std::string>* words) {
+  std::istringstream in(raw);
+  std::string hash, expect;
+  if (!(in >> hash) || hash != "#" || !(in >> expect) || expect != "expect:") return false;
+  words->clear();
+  for (std::string w; in >> w;) words->push_back(w);
+  return true;
+}
+
 }  // namespace
+
+std::string check_expectation(const std::vector<std::string>& w) {
+  const ExpectationEntry* e = w.empty() ? nullptr : find_expectation(w[0]);
+  if (!e) {
+    std::string names;
+    for (const ExpectationEntry& x : kExpectations) names += std::string(names.empty() ? "" : ", ") + x.name;
+    return w.empty() ? "expect: what? (" + names + ")" : "expect: unknown promise '" + w[0] + "' (" + names + ")";
+  }
+  const int n = static_cast<int>(w.size()) - 1;
+  if (n < e->min_words || n > e->max_words) return "expect: wrong number of words: " + std::string(e->usage);
+  const std::string why = e->check(w);
+  return why.empty() ? "" : "expect " + w[0] + ": " + why;
+}
 
 std::string check_script_line(const std::vector<std::string>& w) {
   const ActionEntry* e = find_action(w[0]);
@@ -563,31 +693,72 @@ bool ScriptPlayer::load_file(const std::string& path, std::string* error) {
 bool ScriptPlayer::load_text(const std::string& text, const std::string& name, std::string* error) {
   name_ = name;
   lines_.clear();
+  pending_.clear();
   std::istringstream in(text);
   std::string raw;
   int number = 0;
+  int fails_without_gpu_line = 0;  // a `# expect: fails-without-gpu` waiting for its action line
+  auto refuse = [&](int at, const std::string& why) {
+    *error = name + ":" + std::to_string(at) + ": " + why;
+    lines_.clear();
+    return false;
+  };
   while (std::getline(in, raw)) {
     ++number;
+    Line line;
+    line.number = number;
+    if (expectation_words(raw, &line.words)) {
+      const std::string why = check_expectation(line.words);
+      if (!why.empty()) return refuse(number, why);
+      if (line.words[0] == "fails-without-gpu")
+        fails_without_gpu_line = number;
+      else
+        line.expectation = true, lines_.push_back(line);
+      continue;
+    }
     const auto hash = raw.find('#');
     if (hash != std::string::npos) raw.erase(hash);
     std::istringstream words(raw);
-    Line line;
-    line.number = number;
     for (std::string w; words >> w;) line.words.push_back(w);
     if (line.words.empty()) continue;
     const std::string why = check_script_line(line.words);
-    if (!why.empty()) {
-      *error = name + ":" + std::to_string(number) + ": " + why;
-      lines_.clear();
-      return false;
-    }
+    if (!why.empty()) return refuse(number, why);
+    line.fails_without_gpu = fails_without_gpu_line > 0;
+    fails_without_gpu_line = 0;
     lines_.push_back(line);
   }
+  if (fails_without_gpu_line > 0)
+    return refuse(fails_without_gpu_line, "expect fails-without-gpu: no action follows it");
   next_ = 0;
   return true;
 }
 
-bool ScriptPlayer::step(App& app, bool* failed, std::string* message) {
+void ScriptPlayer::report(App& app, int line, bool failure_expected, const std::string& why,
+                          std::vector<std::string>* failures) {
+  // A line said to fail without a GPU: there, its failure is the lesson's promise (the window
+  // shows why); with a GPU it must work.
+  if (failure_expected && !app.runner().gpu()) return;
+  failures->push_back(name_ + ":" + std::to_string(line) + ": " + why);
+}
+
+void ScriptPlayer::collect_outcomes(App& app, std::vector<std::string>* failures) {
+  for (auto p = pending_.begin(); p != pending_.end();) {
+    App::WorkOutcome outcome;
+    if (!app.work_outcome(p->ticket, &outcome)) {
+      ++p;
+      continue;
+    }
+    if (!outcome.ok) report(app, p->line, p->failure_expected, outcome.message, failures);
+    p = pending_.erase(p);
+  }
+}
+
+bool ScriptPlayer::pending_files() const {
+  return std::any_of(pending_.begin(), pending_.end(), [](const Pending& p) { return p.file; });
+}
+
+bool ScriptPlayer::step(App& app, std::vector<std::string>* failures) {
+  collect_outcomes(app, failures);
   if (quit_) return false;
   if (frames_left_ > 0) {
     --frames_left_;
@@ -597,41 +768,52 @@ bool ScriptPlayer::step(App& app, bool* failed, std::string* message) {
     if (app.busy() && now_s() < wait_deadline_) return true;
     waiting_ = false;
     if (app.busy()) {
-      *failed = true;
-      *message = name_ + ": wait timed out";
+      failures->push_back(name_ + ":" + std::to_string(wait_line_) + ": wait timed out; cancelled the work");
       app.cancel();
     }
+    collect_outcomes(app, failures);  // the job the wait was for
   }
   if (waiting_timeline_) {
     const bool recording = app.mapping().timeline_recording();
     if (recording && now_s() < wait_deadline_) return true;
     waiting_timeline_ = false;
     const std::string why = recording ? "timed out" : app.mapping().timeline_error();
-    if (!why.empty()) {
-      *failed = true;
-      *message = name_ + ":" + std::to_string(timeline_line_) + ": record-timeline: " + why;
-    }
+    if (!why.empty()) report(app, timeline_line_, timeline_failure_expected_, "record-timeline: " + why, failures);
   }
   while (next_ < lines_.size()) {
     const Line& line = lines_[next_++];
-    std::string why;
-    if (!perform(app, line, &why)) {
-      *failed = true;
-      *message = name_ + ":" + std::to_string(line.number) + ": " + why;
+    if (line.expectation) {
+      ++promises_checked_;
+      const std::string found = find_expectation(line.words[0])->found(app, line.words);
+      if (!found.empty()) {
+        std::string promise;
+        for (const std::string& w : line.words) promise += (promise.empty() ? "" : " ") + w;
+        report(app, line.number, false, "expected " + promise + ", but " + found, failures);
+      }
+      continue;
     }
-    if (quit_) return false;
-    // Actions that need frames to pass hand control back to the frame loop.
+    std::string why;
+    App::WorkTicket ticket = 0;
+    if (!perform(app, line, &why, &ticket)) report(app, line.number, line.fails_without_gpu, why, failures);
     const std::string& a = line.words[0];
-    if (a == "record-timeline") timeline_line_ = line.number;
+    if (ticket != 0)
+      pending_.push_back({ticket, line.number, a == "export-plot" || a == "screenshot", line.fails_without_gpu});
+    if (quit_) return false;
+    if (a == "wait") wait_line_ = line.number;
+    if (a == "record-timeline") timeline_line_ = line.number, timeline_failure_expected_ = line.fails_without_gpu;
+    // Actions that need frames to pass hand control back to the frame loop.
     if (a == "wait" || a == "frames" || a == "export-plot" || a == "screenshot" || a == "run" || a == "sweep" ||
         a == "live" || a == "record-timeline")
       return true;
   }
-  return frames_left_ > 0 || waiting_ || waiting_timeline_;
+  // The end: files asked for are written after the frame, so the script waits for them; a run
+  // still under way is not waited for (the program ends, which cancels it): end with `wait`.
+  collect_outcomes(app, failures);
+  return frames_left_ > 0 || waiting_ || waiting_timeline_ || pending_files();
 }
 
-bool ScriptPlayer::perform(App& app, const Line& line, std::string* why) {
-  Action x{app, line.words, why, quit_, waiting_, waiting_timeline_, wait_deadline_, frames_left_};
+bool ScriptPlayer::perform(App& app, const Line& line, std::string* why, App::WorkTicket* ticket) {
+  Action x{app, line.words, why, *ticket, quit_, waiting_, waiting_timeline_, wait_deadline_, frames_left_};
   // load_text admitted only lines that check_script_line accepts: the action exists.
   const ActionEntry* e = find_action(line.words[0]);
   return e ? e->handler(x) : (*why = "unknown action '" + line.words[0] + "'", false);

@@ -2,6 +2,7 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -9,8 +10,11 @@
 #include <sstream>
 
 #include "export/atomic_file.h"
+#include "export/plot_image.h"
+#include "export/printable_text.h"
 #include "export/user_dirs.h"
 #include "registry.h"
+#include "ui/recent_files.h"
 
 namespace tilescope {
 
@@ -101,6 +105,7 @@ std::string settings_to_text(const AppState& s) {
   o << "font_scale_percent = " << static_cast<int>(s.font_scale * 100 + 0.5f) << "\n";
   o << "export_dir = " << s.export_dir << "\n";
   o << "export_width = " << s.export_width << "\nexport_height = " << s.export_height << "\n";
+  for (const std::string& path : s.recent_files) o << "recent_file = " << path << "\n";
   for (std::size_t i = 0; i < s.lesson.size(); ++i) {
     const LessonEntry& e = s.lesson[i];
     const VariantDescriptor* v = find_variant(e.variant_id);
@@ -125,6 +130,15 @@ bool apply_font_scale(const std::string& value, AppState* s) {
   int percent = 0;
   if (!parse_int(value, 50, 400, &percent)) return false;
   s->font_scale = percent / 100.0f;
+  return true;
+}
+
+// One `recent_file = PATH` line (newest first in the file): appended, up to kRecentFilesKept.
+bool apply_recent_file(const std::string& value, AppState* s) {
+  if (value.empty() || value[0] != '/') return false;
+  if (s->recent_files.size() >= kRecentFilesKept) return true;
+  if (std::find(s->recent_files.begin(), s->recent_files.end(), value) == s->recent_files.end())
+    s->recent_files.push_back(value);
   return true;
 }
 
@@ -157,19 +171,17 @@ bool apply_variant_line(const std::string& id, const std::string& value, AppStat
   return ok;
 }
 
-constexpr int kMaxDim = 1 << 20;
-
 const SettingRule kSettingRules[] = {
     {"problem", [](const std::string& v, AppState* s) { return parse_problem(v, &s->problem); }},
     {"precision", [](const std::string& v, AppState* s) { return parse_precision(v, &s->precision); }},
     {"square", [](const std::string& v, AppState* s) { return parse_bool(v, &s->square); }},
-    {"m", [](const std::string& v, AppState* s) { return parse_int(v, 1, kMaxDim, &s->m); }},
-    {"n", [](const std::string& v, AppState* s) { return parse_int(v, 1, kMaxDim, &s->n); }},
-    {"k", [](const std::string& v, AppState* s) { return parse_int(v, 1, kMaxDim, &s->k); }},
+    {"m", [](const std::string& v, AppState* s) { return parse_int(v, 1, kMaxMatrixSize, &s->m); }},
+    {"n", [](const std::string& v, AppState* s) { return parse_int(v, 1, kMaxMatrixSize, &s->n); }},
+    {"k", [](const std::string& v, AppState* s) { return parse_int(v, 1, kMaxMatrixSize, &s->k); }},
     {"repetitions", [](const std::string& v, AppState* s) { return parse_int(v, 1, 1000, &s->repetitions); }},
     {"verify", [](const std::string& v, AppState* s) { return parse_bool(v, &s->verify); }},
-    {"sweep_from", [](const std::string& v, AppState* s) { return parse_int(v, 1, kMaxDim, &s->sweep_from); }},
-    {"sweep_to", [](const std::string& v, AppState* s) { return parse_int(v, 1, kMaxDim, &s->sweep_to); }},
+    {"sweep_from", [](const std::string& v, AppState* s) { return parse_int(v, 1, kMaxMatrixSize, &s->sweep_from); }},
+    {"sweep_to", [](const std::string& v, AppState* s) { return parse_int(v, 1, kMaxMatrixSize, &s->sweep_to); }},
     {"y_quantity", [](const std::string& v, AppState* s) { return parse_y_quantity(v, &s->y_quantity); }},
     {"y_log", [](const std::string& v, AppState* s) { return parse_bool(v, &s->y_log); }},
     {"only_current_problem", [](const std::string& v, AppState* s) { return parse_bool(v, &s->only_current_problem); }},
@@ -181,9 +193,14 @@ const SettingRule kSettingRules[] = {
        s->export_dir = v;
        return true;
      }},
-    {"export_width", [](const std::string& v, AppState* s) { return parse_int(v, 64, 16384, &s->export_width); }},
-    {"export_height", [](const std::string& v, AppState* s) { return parse_int(v, 64, 16384, &s->export_height); }},
+    {"export_width", [](const std::string& v,
+                        AppState* s) { return parse_int(v, kMinPlotImageSide, kMaxPlotImageSide, &s->export_width); }},
+    {"export_height",
+     [](const std::string& v, AppState* s) {
+       return parse_int(v, kMinPlotImageSide, kMaxPlotImageSide, &s->export_height);
+     }},
     {"focused", apply_focused},
+    {"recent_file", apply_recent_file},
 };
 
 const SettingRule* find_setting_rule(const std::string& key) {
@@ -201,10 +218,10 @@ void apply_setting(const std::string& key, const std::string& value, AppState* s
   } else if (key.rfind("variant.", 0) == 0) {
     ok = apply_variant_line(key.substr(8), value, s);
   } else {
-    warn("unknown key '" + key + "' (ignored)");
+    warn("unknown key '" + printable_excerpt(key) + "' (ignored)");
     return;
   }
-  if (!ok) warn("bad value '" + value + "' for " + key + " (default kept)");
+  if (!ok) warn("bad value '" + printable_excerpt(value) + "' for " + key + " (default kept)");
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include <map>
 #include <string>
 
+#include "ui/widgets.h"
 #include "viz/colors.h"
 #include "viz/fragment_images.h"
 #include "viz/stage_handshake.h"
@@ -143,17 +144,22 @@ void draw_stage_boxes(const FragmentPicture& pic) {
   ImGui::PushTextWrapPos(0);
   ImGui::TextDisabled("%s.", stage_ring_words(pic).c_str());
   ImGui::PopTextWrapPos();
-  const float label_w = ImGui::CalcTextSize("stage 0 @ 0000000").x + font;
+  // A row per stage: its name, its boxes, its barriers; the name above the row where the panel
+  // is too narrow for all three.
+  const float name_w = ImGui::CalcTextSize("stage 0 @ 0000000").x + font;
   const float chips_w = ImGui::CalcTextSize("full[0]  empty[0]").x + font * 2;
-  const float ring_w = std::max(w - label_w - chips_w, 100.0f), row_h = font * 1.5f;
+  const bool names_beside = w - name_w - chips_w >= 6 * font;
+  const float label_w = names_beside ? name_w : 0;
+  const float ring_w = std::max(w - label_w - chips_w, 2 * font), row_h = font * 1.5f;
   int ring_hovered = -1;
   for (int s = 0; s < pic.stages; ++s) {
-    const ImVec2 r = ImGui::GetCursorScreenPos();
     char label[48], full[32], empty[32];
     std::snprintf(label, sizeof label, "stage %d @ %lld", s, static_cast<long long>(s) * pic.stage_bytes);
     std::snprintf(full, sizeof full, "full[%d]", s);
     std::snprintf(empty, sizeof empty, "empty[%d]", s);
-    dl->AddText(ImVec2(r.x, r.y + (row_h - font) * 0.5f), ImGui::GetColorU32(ImGuiCol_Text), label);
+    if (!names_beside) ImGui::TextUnformatted(label);
+    const ImVec2 r = ImGui::GetCursorScreenPos();
+    if (names_beside) dl->AddText(ImVec2(r.x, r.y + (row_h - font) * 0.5f), ImGui::GetColorU32(ImGuiCol_Text), label);
     const int over = draw_stage_bar(dl, pic, ImVec2(r.x + label_w, r.y), ring_w, row_h - 2, false);
     if (over >= 0) ring_hovered = over;
     const float x = r.x + label_w + ring_w + font;
@@ -209,11 +215,11 @@ void draw_stage_handshake(const FragmentPicture& pic, int phase, int slabs, int 
                         static_cast<long long>(k1 - 1), pic.stage_bytes);
     }
   }
-  // The colours, in one line.
+  // The colours, in one line (two where the panel is narrow).
   const BufferState legend[] = {BufferState::InFlight, BufferState::Full, BufferState::Multiplying,
                                 BufferState::Finishing};
   for (std::size_t i = 0; i < std::size(legend); ++i) {
-    if (i > 0) ImGui::SameLine(0, font * 0.6f);
+    if (i > 0) same_line_if_fits(text_width(buffer_state_name(legend[i])), font * 0.6f);
     const ImU32 c = state_color(legend[i]);
     ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(c), "%s", buffer_state_name(legend[i]));
   }

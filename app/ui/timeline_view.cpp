@@ -34,13 +34,6 @@ bool stamped(double t) {
   return t >= 0;
 }
 
-// Puts the next item on this line when `width` pixels (and `gap` before them) still fit on it,
-// else on the next: the controls, summary and legend wrap in presenter mode's big font.
-void on_this_line(float width, float gap = -1) {
-  ImGui::SameLine(0, gap);
-  if (ImGui::GetContentRegionAvail().x < width) ImGui::NewLine();
-}
-
 // Text with a dark shadow, readable over bars of any colour.
 void shadowed_text(ImDrawList* dl, float size, ImVec2 at, const char* text) {
   dl->AddText(ImGui::GetFont(), size, ImVec2(at.x + 1, at.y + 1), 0xC0000000u, text);
@@ -144,12 +137,12 @@ void TimelineView::draw_controls() {
   const float font = ImGui::GetFontSize();
   if (ImGui::Button("Fit")) fit();
   help_tooltip("Show the whole time of the blocks shown (or double-click the bars). The wheel zooms, a drag pans.");
-  on_this_line(ImGui::CalcTextSize("The start").x + font);
+  same_line_if_fits(ImGui::CalcTextSize("The start").x + font);
   if (ImGui::Button("The start")) zoom_to_start();
   help_tooltip(
       "Zoom in on the first slabs of the blocks shown: the producer filling the ring, the consumers' first "
       "slabs, the first stages refilled.");
-  on_this_line(font * 7 + ImGui::CalcTextSize("first block").x + font);
+  same_line_if_fits(font * 7 + ImGui::CalcTextSize("first block").x + font);
   ImGui::SetNextItemWidth(font * 7);
   int first = std::clamp(first_, 0, blocks - 1);
   if (ImGui::InputInt("first block", &first)) first_ = std::clamp(first, 0, blocks - 1);
@@ -158,7 +151,7 @@ void TimelineView::draw_controls() {
       "so the rows differ in their tiles, not in what they do.");
   char of[32];
   std::snprintf(of, sizeof of, "of %d", blocks);
-  on_this_line(font * 8 + ImGui::CalcTextSize("blocks shown ").x + ImGui::CalcTextSize(of).x + font);
+  same_line_if_fits(font * 8 + ImGui::CalcTextSize("blocks shown ").x + ImGui::CalcTextSize(of).x + font);
   ImGui::SetNextItemWidth(font * 8);
   int count = std::clamp(count_, 1, std::min(blocks, kMaxRows));
   if (ImGui::SliderInt("blocks shown", &count, 1, std::min(blocks, kMaxRows))) count_ = count;
@@ -180,7 +173,7 @@ void TimelineView::draw_summary_line() const {
       "in flight over the time they had (consumers x each block's span). Hidden: the part of the copies' time "
       "during which a consumer of the same block was multiplying.";
   for (int i = 0; i < 4; ++i) {
-    if (i > 0) on_this_line(ImGui::CalcTextSize(part[i]).x, ImGui::GetFontSize() * 1.5f);
+    if (i > 0) same_line_if_fits(ImGui::CalcTextSize(part[i]).x, ImGui::GetFontSize() * 1.5f);
     ImGui::TextUnformatted(part[i]);
     help_tooltip(help);
   }
@@ -200,7 +193,7 @@ void TimelineView::draw_legend() const {
   // A swatch of `w` pixels drawn by `paint` at the cursor, then its words; on the next line when
   // the words would not fit on this one (presenter mode's big font).
   auto entry = [&](bool first, float w, auto paint, const char* words, bool disabled) {
-    if (!first) on_this_line(w + 4 + ImGui::CalcTextSize(words).x, font);
+    if (!first) same_line_if_fits(w + 4 + ImGui::CalcTextSize(words).x, font);
     const ImVec2 p = ImGui::GetCursorScreenPos();
     paint(p, p.y + (line - sw) * 0.5f);
     ImGui::Dummy(ImVec2(w, line));

@@ -50,7 +50,7 @@ std::string tooltip_text(int series, int point, const void* user) {
                 r.variant_id.c_str(), r.config_name.c_str(), to_string(r.problem), to_string(r.precision),
                 static_cast<long long>(r.shape.M), static_cast<long long>(r.shape.N), static_cast<long long>(r.shape.K),
                 format_ms(r.median_ms).c_str(), format_ms(r.min_ms).c_str(), format_ms(r.max_ms).c_str(),
-                format_thousands(r.gflops).c_str(), r.pct_of_cublas, r.pct_of_peak, r.rel_error,
+                format_gflops(r.gflops).c_str(), r.pct_of_cublas, r.pct_of_peak, r.rel_error,
                 r.verified ? (r.passed ? " (pass)" : " (FAIL)") : "");
   std::string text = buf;
   if (r.run_clock_mhz > 0) text += "\nSM clock " + std::to_string(static_cast<int>(r.run_clock_mhz + 0.5)) + " MHz";
@@ -119,7 +119,7 @@ void sort_teaching_order(GroupedRows& g) {
 void style_plot(PlotData& plot, const AppState& state, bool gpu, const DeviceInfo& dev) {
   const bool gflops = state.y_quantity == YAxisQuantity::Gflops;
   PlotStyle& st = plot.style;
-  st.title = std::string(state.problem == Problem::Gemm ? "C = A·B" : "C = AᵀA") + ", " +
+  st.title = transpose_spelling(state.problem == Problem::Gemm ? "C = A·B" : "C = AᵀA") + ", " +
              precision_facts(state.precision).label;
   st.x_label = state.problem == Problem::Gemm ? "matrix size N (M = N = K)" : "matrix size N (K = N)";
   st.y_label = gflops ? "GFLOP/s (2·M·N·K / median time)" : "median time (ms)";
@@ -190,13 +190,28 @@ void TimingPanel::add_reference_lines(const AppState& state, double best_cublas,
   }
 }
 
+namespace {
+
+// The least the plot and the table are drawn at, in lines of text: below that a plot's axes and
+// legend, or the table's header and a few rows, no longer fit. A tab shorter than both scrolls.
+constexpr float kPlotLines = 14.0f;
+constexpr float kTableLines = 8.0f;
+constexpr float kRooflineLines = 12.0f;  // the Roofline view's least height, in font sizes
+
+}  // namespace
+
 void TimingPanel::draw(TabContext& ctx) {
   const float avail = ImGui::GetContentRegionAvail().y;
-  ImGui::BeginChild("timing", ImVec2(0, avail * (ctx.state.presenter ? 0.72f : 0.58f)), true);
+  const float line = ImGui::GetFrameHeightWithSpacing();
+  const float plot = std::max(avail * (ctx.state.presenter ? 0.72f : 0.58f), kPlotLines * line);
+  const float table = std::max(avail - plot - ImGui::GetStyle().ItemSpacing.y, kTableLines * line);
+  ImGui::BeginChild("timing_tab");
+  ImGui::BeginChild("timing", ImVec2(0, plot), true);
   draw_plot_panel(ctx);
   ImGui::EndChild();
-  ImGui::BeginChild("results", ImVec2(0, 0), true);
+  ImGui::BeginChild("results", ImVec2(0, table), true);
   draw_results_table(ctx);
+  ImGui::EndChild();
   ImGui::EndChild();
 }
 
@@ -217,20 +232,25 @@ void TimingPanel::draw_plot_panel(TabContext& ctx) {
   AppState& state = ctx.state;
   const Runner& runner = ctx.runner;
   poll_ceilings(ctx);
-  // View options on one line above the plot.
+  // View options above the plot, on a line that wraps where the tab is narrow.
   int kind = kind_ == TimingPlotKind::Timing ? 0 : 1;
   ImGui::RadioButton("Timing", &kind, 0);
   help_tooltip("Speed against matrix size: one line per variant configuration.");
-  ImGui::SameLine();
+  same_line_if_fits(check_width("Roofline"));
   ImGui::RadioButton("Roofline", &kind, 1);
   help_tooltip(
       "Speed against arithmetic intensity (FLOPs per byte of global memory traffic, from each variant's mapping "
       "model), under the roofs this GPU reached in small benchmarks: where a point sits tells whether memory or "
       "arithmetic bounds it.");
   kind_ = kind == 0 ? TimingPlotKind::Timing : TimingPlotKind::Roofline;
-  ImGui::SameLine();
-  ImGui::TextDisabled("|");
-  ImGui::SameLine();
+  // A bar between the plot's choice and the view's options, where both share a line.
+  const char* first_option = kind_ == TimingPlotKind::Roofline ? "Export PNG..." : "GFLOP/s";
+  const float option_w = kind_ == TimingPlotKind::Roofline ? button_width(first_option) : check_width(first_option);
+  same_line_if_fits(text_width("|") + ImGui::GetStyle().ItemSpacing.x + option_w);
+  if (ImGui::GetCursorPosX() > ImGui::GetStyle().WindowPadding.x + 1) {
+    ImGui::TextDisabled("|");
+    ImGui::SameLine();
+  }
   if (kind_ == TimingPlotKind::Roofline) {
     draw_roofline_panel(ctx);
     return;
@@ -238,17 +258,17 @@ void TimingPanel::draw_plot_panel(TabContext& ctx) {
   int quantity = state.y_quantity == YAxisQuantity::Gflops ? 0 : 1;
   ImGui::RadioButton("GFLOP/s", &quantity, 0);
   help_tooltip("Speed: how many billion floating-point operations per second (higher is better).");
-  ImGui::SameLine();
+  same_line_if_fits(check_width("time"));
   ImGui::RadioButton("time", &quantity, 1);
   help_tooltip("The median time of one product in milliseconds (lower is better).");
   state.y_quantity = quantity == 0 ? YAxisQuantity::Gflops : YAxisQuantity::Milliseconds;
-  ImGui::SameLine();
+  same_line_if_fits(check_width("log y"));
   ImGui::Checkbox("log y", &state.y_log);
   help_tooltip("A logarithmic y axis: equal steps are equal ratios, so slow and fast kernels both stay readable.");
-  ImGui::SameLine();
+  same_line_if_fits(button_width("Fit"));
   if (ImGui::Button("Fit")) plot_view_.auto_fit = true;
   help_tooltip("Fit the axes to the data again (or double-click the plot). The mouse wheel zooms the x axis.");
-  ImGui::SameLine();
+  same_line_if_fits(button_width("Export PNG..."));
   if (ImGui::Button("Export PNG...")) {
     ctx.app.open_export_dialog();
   }
@@ -259,8 +279,10 @@ void TimingPanel::draw_plot_panel(TabContext& ctx) {
   const float trace_height = live ? ImGui::GetContentRegionAvail().y * 0.28f : 0.0f;
   if (data.series.empty()) {
     ImGui::Dummy(ImVec2(0, ImGui::GetFontSize()));
+    ImGui::PushTextWrapPos(0);
     ImGui::TextDisabled("No results for %s %s yet: press Run (R) or Sweep (S), or File > Load CSV.",
                         to_string(state.problem), to_string(state.precision));
+    ImGui::PopTextWrapPos();
   }
   if (plot_widget("timing", data.style, plot_.series, data.refs, plot_view_,
                   ImVec2(0, ImGui::GetContentRegionAvail().y - trace_height), tooltip_text, &plot_.rows)) {
@@ -274,7 +296,7 @@ void TimingPanel::draw_live_trace(TabContext& ctx) {
   const Runner& runner = ctx.runner;
   const std::vector<LiveSample> trace = runner.live_trace();
   std::vector<PlotSeriesData> series(1);
-  series[0].label = "live: " + (state.focused >= 0 ? state.lesson[state.focused].variant_id : std::string());
+  series[0].label = "live: " + ctx.app.job_subject();  // what Live re-runs (without a GPU, the CPU reference)
   series[0].color = series_color(state.focused >= 0 ? state.focused : 0);
   for (const LiveSample& s : trace) series[0].points.push_back({s.t_s, s.ms});
   PlotStyle style;
@@ -382,7 +404,9 @@ const RooflineData& TimingPanel::roofline_data(TabContext& ctx) {
   }
   std::string note;
   const CeilingTable* ceilings = ceilings_for(device, driver, &note);
-  roofline_ = build_roofline(*rows, state.problem, state.precision, ceilings, note);
+  RooflineHost host;
+  host.has_gpu = ctx.runner.gpu();
+  roofline_ = build_roofline(*rows, state.problem, state.precision, ceilings, note, host);
   for (PlotSeriesData& s : roofline_.series)
     if (visible.count(s.label)) s.visible = visible[s.label];
   return roofline_;
@@ -392,6 +416,7 @@ void TimingPanel::draw_roofline_panel(TabContext& ctx) {
   if (ImGui::Button("Export PNG...")) ctx.app.open_export_dialog();
   help_tooltip("Save this Roofline view as a PNG image at a resolution you choose.");
   const std::string status = ctx.runner.ceilings_pending() ? "measuring this GPU's ceilings..." : ceilings_status_;
+  ImGui::PushTextWrapPos(0.0f);
   if (!status.empty()) {
     ImGui::SameLine();
     ImGui::TextDisabled("%s", status.c_str());
@@ -402,13 +427,29 @@ void TimingPanel::draw_roofline_panel(TabContext& ctx) {
     ImGui::TextDisabled("No results for %s %s yet: press Run (R) or Sweep (S), or File > Load CSV.",
                         to_string(ctx.state.problem), to_string(ctx.state.precision));
   }
-  // The notes above the plot: what has no model, what stands above a roof, where the roofs came from.
-  for (const std::string& note : data.notes) {
+  ImGui::PopTextWrapPos();
+  // The notes above the plot: what has no model, what stands above a roof, where the roofs came
+  // from. A short panel folds them into one line to hover, so the plot keeps its height (what
+  // matters most, why there are no roofs, the plot says itself).
+  const bool fold_notes = ImGui::GetContentRegionAvail().y < 24.0f * ImGui::GetFontSize();
+  if (fold_notes && !data.notes.empty()) {
+    std::string all;
+    for (const std::string& note : data.notes) all += (all.empty() ? "" : "\n\n") + note;
     ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextDisabled("%s", note.c_str());
+    ImGui::TextDisabled("%zu note%s on this view (hover to read)", data.notes.size(),
+                        data.notes.size() == 1 ? "" : "s");
     ImGui::PopTextWrapPos();
+    help_tooltip(all.c_str());
+  } else {
+    for (const std::string& note : data.notes) {
+      ImGui::PushTextWrapPos(0.0f);
+      ImGui::TextDisabled("%s", note.c_str());
+      ImGui::PopTextWrapPos();
+    }
   }
-  roofline_widget("roofline", data, ImVec2(0, ImGui::GetContentRegionAvail().y));
+  // Never flatter than its axes and roofs need: the panel scrolls instead.
+  roofline_widget("roofline", data,
+                  ImVec2(0, std::max(ImGui::GetContentRegionAvail().y, kRooflineLines * ImGui::GetFontSize())));
 }
 
 }  // namespace tilescope

@@ -19,6 +19,11 @@ namespace {
 constexpr ImU32 kWhite = 0xFFFFFFFF;
 constexpr float kFade = 0.22f;  // what the elements of the threads not lit up keep of their colour
 constexpr const char* kTableTitle = "lanes: row g, column t";
+constexpr const char* kPieceWords =
+    "Each warp's band is this 16 x 8 piece repeated across: lane 4g + t holds rows g and g + 8 and columns 2t and "
+    "2t + 1 of every 8 columns, four registers per piece (c0 ... c3 here, c4 ... c7 in the next 8 columns, and so "
+    "on). The same pattern as one m16n8 mma.sync, four warps stacked.";
+constexpr const char* kPieceTitleWidest = "warp 0, rows 000-000, columns 0-0:";  // the widest a piece's title gets
 
 // The thread lit up: a (warp, lane) pair; warp -1 lights the lane in every warp.
 struct Thread {
@@ -160,31 +165,26 @@ void element_tooltip(const OperandGrid& c, int row, int col) {
 }  // namespace
 
 void draw_warpgroup_accumulators(const FragmentPicture& pic, int* warp, int* lane) {
-  ImGui::Text("One warpgroup instruction: %s", pic.instruction.c_str());
   ImGui::PushTextWrapPos(0);
+  ImGui::TextWrapped("One warpgroup instruction: %s", pic.instruction.c_str());
   ImGui::TextDisabled("%s", warpgroup_caption(pic).c_str());
   ImGui::TextDisabled("This block: %s.", warpgroup_block_summary(pic).c_str());
   ImGui::PopTextWrapPos();
-  ImGui::TextUnformatted("light up:");
-  ImGui::SameLine();
-  if (ImGui::RadioButton("every warp", *warp < 0)) *warp = -1;
   // The buttons wrap onto the next line where the view is narrow (presenter mode).
-  auto same_line_if_room = [](const char* next) {
-    const ImGuiStyle& st = ImGui::GetStyle();
-    const float w = ImGui::GetFrameHeight() + st.ItemInnerSpacing.x + ImGui::CalcTextSize(next).x;
-    ImGui::SameLine();
-    if (ImGui::GetContentRegionAvail().x < w) ImGui::NewLine();
-  };
+  ImGui::TextUnformatted("light up:");
+  same_line_if_fits(check_width("every warp"));
+  if (ImGui::RadioButton("every warp", *warp < 0)) *warp = -1;
   for (int q = 0; q < pic.group_warps; ++q) {
     char name[32];
     std::snprintf(name, sizeof name, "warp %d", q);
-    same_line_if_room(name);
+    same_line_if_fits(check_width(name));
     ImGui::PushStyleColor(ImGuiCol_Text, warp_color(q));
     if (ImGui::RadioButton(name, *warp == q)) *warp = q;
     ImGui::PopStyleColor();
   }
-  same_line_if_room("then a lane: hover or click one");
-  ImGui::TextDisabled("then a lane: hover or click one");
+  const char* then = "then a lane: hover or click one";
+  same_line_if_fits(text_width(then));
+  ImGui::TextDisabled("%s", then);
 
   const OperandGrid c = operand_grid(pic.c, pic.mma_m, pic.mma_n);
   const std::vector<WarpBand> bands = warp_bands(pic);
@@ -195,7 +195,7 @@ void draw_warpgroup_accumulators(const FragmentPicture& pic, int* warp, int* lan
   const float strip_h = font * 16, words_h = line * 2.6f, ticks_h = font;
   const float cell = std::clamp(std::min((avail.x - label_w - font) / std::max(pic.mma_n, 1),
                                          (avail.y - strip_h - words_h - ticks_h - line * 3) / std::max(pic.mma_m, 1)),
-                                2.0f, font * 1.5f);
+                                1.0f, font * 1.5f);
   Cells tile{ImVec2(p0.x + label_w, p0.y + ticks_h), cell, cell, c.rows, c.cols};
   const float tile_bottom = tile.at(c.rows, 0).y;
   const float strip_top = tile_bottom + words_h + line;
@@ -203,10 +203,14 @@ void draw_warpgroup_accumulators(const FragmentPicture& pic, int* warp, int* lan
   const float strip_cw = std::clamp((avail.x - font * 4) / 12, font * 1.2f, font * 1.8f);
   Cells table{ImVec2(p0.x, strip_top), strip_cw, strip_h / 8, 8, 4};
   const int piece_rows = std::min(16, c.rows), piece_cols = std::min(8, c.cols);
-  // The piece starts after the table's title, so that the two titles never touch.
+  // The piece beside the table, after its title so that the two titles never touch; under the
+  // table where the view is too narrow for both.
   const float piece_x =
       std::max(table.at(0, 4).x + font * 1.5f, table.origin.x + ImGui::CalcTextSize(kTableTitle).x + font);
-  Cells piece{ImVec2(piece_x, strip_top), strip_cw, strip_h / 16, piece_rows, piece_cols};
+  const float piece_w = std::max(piece_cols * strip_cw, ImGui::CalcTextSize(kPieceTitleWidest).x);
+  const bool piece_beside = piece_x + piece_w <= p0.x + avail.x;
+  const ImVec2 piece_at = piece_beside ? ImVec2(piece_x, strip_top) : ImVec2(p0.x, strip_top + strip_h + line * 1.5f);
+  Cells piece{piece_at, strip_cw, strip_h / 16, piece_rows, piece_cols};
 
   const ImVec2 m = ImGui::GetIO().MousePos;
   const bool over = ImGui::IsWindowHovered() && m.x >= p0.x && m.y >= p0.y;
@@ -235,7 +239,7 @@ void draw_warpgroup_accumulators(const FragmentPicture& pic, int* warp, int* lan
   const Thread lit = hovered.any() ? hovered : pinned;
   const int piece_row0 = std::max(0, bands[static_cast<std::size_t>(piece_warp)].row0);
 
-  const float height = strip_top + strip_h + line - p0.y;
+  const float height = piece.origin.y + strip_h + line - p0.y;
   ImGui::InvisibleButton("accumulators", ImVec2(std::max(avail.x, 50.0f), std::max(height, 50.0f)));
   if (ImGui::IsItemClicked(ImGuiMouseButton_Left) && hovered.any()) {
     const bool same = *lane == hovered.lane && *warp == hovered.warp;
@@ -263,16 +267,23 @@ void draw_warpgroup_accumulators(const FragmentPicture& pic, int* warp, int* lan
   char title[96];
   std::snprintf(title, sizeof title, "warp %d, rows %d-%d, columns 0-%d:", piece_warp, piece_row0,
                 piece_row0 + piece_rows - 1, piece_cols - 1);
-  dl->AddText(ImVec2(piece.origin.x, strip_top - line), note, title);
+  dl->AddText(ImVec2(piece.origin.x, piece.origin.y - line), note, title);
   draw_piece(dl, c, piece, piece_row0, piece_warp, lit.lane);
-  // What the piece shows, beside it.
-  const float words_x = piece.at(0, piece_cols).x + font * 2;
-  if (follows_wgmma_layout(pic) && words_x < p0.x + avail.x - font * 10)
-    dl->AddText(ImGui::GetFont(), font, ImVec2(words_x, strip_top), note,
-                "Each warp's band is this 16 x 8 piece repeated across: lane 4g + t holds rows g and g + 8 and "
-                "columns 2t and 2t + 1 of every 8 columns, four registers per piece (c0 ... c3 here, c4 ... c7 "
-                "in the next 8 columns, and so on). The same pattern as one m16n8 mma.sync, four warps stacked.",
-                nullptr, p0.x + avail.x - words_x - font);
+  // What the piece shows, beside it where there is room, else under it: wrapped text, part of
+  // the panel's content (which scrolls down to it).
+  if (follows_wgmma_layout(pic)) {
+    const float beside_x = piece.at(0, piece_cols).x + font * 2;
+    const bool beside = beside_x < p0.x + avail.x - font * 10;
+    const ImVec2 at = beside ? ImVec2(beside_x, piece.origin.y) : ImVec2(p0.x, piece.at(piece_rows, 0).y + line * 0.5f);
+    const ImVec2 resume = ImGui::GetCursorScreenPos();
+    ImGui::SetCursorScreenPos(at);
+    ImGui::PushTextWrapPos(ImGui::GetCursorPos().x + (p0.x + avail.x - at.x - font));
+    ImGui::TextDisabled("%s", kPieceWords);
+    ImGui::PopTextWrapPos();
+    const float bottom = ImGui::GetItemRectMax().y;
+    ImGui::SetCursorScreenPos(resume);
+    ImGui::Dummy(ImVec2(0, std::max(0.0f, bottom - resume.y)));
+  }
   if (on_tile || on_piece) element_tooltip(c, row, col);
 }
 

@@ -3,6 +3,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 
@@ -36,7 +37,9 @@ void banner(const std::string& text) {
 
 void section(const char* title) {
   ImGui::Spacing();
+  ImGui::PushTextWrapPos(0);
   ImGui::TextUnformatted(title);
+  ImGui::PopTextWrapPos();
   ImGui::Separator();
 }
 
@@ -62,6 +65,59 @@ std::string format_thousands(double v) {
     out += s[i];
   }
   return neg ? "-" + out : out;
+}
+
+std::string format_gflops(double v) {
+  const double a = std::fabs(v);
+  if (a >= 1000) return format_thousands(v);
+  char buf[32];
+  if (a >= 100 || a == 0)
+    std::snprintf(buf, sizeof buf, "%.0f", v);
+  else if (a >= 10)
+    std::snprintf(buf, sizeof buf, "%.1f", v);
+  else if (a >= 1)
+    std::snprintf(buf, sizeof buf, "%.2f", v);
+  else
+    std::snprintf(buf, sizeof buf, "%.3g", v);
+  return buf;
+}
+
+std::string transpose_spelling(const std::string& text) {
+  static const std::string kGlyph = "ᵀ", kAscii = "^T";
+  const bool has_glyph = ImGui::GetFont() && ImGui::GetFont()->FindGlyphNoFallback(0x1D40) != nullptr;
+  const std::string& from = has_glyph ? kAscii : kGlyph;
+  const std::string& to = has_glyph ? kGlyph : kAscii;
+  std::string out;
+  std::size_t at = 0;
+  for (std::size_t hit; (hit = text.find(from, at)) != std::string::npos; at = hit + from.size()) {
+    out.append(text, at, hit - at);
+    out += to;
+    // "A^TA" would read as one word: "A^T A".
+    const std::size_t next = hit + from.size();
+    if (!has_glyph && next < text.size() && std::isalnum(static_cast<unsigned char>(text[next]))) out += ' ';
+  }
+  return out + text.substr(at);
+}
+
+void same_line_if_fits(float width, float gap) {
+  ImGui::SameLine(0, gap);
+  if (ImGui::GetContentRegionAvail().x < width) ImGui::NewLine();
+}
+
+float text_width(const char* text) {
+  return ImGui::CalcTextSize(text, nullptr, true).x;
+}
+
+float button_width(const char* label) {
+  return text_width(label) + ImGui::GetStyle().FramePadding.x * 2;
+}
+
+float combo_width(float text_w) {
+  return text_w + ImGui::GetStyle().FramePadding.x * 2 + ImGui::GetFrameHeight();
+}
+
+float check_width(const char* label) {
+  return ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x + text_width(label);
 }
 
 void cell_text(ImDrawList* dl, ImVec2 a, ImVec2 b, ImU32 background, const char* text, float fill, float min_size) {

@@ -20,6 +20,8 @@
 // This file is the example variant of tests/example_variant/: it is built through the same CMake
 // function as the product's variants and registered in test_registry.cpp only, so that the
 // generic per-variant test suites show that a new variant needs no test code of its own.
+#include <algorithm>
+
 #include "kernel_common.cuh"
 #include "probe.cuh"
 #include "variant.h"
@@ -130,6 +132,18 @@ class NaiveColumnsModel final : public MappingModel {
       a->push_back(ata_ ? ElementRef{k, row} : ElementRef{row, k});
       b->push_back({k, col});
     }
+  }
+  // One phase, all of K; each thread inside C reads two operands per k straight from global memory.
+  PhaseWork phase_work(int bx, int by, int) const override {
+    PhaseWork w;
+    w.k1 = w.steps = s_.K;
+    const std::int64_t rows = std::min<std::int64_t>(bm_, s_.M - static_cast<std::int64_t>(by) * bm_);
+    const std::int64_t cols = std::min<std::int64_t>(bn_, s_.N - static_cast<std::int64_t>(bx) * bn_);
+    w.outputs = rows * cols;
+    w.global = {2LL * bm_ * bn_, "2 x rows x cols", "2 x " + std::to_string(bm_) + " x " + std::to_string(bn_)};
+    w.words.push_back("Each thread read its operands straight from global memory and added the K = " +
+                      std::to_string(s_.K) + " products into its one element of C; a warp runs down a column of C.");
+    return w;
   }
   // The same counts as naive: the mapping changes which thread reads what, not how often.
   std::int64_t a_reads(std::int64_t, std::int64_t) const override { return ata_ ? 2 * s_.N : s_.N; }

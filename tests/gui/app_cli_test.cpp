@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <map>
 #include <string>
 
 #include "../help_text.h"
@@ -130,6 +131,35 @@ TEST(PlotCommand, CsvToPngAndClearErrors) {
   EXPECT_NE(o.output.find("cannot write"), std::string::npos) << o.output;
   o = run("plot --csv " + kCsv);
   EXPECT_EQ(o.code, 2) << o.output;
+}
+
+TEST(PlotCommand, APrecisionTheCsvHasNoRowsOfIsAnError) {
+  // The CSV holds gemm f32 and f64: an f16 plot would be a titled empty frame.
+  const std::string png = temp_path("f16.png");
+  const Outcome o = run("plot --csv " + kCsv + " -o " + png + " --precision f16");
+  EXPECT_EQ(o.code, 1) << o.output;
+  EXPECT_NE(o.output.find("tilescope plot: no gemm f16 rows in " + kCsv +
+                          "; it holds gemm f32 (40 rows), gemm f64 (40 rows)"),
+            std::string::npos)
+      << o.output;
+  EXPECT_NE(access(png.c_str(), F_OK), 0) << "nothing written";
+  const Outcome ata = run("plot --csv " + kCsv + " -o " + png + " --problem ata");
+  EXPECT_EQ(ata.code, 1) << ata.output;
+  EXPECT_NE(ata.output.find("no ata f32 rows"), std::string::npos) << ata.output;
+  const Outcome f64 = run("plot --csv " + kCsv + " -o " + png + " --precision f64");
+  EXPECT_EQ(f64.code, 0) << f64.output;
+  unlink(png.c_str());
+}
+
+TEST(PlotCommand, HelpListsTheExitCodes) {
+  const Outcome o = run("plot --help");
+  EXPECT_EQ(o.code, 0) << o.output;
+  const std::map<int, std::string> codes = tilescope::testing::exit_code_entries(o.output);
+  ASSERT_EQ(codes.size(), 4u) << o.output;
+  for (int code : {0, 1, 2, 5}) ASSERT_EQ(codes.count(code), 1u) << code << "\n" << o.output;
+  EXPECT_NE(codes.at(1).find("no row of the chosen problem and precision"), std::string::npos) << codes.at(1);
+  EXPECT_EQ(codes.at(2).rfind("bad arguments", 0), 0u) << codes.at(2);
+  EXPECT_EQ(codes.at(5).rfind("no OpenGL context", 0), 0u) << codes.at(5);
 }
 
 // `tilescope bench` runs the texture-shader variant headless through EGL: with CUDA (exit 0,

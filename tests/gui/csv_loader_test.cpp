@@ -13,6 +13,8 @@
 #include <thread>
 #include <vector>
 
+#include "../printable_check.h"
+#include "../run_program.h"
 #include "export/results_csv.h"
 #include "gui_test_support.h"
 #include "ui/app.h"
@@ -152,4 +154,39 @@ TEST(CsvLoader, TheWindowDrawsOnWhileTheFileIsSlowToArrive) {
   EXPECT_EQ(app.history().size(), 0u);
   EXPECT_NE(app.status().find("cancelled"), std::string::npos) << app.status();
   std::remove(fifo.c_str());
+}
+
+// A file of garbage (NUL, ESC and terminal commands, invalid UTF-8, random bytes): refused with
+// a message that shows its bytes as \xNN, in the status bar (each way of loading) and on the
+// terminal, never raw.
+TEST(CsvLoader, GarbageIsRefusedInPrintableWordsOnScreenAndTerminal) {
+  const std::string path = "/tmp/tilescope-garbage-" + std::to_string(getpid()) + ".csv";
+  tilescope::testing::write_file(path, tilescope::testing::garbage_bytes(64 * 1024));
+  auto host = make_host(1280, 720);
+  ASSERT_TRUE(host);
+  AppOptions options;
+  options.use_gpu = false;
+  App app(*host, options);
+  EXPECT_FALSE(app.load_csv(path));
+  EXPECT_TRUE(app.status_is_error());
+  EXPECT_NE(app.status().find("\\x1B[2J"), std::string::npos) << app.status();
+  EXPECT_EQ(tilescope::testing::first_unprintable(app.status()), "") << app.status();
+
+  ASSERT_TRUE(app.start_load_csv(path));
+  for (int i = 0; i < 6000 && app.loading_csv(); ++i) frame(*host, app);
+  EXPECT_TRUE(app.status_is_error());
+  EXPECT_EQ(tilescope::testing::first_unprintable(app.status()), "") << app.status();
+  EXPECT_EQ(app.history().size(), 0u);
+
+  // The status line, even set from raw bytes directly, shows them escaped.
+  app.set_status("bad \x1b[31mred\x00 bytes", true);
+  EXPECT_EQ(tilescope::testing::first_unprintable(app.status()), "") << app.status();
+
+  // The program's own terminal output (stdout and stderr) for the same file.
+  const tilescope::testing::ProgramOutcome o = tilescope::testing::run_program(
+      TILESCOPE_BINARY, "--headless --no-settings --no-gpu --size 640x360 --frames 1 --load-csv " + path);
+  EXPECT_EQ(o.code, 1) << o.output;
+  EXPECT_NE(o.output.find("\\x1B[2J"), std::string::npos) << o.output;
+  EXPECT_EQ(tilescope::testing::first_unprintable(o.output, true), "") << o.output;
+  std::remove(path.c_str());
 }

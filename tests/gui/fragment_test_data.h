@@ -98,6 +98,13 @@ class TestWarpModel : public MappingModel {
     a->clear();
     b->clear();
   }
+  PhaseWork phase_work(int bx, int by, int phase) const override {
+    PhaseWork w;
+    const TileRect k = b_tile(bx, by, phase), a = a_tile(bx, by, phase);
+    w.k0 = k.row0, w.k1 = k.row1, w.steps = kBk;
+    w.outputs = (a.row1 - a.row0) * (k.col1 - k.col0);
+    return w;
+  }
   std::int64_t a_reads(std::int64_t, std::int64_t) const override { return grid().x; }
   std::int64_t b_reads(std::int64_t, std::int64_t) const override { return grid().y; }
   std::string reads_summary() const override { return "test model"; }

@@ -110,6 +110,62 @@ TEST(RooflineModel, WithoutCeilingsThePointsStandAndANoteSaysHowToMeasure) {
   for (const std::string& n : d.notes) how = how || n.find("bench --ceilings") != std::string::npos;
   EXPECT_TRUE(how);
   EXPECT_EQ(roofline_attainable(d, 10.0), 0.0);
+  EXPECT_FALSE(d.no_roofs.empty()) << "the plot says why it has no roofs";
+}
+
+// The CPU reference's rows as a machine without a GPU times them: double, three sizes.
+std::vector<RunResult> cpu_rows() {
+  std::vector<RunResult> rows;
+  for (std::int64_t n : {128, 256, 512}) {
+    RunRequest req;
+    req.shape = Shape{n, n, n};
+    req.repetitions = 3;
+    RunResult r = cpu_reference_row(req, false);
+    record_timings(r, {1e-6 * n * n * n, 1.1e-6 * n * n * n, 1.2e-6 * n * n * n}, 0);
+    rows.push_back(r);
+  }
+  return rows;
+}
+
+// Without a GPU the table holds the CPU reference's rows: the view draws them (whatever precision
+// is selected: they are double), says why there are no roofs, and suggests nothing that needs a
+// GPU; with a GPU it still says how to measure them.
+TEST(RooflineModel, CpuRowsWithoutAGpuAreDrawnAndTheViewSaysWhyThereAreNoRoofs) {
+  RooflineHost no_gpu;
+  no_gpu.has_gpu = false;
+  for (Precision p : {Precision::F32, Precision::F64, Precision::BF16}) {
+    const RooflineData d = build_roofline(cpu_rows(), Problem::Gemm, p, nullptr, "", no_gpu);
+    ASSERT_EQ(d.series.size(), 1u) << to_string(p);
+    EXPECT_EQ(d.series[0].points.size(), 3u);
+    EXPECT_EQ(d.cpu_points, 3);
+    EXPECT_FALSE(d.has_ceilings);
+    EXPECT_NE(d.no_roofs.find("no usable GPU"), std::string::npos) << d.no_roofs;
+    bool said_cpu = false;
+    for (const std::string& n : d.notes) {
+      EXPECT_EQ(n.find("bench --ceilings"), std::string::npos) << "advice this machine cannot follow: " << n;
+      said_cpu = said_cpu || n.find("CPU reference (double, on the host): 3 points") != std::string::npos;
+    }
+    EXPECT_TRUE(said_cpu);
+    for (const PlotPoint& pt : d.series[0].points) {
+      EXPECT_GE(pt.x, d.x.lo);
+      EXPECT_LE(pt.x, d.x.hi);
+      EXPECT_GE(pt.y, d.y.lo);
+      EXPECT_LE(pt.y, d.y.hi);
+    }
+  }
+  const RooflineData with_gpu = build_roofline(cpu_rows(), Problem::Gemm, Precision::F32, nullptr, "");
+  bool how = false;
+  for (const std::string& n : with_gpu.notes)
+    how = how || n.find("run `tilescope bench --ceilings`") != std::string::npos;
+  EXPECT_TRUE(how);
+  // Under a GPU's roofs the CPU's points are drawn too, and the note says whose roofs they are.
+  const CeilingTable ceilings = h100_ceilings();
+  const RooflineData under = build_roofline(cpu_rows(), Problem::Gemm, Precision::F32, &ceilings, "", no_gpu);
+  ASSERT_EQ(under.series.size(), 1u);
+  EXPECT_TRUE(under.no_roofs.empty());
+  bool whose = false;
+  for (const std::string& n : under.notes) whose = whose || n.find("the roofs are the GPU's") != std::string::npos;
+  EXPECT_TRUE(whose);
 }
 
 TEST(RooflineModel, HoverFindsThePointUnderTheMouse) {
@@ -295,6 +351,15 @@ TEST(RooflinePng, RendersHeadlessWithPointsRoofsAndLabels) {
   ASSERT_TRUE(read_png(png, &img, &error)) << error;
   for (const ReferenceLine& c : f64.compute) EXPECT_GT(count_color(img, c.color, 30), 100) << c.label;
   unlink(png.c_str());
+  // Only the CPU reference's rows and no roofs: the points are drawn.
+  RooflineHost no_gpu;
+  no_gpu.has_gpu = false;
+  const RooflineData cpu = build_roofline(cpu_rows(), Problem::Gemm, Precision::F32, nullptr, "", no_gpu);
+  ASSERT_TRUE(write_roofline_png(png, 1280, 720, cpu, &error)) << error;
+  ASSERT_TRUE(read_png(png, &img, &error)) << error;
+  ASSERT_EQ(cpu.series.size(), 1u);
+  EXPECT_GT(count_color(img, cpu.series[0].color, 30), 30) << "the CPU reference's points";
+  unlink(png.c_str());
   // Nothing at all to draw: refused with a sentence, nothing written.
   const RooflineData empty = build_roofline({}, Problem::Gemm, Precision::F32, nullptr, "");
   EXPECT_FALSE(write_roofline_png(png, 640, 360, empty, &error));
@@ -334,6 +399,33 @@ TEST(RooflineWindow, TheTimingTabShowsTheRooflineWithItsRoofs) {
   ASSERT_TRUE(read_png(shot, &timing, &error)) << error;
   unlink(shot.c_str());
   EXPECT_LT(count_color(timing, d.bandwidth.back().color, 20), count_color(img, d.bandwidth.back().color, 20) / 4);
+}
+
+// A window without a GPU, after a run: the Roofline shows the CPU reference's points.
+TEST(RooflineWindow, WithoutAGpuTheCpuReferenceRowsAreDrawn) {
+  const std::string csv = temp_path("cpu.csv");
+  std::string error;
+  ASSERT_TRUE(write_results_csv_file(csv, cpu_rows(), &error)) << error;
+  auto host = make_host(1600, 900);
+  ASSERT_TRUE(host);
+  AppOptions options;
+  options.use_gpu = false;
+  App app(*host, options);
+  ASSERT_TRUE(app.load_csv(csv)) << app.status();
+  unlink(csv.c_str());
+  app.timing().set_plot_kind(TimingPlotKind::Roofline);
+  for (int i = 0; i < 3; ++i) tilescope::testing::frame(*host, app);
+  const std::string shot = temp_path("cpu-window.png");
+  app.request_screenshot(shot);
+  tilescope::testing::frame(*host, app);
+  Image img;
+  ASSERT_TRUE(read_png(shot, &img, &error)) << error;
+  unlink(shot.c_str());
+  RooflineHost no_gpu;
+  no_gpu.has_gpu = false;
+  const RooflineData d = build_roofline(cpu_rows(), Problem::Gemm, Precision::F32, nullptr, "", no_gpu);
+  ASSERT_EQ(d.series.size(), 1u);
+  EXPECT_GT(count_color(img, d.series[0].color, 30), 30) << "the CPU reference's points";
 }
 
 // The roofs come from the cache of the device the CUDA rows name. Rows of the texture shaders

@@ -112,3 +112,23 @@ TEST(Runner, SizesTooLargeForTheCpuSayWhy) {
   EXPECT_NE(history.snapshot()[0].error.find("up to 512"), std::string::npos);
   EXPECT_NE(runner.last_error().find("no usable GPU"), std::string::npos);
 }
+
+TEST(Runner, CountsTheFailedRunsOfAJobAndSaysWhetherItWasCancelled) {
+  TimingHistory history;
+  Runner runner(history, false);
+  ASSERT_TRUE(runner.start(JobKind::Sweep, {cpu_request(16, 1), cpu_request(4096, 1), cpu_request(32, 1)}));
+  ASSERT_TRUE(wait_idle(runner, 30));
+  RunnerProgress p = runner.progress();
+  EXPECT_EQ(p.done, 3);
+  EXPECT_EQ(p.failed, 1) << "the size above the CPU reference's limit";
+  EXPECT_FALSE(p.cancelled);
+
+  std::vector<RunRequest> long_job(20, cpu_request(512, 200));
+  ASSERT_TRUE(runner.start(JobKind::Sweep, long_job));
+  EXPECT_EQ(runner.progress().failed, 0) << "a new job counts from zero";
+  runner.cancel();
+  ASSERT_TRUE(wait_idle(runner, 5));
+  p = runner.progress();
+  EXPECT_TRUE(p.cancelled);
+  EXPECT_EQ(p.failed, 0) << "a cancelled run is not a failed one";
+}

@@ -11,9 +11,15 @@
 #include <fstream>
 #include <iterator>
 #include <map>
+#include <sstream>
 #include <string>
+#include <vector>
 
 #include "../help_text.h"
+#include "../variant_picks.h"
+#include "gui_test_support.h"
+
+using namespace tilescope;
 
 namespace {
 
@@ -89,6 +95,87 @@ TEST(ScriptExit, AnActionFailingWhilePlayingExits1) {
   if (o.code == 5) GTEST_SKIP() << "no OpenGL context here: " << o.err;
   EXPECT_EQ(o.code, 1) << o.err;
   EXPECT_NE(o.err.find(script + ":2: "), std::string::npos) << o.err;
+  std::remove(script.c_str());
+}
+
+// Plays `text` headless without a GPU; the outcome, or a skip where no GL context can be made.
+#define PLAY_OR_SKIP(outcome, script)                                                                 \
+  const Outcome outcome = run("--headless --no-settings --no-gpu --size 800x500 --script " + script); \
+  if (outcome.code == 5) GTEST_SKIP() << "no OpenGL context here: " << outcome.err
+
+// The lines of stderr that report a failing script line: "tilescope: FILE:LINE: why".
+std::vector<std::string> failure_lines(const std::string& err, const std::string& script) {
+  std::vector<std::string> out;
+  std::istringstream in(err);
+  for (std::string line; std::getline(in, line);)
+    if (line.rfind("tilescope: " + script + ":", 0) == 0) out.push_back(line);
+  return out;
+}
+
+TEST(ScriptExit, FilesThatCannotBeWrittenAfterTheFrameExit1WithTheirLines) {
+  // Exports and screenshots are written after the frame: the script learns how that went.
+  char dir[] = "/tmp/tilescope-script-dir-XXXXXX";
+  ASSERT_NE(mkdtemp(dir), nullptr);
+  // A plot to export first: an empty one is refused for another reason.
+  const std::string csv = std::string(TILESCOPE_SOURCE_DIR) + "/docs/benchmarks/h100-2026-11-21/bench-gemm.csv";
+  const std::string script = write_script("files.txt", "load-csv " + csv + "\nexport-plot /proc/x.png\nexport-plot " +
+                                                           dir + "\nframes 1\nscreenshot /proc/x.png\n");
+  PLAY_OR_SKIP(o, script);
+  EXPECT_EQ(o.code, 1) << o.err;
+  const std::vector<std::string> lines = failure_lines(o.err, script);
+  ASSERT_EQ(lines.size(), 3u) << o.err;
+  EXPECT_EQ(lines[0].rfind("tilescope: " + script + ":2: ", 0), 0u) << lines[0];
+  EXPECT_NE(lines[0].find("/proc/x.png"), std::string::npos) << lines[0];
+  EXPECT_EQ(lines[1].rfind("tilescope: " + script + ":3: ", 0), 0u) << lines[1];
+  EXPECT_NE(lines[1].find(dir), std::string::npos) << lines[1];
+  EXPECT_EQ(lines[2].rfind("tilescope: " + script + ":5: ", 0), 0u) << lines[2];
+  EXPECT_NE(lines[2].find("/proc/x.png"), std::string::npos) << lines[2];
+  rmdir(dir);
+  std::remove(script.c_str());
+}
+
+TEST(ScriptExit, EveryFailingLineIsReportedNotOnlyTheLast) {
+  // Three failures with no frame between them.
+  const std::string script =
+      write_script("many.txt", "load-csv /nonexistent/a.csv\nload-csv /nonexistent/b.csv\nexport-csv /proc/c.csv\n");
+  PLAY_OR_SKIP(o, script);
+  EXPECT_EQ(o.code, 1) << o.err;
+  const std::vector<std::string> lines = failure_lines(o.err, script);
+  ASSERT_EQ(lines.size(), 3u) << o.err;
+  for (int i = 0; i < 3; ++i)
+    EXPECT_EQ(lines[static_cast<std::size_t>(i)].rfind("tilescope: " + script + ":" + std::to_string(i + 1) + ": ", 0),
+              0u)
+        << lines[static_cast<std::size_t>(i)];
+  std::remove(script.c_str());
+}
+
+TEST(ScriptExit, AnExportSizeThePlotCannotHaveIsABadLine) {
+  // The range the check states is the one the writer enforces: nothing plays.
+  const std::string script = write_script("big.txt", "export-plot big.png 16384 16384\n");
+  const Outcome o = run("--headless --no-settings --no-gpu --script " + script);
+  EXPECT_EQ(o.code, 2) << o.err;
+  EXPECT_EQ(o.err, "tilescope: " + script + ":1: '16384' is not a whole number from 64 to 8192\n");
+  std::remove(script.c_str());
+}
+
+TEST(ScriptExit, AFailedRunExits1AtTheWaitForIt) {
+  // The texture shaders run without a GPU; a shader that does not compile makes their run fail.
+  tilescope::testing::ShaderDir shaders;
+  tilescope::testing::write_file(shaders.file(ShaderMode::kMultipass), "#version 330 core\nnot glsl\n");
+  const tilescope::testing::ScopedShaderEnv env(shaders.path());
+  const VariantDescriptor& gl = tilescope::testing::shader_variant_desc();
+  const std::string use = std::string(gl.id) + ":" + tilescope::testing::shader_config_name(ShaderMode::kMultipass);
+  const std::string script =
+      write_script("run.txt", "set n 32\nset reps 1\nuse-all off\nuse " + use + " on\nrun\nwait 120\nframes 1\n");
+  PLAY_OR_SKIP(o, script);
+  EXPECT_EQ(o.code, 1) << o.err;
+  const std::vector<std::string> lines = failure_lines(o.err, script);
+  ASSERT_EQ(lines.size(), 1u) << o.err;
+  EXPECT_EQ(lines[0].rfind("tilescope: " + script + ":5: finished: 1 of 2 runs of the CPU reference and " + gl.label +
+                               " at 32 failed; the last: ",
+                           0),
+            0u)
+      << lines[0];
   std::remove(script.c_str());
 }
 

@@ -144,8 +144,8 @@ TEST(ScriptCheck, ValuesOutOfRange) {
   expect_refused("wait 86401", "from 1 to 86400");
   expect_refused("frames 0", "from 1 to 1048576");
   expect_refused("frames -1", "from 1 to 1048576");
-  expect_refused("export-plot a.png 63 100", "from 64 to 16384");
-  expect_refused("export-plot a.png 100 16385", "from 64 to 16384");
+  expect_refused("export-plot a.png 63 100", "from 64 to 8192");
+  expect_refused("export-plot a.png 100 8193", "from 64 to 8192");
   expect_refused("mapping-block -1 0", "from 0 to 1048576");
   expect_refused("mapping-block 0 1048577", "from 0 to 1048576");
   expect_refused("mapping-phase -2", "from 0 to 1048576");
@@ -216,7 +216,7 @@ TEST(ScriptCheck, GoodLinesOfEveryActionLoad) {
                                   std::string("export-csv out.csv"),
                                   std::string("screenshot s.png"),
                                   std::string("export-plot p.png"),
-                                  std::string("export-plot p.png 64 16384"),
+                                  std::string("export-plot p.png 64 8192"),
                                   std::string("use-all off"),
                                   "focus " + std::string(tiled.id),
                                   "use " + std::string(tiled.id) + " on",

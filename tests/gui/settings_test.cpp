@@ -8,6 +8,7 @@
 #include "../variant_picks.h"
 #include "registry.h"
 #include "ui/app_state.h"
+#include "ui/recent_files.h"
 
 using namespace tilescope;
 
@@ -145,4 +146,50 @@ TEST(AppState, DefaultLessonAndSweepSizes) {
   EXPECT_EQ(shape.M, 100);
   EXPECT_EQ(shape.N, 100);
   EXPECT_EQ(shape.K, 50);
+}
+
+TEST(Settings, RecentFilesRoundTripNewestFirst) {
+  AppState s = default_app_state();
+  remember_recent_file(&s.recent_files, "/data/old.csv");
+  remember_recent_file(&s.recent_files, "/data/plot.png");
+  remember_recent_file(&s.recent_files, "/data/old.csv");  // again: to the front, not twice
+  EXPECT_EQ(s.recent_files, (std::vector<std::string>{"/data/old.csv", "/data/plot.png"}));
+  std::string warnings;
+  const AppState back = settings_from_text(settings_to_text(s), default_app_state(), &warnings);
+  EXPECT_EQ(warnings, "");
+  EXPECT_EQ(back.recent_files, s.recent_files);
+}
+
+TEST(Settings, RecentFilesKeepTheNewestFew) {
+  AppState s = default_app_state();
+  for (std::size_t i = 0; i < kRecentFilesKept + 3; ++i)
+    remember_recent_file(&s.recent_files, "/r/" + std::to_string(i) + ".csv");
+  ASSERT_EQ(s.recent_files.size(), kRecentFilesKept);
+  EXPECT_EQ(s.recent_files.front(), "/r/" + std::to_string(kRecentFilesKept + 2) + ".csv");
+  // A file that lists more is cut to the same number, and a relative path is refused.
+  std::string text;
+  for (std::size_t i = 0; i < kRecentFilesKept + 3; ++i) text += "recent_file = /f/" + std::to_string(i) + ".csv\n";
+  std::string warnings;
+  AppState back = settings_from_text(text + "recent_file = relative.csv\n", default_app_state(), &warnings);
+  EXPECT_EQ(back.recent_files.size(), kRecentFilesKept);
+  EXPECT_EQ(back.recent_files.front(), "/f/0.csv");
+  EXPECT_NE(warnings.find("relative.csv"), std::string::npos) << warnings;
+}
+
+TEST(Settings, PathsALineCannotHoldAreNotRemembered) {
+  std::vector<std::string> recent;
+  remember_recent_file(&recent, "/tmp/two\nlines.csv");
+  remember_recent_file(&recent, "/tmp/trailing space.csv ");
+  EXPECT_TRUE(recent.empty());
+  remember_recent_file(&recent, "/tmp/inner space.csv");
+  EXPECT_EQ(recent.size(), 1u);
+  EXPECT_EQ(recent_files_with_extension({"/a.csv", "/b.PNG", "/c.CSV"}, "csv"),
+            (std::vector<std::string>{"/a.csv", "/c.CSV"}));
+}
+
+TEST(Settings, WarningsShowTheFilesBytesPrintably) {
+  std::string warnings;
+  settings_from_text("theme = \x1b[2J\xff\n", default_app_state(), &warnings);
+  EXPECT_NE(warnings.find("\\x1B[2J\\xFF"), std::string::npos) << warnings;
+  EXPECT_EQ(warnings.find('\x1b'), std::string::npos) << warnings;
 }

@@ -494,12 +494,11 @@ TEST(TimelineTab, RecordTimelineInAScriptFailsWithTheReason) {
   ScriptPlayer script;
   std::string error;
   ASSERT_TRUE(script.load_text("show-timeline\nframes 2\nrecord-timeline\nframes 1\n", "t.txt", &error)) << error;
-  bool failed = false;
-  std::string message;
-  for (int i = 0; i < 2000 && script.step(app, &failed, &message); ++i) frame(*host, app);
+  std::vector<std::string> failures;
+  for (int i = 0; i < 2000 && script.step(app, &failures); ++i) frame(*host, app);
   EXPECT_TRUE(script.finished());
-  EXPECT_TRUE(failed);
-  EXPECT_EQ(message, "t.txt:3: record-timeline: " + expected_failure(app));
+  ASSERT_EQ(failures.size(), 1u);
+  EXPECT_EQ(failures[0], "t.txt:3: record-timeline: " + expected_failure(app));
   EXPECT_EQ(app.mapping().view(), MappingPanel::View::Timeline);
 }
 
