@@ -1,10 +1,11 @@
 // How long a texture-shader run would draw, from a fetch rate measured on the renderer that
 // draws it. On a software renderer (Mesa's llvmpipe, a CPU) the texture shaders are slow: every
-// texel fetch costs a few nanoseconds, about the same in every mode (2-core EPYC, `bench` at 512:
-// 4.1 ns in multipass, 4.3 blocked, 4.5 mrt, 4.8 mrt8, 4.9 rgba_packed), so multipass at 4096
-// (2 x 4096³ fetches a run, 13 runs) would draw for two hours. The window refuses such runs
-// before they start, with this estimate and the size that would fit (gl_shader_runner.h:
-// set_gl_shader_time_limit). Plain C++, no GL.
+// texel fetch costs about a nanosecond, much the same in every mode (2-core EPYC, `bench` at 512:
+// 0.95 ns in multipass, 1.04 blocked, 1.07 mrt, 1.1 rgba_packed, 1.13 mrt8; about four times that
+// while other builds shared the cores), so multipass at 4096 (2 x 4096³ fetches a run, 13 runs)
+// would draw for half an hour to two hours. The window refuses such runs before they start, with
+// this estimate and the size that would fit (gl_shader_runner.h: set_gl_shader_time_limit).
+// Plain C++, no GL.
 #pragma once
 
 #include <string>

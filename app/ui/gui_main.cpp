@@ -28,8 +28,8 @@ namespace {
 // The longest one texture-shader row may draw on a software renderer (llvmpipe): a class waits
 // a minute for it, the progress line moving and Esc stopping it at once; rows estimated longer
 // are refused before they draw, with the estimate and a size that fits (multipass at 4096 would
-// have drawn for two hours on 2 cores). 512, the largest size without a GPU, takes 10 to 35 s
-// there in the slowest modes, depending on the machine's load.
+// have drawn for half an hour to two hours on 2 cores, depending on their load). 512, the largest
+// size without a GPU, takes 3 to 15 s there in the slowest modes.
 constexpr double kShaderRunLimitSeconds = 60;
 constexpr double kFrameStatsEveryMs = 1000;
 
