@@ -1,21 +1,12 @@
 #include "block_account.h"
 
 #include <algorithm>
-#include <cstdarg>
-#include <cstdio>
+
+#include "text_format.h"
 
 namespace tilescope {
 
 namespace {
-
-std::string format(const char* fmt, ...) {
-  char buf[512];
-  va_list args;
-  va_start(args, fmt);
-  std::vsnprintf(buf, sizeof buf, fmt, args);
-  va_end(args);
-  return buf;
-}
 
 long long ll(std::int64_t v) {
   return static_cast<long long>(v);

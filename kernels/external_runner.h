@@ -15,7 +15,8 @@
 
 namespace tilescope {
 
-// One product, C = A * B, row-major floats (AᵀA arrives as a plain product of Aᵀ and A).
+// One product, C = A * B, row-major floats (AᵀA arrives as a plain product of Aᵀ and A). A and B
+// are null when the runner is asked whether it refuses the run (ExternalRunner::refusal).
 struct ExternalRun {
   const VariantDescriptor* variant = nullptr;
   int config_index = 0;
@@ -39,7 +40,17 @@ struct ExternalOutcome {
   double fetches_per_fma = 0;    // texels fetched per useful multiply-add
 };
 
-using ExternalRunner = std::function<ExternalOutcome(const ExternalRun&)>;
+struct ExternalRunner {
+  // Why the runner would refuse the run ("" = it would draw it), asked before the Measurer makes
+  // the inputs: a refusal that the sizes decide (a software renderer's time limit) then costs no
+  // host memory (at 8192 the inputs are 1.5 GB). Optional.
+  std::function<std::string(const ExternalRun&)> refusal;
+  // The run itself; out.error where it is refused or fails.
+  std::function<ExternalOutcome(const ExternalRun&)> run;
+
+  // Whether a runner is installed.
+  explicit operator bool() const { return static_cast<bool>(run); }
+};
 
 // Installs (or, with an empty function, removes) the runner of a backend. Thread-safe.
 void install_external_runner(Backend backend, ExternalRunner runner);

@@ -585,18 +585,20 @@ void Measurer::Impl::run_external(const RunRequest& req, const VariantDescriptor
   const Shape s = res.shape;
   const ExternalRunner runner = checked_external_runner(req, v, s);
   if (cancel.load()) throw GpuError("cancelled");
-  const ExternalInputs in = external_inputs(req, s);
 
   ExternalRun run;
   run.variant = &v;
   run.config_index = req.config_index;
-  run.M = in.M, run.N = in.N, run.K = in.K;
-  run.a = in.a32.data();
-  run.b = in.b32.data();
+  run.M = static_cast<int>(s.M), run.N = static_cast<int>(s.N), run.K = static_cast<int>(s.K);
   run.warmup = req.warmup;
   run.repetitions = req.repetitions;
   run.cancel = &cancel;
-  ExternalOutcome out = runner(run);
+  if (runner.refusal)
+    if (std::string refused = runner.refusal(run); !refused.empty()) throw GpuError(refused);
+  const ExternalInputs in = external_inputs(req, s);
+  run.a = in.a32.data();
+  run.b = in.b32.data();
+  ExternalOutcome out = runner.run(run);
   if (!out.error.empty()) throw GpuError(out.error);
   if (out.times_ms.empty() || out.c.size() != static_cast<std::size_t>(in.M) * in.N)
     throw GpuError(std::string(v.id) + ": the runner returned no result");

@@ -24,11 +24,11 @@ bool size_ok(int width, int height, std::string* error) {
   return true;
 }
 
-// One extra ImGui frame of the export's size, drawn by `draw(draw_list, size, scale)`, read
-// back and written as a PNG. Everything is drawn into the background draw list, so no window
+// One extra ImGui frame of the export's size, drawn by `draw(draw_list, size, scale)` and read
+// back into *image. Everything is drawn into the background draw list, so no window
 // of the UI takes part; sizes scale with the height so a 4K export looks like a larger 1080p one.
 template <typename Draw>
-bool render_png(const std::string& path, int width, int height, const Draw& draw, std::string* error) {
+bool render(int width, int height, const Draw& draw, Image* image, std::string* error) {
   RenderTarget target;
   if (!target.resize(width, height, error)) return false;
   ImGuiIO& io = ImGui::GetIO();
@@ -44,41 +44,50 @@ bool render_png(const std::string& path, int width, int height, const Draw& draw
   glClearColor(0, 0, 0, 1);
   glClear(GL_COLOR_BUFFER_BIT);
   ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
-  Image image;
-  const bool read = target.read(&image, error);
+  const bool read = target.read(image, error);
   RenderTarget::unbind();
   io.DisplaySize = saved_size;
   io.DisplayFramebufferScale = saved_scale;
-  if (!read) return false;
-  return write_png(path, image, error);
+  return read;
 }
 
 }  // namespace
 
-bool write_plot_png(const std::string& path, int width, int height, const PlotImage& plot, std::string* error) {
+bool render_plot_image(int width, int height, const PlotImage& plot, Image* out, std::string* error) {
   if (!size_ok(width, height, error)) return false;
   if (plot.series.empty()) {
     *error = "plot export: nothing to plot yet (run something first)";
     return false;
   }
-  return render_png(
-      path, width, height,
+  return render(
+      width, height,
       [&](ImDrawList* dl, ImVec2 size, float scale) {
         draw_plot(dl, ImVec2(0, 0), size, plot.style, plot.series, plot.refs, plot.x, plot.y, scale);
       },
-      error);
+      out, error);
 }
 
-bool write_roofline_png(const std::string& path, int width, int height, const RooflineData& roofline,
-                        std::string* error) {
+bool render_roofline_image(int width, int height, const RooflineData& roofline, Image* out, std::string* error) {
   if (!size_ok(width, height, error)) return false;
   if (roofline.series.empty() && !roofline.has_ceilings) {
     *error = "roofline export: no results and no ceilings to plot yet";
     return false;
   }
-  return render_png(
-      path, width, height,
-      [&](ImDrawList* dl, ImVec2 size, float scale) { draw_roofline(dl, ImVec2(0, 0), size, roofline, scale); }, error);
+  return render(
+      width, height,
+      [&](ImDrawList* dl, ImVec2 size, float scale) { draw_roofline(dl, ImVec2(0, 0), size, roofline, scale); }, out,
+      error);
+}
+
+bool write_plot_png(const std::string& path, int width, int height, const PlotImage& plot, std::string* error) {
+  Image image;
+  return render_plot_image(width, height, plot, &image, error) && write_png(path, image, error);
+}
+
+bool write_roofline_png(const std::string& path, int width, int height, const RooflineData& roofline,
+                        std::string* error) {
+  Image image;
+  return render_roofline_image(width, height, roofline, &image, error) && write_png(path, image, error);
 }
 
 }  // namespace tilescope

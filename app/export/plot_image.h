@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "platform/image.h"
 #include "plot/plot_widget.h"
 #include "plot/roofline_model.h"
 
@@ -33,5 +34,10 @@ bool write_plot_png(const std::string& path, int width, int height, const PlotIm
 // alone, or the note that no ceilings are known), but not with neither.
 bool write_roofline_png(const std::string& path, int width, int height, const RooflineData& roofline,
                         std::string* error);
+
+// The same two pictures rendered into *out without writing them, for a caller that writes the
+// PNG elsewhere (the window: export/png_write_queue.h). The same checks and errors.
+bool render_plot_image(int width, int height, const PlotImage& plot, Image* out, std::string* error);
+bool render_roofline_image(int width, int height, const RooflineData& roofline, Image* out, std::string* error);
 
 }  // namespace tilescope

@@ -69,18 +69,11 @@ class GlShaderThread {
     context_source_ = context;
   }
 
-  ExternalOutcome run(const ExternalRun& job) {
-    std::lock_guard<std::mutex> one_at_a_time(call_mutex_);
-    std::unique_lock<std::mutex> lock(mutex_);
-    if (!thread_.joinable()) thread_ = std::thread(&GlShaderThread::main, this);
-    job_ = job;
-    outcome_.reset();
-    wake_.notify_all();
-    wake_.wait(lock, [&] { return outcome_.has_value(); });
-    ExternalOutcome out = std::move(*outcome_);
-    outcome_.reset();
-    return out;
-  }
+  ExternalOutcome run(const ExternalRun& job) { return call(Job{job, false}); }
+
+  // Asked before the Measurer makes the inputs (ExternalRunner::refusal): on the GL thread too,
+  // since the estimate may need the mode's fetch rate measured first.
+  std::string refusal(const ExternalRun& job) { return call(Job{job, true}).error; }
 
   void request_reload() { generation_.fetch_add(1); }
 
@@ -101,7 +94,26 @@ class GlShaderThread {
   }
 
  private:
+  // A call for the GL thread: a run, or only the question whether it would be refused.
+  struct Job {
+    ExternalRun run;
+    bool refusal_only = false;
+  };
+
   GlShaderThread() = default;
+
+  ExternalOutcome call(const Job& job) {
+    std::lock_guard<std::mutex> one_at_a_time(call_mutex_);
+    std::unique_lock<std::mutex> lock(mutex_);
+    if (!thread_.joinable()) thread_ = std::thread(&GlShaderThread::main, this);
+    job_ = job;
+    outcome_.reset();
+    wake_.notify_all();
+    wake_.wait(lock, [&] { return outcome_.has_value(); });
+    ExternalOutcome out = std::move(*outcome_);
+    outcome_.reset();
+    return out;
+  }
 
   void main() {
     GlThreadContext* external = nullptr;
@@ -135,7 +147,7 @@ class GlShaderThread {
       context_error = "no OpenGL context for the texture shaders: " + context_error;
     }
     for (;;) {
-      ExternalRun job;
+      Job job;
       {
         std::unique_lock<std::mutex> lock(mutex_);
         wake_.wait(lock, [&] { return quit_ || job_.has_value(); });
@@ -161,7 +173,13 @@ class GlShaderThread {
           info_.load_log = log;
           ++info_.loads;
         }
-        out = run_job(job, *library, &warm);
+        if (job.refusal_only) {
+          ShaderTimeRequest request;
+          const ShaderFetchRate* rate = nullptr;
+          out.error = refusal(job.run, *library, &request, &rate);
+        } else {
+          out = run_job(job.run, *library, &warm);
+        }
       }
       std::lock_guard<std::mutex> lock(mutex_);
       outcome_ = std::move(out);
@@ -214,42 +232,49 @@ class GlShaderThread {
     return false;
   }
 
+  // The Measurer's first run is timed apart: here it is the engine's first warm-up run.
+  static int engine_warmup(const ExternalRun& job) { return job.warmup + 1; }
+
+  // Why the job is not drawn ("" = it is): a configuration the engine has no mode for, a failed
+  // or cancelled measurement of the fetch rate, or on a software renderer an estimate over the
+  // limit. *request: the job as the engine draws it; *rate: the mode's fetch rate on a software
+  // renderer (nullptr where none is known or needed).
+  std::string refusal(const ExternalRun& job, const ShaderLibrary& library, ShaderTimeRequest* request,
+                      const ShaderFetchRate** rate) {
+    *rate = nullptr;
+    const TileConfig& cfg = job.variant->configs[job.config_index];
+    if (cfg.engine_mode < 0 || cfg.engine_mode >= kShaderModeCount)
+      return "the texture-shader engine has no mode #" + std::to_string(cfg.engine_mode) + " (" + cfg.name + ")";
+    request->mode = static_cast<ShaderMode>(cfg.engine_mode);
+    request->variant = job.variant->id;
+    request->config = cfg.name;
+    request->M = job.M, request->N = job.N, request->K = job.K;
+    request->runs = engine_warmup(job) + job.repetitions;
+    if (!software_) return "";
+    std::string error;
+    *rate = fetch_rate(*request, library, job.cancel, &error);
+    if (!error.empty() || !*rate) return error;
+    const std::string refused = shader_time_refusal(*request, **rate, limit_seconds_.load());
+    return refused.empty() ? "" : "refused: " + refused;
+  }
+
   ExternalOutcome run_job(const ExternalRun& job, const ShaderLibrary& library, std::set<std::string>* warm) {
     ExternalOutcome out;
-    const TileConfig& cfg = job.variant->configs[job.config_index];
-    const std::string config = cfg.name;
-    if (cfg.engine_mode < 0 || cfg.engine_mode >= kShaderModeCount) {
-      out.error = "the texture-shader engine has no mode #" + std::to_string(cfg.engine_mode) + " (" + config + ")";
-      return out;
-    }
-    const ShaderMode mode = static_cast<ShaderMode>(cfg.engine_mode);
+    ShaderTimeRequest request;
+    const ShaderFetchRate* rate = nullptr;
+    out.error = refusal(job, library, &request, &rate);
+    if (!out.error.empty()) return out;
+    const std::string& config = request.config;
     out.device_name = current_renderer();
     ShaderGemmOptions options;
     options.cancel = job.cancel;
-    // The Measurer's first run is timed apart: here it is the engine's first warm-up run.
-    options.warmup = job.warmup + 1;
+    options.warmup = engine_warmup(job);
     options.progress = &fraction_;
-    ShaderTimeRequest request;
-    request.mode = mode;
-    request.config = config;
-    request.M = job.M, request.N = job.N, request.K = job.K;
-    request.runs = options.warmup + job.repetitions;
-    if (software_) {
-      const ShaderFetchRate* rate = fetch_rate(request, library, job.cancel, &out.error);
-      if (!out.error.empty()) return out;
-      if (rate) {
-        const std::string refused = shader_time_refusal(request, *rate, limit_seconds_.load());
-        if (!refused.empty()) {
-          out.error = "refused: " + refused;
-          return out;
-        }
-        options.slice_fetches = rate->fetches_per_second * kSliceSeconds;
-      }
-    }
+    if (rate) options.slice_fetches = rate->fetches_per_second * kSliceSeconds;
     publish_progress(true, config + " at " + shader_size_text(job.M, job.N, job.K));
     out.first_was_cold = warm->insert(config).second;
     ShaderGemmResult result =
-        run_shader_gemm(mode, job.a, job.b, job.M, job.N, job.K, job.repetitions, library, options);
+        run_shader_gemm(request.mode, job.a, job.b, job.M, job.N, job.K, job.repetitions, library, options);
     publish_progress(false, "");
     if (!result.error.empty()) {
       out.error = result.error;
@@ -324,7 +349,7 @@ class GlShaderThread {
   std::mutex call_mutex_;  // one caller at a time
   std::mutex mutex_;       // everything below
   std::condition_variable wake_;
-  std::optional<ExternalRun> job_;
+  std::optional<Job> job_;
   std::optional<ExternalOutcome> outcome_;
   bool quit_ = false;
   GlThreadContext* context_source_ = nullptr;  // nullptr: a headless EGL context of its own
@@ -343,8 +368,10 @@ class GlShaderThread {
 }  // namespace
 
 void install_gl_shader_runner() {
-  install_external_runner(Backend::GlShader,
-                          [](const ExternalRun& job) { return GlShaderThread::instance().run(job); });
+  ExternalRunner runner;
+  runner.refusal = [](const ExternalRun& job) { return GlShaderThread::instance().refusal(job); };
+  runner.run = [](const ExternalRun& job) { return GlShaderThread::instance().run(job); };
+  install_external_runner(Backend::GlShader, std::move(runner));
 }
 
 void stop_gl_shader_runner() {

@@ -74,7 +74,7 @@ std::string shader_time_refusal(const ShaderTimeRequest& request, const ShaderFe
   const int runs = std::max(1, request.runs);
   char rate_text[64];
   std::snprintf(rate_text, sizeof rate_text, "%.0f million texel fetches/s", rate.fetches_per_second / 1e6);
-  return "gl_shader " + request.config + " at " + shader_size_text(request.M, request.N, request.K) +
+  return request.variant + " " + request.config + " at " + shader_size_text(request.M, request.N, request.K) +
          " would take about " + readable_duration(seconds) + " on this renderer (" + rate.renderer +
          "): " + std::to_string(runs) + (runs == 1 ? " run" : " runs") + " of about " +
          readable_duration(seconds / runs) + " at " + rate_text + ", measured here on " + rate.measured_on +

@@ -17,7 +17,8 @@ namespace tilescope {
 // One call of the engine: every run it draws, the first, the warm-ups and the timed ones.
 struct ShaderTimeRequest {
   ShaderMode mode = ShaderMode::kMultipass;
-  std::string config;  // the variant's configuration name ("multipass"), for the message
+  std::string variant;  // the variant's id (its descriptor's), for the message
+  std::string config;   // the variant's configuration name ("multipass"), for the message
   int M = 1, N = 1, K = 1;
   int runs = 1;
 };

@@ -25,12 +25,13 @@ std::string three_figures(double v) {
   return fixed(v, a >= 100 ? 0 : a >= 10 ? 1 : a >= 1 ? 2 : 3);
 }
 
+// The CPU reference's rows carry their label (cpu_reference_row; the CSV's variant_label column
+// has been there from the first file), so its name is written once, where the rows are made.
 std::string series_label(const RunResult& r) {
-  // One series for the host, whatever configuration name its rows carry.
-  if (r.variant_id == kCpuReferenceId) return r.variant_label.empty() ? "CPU reference (double)" : r.variant_label;
   const VariantDescriptor* v = find_variant(r.variant_id);
   std::string label = v ? v->label : r.variant_label.empty() ? r.variant_id : r.variant_label;
-  if (!v || v->configs.size() > 1) label += " " + r.config_name;
+  // One series for the host, whatever configuration name its rows carry.
+  if (r.variant_id != kCpuReferenceId && (!v || v->configs.size() > 1)) label += " " + r.config_name;
   return label;
 }
 

@@ -5,9 +5,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <utility>
 
 #include "export/count_text.h"
-#include "export/png_writer.h"
 #include "export/printable_text.h"
 #include "export/results_csv.h"
 #include "registry.h"
@@ -473,18 +473,22 @@ void App::after_frame() {
   }
   if (state_.theme != applied_theme_ || state_.presenter != applied_presenter_) apply_theme();
 
+  collect_png_writes();
+  // Each file is named by its absolute path from here on: the folder the request meant, whatever
+  // the working folder is when the file is written.
   for (const PendingExport& e : pending_exports_) {
     std::string error;
     TabContext ctx = context();
-    if (timing_.export_png(ctx, e.path, e.width, e.height, &error)) {
-      set_status(
-          "wrote " + absolute_path(e.path) + " (" + std::to_string(e.width) + " x " + std::to_string(e.height) + ")",
-          false);
-      remember_file(absolute_path(e.path));
+    Image image;
+    if (timing_.export_image(ctx, e.width, e.height, &image, &error)) {
+      const std::string path = absolute_path(e.path);
+      write_png_beside_frames(
+          e.ticket, path, std::move(image),
+          "wrote " + path + " (" + std::to_string(e.width) + " x " + std::to_string(e.height) + ")");
     } else {
       set_status(error, true);
+      record_outcome(e.ticket, false, status_);
     }
-    record_outcome(e.ticket, !status_error_, status_);
   }
   pending_exports_.clear();
 
@@ -493,14 +497,40 @@ void App::after_frame() {
     capture_in_flight_ = false;
     std::string error;
     Image image;
-    if (host_.take_capture(&image, &error) && write_png(pending_screenshot_, image, &error)) {
-      set_status("wrote screenshot " + absolute_path(pending_screenshot_), false);
-      remember_file(absolute_path(pending_screenshot_));
+    if (host_.take_capture(&image, &error)) {
+      const std::string path = absolute_path(pending_screenshot_);
+      write_png_beside_frames(screenshot_ticket_, path, std::move(image), "wrote screenshot " + path);
     } else {
       set_status(error, true);
+      record_outcome(screenshot_ticket_, false, status_);
     }
-    record_outcome(screenshot_ticket_, !status_error_, status_);
     pending_screenshot_.clear();
+  }
+}
+
+void App::write_png_beside_frames(WorkTicket ticket, const std::string& path, Image image, std::string done) {
+  set_status("writing " + path + " ...", false);
+  png_done_.push_back({ticket, std::move(done)});
+  png_writes_.write(ticket, path, std::move(image));
+}
+
+void App::finish_file_writes() {
+  png_writes_.wait_idle();
+  collect_png_writes();
+}
+
+void App::collect_png_writes() {
+  for (const PngWriteQueue::Written& w : png_writes_.take_written()) {
+    const auto done = std::find_if(png_done_.begin(), png_done_.end(), [&](const auto& d) { return d.first == w.id; });
+    if (done == png_done_.end()) continue;  // not ours: every id written is queued with its words
+    if (w.ok) {
+      set_status(done->second, false);
+      remember_file(w.path);
+    } else {
+      set_status(w.error, true);
+    }
+    record_outcome(w.id, w.ok, status_);
+    png_done_.erase(done);
   }
 }
 

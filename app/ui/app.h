@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "device_info.h"
+#include "export/png_write_queue.h"
 #include "platform/host.h"
 #include "plot/plot_widget.h"
 #include "runner/runner.h"
@@ -48,8 +49,10 @@ class App {
   App(Host& host, const AppOptions& options);
   ~App();
 
-  void frame();        // the whole UI, once
-  void after_frame();  // pending exports, screenshot, font rebuild (GL, outside the ImGui frame)
+  void frame();  // the whole UI, once
+  // Pending exports and screenshot (read back here, written by png_writes_ beside the frames),
+  // font rebuild: GL, outside the ImGui frame.
+  void after_frame();
 
   // Actions, from buttons, shortcuts and scripts. Each returns false with status set when it
   // cannot start (busy, bad sizes, nothing selected). Run, Sweep and Live first cap the sizes
@@ -60,7 +63,8 @@ class App {
   void cancel();
   bool busy() const;
 
-  // Work that ends after the call asking for it (a plot export or screenshot: in after_frame();
+  // Work that ends after the call asking for it (a plot export or screenshot: once its file is
+  // written, a frame or more after the one asking;
   // a run, sweep or Live: when the runner is done) gets a ticket, and how it ended is kept for
   // the last kKeptOutcomes tickets: a script learns whether what it asked for worked.
   using WorkTicket = std::uint64_t;  // 0: none
@@ -79,6 +83,9 @@ class App {
   // Queued for after_frame(); the result lands in status() and in the ticket's outcome.
   WorkTicket request_plot_export(const std::string& path, int width, int height);
   WorkTicket request_screenshot(const std::string& path);
+  // Waits until every PNG asked for so far is written, and reports them as a frame would (the
+  // status line and the tickets' outcomes): for the end of a command or a script, and tests.
+  void finish_file_writes();
 
   // Sizes: the largest Run and Sweep take here (kMaxMatrixSize with a GPU; without one the CPU
   // reference's Runner::kCpuMaxSize) and why, in words ("" when no lower cap applies).
@@ -189,6 +196,10 @@ class App {
   // Once the runner is done with the job start_job gave it: the status line and its outcome.
   void notice_job_end();
   void record_outcome(WorkTicket ticket, bool ok, const std::string& message);
+  // Queues a PNG read back this frame; `done` is the status line once it is written.
+  void write_png_beside_frames(WorkTicket ticket, const std::string& path, Image image, std::string done);
+  // The files png_writes_ finished: the status line, recent files and their tickets' outcomes.
+  void collect_png_writes();
   WorkTicket next_ticket() { return ++last_ticket_; }
   void step_lesson();
 
@@ -255,6 +266,10 @@ class App {
   FileChooser file_chooser_;
   DesktopFileDialog desktop_dialog_;
   const std::string started_in_ = current_folder();
+  // Exports and screenshots read back, being encoded and written (each id is its ticket), and
+  // the status line each gets when written. The App's end waits for the files queued.
+  std::vector<std::pair<WorkTicket, std::string>> png_done_;
+  PngWriteQueue png_writes_;
 };
 
 }  // namespace tilescope

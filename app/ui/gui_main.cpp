@@ -124,6 +124,9 @@ int run_frames(Host& host, App& app, ScriptPlayer& script, const WindowOptions& 
     app.request_screenshot(o.screenshot);
     draw_frame(host, app);
   }
+  // Files still being written (a screenshot of the last frame) are written before the status
+  // line is read and the program ends.
+  app.finish_file_writes();
   return code;
 }
 

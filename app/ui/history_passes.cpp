@@ -405,7 +405,9 @@ void HistoryPanel::draw_pass_controls(const ModePlan& plan) {
   help_tooltip("How many passes (draw calls) have been drawn. Drag to step through them.");
   ImGui::SameLine();
   ImGui::SetNextItemWidth(7 * em);
-  ImGui::SliderFloat("##speed", &speed_, 1.0f, 100000.0f, "%.0f passes/s", ImGuiSliderFlags_Logarithmic);
+  // The noun agrees with the number shown: "%.0f" rounds as nearbyint does (half to even).
+  const char* speed_format = std::nearbyint(speed_) == 1 ? "%.0f pass/s" : "%.0f passes/s";
+  ImGui::SliderFloat("##speed", &speed_, 1.0f, 100000.0f, speed_format, ImGuiSliderFlags_Logarithmic);
   help_tooltip("Play speed, in passes per second.");
 
   // What the last pass drawn did.

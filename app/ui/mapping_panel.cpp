@@ -656,14 +656,18 @@ void MappingPanel::draw_reads_legend(ImDrawList* dl) const {
 // A tile of a stored matrix as a grid of coloured cells (value: blue negative, yellow positive),
 // the numbers written in when a cell is wide enough, a tooltip with the exact value.
 void MappingPanel::value_grid(const char* title, const TileRect& t, bool of_a) {
+  // The caption wraps: in a narrow column (presenter mode) three-digit indices outgrow one line.
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
   if (t.empty()) {
-    ImGui::TextDisabled("%s: nothing (outside the matrix)", title);
+    ImGui::TextWrapped("%s: nothing (outside the matrix)", title);
+    ImGui::PopStyleColor();
     return;
   }
   const std::int64_t rows = t.row1 - t.row0, cols = t.col1 - t.col0;
-  ImGui::TextDisabled("%s: rows %lld..%lld, cols %lld..%lld of %s", title, static_cast<long long>(t.row0),
-                      static_cast<long long>(t.row1 - 1), static_cast<long long>(t.col0),
-                      static_cast<long long>(t.col1 - 1), of_a ? "A" : "B");
+  ImGui::TextWrapped("%s: rows %lld..%lld, cols %lld..%lld of %s", title, static_cast<long long>(t.row0),
+                     static_cast<long long>(t.row1 - 1), static_cast<long long>(t.col0),
+                     static_cast<long long>(t.col1 - 1), of_a ? "A" : "B");
+  ImGui::PopStyleColor();
   constexpr int kMaxCells = 12;
   const int gr = static_cast<int>(std::min<std::int64_t>(rows, kMaxCells)),
             gc = static_cast<int>(std::min<std::int64_t>(cols, kMaxCells));

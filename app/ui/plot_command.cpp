@@ -168,6 +168,7 @@ int run_plot_command(int argc, char** argv) {
   app.frame();
   host->end_frame();
   app.after_frame();
+  app.finish_file_writes();
   if (app.status_is_error()) {
     std::cerr << "tilescope plot: " << app.status() << "\n";
     return 1;

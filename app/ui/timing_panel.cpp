@@ -215,8 +215,8 @@ void TimingPanel::draw(TabContext& ctx) {
   ImGui::EndChild();
 }
 
-bool TimingPanel::export_png(TabContext& ctx, const std::string& path, int width, int height, std::string* error) {
-  if (kind_ == TimingPlotKind::Roofline) return write_roofline_png(path, width, height, roofline_data(ctx), error);
+bool TimingPanel::export_image(TabContext& ctx, int width, int height, Image* out, std::string* error) {
+  if (kind_ == TimingPlotKind::Roofline) return render_roofline_image(width, height, roofline_data(ctx), out, error);
   const PlotData& data = plot_data(ctx);
   PlotImage image;
   image.style = data.style;
@@ -225,7 +225,7 @@ bool TimingPanel::export_png(TabContext& ctx, const std::string& path, int width
   // The axes the window shows now (auto-fitted, or the user's zoom).
   image.x = plot_view_.auto_fit ? fit_axis(data.style, data.series, data.refs, false) : plot_view_.x;
   image.y = plot_view_.auto_fit ? fit_axis(data.style, data.series, data.refs, true) : plot_view_.y;
-  return write_plot_png(path, width, height, image, error);
+  return render_plot_image(width, height, image, out, error);
 }
 
 void TimingPanel::draw_plot_panel(TabContext& ctx) {

@@ -11,6 +11,7 @@
 
 #include "ceilings.h"
 #include "measure.h"
+#include "platform/image.h"
 #include "plot/plot_widget.h"
 #include "plot/roofline_model.h"
 #include "ui/tab.h"
@@ -35,8 +36,9 @@ class TimingPanel : public Tab {
   void draw(TabContext& ctx) override;
   // Re-derived only when the history or the view changed: the history can hold thousands of rows.
   const PlotData& plot_data(TabContext& ctx);
-  // The plot shown now as a PNG, with the axes the window shows (export/plot_image.h). GL, between frames.
-  bool export_png(TabContext& ctx, const std::string& path, int width, int height, std::string* error);
+  // The plot shown now as an image of the given size, with the axes the window shows, for a PNG
+  // export (export/plot_image.h). GL, between frames.
+  bool export_image(TabContext& ctx, int width, int height, Image* out, std::string* error);
 
   TimingPlotKind plot_kind() const { return kind_; }
   void set_plot_kind(TimingPlotKind kind) { kind_ = kind; }

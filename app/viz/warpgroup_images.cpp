@@ -1,8 +1,8 @@
 #include "viz/warpgroup_images.h"
 
 #include <algorithm>
-#include <cstdarg>
-#include <cstdio>
+
+#include "text_format.h"
 
 namespace tilescope {
 
@@ -45,16 +45,6 @@ namespace {
 std::string number_word(int n) {
   static const char* const kWords[] = {"No", "One", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight"};
   return n >= 0 && n <= 8 ? kWords[n] : std::to_string(n);
-}
-
-// printf into a string; the attribute lets the compiler check every call's arguments.
-__attribute__((format(printf, 1, 2))) std::string format(const char* fmt, ...) {
-  char buf[512];
-  va_list args;
-  va_start(args, fmt);
-  std::vsnprintf(buf, sizeof buf, fmt, args);
-  va_end(args);
-  return buf;
 }
 
 // "1 slice", "2 slices".
@@ -127,20 +117,16 @@ std::string warpgroup_lane_summary(const FragmentPicture& pic, int warp, int lan
 }
 
 std::string stage_copy_words(const StageCopy& c) {
-  char buf[160];
-  std::snprintf(buf, sizeof buf, "%s, %d x %d elements (%d bytes) at byte %lld of the stage", c.operand.c_str(), c.rows,
-                c.cols, c.bytes, static_cast<long long>(c.offset));
-  return buf;
+  return format("%s, %d x %d elements (%d bytes) at byte %lld of the stage", c.operand.c_str(), c.rows, c.cols, c.bytes,
+                static_cast<long long>(c.offset));
 }
 
 std::string stage_ring_words(const FragmentPicture& pic) {
-  char buf[256];
-  std::snprintf(buf, sizeof buf,
-                "%d stage%s of %d bytes = %lld bytes of shared memory; stage s starts at byte s x %d, and has "
-                "two mbarriers: full[s] and empty[s]",
-                pic.stages, pic.stages == 1 ? "" : "s", pic.stage_bytes,
-                static_cast<long long>(pic.stages) * pic.stage_bytes, pic.stage_bytes);
-  return buf;
+  return format(
+      "%d stage%s of %d bytes = %lld bytes of shared memory; stage s starts at byte s x %d, and has "
+      "two mbarriers: full[s] and empty[s]",
+      pic.stages, pic.stages == 1 ? "" : "s", pic.stage_bytes, static_cast<long long>(pic.stages) * pic.stage_bytes,
+      pic.stage_bytes);
 }
 
 }  // namespace tilescope

@@ -24,57 +24,45 @@ using namespace tilescope;
 using tilescope::testing::count_color;
 using tilescope::testing::distinct_colors;
 using tilescope::testing::frame;
+using tilescope::testing::frames;
+using tilescope::testing::frames_while_busy;
+using tilescope::testing::kH100Csv;
 using tilescope::testing::make_host;
-
-namespace {
-
-const std::string kH100Csv = std::string(TILESCOPE_SOURCE_DIR) + "/docs/benchmarks/h100-2026-11-21/bench-gemm.csv";
-
-std::string temp_path(const std::string& name) {
-  return "/tmp/tilescope-test-" + std::to_string(getpid()) + "-" + name;
-}
-
-}  // namespace
+using tilescope::testing::screenshot;
+using tilescope::testing::temp_path;
+using tilescope::testing::without_gpu;
+using tilescope::testing::write_file;
 
 TEST(App, RendersTheLoadedSweepWithEverySeriesColour) {
   auto host = make_host(1600, 900);
   ASSERT_TRUE(host);
-  AppOptions options;
-  options.use_gpu = false;
-  App app(*host, options);
+  App app(*host, without_gpu());
   ASSERT_TRUE(app.load_csv(kH100Csv)) << app.status();
-  for (int i = 0; i < 3; ++i) frame(*host, app);
+  frames(*host, app, 3);
   const App::PlotData& data = app.plot_data();
   ASSERT_GE(data.series.size(), 8u) << "the baseline and every configuration of our kernels";
   EXPECT_EQ(data.series[0].points.size(), 4u) << "N = 1024 ... 8192";
   EXPECT_NE(data.style.footer.find("H100"), std::string::npos) << "the footer names the machine of the results";
 
-  const std::string shot = temp_path("app.png");
-  app.request_screenshot(shot);
-  frame(*host, app);
+  const Image img = screenshot(*host, app, "app.png");
   ASSERT_FALSE(app.status_is_error()) << app.status();
-  Image img;
-  std::string error;
-  ASSERT_TRUE(read_png(shot, &img, &error)) << error;
   EXPECT_EQ(img.width, 1600);
   EXPECT_EQ(img.height, 900);
   EXPECT_GT(distinct_colors(img), 50u) << "not a blank frame";
   for (std::size_t s = 0; s < 4; ++s)
     EXPECT_GT(count_color(img, data.series[s].color, 30), 30) << "series " << data.series[s].label << " is not drawn";
-  unlink(shot.c_str());
 }
 
 TEST(App, PlotExportIsRenderedOffscreenAtTheChosenSize) {
   auto host = make_host(800, 600);
   ASSERT_TRUE(host);
-  AppOptions options;
-  options.use_gpu = false;
-  App app(*host, options);
+  App app(*host, without_gpu());
   ASSERT_TRUE(app.load_csv(kH100Csv)) << app.status();
   frame(*host, app);
   const std::string png = temp_path("plot.png");
   app.request_plot_export(png, 1280, 720);
   frame(*host, app);
+  app.finish_file_writes();
   ASSERT_FALSE(app.status_is_error()) << app.status();
   Image img;
   std::string error;
@@ -89,6 +77,7 @@ TEST(App, PlotExportIsRenderedOffscreenAtTheChosenSize) {
   // An unwritable path: a clear message, nothing written, the app carries on.
   app.request_plot_export("/nonexistent/dir/plot.png", 640, 360);
   frame(*host, app);
+  app.finish_file_writes();
   EXPECT_TRUE(app.status_is_error());
   EXPECT_NE(app.status().find("/nonexistent/dir/plot.png"), std::string::npos) << app.status();
 }
@@ -96,12 +85,10 @@ TEST(App, PlotExportIsRenderedOffscreenAtTheChosenSize) {
 TEST(App, WithoutAGpuTheCpuReferenceRunsAndTheBannerSaysWhy) {
   auto host = make_host(1280, 720);
   ASSERT_TRUE(host);
-  AppOptions options;
-  options.use_gpu = false;
-  App app(*host, options);
+  App app(*host, without_gpu());
   app.state().n = 64;
   ASSERT_TRUE(app.run()) << app.status();
-  for (int i = 0; i < 2000 && app.busy(); ++i) frame(*host, app);
+  frames_while_busy(*host, app);
   ASSERT_FALSE(app.busy());
   const auto rows = app.history().snapshot();
   ASSERT_EQ(rows.size(), 1u);
@@ -114,14 +101,9 @@ TEST(App, WithoutAGpuTheCpuReferenceRunsAndTheBannerSaysWhy) {
 TEST(App, MalformedCsvGivesAClearMessage) {
   auto host = make_host(640, 360);
   ASSERT_TRUE(host);
-  AppOptions options;
-  options.use_gpu = false;
-  App app(*host, options);
+  App app(*host, without_gpu());
   const std::string bad = temp_path("bad.csv");
-  FILE* f = std::fopen(bad.c_str(), "w");
-  ASSERT_NE(f, nullptr);
-  std::fputs("this,is,not\na,tilescope,csv\n", f);
-  std::fclose(f);
+  write_file(bad, "this,is,not\na,tilescope,csv\n");
   EXPECT_FALSE(app.load_csv(bad));
   EXPECT_TRUE(app.status_is_error());
   EXPECT_NE(app.status().find(bad), std::string::npos) << app.status();
@@ -142,15 +124,13 @@ TEST(Script, ChecksTheWholeFileBeforeRunning) {
 TEST(App, StatusLineNamesTheWorkUnderWay) {
   auto host = make_host(800, 600);
   ASSERT_TRUE(host);
-  AppOptions options;
-  options.use_gpu = false;
-  App app(*host, options);
+  App app(*host, without_gpu());
   // The default lesson ticks CUDA variants; without a GPU the CPU reference runs instead, at
   // most at its limit (the window starts there), and the status line says so.
   ASSERT_TRUE(app.run()) << app.status();
   EXPECT_EQ(app.status(), "running the CPU reference at 512 (no GPU: the CUDA variants are unavailable) ...");
   app.cancel();
-  while (app.busy()) frame(*host, app);
+  frames_while_busy(*host, app);
   frame(*host, app);  // the frame after the runner stopped says how
   EXPECT_EQ(app.status().rfind("cancelled after ", 0), 0u) << app.status();
   app.state().sweep_from = 64;
@@ -159,7 +139,7 @@ TEST(App, StatusLineNamesTheWorkUnderWay) {
   EXPECT_EQ(app.status(),
             "sweeping the CPU reference at 3 sizes from 64 to 256 (no GPU: the CUDA variants are unavailable) ...");
   app.cancel();
-  while (app.busy()) frame(*host, app);
+  frames_while_busy(*host, app);
 }
 
 namespace {
@@ -169,17 +149,15 @@ namespace {
 // in the status line. Returns the status once the run is done.
 std::string run_above_the_cap(int frames_between) {
   auto host = make_host(1024, 640);
-  AppOptions options;
-  options.use_gpu = false;
-  App app(*host, options);
+  App app(*host, without_gpu());
   app.state().repetitions = 1;
   app.state().n = 2048;
-  for (int i = 0; i < frames_between; ++i) frame(*host, app);
+  frames(*host, app, frames_between);
   EXPECT_TRUE(app.run()) << app.status();
   EXPECT_EQ(app.state().n, 512) << "lowered in the field too";
   EXPECT_EQ(app.size_note(),
             "N 2048 lowered to 512: without a GPU, Run and Sweep time the CPU reference, which takes sizes up to 512");
-  for (int i = 0; i < 2000 && app.busy(); ++i) frame(*host, app);
+  frames_while_busy(*host, app);
   frame(*host, app);
   const auto rows = app.history().snapshot();
   EXPECT_EQ(rows.size(), 1u);
@@ -208,9 +186,7 @@ TEST(App, WithoutAGpuASizeAboveTheCapIsLoweredVisiblyWhateverTheFramesBetween) {
 TEST(App, LiveWithoutAGpuNamesWhatItReRuns) {
   auto host = make_host(800, 600);
   ASSERT_TRUE(host);
-  AppOptions options;
-  options.use_gpu = false;
-  App app(*host, options);
+  App app(*host, without_gpu());
   app.state().n = 64;
   const LessonEntry& focused = app.state().lesson[static_cast<std::size_t>(app.state().focused)];
   const VariantDescriptor* v = find_variant(focused.variant_id);
@@ -218,9 +194,9 @@ TEST(App, LiveWithoutAGpuNamesWhatItReRuns) {
   ASSERT_TRUE(app.live()) << app.status();
   EXPECT_EQ(app.status(), "live: re-running the CPU reference at 64 (no GPU: " + std::string(v->label) +
                               " is unavailable) until you press Stop (Esc)");
-  for (int i = 0; i < 5; ++i) frame(*host, app);
+  frames(*host, app, 5);
   app.cancel();
-  for (int i = 0; i < 2000 && app.busy(); ++i) frame(*host, app);
+  frames_while_busy(*host, app);
   frame(*host, app);
   EXPECT_EQ(app.status().rfind("stopped Live after ", 0), 0u) << app.status();
   EXPECT_NE(app.status().find(" of the CPU reference at 64"), std::string::npos) << app.status();
@@ -229,15 +205,17 @@ TEST(App, LiveWithoutAGpuNamesWhatItReRuns) {
 TEST(App, WorkDoneAfterTheFrameReportsHowItEnded) {
   auto host = make_host(640, 360);
   ASSERT_TRUE(host);
-  AppOptions options;
-  options.use_gpu = false;
-  App app(*host, options);
+  App app(*host, without_gpu());
   ASSERT_TRUE(app.load_csv(kH100Csv)) << app.status();
   const App::WorkTicket bad_export = app.request_plot_export("/proc/tilescope-plot.png", 640, 360);
   const App::WorkTicket bad_shot = app.request_screenshot("/proc/tilescope-shot.png");
   App::WorkOutcome outcome;
   EXPECT_FALSE(app.work_outcome(bad_export, &outcome)) << "not before the frame";
   frame(*host, app);
+  // The frame reads the pixels back and hands them on: the files are written beside the frames,
+  // and their outcomes land at the next frame's end at the earliest.
+  EXPECT_FALSE(app.work_outcome(bad_export, &outcome)) << "the frame did not wait for the file";
+  app.finish_file_writes();
   ASSERT_TRUE(app.work_outcome(bad_export, &outcome));
   EXPECT_FALSE(outcome.ok);
   EXPECT_NE(outcome.message.find("/proc/tilescope-plot.png"), std::string::npos) << outcome.message;
@@ -248,6 +226,7 @@ TEST(App, WorkDoneAfterTheFrameReportsHowItEnded) {
   const std::string png = temp_path("outcome.png");
   const App::WorkTicket good = app.request_plot_export(png, 640, 360);
   frame(*host, app);
+  app.finish_file_writes();
   ASSERT_TRUE(app.work_outcome(good, &outcome));
   EXPECT_TRUE(outcome.ok) << outcome.message;
   unlink(png.c_str());
@@ -287,11 +266,9 @@ TEST(Help, ListsTheShippedLessonsAndPlaysOne) {
 
   auto host = make_host(1280, 720);
   ASSERT_TRUE(host);
-  AppOptions options;
-  options.use_gpu = false;
-  App app(*host, options);
+  App app(*host, without_gpu());
   const std::string lesson = temp_path("lesson.txt");
-  tilescope::testing::write_file(lesson, "# A lesson.\nset n 64\nshow-mapping\nframes 2\n# expect: tab mapping\n");
+  write_file(lesson, "# A lesson.\nset n 64\nshow-mapping\nframes 2\n# expect: tab mapping\n");
   ASSERT_TRUE(app.play_lesson(lesson)) << app.status();
   EXPECT_EQ(app.lesson_playing(), lesson);
   for (int i = 0; i < 20 && !app.lesson_playing().empty(); ++i) frame(*host, app);
@@ -303,22 +280,16 @@ TEST(Help, ListsTheShippedLessonsAndPlaysOne) {
   // Help's windows: the lessons (the first one chosen, its text shown) and the shortcuts.
   app.help_menu().open_lessons(0);
   app.help_menu().open_shortcuts();
-  const std::string shot = temp_path("help.png");
-  app.request_screenshot(shot);
-  frame(*host, app);
+  const Image img = screenshot(*host, app, "help.png");
   for (const char* title : {"Lessons", "Keyboard shortcuts"}) {
     const ImGuiWindow* w = ImGui::FindWindowByName(title);
     ASSERT_NE(w, nullptr) << title;
     EXPECT_TRUE(w->Active) << title << " was drawn in this frame";
   }
-  Image img;
-  std::string error;
-  ASSERT_TRUE(read_png(shot, &img, &error)) << error;
   EXPECT_GT(distinct_colors(img), 50u);
-  unlink(shot.c_str());
 
   // A bad lesson is refused with its line, and nothing plays.
-  tilescope::testing::write_file(lesson, "set n 64\nexplode\n");
+  write_file(lesson, "set n 64\nexplode\n");
   EXPECT_FALSE(app.play_lesson(lesson));
   EXPECT_TRUE(app.status_is_error());
   EXPECT_EQ(app.status().rfind(lesson + ":2: ", 0), 0u) << app.status();

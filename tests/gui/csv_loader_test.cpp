@@ -20,17 +20,19 @@
 #include "ui/app.h"
 
 using namespace tilescope;
-using tilescope::testing::frame;
+using tilescope::testing::frames;
+using tilescope::testing::frames_while_loading;
+using tilescope::testing::kH100Csv;
 using tilescope::testing::make_host;
+using tilescope::testing::temp_path;
+using tilescope::testing::without_gpu;
 
 namespace {
-
-const std::string kH100Csv = std::string(TILESCOPE_SOURCE_DIR) + "/docs/benchmarks/h100-2026-11-21/bench-gemm.csv";
 
 // A real sweep's rows repeated `times` times, written to a temporary file (removed after).
 class RepeatedSweep {
  public:
-  explicit RepeatedSweep(int times) : path_("/tmp/tilescope-loader-test-" + std::to_string(getpid()) + ".csv") {
+  explicit RepeatedSweep(int times) : path_(temp_path("repeated-sweep.csv")) {
     std::vector<RunResult> sweep, rows;
     std::string error;
     EXPECT_TRUE(read_results_csv_file(kH100Csv, &sweep, &error)) << error;
@@ -104,13 +106,10 @@ TEST(CsvLoader, TheAppKeepsDrawingWhileItLoadsAndCanCancel) {
   RepeatedSweep file(200);
   auto host = make_host(1280, 720);
   ASSERT_TRUE(host);
-  AppOptions options;
-  options.use_gpu = false;
-  App app(*host, options);
+  App app(*host, without_gpu());
   ASSERT_TRUE(app.start_load_csv(file.path())) << app.status();
   EXPECT_TRUE(app.loading_csv());
-  int frames = 0;
-  for (; frames < 6000 && app.loading_csv(); ++frames) frame(*host, app);
+  frames_while_loading(*host, app);
   ASSERT_FALSE(app.loading_csv());
   EXPECT_FALSE(app.status_is_error()) << app.status();
   EXPECT_EQ(app.history().size(), file.rows()) << app.status();
@@ -120,7 +119,7 @@ TEST(CsvLoader, TheAppKeepsDrawingWhileItLoadsAndCanCancel) {
   app.history().clear();
   ASSERT_TRUE(app.start_load_csv(file.path()));
   app.cancel_load_csv();
-  for (int i = 0; i < 6000 && app.loading_csv(); ++i) frame(*host, app);
+  frames_while_loading(*host, app);
   EXPECT_EQ(app.history().size(), 0u);
   EXPECT_NE(app.status().find("cancelled"), std::string::npos) << app.status();
 }
@@ -128,13 +127,11 @@ TEST(CsvLoader, TheAppKeepsDrawingWhileItLoadsAndCanCancel) {
 // A file that arrives slowly (a named pipe the test writes into): the loader waits inside its
 // read while the window goes on drawing frames, with the progress bar in the status bar.
 TEST(CsvLoader, TheWindowDrawsOnWhileTheFileIsSlowToArrive) {
-  const std::string fifo = "/tmp/tilescope-loader-fifo-" + std::to_string(getpid());
+  const std::string fifo = temp_path("loader-fifo");
   ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
   auto host = make_host(1280, 720);
   ASSERT_TRUE(host);
-  AppOptions options;
-  options.use_gpu = false;
-  App app(*host, options);
+  App app(*host, without_gpu());
   ASSERT_TRUE(app.start_load_csv(fifo));
   const int fd = open(fifo.c_str(), O_WRONLY);  // waits for the loader to open its end
   ASSERT_GE(fd, 0);
@@ -144,12 +141,12 @@ TEST(CsvLoader, TheWindowDrawsOnWhileTheFileIsSlowToArrive) {
   const std::string text = results_to_csv(sweep);
   ASSERT_EQ(write(fd, text.data(), text.size()), static_cast<ssize_t>(text.size()));
   // The loader now waits for the rest of its first block; the UI must not.
-  for (int i = 0; i < 5; ++i) frame(*host, app);
+  frames(*host, app, 5);
   EXPECT_TRUE(app.loading_csv());
   EXPECT_FALSE(app.status_is_error()) << app.status();
   app.cancel_load_csv();
   close(fd);  // the end of the file: the loader sees the cancel at its next report
-  for (int i = 0; i < 6000 && app.loading_csv(); ++i) frame(*host, app);
+  frames_while_loading(*host, app);
   EXPECT_FALSE(app.loading_csv());
   EXPECT_EQ(app.history().size(), 0u);
   EXPECT_NE(app.status().find("cancelled"), std::string::npos) << app.status();
@@ -160,20 +157,18 @@ TEST(CsvLoader, TheWindowDrawsOnWhileTheFileIsSlowToArrive) {
 // a message that shows its bytes as \xNN, in the status bar (each way of loading) and on the
 // terminal, never raw.
 TEST(CsvLoader, GarbageIsRefusedInPrintableWordsOnScreenAndTerminal) {
-  const std::string path = "/tmp/tilescope-garbage-" + std::to_string(getpid()) + ".csv";
+  const std::string path = temp_path("garbage.csv");
   tilescope::testing::write_file(path, tilescope::testing::garbage_bytes(64 * 1024));
   auto host = make_host(1280, 720);
   ASSERT_TRUE(host);
-  AppOptions options;
-  options.use_gpu = false;
-  App app(*host, options);
+  App app(*host, without_gpu());
   EXPECT_FALSE(app.load_csv(path));
   EXPECT_TRUE(app.status_is_error());
   EXPECT_NE(app.status().find("\\x1B[2J"), std::string::npos) << app.status();
   EXPECT_EQ(tilescope::testing::first_unprintable(app.status()), "") << app.status();
 
   ASSERT_TRUE(app.start_load_csv(path));
-  for (int i = 0; i < 6000 && app.loading_csv(); ++i) frame(*host, app);
+  frames_while_loading(*host, app);
   EXPECT_TRUE(app.status_is_error());
   EXPECT_EQ(tilescope::testing::first_unprintable(app.status()), "") << app.status();
   EXPECT_EQ(app.history().size(), 0u);

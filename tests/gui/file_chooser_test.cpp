@@ -29,21 +29,23 @@
 
 using namespace tilescope;
 using tilescope::testing::frame;
+using tilescope::testing::frames;
+using tilescope::testing::frames_while_loading;
+using tilescope::testing::kH100Csv;
 using tilescope::testing::make_host;
+using tilescope::testing::ScopedEnv;
+using tilescope::testing::TempDir;
+using tilescope::testing::without_gpu;
 using tilescope::testing::write_file;
 namespace fs = std::filesystem;
 
 namespace {
 
-const std::string kH100Csv = std::string(TILESCOPE_SOURCE_DIR) + "/docs/benchmarks/h100-2026-11-21/bench-gemm.csv";
-
 // A folder of folders and files of several types, removed after.
 class Folder : public ::testing::Test {
  protected:
   void SetUp() override {
-    char name[] = "/tmp/tilescope-chooser-XXXXXX";
-    ASSERT_NE(mkdtemp(name), nullptr);
-    dir_ = name;
+    ASSERT_FALSE(dir_.empty());
     for (const char* d : {"zeta", "Alpha", ".git"}) fs::create_directory(dir_ + "/" + d);
     write_file(dir_ + "/b.csv", std::string(100, 'x'));
     write_file(dir_ + "/A.CSV", "a");
@@ -51,7 +53,6 @@ class Folder : public ::testing::Test {
     write_file(dir_ + "/plot.png", "p");
     write_file(dir_ + "/.hidden.csv", "h");
   }
-  void TearDown() override { fs::remove_all(dir_); }
 
   static std::vector<std::string> names(const FolderListing& l) {
     std::vector<std::string> out;
@@ -75,34 +76,8 @@ class Folder : public ::testing::Test {
     return r;
   }
 
-  std::string dir_;
-};
-
-// $NAME = value for the scope ("" with unset = true: removed), then as it was.
-class ScopedEnv {
- public:
-  ScopedEnv(const char* name, const std::string& value, bool unset = false) : name_(name) {
-    const char* old = std::getenv(name);
-    had_ = old != nullptr;
-    old_ = old ? old : "";
-    if (unset)
-      unsetenv(name);
-    else
-      setenv(name, value.c_str(), 1);
-  }
-  ~ScopedEnv() {
-    if (had_)
-      setenv(name_, old_.c_str(), 1);
-    else
-      unsetenv(name_);
-  }
-  ScopedEnv(const ScopedEnv&) = delete;
-  ScopedEnv& operator=(const ScopedEnv&) = delete;
-
- private:
-  const char* name_;
-  bool had_ = false;
-  std::string old_;
+  const TempDir tmp_{"tilescope-chooser"};
+  const std::string dir_ = tmp_.path();
 };
 
 void write_program(const std::string& path, const std::string& script) {
@@ -121,9 +96,7 @@ bool wait_for(DesktopFileDialog& dialog, FileDialogResult* r, double seconds = 1
 
 // An App whose choosers open in `folder`, with a sweep to plot.
 std::unique_ptr<App> headless_app(Host& host, const std::string& folder) {
-  AppOptions options;
-  options.use_gpu = false;
-  auto app = std::make_unique<App>(host, options);
+  auto app = std::make_unique<App>(host, without_gpu());
   app->state().export_dir = folder;
   EXPECT_TRUE(app->load_csv(kH100Csv)) << app->status();
   app->state().recent_files.clear();
@@ -388,7 +361,7 @@ TEST_F(Folder, LoadCsvThroughTheChooserWithTheKeyboard) {
   host->queue_key_press(GLFW_KEY_ENTER, 0);
   frame(*host, *app);
   EXPECT_FALSE(app->file_chooser().is_open());
-  for (int i = 0; i < 6000 && app->loading_csv(); ++i) frame(*host, *app);
+  frames_while_loading(*host, *app);
   EXPECT_FALSE(app->status_is_error()) << app->status();
   EXPECT_EQ(app->history().size(), 2 * rows_before) << "the same sweep once more";
   EXPECT_EQ(app->status().rfind("loaded " + dir_ + "/b.csv (", 0), 0u) << app->status();
@@ -419,7 +392,7 @@ TEST_F(Folder, EscClosesTheChooserAndTheExportDialogWithoutActing) {
   frame(*host, *app);
   EXPECT_TRUE(modal_dialog_open());
   host->queue_key_press(GLFW_KEY_ESCAPE, 0);
-  for (int i = 0; i < 3; ++i) frame(*host, *app);
+  frames(*host, *app, 3);
   EXPECT_FALSE(modal_dialog_open());
   EXPECT_TRUE(files_like("tilescope-plot").empty()) << "nothing exported";
 
@@ -427,7 +400,8 @@ TEST_F(Folder, EscClosesTheChooserAndTheExportDialogWithoutActing) {
   app->open_export_dialog();
   frame(*host, *app);
   host->queue_key_press(GLFW_KEY_ENTER, 0);
-  for (int i = 0; i < 3; ++i) frame(*host, *app);
+  frames(*host, *app, 3);
+  app->finish_file_writes();
   EXPECT_FALSE(modal_dialog_open());
   const std::vector<std::string> plots = files_like("tilescope-plot-");
   ASSERT_EQ(plots.size(), 1u) << app->status();
@@ -456,7 +430,8 @@ TEST_F(Folder, TheExportDialogRefusesAFolderItCannotWriteAndStaysOpen) {
   EXPECT_FALSE(app->file_chooser().is_open());
   EXPECT_TRUE(modal_dialog_open()) << "back in the Export dialog, which now names " << dir_ << "/chosen.png";
   host->queue_key_press(GLFW_KEY_ENTER, 0);
-  for (int i = 0; i < 3; ++i) frame(*host, *app);
+  frames(*host, *app, 3);
+  app->finish_file_writes();
   EXPECT_TRUE(fs::exists(dir_ + "/chosen.png")) << app->status();
   EXPECT_EQ(app->state().export_dir, dir_);
 }
@@ -469,6 +444,7 @@ TEST_F(Folder, F12SavesAScreenshotNamedByTheDateWithoutColons) {
   host->queue_key_press(GLFW_KEY_F12, 0);
   frame(*host, *app);
   frame(*host, *app);
+  app->finish_file_writes();
   const std::vector<std::string> shots = files_like("tilescope-screenshot-");
   ASSERT_EQ(shots.size(), 1u) << app->status();
   EXPECT_EQ(shots[0].find(':'), std::string::npos) << shots[0];
@@ -478,17 +454,16 @@ TEST_F(Folder, F12SavesAScreenshotNamedByTheDateWithoutColons) {
   host->queue_key_press(GLFW_KEY_F12, 0);
   frame(*host, *app);
   frame(*host, *app);
+  app->finish_file_writes();
   EXPECT_EQ(files_like("tilescope-screenshot-").size(), 2u);
 }
 
 TEST(StatusBar, AnErrorStaysUntilDismissedOrReplaced) {
   auto host = make_host(960, 540);
   ASSERT_TRUE(host);
-  AppOptions options;
-  options.use_gpu = false;
-  App app(*host, options);
+  App app(*host, without_gpu());
   app.set_status("cannot write /nope/x.csv", true);
-  for (int i = 0; i < 3; ++i) frame(*host, app);
+  frames(*host, app, 3);
   EXPECT_EQ(app.status(), "cannot write /nope/x.csv") << "still there frames later";
   app.dismiss_status();
   EXPECT_EQ(app.status(), "");
@@ -501,9 +476,7 @@ TEST(StatusBar, AnErrorStaysUntilDismissedOrReplaced) {
 TEST(StatusBar, LongMessagesAreCutAtACharacterWithAnEllipsis) {
   auto host = make_host(960, 540);
   ASSERT_TRUE(host);
-  AppOptions options;
-  options.use_gpu = false;
-  App app(*host, options);
+  App app(*host, without_gpu());
   frame(*host, app);
   host->begin_frame();
   std::string text;
@@ -537,9 +510,7 @@ TEST_F(Folder, InTheWindowTheDesktopDialogAnswersWhileFramesGoOn) {
   std::string error;
   auto host = create_window_host(options, &error);
   ASSERT_TRUE(host) << error;
-  AppOptions app_options;
-  app_options.use_gpu = false;
-  App app(*host, app_options);
+  App app(*host, without_gpu());
   app.state().export_dir = dir_;
   frame(*host, app);
   app.choose_file(App::FileTarget::kLoadCsv);

@@ -12,6 +12,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <string>
 #include <thread>
 
@@ -107,7 +108,10 @@ TEST_F(GlShaderRunner, ARunLongerThanTheLimitIsRefusedWithASizeThatFits) {
   EXPECT_LT(refusal_seconds, 3) << "refused before drawing (2 runs at 2048 draw for minutes)";
   const std::string& why = refused.error;
   std::printf("%s\n", why.c_str());
-  EXPECT_EQ(why.rfind("refused: gl_shader multipass at 2048 would take about ", 0), 0u) << why;
+  const VariantDescriptor& shaders = testing::shader_variant_desc();
+  const std::string run =
+      std::string(shaders.id) + " " + shaders.configs[testing::shader_config_of(ShaderMode::kMultipass)].name;
+  EXPECT_EQ(why.rfind("refused: " + run + " at 2048 would take about ", 0), 0u) << why;
   EXPECT_NE(why.find("llvmpipe"), std::string::npos) << why;
   EXPECT_NE(why.find("the limit for the texture shaders on a software renderer is 4 s"), std::string::npos) << why;
   const std::string advice = "choose N <= ";
@@ -122,6 +126,37 @@ TEST_F(GlShaderRunner, ARunLongerThanTheLimitIsRefusedWithASizeThatFits) {
   // The estimate projects one measured run, on a machine whose load moves: a margin, but not the
   // minutes of the refused size.
   EXPECT_LT(seconds_since(fitting), 5 * kLimit);
+}
+
+// The process's peak resident memory in kB since reset_peak_memory() (VmHWM).
+long peak_memory_kb() {
+  std::ifstream status("/proc/self/status");
+  std::string line;
+  while (std::getline(status, line))
+    if (line.rfind("VmHWM:", 0) == 0) return std::atol(line.c_str() + 6);
+  return -1;
+}
+
+// Sets the peak to the memory resident now ("5" in clear_refs); false where the kernel refuses.
+bool reset_peak_memory() {
+  std::ofstream clear("/proc/self/clear_refs");
+  clear << "5";
+  clear.flush();
+  return clear.good();
+}
+
+// The refusal is decided before the Measurer makes the inputs: at 8192 they are 1.5 GB of host
+// memory (A and B in double for the reference, in float for the engine), which a refused run
+// would make and fill for nothing.
+TEST_F(GlShaderRunner, ARefusedRunMakesNoInputs) {
+  Measurer measurer;
+  if (!software_renderer(shader_renderer(measurer))) GTEST_SKIP() << "nothing is refused on a GPU";
+  set_gl_shader_time_limit(4);
+  if (!reset_peak_memory()) GTEST_SKIP() << "the peak memory cannot be reset here";
+  const long before_kb = peak_memory_kb();
+  const RunResult refused = measurer.run(request(ShaderMode::kMultipass, 8192, 1));
+  EXPECT_EQ(refused.error.rfind("refused: ", 0), 0u) << refused.error;
+  EXPECT_LT(peak_memory_kb() - before_kb, 256 * 1024) << "the inputs of the refused run were made";
 }
 
 // Without a limit (bench, tests) nothing is refused: the same size starts drawing.

@@ -1,22 +1,31 @@
-// What several GUI suites need: a headless host, one whole frame of the App, small text files,
-// a private copy of shaders/ to break, and $TILESCOPE_SHADERS set for a scope.
+// What several GUI suites need: a headless host and an App on it without a GPU, whole frames of
+// the App (a number of them, or until its work is done), a screenshot, the committed H100 sweep,
+// temporary files and folders, small text files, a private copy of shaders/ to break, and
+// environment variables set for a scope.
 #pragma once
 
 #include <gtest/gtest.h>
 #include <stdlib.h>
 #include <unistd.h>
 
+#include <filesystem>
 #include <fstream>
 #include <memory>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "export/png_writer.h"
 #include "gl_gemm/shader_gemm.h"
 #include "platform/host.h"
 #include "ui/app.h"
 
 namespace tilescope::testing {
+
+// A real sweep measured on an H100 (the baseline and every configuration of the CUDA kernels at
+// N = 1024 ... 8192), committed with the benchmarks.
+inline const std::string kH100Csv =
+    std::string(TILESCOPE_SOURCE_DIR) + "/docs/benchmarks/h100-2026-11-21/bench-gemm.csv";
 
 inline std::unique_ptr<Host> make_host(int w, int h) {
   HostOptions o;
@@ -28,12 +37,73 @@ inline std::unique_ptr<Host> make_host(int w, int h) {
   return host;
 }
 
+// The App as a machine without a GPU starts it: the same on every test machine, GPU or not.
+inline AppOptions without_gpu() {
+  AppOptions options;
+  options.use_gpu = false;
+  return options;
+}
+
 inline void frame(Host& host, App& app) {
   host.begin_frame();
   app.frame();
   host.end_frame();
   app.after_frame();
 }
+
+inline void frames(Host& host, App& app, int count) {
+  for (int i = 0; i < count; ++i) frame(host, app);
+}
+
+// Frames until the App's run, sweep or Live has stopped (at most 2000).
+inline void frames_while_busy(Host& host, App& app) {
+  for (int i = 0; i < 2000 && app.busy(); ++i) frame(host, app);
+}
+
+// Frames until File > Load CSV has handed its rows over or failed (at most 6000).
+inline void frames_while_loading(Host& host, App& app) {
+  for (int i = 0; i < 6000 && app.loading_csv(); ++i) frame(host, app);
+}
+
+// A path in /tmp for a file of this test program (the process id keeps programs apart).
+inline std::string temp_path(const std::string& name) {
+  return "/tmp/tilescope-test-" + std::to_string(getpid()) + "-" + name;
+}
+
+// The next frame as the screenshot shows it (through a temporary PNG, removed after); an empty
+// image, and a failure, when it was not written.
+inline Image screenshot(Host& host, App& app, const std::string& name) {
+  const std::string path = temp_path(name);
+  app.request_screenshot(path);
+  frame(host, app);
+  app.finish_file_writes();  // written beside the frames, as in the window
+  Image img;
+  std::string error;
+  EXPECT_TRUE(read_png(path, &img, &error)) << error << " (" << app.status() << ")";
+  unlink(path.c_str());
+  return img;
+}
+
+// A new empty folder in /tmp, removed with everything in it at the end of the scope.
+class TempDir {
+ public:
+  explicit TempDir(const std::string& prefix) {
+    std::string name = "/tmp/" + prefix + "-XXXXXX";
+    const char* made = mkdtemp(name.data());
+    EXPECT_NE(made, nullptr) << name;
+    path_ = made ? made : "";
+  }
+  ~TempDir() {
+    std::error_code ignored;
+    if (!path_.empty()) std::filesystem::remove_all(path_, ignored);
+  }
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
 
 inline std::string read_file(const std::string& path) {
   std::ifstream in(path);
@@ -51,51 +121,50 @@ inline void write_file(const std::string& path, const std::string& text) {
 // A private copy of the source tree's shaders/ that a test may break or edit; removed after.
 class ShaderDir {
  public:
-  ShaderDir() {
-    char name[] = "/tmp/tilescope-shaders-XXXXXX";
-    const char* made = mkdtemp(name);
-    EXPECT_NE(made, nullptr);
-    path_ = made ? made : "";
-    files_.push_back(shader_vertex_file());
-    for (ShaderMode m : all_shader_modes()) files_.push_back(shader_mode_fragment_file(m));
-    for (const std::string& f : files_)
-      write_file(path_ + "/" + f, read_file(std::string(TILESCOPE_SOURCE_DIR) + "/shaders/" + f));
+  ShaderDir() : dir_("tilescope-shaders") {
+    std::vector<std::string> files = {shader_vertex_file()};
+    for (ShaderMode m : all_shader_modes()) files.push_back(shader_mode_fragment_file(m));
+    for (const std::string& f : files)
+      write_file(path() + "/" + f, read_file(std::string(TILESCOPE_SOURCE_DIR) + "/shaders/" + f));
   }
-  ~ShaderDir() {
-    for (const std::string& f : files_) unlink((path_ + "/" + f).c_str());
-    rmdir(path_.c_str());
-  }
-  ShaderDir(const ShaderDir&) = delete;
-  ShaderDir& operator=(const ShaderDir&) = delete;
-  const std::string& path() const { return path_; }
-  std::string file(ShaderMode mode) const { return path_ + "/" + shader_mode_fragment_file(mode); }
+  const std::string& path() const { return dir_.path(); }
+  std::string file(ShaderMode mode) const { return path() + "/" + shader_mode_fragment_file(mode); }
 
  private:
-  std::string path_;
-  std::vector<std::string> files_;
+  TempDir dir_;
+};
+
+// $NAME = value for the scope (with unset = true: removed), then as it was.
+class ScopedEnv {
+ public:
+  ScopedEnv(const char* name, const std::string& value, bool unset = false) : name_(name) {
+    const char* old = std::getenv(name);
+    had_ = old != nullptr;
+    old_ = old ? old : "";
+    if (unset)
+      unsetenv(name);
+    else
+      setenv(name, value.c_str(), 1);
+  }
+  ~ScopedEnv() {
+    if (had_)
+      setenv(name_.c_str(), old_.c_str(), 1);
+    else
+      unsetenv(name_.c_str());
+  }
+  ScopedEnv(const ScopedEnv&) = delete;
+  ScopedEnv& operator=(const ScopedEnv&) = delete;
+
+ private:
+  std::string name_;
+  bool had_ = false;
+  std::string old_;
 };
 
 // $TILESCOPE_SHADERS = dir for the scope, then as it was.
-class ScopedShaderEnv {
+class ScopedShaderEnv : public ScopedEnv {
  public:
-  explicit ScopedShaderEnv(const std::string& dir) {
-    const char* saved = std::getenv("TILESCOPE_SHADERS");
-    had_ = saved != nullptr;
-    saved_ = saved ? saved : "";
-    setenv("TILESCOPE_SHADERS", dir.c_str(), 1);
-  }
-  ~ScopedShaderEnv() {
-    if (had_)
-      setenv("TILESCOPE_SHADERS", saved_.c_str(), 1);
-    else
-      unsetenv("TILESCOPE_SHADERS");
-  }
-  ScopedShaderEnv(const ScopedShaderEnv&) = delete;
-  ScopedShaderEnv& operator=(const ScopedShaderEnv&) = delete;
-
- private:
-  bool had_ = false;
-  std::string saved_;
+  explicit ScopedShaderEnv(const std::string& dir) : ScopedEnv("TILESCOPE_SHADERS", dir) {}
 };
 
 }  // namespace tilescope::testing

@@ -23,6 +23,7 @@
 #include "gui_test_support.h"
 #include "image_checks.h"
 #include "platform/host.h"
+#include "text_clip_check.h"
 #include "ui/app.h"
 #include "viz/colors.h"
 
@@ -33,6 +34,7 @@ using tilescope::testing::frame;
 using tilescope::testing::make_host;
 using tilescope::testing::read_file;
 using tilescope::testing::ScopedShaderEnv;
+using tilescope::testing::screenshot;
 using tilescope::testing::ShaderDir;
 using tilescope::testing::write_file;
 
@@ -198,19 +200,17 @@ TEST(HistoryPanelLogic, FetchBoundIsSmsTimesFetchRateTimesClockTimesFlopsPerFetc
 
 // ---- the tab, rendered -------------------------------------------------------------------------
 
-std::string temp_path(const std::string& name) {
-  return "/tmp/tilescope-history-test-" + std::to_string(getpid()) + "-" + name;
-}
-
-Image screenshot(Host& host, App& app, const std::string& name) {
-  const std::string path = temp_path(name);
-  app.request_screenshot(path);
-  frame(host, app);
-  Image img;
-  std::string error;
-  EXPECT_TRUE(read_png(path, &img, &error)) << error << " (" << app.status() << ")";
-  unlink(path.c_str());
-  return img;
+// One frame of the panel alone, in a window filling the host's frame, without rows or a GPU;
+// its picture captured when `capture`.
+void panel_frame(Host& host, HistoryPanel& panel, const AppState& state, bool capture = false) {
+  host.begin_frame();
+  ImGui::SetNextWindowPos(ImVec2(0, 0));
+  ImGui::SetNextWindowSize(ImGui::GetIO().DisplaySize);
+  ImGui::Begin("history", nullptr, ImGuiWindowFlags_NoDecoration);
+  panel.draw(state, {}, DeviceInfo());
+  ImGui::End();
+  if (capture) host.request_capture();
+  host.end_frame();
 }
 
 // The colour of the last k-chunk (every pass drawn): the panel's ramp ends at heat_color(1).
@@ -291,8 +291,6 @@ TEST(HistoryPanelTab, HugeSizesDrawASmallerExampleQuickly) {
   ASSERT_TRUE(host);
   HistoryPanel panel;
   AppState state = default_app_state();
-  DeviceInfo device;
-  std::vector<RunResult> rows;
   for (int n : {16384, 65536}) {
     state.n = state.m = state.k = n;
     for (int mode = 0; mode < kShaderModeCount; ++mode) {
@@ -300,16 +298,7 @@ TEST(HistoryPanelTab, HugeSizesDrawASmallerExampleQuickly) {
       panel.select_mode(mode);
       panel.set_pass(mode == 2 ? 1000000 : 1);
       const auto t0 = std::chrono::steady_clock::now();
-      for (int i = 0; i < 2; ++i) {
-        host->begin_frame();
-        ImGui::SetNextWindowPos(ImVec2(0, 0));
-        ImGui::SetNextWindowSize(ImVec2(1600, 1000));
-        ImGui::Begin("history", nullptr, ImGuiWindowFlags_NoDecoration);
-        panel.draw(state, rows, device);
-        ImGui::End();
-        if (i == 1) host->request_capture();
-        host->end_frame();
-      }
+      for (int i = 0; i < 2; ++i) panel_frame(*host, panel, state, i == 1);
       const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
       EXPECT_LT(seconds, 5.0) << "two frames";
       Image shot;
@@ -318,6 +307,40 @@ TEST(HistoryPanelTab, HugeSizesDrawASmallerExampleQuickly) {
       EXPECT_GT(distinct_colors(shot), 40u);
       EXPECT_EQ(glGetError(), static_cast<GLenum>(GL_NO_ERROR));
     }
+  }
+}
+
+// The play speed's noun agrees with its number: "1 pass/s", never "1 passes/s". The speed starts
+// at the passes over 12 s, at least 1: a plan of a few passes starts at 1, one of many above it.
+TEST(HistoryPanelTab, ThePlaySpeedSaysPassForOne) {
+  auto host = make_host(1600, 1000);
+  ASSERT_TRUE(host);
+  HistoryPanel panel;
+  AppState state = default_app_state();
+  struct Case {
+    ShaderMode mode;
+    int n;
+    bool one;  // the speed starts at 1 pass/s
+  };
+  for (const Case c : {Case{ShaderMode::kMrt8, 16, true}, Case{ShaderMode::kMultipass, 4096, false}}) {
+    const long long passes = describe_shader_layout(c.mode, c.n, c.n, c.n).total();
+    SCOPED_TRACE(std::to_string(passes) + " passes");
+    ASSERT_EQ(passes < 18, c.one) << "not a plan of the kind this case needs";
+    state.n = state.m = state.k = c.n;
+    panel.select_mode(tilescope::testing::shader_config_of(c.mode));
+    for (int i = 0; i < 2; ++i) {
+      tilescope::testing::prepare_fonts();
+      panel_frame(*host, panel, state);
+    }
+    std::string speed;
+    for (const tilescope::testing::DrawnText& t : tilescope::testing::drawn_text())
+      if (t.text.size() > 2 && t.text.compare(t.text.size() - 2, 2, "/s") == 0 &&
+          t.text.find("pass") != std::string::npos)
+        speed = t.text;
+    if (c.one)
+      EXPECT_EQ(speed, "1 pass/s");
+    else
+      EXPECT_NE(speed.find(" passes/s"), std::string::npos) << speed;
   }
 }
 

@@ -28,18 +28,25 @@
 using namespace tilescope;
 using tilescope::testing::count_color;
 using tilescope::testing::distinct_colors;
+using tilescope::testing::frame;
+using tilescope::testing::frames;
+using tilescope::testing::kH100Csv;
 using tilescope::testing::make_host;
 using tilescope::testing::read_file;
+using tilescope::testing::ScopedEnv;
+using tilescope::testing::screenshot;
+using tilescope::testing::temp_path;
+using tilescope::testing::TempDir;
+using tilescope::testing::without_gpu;
 
 namespace {
 
-const std::string kCsv = std::string(TILESCOPE_SOURCE_DIR) + "/docs/benchmarks/h100-2026-11-21/bench-gemm.csv";
 const std::string kCeilings = std::string(TILESCOPE_SOURCE_DIR) + "/tests/data/ceilings-h100-fixture.json";
 
 std::vector<RunResult> h100_rows() {
   std::vector<RunResult> rows;
   std::string error;
-  EXPECT_TRUE(results_from_csv(read_file(kCsv), &rows, &error)) << error;
+  EXPECT_TRUE(results_from_csv(read_file(kH100Csv), &rows, &error)) << error;
   return rows;
 }
 
@@ -50,9 +57,8 @@ CeilingTable h100_ceilings() {
   return t;
 }
 
-std::string temp_path(const std::string& name) {
-  return "/tmp/tilescope-roofline-" + std::to_string(getpid()) + "-" + name;
-}
+// What the view is told of a machine without a usable GPU.
+const RooflineHost kNoGpu{false};
 
 TEST(RooflineModel, PointsSitAtTheirIntensityUnderRoofsWithRidgePoints) {
   const CeilingTable ceilings = h100_ceilings();
@@ -131,11 +137,10 @@ std::vector<RunResult> cpu_rows() {
 // is selected: they are double), says why there are no roofs, and suggests nothing that needs a
 // GPU; with a GPU it still says how to measure them.
 TEST(RooflineModel, CpuRowsWithoutAGpuAreDrawnAndTheViewSaysWhyThereAreNoRoofs) {
-  RooflineHost no_gpu;
-  no_gpu.has_gpu = false;
   for (Precision p : {Precision::F32, Precision::F64, Precision::BF16}) {
-    const RooflineData d = build_roofline(cpu_rows(), Problem::Gemm, p, nullptr, "", no_gpu);
+    const RooflineData d = build_roofline(cpu_rows(), Problem::Gemm, p, nullptr, "", kNoGpu);
     ASSERT_EQ(d.series.size(), 1u) << to_string(p);
+    EXPECT_EQ(d.series[0].label, cpu_rows()[0].variant_label) << "named as its rows name it";
     EXPECT_EQ(d.series[0].points.size(), 3u);
     EXPECT_EQ(d.cpu_points, 3);
     EXPECT_FALSE(d.has_ceilings);
@@ -160,7 +165,7 @@ TEST(RooflineModel, CpuRowsWithoutAGpuAreDrawnAndTheViewSaysWhyThereAreNoRoofs) 
   EXPECT_TRUE(how);
   // Under a GPU's roofs the CPU's points are drawn too, and the note says whose roofs they are.
   const CeilingTable ceilings = h100_ceilings();
-  const RooflineData under = build_roofline(cpu_rows(), Problem::Gemm, Precision::F32, &ceilings, "", no_gpu);
+  const RooflineData under = build_roofline(cpu_rows(), Problem::Gemm, Precision::F32, &ceilings, "", kNoGpu);
   ASSERT_EQ(under.series.size(), 1u);
   EXPECT_TRUE(under.no_roofs.empty());
   bool whose = false;
@@ -325,10 +330,8 @@ TEST(RooflineModel, NearEqualComputeRoofsShareALine) {
 TEST(RooflinePng, RendersHeadlessWithPointsRoofsAndLabels) {
   auto host = make_host(640, 360);
   ASSERT_TRUE(host);
-  AppOptions options;
-  options.use_gpu = false;
-  App app(*host, options);  // the ImGui context, its font and GL backend
-  tilescope::testing::frame(*host, app);
+  App app(*host, without_gpu());  // the ImGui context, its font and GL backend
+  frame(*host, app);
   const CeilingTable ceilings = h100_ceilings();
   const RooflineData d = build_roofline(h100_rows(), Problem::Gemm, Precision::F32, &ceilings, "fixture");
   const std::string png = temp_path("roofline.png");
@@ -352,9 +355,7 @@ TEST(RooflinePng, RendersHeadlessWithPointsRoofsAndLabels) {
   for (const ReferenceLine& c : f64.compute) EXPECT_GT(count_color(img, c.color, 30), 100) << c.label;
   unlink(png.c_str());
   // Only the CPU reference's rows and no roofs: the points are drawn.
-  RooflineHost no_gpu;
-  no_gpu.has_gpu = false;
-  const RooflineData cpu = build_roofline(cpu_rows(), Problem::Gemm, Precision::F32, nullptr, "", no_gpu);
+  const RooflineData cpu = build_roofline(cpu_rows(), Problem::Gemm, Precision::F32, nullptr, "", kNoGpu);
   ASSERT_TRUE(write_roofline_png(png, 1280, 720, cpu, &error)) << error;
   ASSERT_TRUE(read_png(png, &img, &error)) << error;
   ASSERT_EQ(cpu.series.size(), 1u);
@@ -369,22 +370,14 @@ TEST(RooflinePng, RendersHeadlessWithPointsRoofsAndLabels) {
 TEST(RooflineWindow, TheTimingTabShowsTheRooflineWithItsRoofs) {
   auto host = make_host(1600, 900);
   ASSERT_TRUE(host);
-  AppOptions options;
-  options.use_gpu = false;
-  App app(*host, options);
-  ASSERT_TRUE(app.load_csv(kCsv)) << app.status();
+  App app(*host, without_gpu());
+  ASSERT_TRUE(app.load_csv(kH100Csv)) << app.status();
   const CeilingTable ceilings = h100_ceilings();
   app.timing().set_plot_kind(TimingPlotKind::Roofline);
   app.timing().set_ceilings(ceilings, "the fixture");
-  for (int i = 0; i < 3; ++i) tilescope::testing::frame(*host, app);
-  const std::string shot = temp_path("window.png");
-  app.request_screenshot(shot);
-  tilescope::testing::frame(*host, app);
+  frames(*host, app, 3);
+  const Image img = screenshot(*host, app, "window.png");
   ASSERT_FALSE(app.status_is_error()) << app.status();
-  Image img;
-  std::string error;
-  ASSERT_TRUE(read_png(shot, &img, &error)) << error;
-  unlink(shot.c_str());
   // The same roofs the model gives for these rows are on screen, and the points.
   const RooflineData d = build_roofline(h100_rows(), Problem::Gemm, Precision::F32, &ceilings, "");
   for (const BandwidthRoof& b : d.bandwidth) EXPECT_GT(count_color(img, b.color, 30), 50) << b.label;
@@ -392,12 +385,8 @@ TEST(RooflineWindow, TheTimingTabShowsTheRooflineWithItsRoofs) {
   for (const PlotSeriesData& s : d.series) EXPECT_GT(count_color(img, s.color, 30), 10) << s.label;
   // Back to the timing plot: the roofs' colours are gone from the picture.
   app.timing().set_plot_kind(TimingPlotKind::Timing);
-  tilescope::testing::frame(*host, app);
-  app.request_screenshot(shot);
-  tilescope::testing::frame(*host, app);
-  Image timing;
-  ASSERT_TRUE(read_png(shot, &timing, &error)) << error;
-  unlink(shot.c_str());
+  frame(*host, app);
+  const Image timing = screenshot(*host, app, "window.png");
   EXPECT_LT(count_color(timing, d.bandwidth.back().color, 20), count_color(img, d.bandwidth.back().color, 20) / 4);
 }
 
@@ -408,22 +397,13 @@ TEST(RooflineWindow, WithoutAGpuTheCpuReferenceRowsAreDrawn) {
   ASSERT_TRUE(write_results_csv_file(csv, cpu_rows(), &error)) << error;
   auto host = make_host(1600, 900);
   ASSERT_TRUE(host);
-  AppOptions options;
-  options.use_gpu = false;
-  App app(*host, options);
+  App app(*host, without_gpu());
   ASSERT_TRUE(app.load_csv(csv)) << app.status();
   unlink(csv.c_str());
   app.timing().set_plot_kind(TimingPlotKind::Roofline);
-  for (int i = 0; i < 3; ++i) tilescope::testing::frame(*host, app);
-  const std::string shot = temp_path("cpu-window.png");
-  app.request_screenshot(shot);
-  tilescope::testing::frame(*host, app);
-  Image img;
-  ASSERT_TRUE(read_png(shot, &img, &error)) << error;
-  unlink(shot.c_str());
-  RooflineHost no_gpu;
-  no_gpu.has_gpu = false;
-  const RooflineData d = build_roofline(cpu_rows(), Problem::Gemm, Precision::F32, nullptr, "", no_gpu);
+  frames(*host, app, 3);
+  const Image img = screenshot(*host, app, "cpu-window.png");
+  const RooflineData d = build_roofline(cpu_rows(), Problem::Gemm, Precision::F32, nullptr, "", kNoGpu);
   ASSERT_EQ(d.series.size(), 1u);
   EXPECT_GT(count_color(img, d.series[0].color, 30), 30) << "the CPU reference's points";
 }
@@ -431,29 +411,20 @@ TEST(RooflineWindow, WithoutAGpuTheCpuReferenceRowsAreDrawn) {
 // The roofs come from the cache of the device the CUDA rows name. Rows of the texture shaders
 // name the GL renderer ("... /PCIe/SSE2") instead: loaded last, they must not hide the roofs.
 TEST(RooflineWindow, TheRoofsOfTheCudaRowsDeviceComeFromTheCache) {
-  const std::string cache = temp_path("xdg");
-  ASSERT_EQ(::setenv("XDG_CACHE_HOME", cache.c_str(), 1), 0);
+  const TempDir cache("tilescope-cache");
+  const ScopedEnv xdg("XDG_CACHE_HOME", cache.path());
   std::string path, error;
   ASSERT_TRUE(cache_ceilings(ceilings_cache_dir(), h100_ceilings(), &path, &error)) << error;
   auto host = make_host(1600, 900);
   ASSERT_TRUE(host);
-  AppOptions options;
-  options.use_gpu = false;
-  App app(*host, options);
-  ASSERT_TRUE(app.load_csv(kCsv)) << app.status();
+  App app(*host, without_gpu());
+  ASSERT_TRUE(app.load_csv(kH100Csv)) << app.status();
   ASSERT_TRUE(app.load_csv(std::string(TILESCOPE_SOURCE_DIR) +
                            "/docs/benchmarks/gl_shader-2026-11-22/bench-gl_shader-h100.csv"))
       << app.status();
   app.timing().set_plot_kind(TimingPlotKind::Roofline);
-  for (int i = 0; i < 3; ++i) tilescope::testing::frame(*host, app);
-  const std::string shot = temp_path("cached.png");
-  app.request_screenshot(shot);
-  tilescope::testing::frame(*host, app);
-  Image img;
-  ASSERT_TRUE(read_png(shot, &img, &error)) << error;
-  unlink(shot.c_str());
-  unlink(path.c_str());
-  ::unsetenv("XDG_CACHE_HOME");
+  frames(*host, app, 3);
+  const Image img = screenshot(*host, app, "cached.png");
   const CeilingTable ceilings = h100_ceilings();
   const RooflineData d = build_roofline(h100_rows(), Problem::Gemm, Precision::F32, &ceilings, "");
   for (const BandwidthRoof& b : d.bandwidth) EXPECT_GT(count_color(img, b.color, 30), 50) << b.label;
@@ -497,7 +468,7 @@ Outcome run(const std::string& args) {
 
 TEST(PlotRoofline, CommandWritesThePngAndRefusesBadInput) {
   const std::string png = temp_path("plot-roofline.png");
-  Outcome o = run("plot --roofline --ceilings " + kCeilings + " --csv " + kCsv + " -o " + png + " --size 1280x720");
+  Outcome o = run("plot --roofline --ceilings " + kCeilings + " --csv " + kH100Csv + " -o " + png + " --size 1280x720");
   ASSERT_EQ(o.code, 0) << o.output;
   Image img;
   std::string error;
@@ -506,10 +477,10 @@ TEST(PlotRoofline, CommandWritesThePngAndRefusesBadInput) {
   EXPECT_GT(distinct_colors(img), 40u);
   unlink(png.c_str());
 
-  o = run("plot --roofline --ceilings /nonexistent/c.json --csv " + kCsv + " -o " + png);
+  o = run("plot --roofline --ceilings /nonexistent/c.json --csv " + kH100Csv + " -o " + png);
   EXPECT_EQ(o.code, 1) << o.output;
   EXPECT_NE(o.output.find("/nonexistent/c.json"), std::string::npos) << o.output;
-  o = run("plot --ceilings " + kCeilings + " --csv " + kCsv + " -o " + png);
+  o = run("plot --ceilings " + kCeilings + " --csv " + kH100Csv + " -o " + png);
   EXPECT_EQ(o.code, 2) << o.output;
   EXPECT_NE(access(png.c_str(), F_OK), 0);
 }

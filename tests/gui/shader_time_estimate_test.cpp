@@ -15,6 +15,7 @@ namespace {
 ShaderTimeRequest square(ShaderMode mode, const char* config, int n, int runs) {
   ShaderTimeRequest r;
   r.mode = mode;
+  r.variant = "texture-shaders";
   r.config = config;
   r.M = r.N = r.K = n;
   r.runs = runs;
@@ -56,10 +57,11 @@ TEST(ShaderTimeEstimate, ARefusalSaysHowLongAndWhatFits) {
   SCOPED_TRACE(why);
   // 13 runs x 2 x 4096³ fetches / 250 M/s = 7,147 s, 550 s a run.
   EXPECT_EQ(
-      why.rfind("gl_shader one-pass-per-k at 4096 would take about 2.0 h on this renderer (llvmpipe (LLVM 15.0.6, "
-                "256 bits)): 13 runs of about 9 min at 250 million texel fetches/s, measured here on a run at "
-                "256; the limit for the texture shaders on a software renderer is 20 s: choose N <= ",
-                0),
+      why.rfind(
+          "texture-shaders one-pass-per-k at 4096 would take about 2.0 h on this renderer (llvmpipe (LLVM 15.0.6, "
+          "256 bits)): 13 runs of about 9 min at 250 million texel fetches/s, measured here on a run at "
+          "256; the limit for the texture shaders on a software renderer is 20 s: choose N <= ",
+          0),
       0u);
   const int fits = std::atoi(why.c_str() + why.rfind("N <= ") + 5);
   EXPECT_EQ(fits % 64, 0);
@@ -71,11 +73,12 @@ TEST(ShaderTimeEstimate, ARefusalSaysHowLongAndWhatFits) {
 TEST(ShaderTimeEstimate, AnUnevenShapeIsAdvisedInAllThreeSizes) {
   ShaderTimeRequest r;
   r.mode = ShaderMode::kMrt8;
+  r.variant = "texture-shaders";
   r.config = "eight-targets";
   r.M = 4096, r.N = 2048, r.K = 8192;
   r.runs = 13;
   const std::string why = shader_time_refusal(r, llvmpipe_rate(), 20);
-  EXPECT_EQ(why.rfind("gl_shader eight-targets at 4096 x 2048 x 8192 would take about ", 0), 0u) << why;
+  EXPECT_EQ(why.rfind("texture-shaders eight-targets at 4096 x 2048 x 8192 would take about ", 0), 0u) << why;
   EXPECT_NE(why.find("choose sizes up to about "), std::string::npos) << why;
 }
 

@@ -454,12 +454,8 @@ TEST(TimelineTab, WithoutAGpuTheViewShowsWhyAndNothingCrashes) {
   focus_timeline_variant(app);
   app.show_mapping();
   for (int i = 0; i < 3; ++i) frame(*host, app);
-  const std::string shot = "/tmp/tilescope-timeline-test-" + std::to_string(getpid()) + ".png";
-  Image img;
-  std::string error;
-  app.request_screenshot(shot);
-  frame(*host, app);
-  ASSERT_TRUE(read_png(shot, &img, &error)) << error;
+  Image img = tilescope::testing::screenshot(*host, app, "timeline.png");
+  ASSERT_GT(img.width, 0);
   const unsigned failure_colour = IM_COL32(255, 140, 77, 255);  // ImVec4(1, 0.55, 0.3): the failure's sentence
   const int before = count_color(img, failure_colour, 30);
   app.mapping().show_view(MappingPanel::View::Timeline);
@@ -471,12 +467,9 @@ TEST(TimelineTab, WithoutAGpuTheViewShowsWhyAndNothingCrashes) {
   EXPECT_FALSE(why.empty());
   EXPECT_EQ(why, expected_failure(app));
   // The reason is drawn in the failure's colour, which the matrices view did not show.
-  app.request_screenshot(shot);
-  frame(*host, app);
-  ASSERT_TRUE(read_png(shot, &img, &error)) << error;
+  img = tilescope::testing::screenshot(*host, app, "timeline.png");
   EXPECT_GT(tilescope::testing::distinct_colors(img), 30u);
   EXPECT_GT(count_color(img, failure_colour, 30), before + 30) << "the failure's sentence";
-  unlink(shot.c_str());
   // A change of size records again (and fails again, as plainly).
   app.state().n = 512;
   for (int i = 0; i < 600 && (i < 3 || app.mapping().timeline_recording()); ++i) frame(*host, app);
