@@ -1,22 +1,12 @@
 // 01 naive — one thread per element of C.
 //
-// Idea: the textbook definition C[i][j] = sum_k A[i][k] * B[k][j], one thread per (i, j), every
-// operand read straight from global memory.
-// Changed from cuBLAS: everything — this is the starting point of the lesson.
-// Thread -> C: C(row, col) with row = blockIdx.y * BY + threadIdx.y, col = blockIdx.x * BX + threadIdx.x.
-//   threadIdx.x runs along a row of C, so a warp reads one row of B contiguously (coalesced) and
-//   all its threads read the same A[row][k] (a broadcast).
-// AᵀA: A is K x N, and A^T[i][k] = A[k][i]; the thread reads column i and column j of A. It
-//   computes every element of C, both triangles, the same way.
-// What to look for: each element of A is read N times and each of B M times from global memory
-//   (the heatmaps are flat); arithmetic intensity ~ 1/4 FLOP per byte on paper. On big-cache GPUs
-//   (Hopper: 50 MB L2) the caches hide much of it, so naive is slower than tiling by less than
-//   textbooks suggest.
-// Trace build (trace.h): the same kernel with a TraceProbe (probe.cuh), whose loads and store also
-//   record reads and writers; the K loop is one phase, so a phase limit p = 0 computes nothing.
+// The launch file of naive: descriptor, launch, mapping model; the story and the kernel are
+// in 01_naive.cuh.
 #include <algorithm>
 
+#include "01_naive.cuh"
 #include "kernel_common.cuh"
+#include "kernel_names.h"
 #include "probe.cuh"
 #include "variant.h"
 
@@ -26,30 +16,20 @@ extern const VariantDescriptor kNaiveVariant;
 
 namespace {
 
-// Probe: NoProbe in the timed build, TraceProbe in the instrumented one (probe.cuh).
-template <typename T, bool kAta, typename Probe>
-__global__ void naive_gemm_kernel(const T* __restrict__ A, const T* __restrict__ B, T* __restrict__ C, int M, int N,
-                                  int K, Probe probe) {
-  const int col = blockIdx.x * blockDim.x + threadIdx.x;
-  const int row = blockIdx.y * blockDim.y + threadIdx.y;
-  if (row >= M || col >= N) return;
-  // K; a trace's phase limit may end it sooner. The whole K loop is naive's one phase.
-  const int k_end = probe.k_end(K, K);
-  T acc = 0;
-  for (int k = 0; k < k_end; ++k) {
-    // AᵀA: A^T[row][k] = A[k][row], and B is A.
-    const T a = probe.load(Operand::A, A, kAta ? (std::int64_t)k * N + row : (std::int64_t)row * K + k);
-    const T b = probe.load(Operand::B, kAta ? A : B, (std::int64_t)k * N + col);
-    acc += a * b;
-  }
-  probe.store(C, (std::int64_t)row * N + col, acc, 0);
+// The one kernel of a launch: its template arguments are chosen here and nowhere else (kAta by
+// naive_ata), so that naive_kernel_for names exactly the kernel naive_launch runs and
+// naive_kernel_names spells it for NVRTC.
+bool naive_ata(Problem p) {
+  return p == Problem::Ata;
 }
 
-// The one kernel of a launch: its template arguments are chosen here and nowhere else, so that
-// naive_kernel_for names exactly the kernel naive_launch runs.
 template <typename T, typename Probe>
 auto naive_kernel(Problem p) {
-  return p == Problem::Ata ? naive_gemm_kernel<T, true, Probe> : naive_gemm_kernel<T, false, Probe>;
+  return naive_ata(p) ? naive_gemm_kernel<T, true, Probe> : naive_gemm_kernel<T, false, Probe>;
+}
+
+std::vector<std::string> naive_kernel_names(const TileConfig&, Precision q, Problem p) {
+  return {kernel_name("naive_gemm_kernel", {fma_element_type(q), cpp_bool(naive_ata(p)), kNoProbeName})};
 }
 
 KernelLaunchShape naive_kernel_for(const GemmArgs& g, int config_index) {
@@ -212,6 +192,8 @@ extern const VariantDescriptor kNaiveVariant = [] {
   v.launch = naive_launch;
   v.launch_traced = naive_launch_traced;
   v.kernel_for = naive_kernel_for;
+  v.kernel_text = "01_naive.cuh";
+  v.kernel_names = naive_kernel_names;
   v.model = naive_model;
   v.model_caps.staged_phases = false;  // one phase: the whole K loop, straight from global memory
   return v;

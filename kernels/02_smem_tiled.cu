@@ -1,24 +1,12 @@
 // 02 smem_tiled — TILE x TILE tiles of A and B staged in shared memory.
 //
-// Idea: the threads of a block compute a TILE x TILE tile of C together. The K loop runs in
-// phases; in each phase every thread loads ONE element of A's tile and ONE of B's tile into
-// shared memory, the block synchronises, and then every thread reads TILE values of each tile
-// from fast shared memory instead of global memory.
-// Changed from naive: global reads drop by a factor TILE (each element of A is now read
-//   ceil(N / TILE) times instead of N), at the price of two __syncthreads per phase.
-// Thread -> C: C(row, col) with row = blockIdx.y * TILE + threadIdx.y, col = blockIdx.x * TILE + threadIdx.x
-//   (the same one-element-per-thread mapping as naive; only the data path changed).
-// Ragged sizes: elements of a tile outside A or B are loaded as 0, which adds nothing to the sum;
-//   threads outside C compute but do not store.
-// AᵀA: the A-operand tile is A^T's; it is loaded as A[k][m] (contiguous along m, so coalesced)
-//   and read transposed from shared memory.
-// What to look for: the phase structure in the tile animation; the read heatmaps drop by TILE.
-//   TILE = 32 means 1024 threads per block, the most a block may have.
-// Trace build (trace.h): the same kernel with a TraceProbe (probe.cuh), whose loads and store also
-//   record reads and writers, and whose k_end stops the K loop after p phases.
+// The launch file of smem_tiled: descriptor, launch, mapping model; the story and the kernel are
+// in 02_smem_tiled.cuh.
 #include <algorithm>
 
+#include "02_smem_tiled.cuh"
 #include "kernel_common.cuh"
+#include "kernel_names.h"
 #include "probe.cuh"
 #include "variant.h"
 
@@ -28,45 +16,16 @@ extern const VariantDescriptor kSmemTiledVariant;
 
 namespace {
 
-// Probe: NoProbe in the timed build, TraceProbe in the instrumented one (probe.cuh).
-template <typename T, int TILE, bool kAta, typename Probe>
-__global__ void smem_tiled_kernel(const T* __restrict__ A, const T* __restrict__ B, T* __restrict__ C, int M, int N,
-                                  int K, Probe probe) {
-  __shared__ T As[TILE][TILE];  // gemm: As[m][k];  ata: As[k][m]
-  __shared__ T Bs[TILE][TILE];  // Bs[k][n]
-  const int tx = threadIdx.x, ty = threadIdx.y;
-  const int row = blockIdx.y * TILE + ty;
-  const int col = blockIdx.x * TILE + tx;
-  // K; a trace's phase limit may end it after fewer phases.
-  const int k_end = probe.k_end(K, TILE);
-  T acc = 0;
-  for (int k0 = 0; k0 < k_end; k0 += TILE) {
-    if (kAta) {
-      const int k = k0 + ty, m = blockIdx.y * TILE + tx;
-      As[ty][tx] = (k < K && m < M) ? probe.load(Operand::A, A, (std::int64_t)k * N + m) : T(0);
-    } else {
-      const int k = k0 + tx;
-      As[ty][tx] = (row < M && k < K) ? probe.load(Operand::A, A, (std::int64_t)row * K + k) : T(0);
-    }
-    {
-      const int k = k0 + ty;
-      Bs[ty][tx] = (k < K && col < N) ? probe.load(Operand::B, B, (std::int64_t)k * N + col) : T(0);
-    }
-    // Every tile element must be in shared memory before anyone reads it.
-    __syncthreads();
-#pragma unroll
-    for (int kk = 0; kk < TILE; ++kk) acc += (kAta ? As[kk][ty] : As[ty][kk]) * Bs[kk][tx];
-    // Nobody may overwrite the tiles for the next phase while a slower thread still reads them.
-    __syncthreads();
-  }
-  if (row < M && col < N) probe.store(C, (std::int64_t)row * N + col, acc, 0);
+// The one kernel of a launch: its template arguments are chosen here and nowhere else (TILE by
+// the configuration's bm, kAta by tiled_ata), so that smem_tiled_kernel_for names exactly the
+// kernel smem_tiled_launch runs and smem_tiled_kernel_names spells it for NVRTC.
+bool tiled_ata(Problem p) {
+  return p == Problem::Ata;
 }
 
-// The one kernel of a launch: its template arguments are chosen here and nowhere else, so that
-// smem_tiled_kernel_for names exactly the kernel smem_tiled_launch runs.
 template <typename T, int TILE, typename Probe>
 auto tiled_kernel(Problem p) {
-  return p == Problem::Ata ? smem_tiled_kernel<T, TILE, true, Probe> : smem_tiled_kernel<T, TILE, false, Probe>;
+  return tiled_ata(p) ? smem_tiled_kernel<T, TILE, true, Probe> : smem_tiled_kernel<T, TILE, false, Probe>;
 }
 
 template <typename T, typename Probe>
@@ -81,6 +40,11 @@ auto tiled_kernel(Problem p, int tile) {
     default:
       throw GpuError("smem_tiled was not compiled for TILE = " + std::to_string(tile));
   }
+}
+
+std::vector<std::string> smem_tiled_kernel_names(const TileConfig& cfg, Precision q, Problem p) {
+  return {kernel_name("smem_tiled_kernel",
+                      {fma_element_type(q), std::to_string(cfg.bm), cpp_bool(tiled_ata(p)), kNoProbeName})};
 }
 
 KernelLaunchShape smem_tiled_kernel_for(const GemmArgs& g, int config_index) {
@@ -269,6 +233,8 @@ extern const VariantDescriptor kSmemTiledVariant = [] {
   v.launch = smem_tiled_launch;
   v.launch_traced = smem_tiled_launch_traced;
   v.kernel_for = smem_tiled_kernel_for;
+  v.kernel_text = "02_smem_tiled.cuh";
+  v.kernel_names = smem_tiled_kernel_names;
   v.shared_bytes = smem_tiled_shared_bytes;
   v.model = smem_tiled_model;
   return v;

@@ -134,7 +134,7 @@ struct RegtileShape {
 // shallow ones. kMinBlocks: blocks per multiprocessor the compiler must make room for
 // (__launch_bounds__), which caps the registers per thread. Probe: NoProbe in the timed build,
 // TraceProbe in the instrumented one (probe.cuh).
-// Longer than our ~80-line rule on purpose: it reads top to bottom as the algorithm (prologue,
+// Longer than most functions here, on purpose: it reads top to bottom as the algorithm (prologue,
 // slab loop with its prefetch, epilogue), and moving the epilogue into a function of its own
 // changed the register allocation of the timed vectorised kernels.
 template <typename T, int BM, int BN, int BK, int TM, int TN, int kPieces, int kMinBlocks, bool kAta, bool kVec,

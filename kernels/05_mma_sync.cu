@@ -348,7 +348,7 @@ __device__ __forceinline__ void load_tile(E* dst, const E* __restrict__ src, std
 }
 
 // Probe: NoProbe in the timed build, TraceProbe in the instrumented one (probe.cuh).
-// Longer than our ~80-line rule on purpose: prologue, the ring loop and the epilogue read top to
+// Longer than most functions here, on purpose: prologue, the ring loop and the epilogue read top to
 // bottom as the algorithm.
 template <Precision P, int CFG, bool kAta, typename Probe>
 __global__ void __launch_bounds__(MmaShape<P, CFG, kAta>::NT)

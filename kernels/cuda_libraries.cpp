@@ -1,6 +1,7 @@
 #include "cuda_libraries.h"
 
 #include <cublas_api.h>
+#include <cuda.h>  // CUDA_VERSION: NVRTC's soname follows the toolkit's major version
 #include <dlfcn.h>
 #include <link.h>
 
@@ -90,6 +91,17 @@ void* runtime_symbol(const std::string& soname, const char* symbol) {
   for (const RuntimeLibrary& lib : runtime_libraries())
     if (lib.soname == soname) return lib.loaded ? dlsym(lib.handle, symbol) : nullptr;
   return nullptr;
+}
+
+const RuntimeLibrary& nvrtc_library() {
+  static const RuntimeLibrary lib = load_runtime_library("NVRTC", soname_of("libnvrtc", CUDA_VERSION / 1000),
+                                                         "compiling the kernel texts", cuda_library_fallback_dirs());
+  return lib;
+}
+
+void* nvrtc_symbol(const char* symbol) {
+  const RuntimeLibrary& lib = nvrtc_library();
+  return lib.loaded ? dlsym(lib.handle, symbol) : nullptr;
 }
 
 }  // namespace tilescope

@@ -35,6 +35,14 @@ std::string missing_libraries_sentence();
 // symbol is missing. The first call loads the libraries.
 void* runtime_symbol(const std::string& soname, const char* symbol);
 
+// NVRTC, CUDA's run-time compiler of device code, which compiles the variants' kernel texts
+// (variant.h: kernel_text), loaded once on the first call the same way. It is kept apart from
+// runtime_libraries(): no variant needs it to run, so a machine without it loses nothing that
+// the banner must name.
+const RuntimeLibrary& nvrtc_library();
+// The address of an NVRTC function, or nullptr when NVRTC or the symbol is missing.
+void* nvrtc_symbol(const char* symbol);
+
 // Loading one library by soname: the dynamic linker's search first, then each folder of
 // `fallback_dirs` in order. Used by runtime_libraries() and by the tests.
 RuntimeLibrary load_runtime_library(const std::string& name, const std::string& soname, const std::string& needed_by,

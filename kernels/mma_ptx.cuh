@@ -16,7 +16,7 @@
 // traps (the descriptors refuse those devices before anything is launched).
 #pragma once
 
-#include <cstdint>
+#include "device_types.cuh"
 
 namespace tilescope {
 

@@ -7,7 +7,7 @@
 
 #include <cstdint>
 
-#include "probe.cuh"
+#include "no_probe.cuh"
 #include "timeline.h"
 
 namespace tilescope {

@@ -1,7 +1,8 @@
 // Every variant x configuration x precision x problem, on ragged sizes, against the CPU double
-// reference. Skips itself (visibly) where no CUDA device exists; on the GPU machine it runs for
-// real. One test per (variant, problem, precision) so the suite starts few processes; each
-// configuration and size is a SCOPED_TRACE inside it.
+// reference. Skips itself (visibly) where no CUDA device exists, and a case whose builds the
+// device's architecture runs none of (gpu_skip.h); on the GPU machine it runs for real. One test
+// per (variant, problem, precision) so the suite starts few processes; each configuration and
+// size is a SCOPED_TRACE inside it.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -11,6 +12,7 @@
 
 #include "device_info.h"
 #include "gpu_buffers.h"
+#include "gpu_skip.h"
 #include "measure.h"
 #include "registry.h"
 #include "sm_clock.h"
@@ -68,10 +70,11 @@ TEST_P(EveryVariant, CorrectOnRaggedSizesAgainstTheCpuReference) {
     EXPECT_NE(res.error.find(std::string("not ") + to_string(c.precision)), std::string::npos) << res.error;
     return;
   }
+  tilescope::testing::DeviceBuilds builds(probe_device().limits);
   int checked = 0;
   for (const Shape& shape : ragged_shapes(c.problem)) {
     for (std::size_t ci = 0; ci < v.configs.size(); ++ci) {
-      if (!unsupported_reason(v, static_cast<int>(ci), c.problem, c.precision, probe_device().limits).empty()) continue;
+      if (!builds.runs(v, static_cast<int>(ci), c.problem, c.precision)) continue;
       RunRequest r;
       r.variant_id = c.variant;
       r.config_index = static_cast<int>(ci);
@@ -95,6 +98,7 @@ TEST_P(EveryVariant, CorrectOnRaggedSizesAgainstTheCpuReference) {
       ++checked;
     }
   }
+  SKIP_WHERE_THE_ARCHITECTURE_RUNS_NONE(builds, checked);
   EXPECT_GT(checked, 0) << "every case runs at least one configuration";
 }
 

@@ -1,11 +1,11 @@
 // Tests pick variants and configurations by what their descriptors say (role, backend, model
 // capabilities, configuration fields), never by id or name: a renamed or added variant changes no
 // test. Facts that no descriptor states (a seed configuration that must exist, expected counts of
-// a particular kernel) live in tests/data/variant_facts.json, read by variant_facts().
+// a particular kernel) live in tests/data/variant_facts.json, built into the test programs
+// (tests/CMakeLists.txt) and parsed by variant_facts().
 // A pick that finds nothing throws, so the test that needed it fails with the reason.
 #pragma once
 
-#include <fstream>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <string>
@@ -14,6 +14,7 @@
 #include "registry.h"
 #include "shader_modes.h"
 #include "variant.h"
+#include "variant_facts_text.h"
 
 namespace tilescope::testing {
 
@@ -105,13 +106,9 @@ inline int full_fp_config(const VariantDescriptor& v) {
       "a full product in plain floating point");
 }
 
-// tests/data/variant_facts.json, read once.
+// tests/data/variant_facts.json, parsed once.
 inline const nlohmann::json& variant_facts() {
-  static const nlohmann::json facts = [] {
-    std::ifstream in(TILESCOPE_VARIANT_FACTS);
-    if (!in) throw std::runtime_error("cannot read " TILESCOPE_VARIANT_FACTS);
-    return nlohmann::json::parse(in);
-  }();
+  static const nlohmann::json facts = nlohmann::json::parse(kVariantFactsText);
   return facts;
 }
 // The facts about one variant; throws when the data file has none (add them there).
