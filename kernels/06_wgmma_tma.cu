@@ -2,67 +2,10 @@
 // memory (wgmma), the copy engine fills it (TMA), and the block splits into a warpgroup that copies
 // and warpgroups that compute, handing the stages of a ring to each other through mbarriers.
 //
-// Built for sm_90a only (CMakeLists.txt reads this line): wgmma and setmaxnreg exist nowhere else.
-//
-// Idea: on an H100, mma_sync is bound by shared memory, not by its tensor cores: every warp reads
-// its own fragments out of shared memory (ldmatrix) while the copies of the next slabs are written
-// into it. wgmma removes most of that traffic: the four warps of a warpgroup issue one instruction
-// together, 64 x N x 16, whose operands the tensor cores read from shared memory themselves, once
-// for the whole warpgroup, through a descriptor of the tile's layout. The copies move too: one
-// thread describes a whole tile to the Tensor Memory Accelerator (a box of a tensor map) and the
-// TMA writes it, 128-byte swizzled, while that thread's registers stay free.
-// Changed from mma_sync: no fragments in registers but the accumulators; no ldmatrix; no copy
-//   loops (one thread issues the boxes); the block's warps are specialised: warpgroup 0 copies
-//   (the producer, which gives most of its registers away with setmaxnreg) and warpgroups 1, 2, ..
-//   compute (the consumers, which take them: 128 FP32 accumulators each for a 64 x 256 tile).
-//   Each stage of the ring has two mbarriers: "full" completes when the TMA has delivered the
-//   stage's bytes (the producer announces them with expect_tx), "empty" when all consumer warps
-//   are done with it. Nobody waits on a block barrier. The persistent configurations launch one
-//   block per SM and walk the tiles (tile = block, block + grid, ...), so the producer copies the
-//   next tile's first slabs while the consumers store the last tile's C.
-// Thread -> C: tile b of the 1-D order of block_order.h (bands of 8 block rows; AᵀA: the upper
-//   triangle). The tile is cut in slices of 64 rows, one wgmma's; consumer warpgroup w (1, 2, ..)
-//   owns `slices` of them in a row (one each, or both with a single consumer): slice s is rows
-//   64 s .. 64 s + 63. In a slice, warp q of the group holds rows 16 q .. 16 q + 15, and lane
-//   4 g + t accumulator 4 j + r: C(16 q + g + 8 (r / 2), 8 j + 2 t + r % 2) (wgmma_ptx.cuh).
-// AᵀA (C = AᵀA, A is K x N): upper-triangle tiles only, mirrored: C(i, j), i <= j, is stored with
-//   its mirror C(j, i); a diagonal tile computes its lower half and drops it. Both operands are
-//   column blocks of A, read by the same tensor map.
-// Layouts: a slab is 64 deep, so a K-major row of it (gemm's A: 64 k of one row of A) is exactly one
-//   128-byte swizzled row. B (and both operands of AᵀA) are read N-major: a box is 64 columns x 64
-//   k rows, a 256-wide tile four boxes side by side, and wgmma reads them with its transpose bit.
-// Clusters (_c2, gemm): two blocks launched as one cluster take two tiles one above the other,
-//   which read the same slab of B: each copies its A box and half of B's boxes by a multicast TMA
-//   load into both shared memories (both "full" barriers count the bytes), and each consumer warp
-//   frees a stage on both blocks' "empty" barriers. Each B slab is read from L2 once per two tiles.
-// C: from the registers straight to global memory (two neighbours per store), or, in the _st
-//   configurations, through shared memory: each consumer writes 64 x 32 boxes of its accumulators,
-//   128-byte swizzled, into a buffer of its own and one of its threads hands each box to the TMA,
-//   which stores it while the consumer goes on (two buffers take turns; the TMA must have read a
-//   buffer before it is written again). AᵀA writes each box a second time, transposed, and the TMA
-//   stores that as the mirror; diagonal tiles store from the registers (their lower half is dropped).
-// Ragged sizes: the TMA fills what lies outside the matrix with zeros (and counts those bytes all
-//   the same), the stores are predicated and the TMA stores drop what lies outside C. The TMA
-//   needs 16-byte aligned rows (C's too, or C is stored from the registers): a matrix whose
-//   leading dimension is not a multiple of 8 halves is first copied into one whose rows are
-//   (counted in the time: that is what the ragged sizes cost here).
-// Instrumented builds: the same text with another probe (probe.cuh). The traced build counts each
-//   box's elements as reads and records who stored each element of C (a persistent block names
-//   the tile it works on, so the ids are the model's one block per tile). The timeline build
-//   (timeline_probe.cuh) stamps every slab: the producer when it issues the copies, an observer
-//   (warp 1, idle otherwise, which joins the "empty" count so the ring cannot lap it) when the
-//   bytes have landed, each consumer when it begins and when its products are done.
-// What to look for: % of cuBLAS in the same type (cuBLAS uses this instruction too) and of the
-//   wgmma roof; 128 x 128 against 128 x 256 tiles (shared-memory bytes per instruction); 3 against 4
-//   stages; one consumer warpgroup against two (while one waits for its products, the other
-//   issues); persistent against one block per tile; C from the registers against TMA stores
-//   (_st: the consumers do not wait for global memory, most of all in AᵀA's mirrored stores); in
-//   the timeline, the copies of the next stages running under the products of this one; clusters
-//   against single blocks (half of B's L2 reads).
+// The launch file of wgmma_tma: descriptor, tensor maps, launch, mapping model; the story, the
+// compiled set and the kernel are in 06_wgmma_tma.cuh.
 #include <cuda.h>
 #include <cudaTypedefs.h>
-#include <cuda_bf16.h>
-#include <cuda_fp16.h>
 
 #include <algorithm>
 #include <cstdint>
@@ -72,14 +15,15 @@
 #include <string>
 #include <utility>
 
-#include "block_order.h"
+#include "06_wgmma_tma.cuh"
 #include "block_tile_model.h"
 #include "fragment_model.h"
 #include "kernel_common.cuh"
+#include "kernel_names.h"
 #include "probe.cuh"
+#include "sm90a_build.h"
 #include "timeline_probe.cuh"
 #include "variant.h"
-#include "wgmma_ptx.cuh"
 
 namespace tilescope {
 
@@ -87,388 +31,8 @@ extern const VariantDescriptor kWgmmaTmaVariant;
 
 namespace {
 
-// ---- the compiled set -------------------------------------------------------------------------
-struct WgmmaParams {
-  int bm, bn;       // block tile of C, in slices of 64 rows
-  int stages;       // buffers of the ring
-  int consumers;    // warpgroups that multiply: each takes bm / 64 / consumers slices of the tile
-  bool persistent;  // one block per SM walking the tiles (false: one block per tile)
-  bool tma_store;   // C through shared memory and TMA stores (false: from the registers to global)
-  int cluster;      // blocks per cluster (gemm): tiles one above the other sharing B's slabs, multicast
-};
-constexpr WgmmaParams kParams[] = {
-    {128, 256, 4, 2, true, false, 1},   // the fast gemm
-    {128, 256, 3, 2, true, false, 1},   // one stage less in flight
-    {128, 128, 5, 2, true, false, 1},   // half the tile: a third more L2 bytes per product than the one above
-    {128, 128, 5, 1, true, false, 1},   // one consumer for both slices: half the warps to hide each other's waits
-    {128, 256, 4, 2, false, false, 1},  // one block per tile: each block's last stores and first copies exposed
-    {128, 256, 4, 2, true, true, 1},    // C leaves through shared memory, by TMA stores the consumers do not wait for
-    {128, 256, 3, 2, true, true, 1},
-    {128, 256, 4, 2, true, false, 2},  // clusters of two tiles one above the other: each B slab read from L2 once
-    {128, 256, 4, 2, true, true, 2},
-    {192, 192, 4, 3, true, false, 1},  // three consumers: a square tile (AᵀA) with fewer L2 bytes than 128 x 256
-    {192, 192, 3, 3, true, true, 1},   // and its C (AᵀA: with the mirrors) through shared memory, a stage less
-};
 constexpr int kNumConfigs = sizeof(kParams) / sizeof(kParams[0]);
 constexpr int kDefaultConfig = 10;  // the window's and the lessons' first choice
-
-constexpr int kBK = 64;  // slab depth: one 128-byte row of 16-bit values
-constexpr int kProducerRegisters = 40;
-constexpr int slices_of(const WgmmaParams& p) {
-  return p.bm / 64 / p.consumers;  // 64-row slices per consumer
-}
-constexpr int threads_of(const WgmmaParams& p) {
-  return 128 * (p.consumers + 1);  // one more warpgroup copies
-}
-// What setmaxnreg gives each consumer thread: the register file (65536) less the producer's,
-// shared by the consumers, in steps of 8, at most 232.
-constexpr int consumer_registers(const WgmmaParams& p) {
-  const int each = (65536 - 128 * kProducerRegisters) / (128 * p.consumers) / 8 * 8;
-  return each < 232 ? each : 232;
-}
-constexpr int kBoxBytes = 64 * kBK * 2;  // an N-major box: 64 k rows x 128 bytes
-constexpr int kSwizzleAtom = 1024;       // 8 rows of 128 bytes
-
-// C on its way out (tma_store): boxes of 64 rows x 32 floats (128 bytes, the widest row the
-// 128-byte swizzle takes), two per consumer so one fills while the TMA reads the other.
-constexpr int kCBoxCols = 32;
-constexpr int kCBoxBytes = 64 * kCBoxCols * 4;
-
-// Shared memory of a configuration: the ring (A and B tiles per stage), then 2 x stages mbarriers
-// (in a block of 1024 bytes), then the C boxes; plus room to align the ring to 1024 bytes.
-constexpr std::size_t shared_bytes_of(const WgmmaParams& p) {
-  return kSwizzleAtom + static_cast<std::size_t>(p.stages) * (p.bm + p.bn) * kBK * 2 + kSwizzleAtom +
-         (p.tma_store ? static_cast<std::size_t>(p.consumers) * 2 * kCBoxBytes : 0);
-}
-
-template <int CFG>
-struct WgShape {
-  static constexpr WgmmaParams p = kParams[CFG];
-  static constexpr int kThreads = threads_of(p), kSlices = slices_of(p);
-  static_assert(p.bm % (64 * p.consumers) == 0, "each consumer issues whole m64 instructions");
-  static_assert(p.bn % 64 == 0, "B arrives in boxes 64 wide");
-  static_assert(p.consumers <= kTimelineMaxConsumers, "the timeline stamps at most this many consumers");
-  static constexpr int kAcc = p.bn / 2;  // accumulators per thread and slice
-  static constexpr int kATileBytes = p.bm * kBK * 2, kBTileBytes = p.bn * kBK * 2;
-  static constexpr int kStageBytes = kATileBytes + kBTileBytes;
-  static_assert(kATileBytes % kSwizzleAtom == 0 && kBTileBytes % kSwizzleAtom == 0, "tiles keep the 1024 alignment");
-  static_assert(2 * p.stages * sizeof(std::uint64_t) <= kSwizzleAtom, "the barriers fit their block");
-  static_assert(!p.tma_store || p.bn % kCBoxCols == 0, "C leaves in whole boxes");
-  static_assert(p.cluster >= 1 && p.cluster <= 2 && (p.bn / 64) % p.cluster == 0, "B's boxes split among the cluster");
-  static constexpr std::size_t kShared = shared_bytes_of(p);
-};
-
-template <Precision P>
-constexpr bool is_bf16() {
-  return P == Precision::BF16;
-}
-
-// ---- the kernel -------------------------------------------------------------------------------
-// a_map: gemm's A (K-major boxes of 64 k x BM rows) or, for AᵀA, A itself (N-major boxes of 64
-// columns x 64 k); b_map: B (N-major boxes), unused for AᵀA. The probe (probe.cuh) is NoProbe in
-// the timed build; TraceProbe counts the boxes' reads and records the writers; TimelineProbe
-// stamps the ring, and its observer (warp 1, idle otherwise) notes when each stage landed.
-// c_map (tma_store configurations): C in boxes of 32 columns x 64 rows, 128-byte swizzled; m_map
-// (AᵀA's mirrors) the same C in boxes of 32 x 32; use_c_map false where C's rows are not 16-byte
-// aligned (the stores then go from the registers).
-template <Precision P, int CFG, bool kAta, typename Probe>
-__global__ void __launch_bounds__(WgShape<CFG>::kThreads, 1)
-    wgmma_tma_kernel(const __grid_constant__ CUtensorMap a_map, const __grid_constant__ CUtensorMap b_map,
-                     const __grid_constant__ CUtensorMap c_map, const __grid_constant__ CUtensorMap m_map,
-                     bool use_c_map, float* C, int M, int N, int K, bool vec_c, Probe probe) {
-#if defined(__CUDA_ARCH__) && !defined(TILESCOPE_SM90A_PTX)
-  __trap();  // never launched: the descriptor refuses every GPU but compute capability 9.0
-#else
-  using S = WgShape<CFG>;
-  constexpr WgmmaParams p = S::p;
-  extern __shared__ unsigned char shared_raw[];
-  // The swizzle works on address bits: the ring starts on a 1024-byte boundary.
-  const std::uint32_t raw = shared_address(shared_raw);
-  unsigned char* const ring = shared_raw + ((raw + kSwizzleAtom - 1) / kSwizzleAtom * kSwizzleAtom - raw);
-  auto* const full = reinterpret_cast<std::uint64_t*>(ring + p.stages * S::kStageBytes);
-  std::uint64_t* const empty = full + p.stages;
-  unsigned char* const c_boxes = ring + p.stages * S::kStageBytes + kSwizzleAtom;
-
-  const int grid_m = static_cast<int>(ceil_div(M, p.bm)), grid_n = static_cast<int>(ceil_div(N, p.bn));
-  // The work: tiles in block_order.h's order, or for clusters groups of p.cluster block rows of one
-  // block column in that order, this block taking the group's row of its rank.
-  const unsigned rank = p.cluster > 1 ? cluster_rank() : 0;
-  const int group_rows = static_cast<int>(ceil_div(grid_m, p.cluster));
-  const int works = p.cluster > 1 ? group_rows * grid_n : static_cast<int>(block_tile_count(kAta, grid_m, grid_n));
-  const int first_work = static_cast<int>(blockIdx.x) / p.cluster;
-  const int work_step = p.persistent ? static_cast<int>(gridDim.x) / p.cluster : works;
-  const auto tile_of_work = [&](int w) {
-    if (S::p.cluster == 1) return block_tile(kAta, w, grid_m, grid_n);
-    const BlockTile group = gemm_block_tile(w, group_rows, grid_n);
-    return BlockTile{group.row * S::p.cluster + static_cast<int>(rank), group.col};
-  };
-  const int slabs = static_cast<int>(ceil_div(probe.k_end(K, kBK), kBK));
-  // The A operand's matrix: gemm M x K, AᵀA K x N (both operands).
-  const std::int64_t a_width = kAta ? N : K, a_height = kAta ? K : M;
-
-  if (threadIdx.x == 0) {
-    for (int s = 0; s < p.stages; ++s) {
-      mbarrier_init(&full[s], 1);  // the producer's arrival (plus the TMA's bytes)
-      // One arrival per consumer warp (and the timeline's observer).
-      mbarrier_init(&empty[s], 4 * p.consumers * p.cluster + (Probe::kObserves ? 1 : 0));
-    }
-    fence_mbarrier_init();
-    probe.block_begin();
-  }
-  // A cluster's blocks arrive on each other's barriers: all of them must be initialised first.
-  if constexpr (p.cluster > 1)
-    cluster_sync();
-  else
-    __syncthreads();
-
-  const int warpgroup = static_cast<int>(threadIdx.x) / 128;
-  if (warpgroup == 0) {
-    // ---- producer: one thread issues every box ----
-    release_registers<kProducerRegisters>();
-    if (threadIdx.x == 0) {
-      int stage = 0, n = 0;
-      std::uint32_t phase = 0;
-      for (int w = first_work; w < works; w += work_step) {
-        const BlockTile tile = tile_of_work(w);
-        const int row0 = tile.row * p.bm, col0 = tile.col * p.bn;
-        for (int slab = 0; slab < slabs; ++slab, ++n) {
-          mbarrier_wait_parity(&empty[stage], phase ^ 1);  // the consumers are done with this stage
-          probe.issued(n);
-          unsigned char* const a_tile = ring + stage * S::kStageBytes;
-          unsigned char* const b_tile = a_tile + S::kATileBytes;
-          mbarrier_arrive_expect_tx(&full[stage], S::kStageBytes);
-          const int k0 = slab * kBK;
-          if constexpr (kAta) {
-#pragma unroll
-            for (int box = 0; box < p.bm / 64; ++box) {
-              tma_load_2d(a_tile + box * kBoxBytes, &a_map, row0 + 64 * box, k0, &full[stage]);
-              probe.tma_box(Operand::A, row0 + 64 * box, k0, 64, kBK, a_width, a_height);
-            }
-#pragma unroll
-            for (int box = 0; box < p.bn / 64; ++box) {
-              tma_load_2d(b_tile + box * kBoxBytes, &a_map, col0 + 64 * box, k0, &full[stage]);
-              probe.tma_box(Operand::B, col0 + 64 * box, k0, 64, kBK, a_width, a_height);
-            }
-          } else {
-            tma_load_2d(a_tile, &a_map, k0, row0, &full[stage]);
-            probe.tma_box(Operand::A, k0, row0, kBK, p.bm, a_width, a_height);
-            // In a cluster, rank r copies its share of B's boxes into every block of the cluster.
-            constexpr int kShare = p.bn / 64 / p.cluster;
-#pragma unroll
-            for (int box = static_cast<int>(rank) * kShare; box < (static_cast<int>(rank) + 1) * kShare; ++box) {
-              if constexpr (p.cluster > 1)
-                tma_load_2d_multicast(b_tile + box * kBoxBytes, &b_map, col0 + 64 * box, k0, &full[stage],
-                                      (1u << p.cluster) - 1);
-              else
-                tma_load_2d(b_tile + box * kBoxBytes, &b_map, col0 + 64 * box, k0, &full[stage]);
-              probe.tma_box(Operand::B, col0 + 64 * box, k0, 64, kBK, N, K);
-            }
-          }
-          if (++stage == p.stages) {
-            stage = 0;
-            phase ^= 1;
-          }
-        }
-      }
-    } else if (Probe::kObserves && threadIdx.x == 32) {
-      // ---- the timeline's observer: when each stage's bytes had all landed ----
-      int stage = 0, n = 0;
-      std::uint32_t phase = 0;
-      for (int w = first_work; w < works; w += work_step)
-        for (int slab = 0; slab < slabs; ++slab, ++n) {
-          mbarrier_wait_parity(&full[stage], phase);
-          probe.arrived(n);
-          mbarrier_arrive(&empty[stage]);  // so the ring never laps it
-          if (++stage == p.stages) {
-            stage = 0;
-            phase ^= 1;
-          }
-        }
-    }
-  } else {
-    // ---- consumers: warpgroup w computes slices (w - 1) * kSlices .. of each tile ----
-    claim_registers<consumer_registers(p)>();
-    const int consumer = warpgroup - 1;
-    const int warp = (static_cast<int>(threadIdx.x) / 32) % 4, lane = static_cast<int>(threadIdx.x) % 32;
-    const bool group_leader = threadIdx.x % 128 == 0;  // stamps the timeline, issues the C stores
-    int stage = 0, n = 0, c_box_count = 0;
-    std::uint32_t phase = 0;
-    float acc[S::kSlices][S::kAcc];
-    // A stage is free once every consumer warp of the cluster is done with it (the others' copies
-    // land in it too).
-    const auto release = [&](int s) {
-      if (lane != 0) return;
-      mbarrier_arrive(&empty[s]);
-      if constexpr (S::p.cluster > 1)
-        for (unsigned other = 0; other < S::p.cluster; ++other)
-          if (other != rank) mbarrier_arrive_remote(&empty[s], other);
-    };
-    for (int w = first_work; w < works; w += work_step) {
-      const BlockTile tile = tile_of_work(w);
-      probe.at_block(w * p.cluster + static_cast<int>(rank));
-#pragma unroll
-      for (int sl = 0; sl < S::kSlices; ++sl)
-#pragma unroll
-        for (int i = 0; i < S::kAcc; ++i) acc[sl][i] = 0.0f;
-      int previous = -1;
-      for (int slab = 0; slab < slabs; ++slab, ++n) {
-        mbarrier_wait_parity(&full[stage], phase);  // the TMA has delivered this stage
-        if (group_leader) probe.started(consumer, n);
-        const unsigned char* const a_tile = ring + stage * S::kStageBytes;
-        const unsigned char* const b_tile = a_tile + S::kATileBytes;
-        wgmma_fence();
-#pragma unroll
-        for (int sl = 0; sl < S::kSlices; ++sl) {
-          const int slice = consumer * S::kSlices + sl;
-#pragma unroll
-          for (int kk = 0; kk < kBK / 16; ++kk) {
-            // A: gemm K-major, this slice's 64 rows, 32 bytes per 16 k inside the swizzled rows;
-            // AᵀA M-major, this slice's box, 16 k rows of 128 bytes per step. B: N-major boxes.
-            const std::uint64_t a =
-                kAta ? sw128_descriptor(a_tile + slice * kBoxBytes + kk * 16 * 128, kBoxBytes, kSwizzleAtom)
-                     : sw128_descriptor(a_tile + slice * 64 * 128 + kk * 32, 16, kSwizzleAtom);
-            const std::uint64_t b = sw128_descriptor(b_tile + kk * 16 * 128, kBoxBytes, kSwizzleAtom);
-            wgmma_m64k16<p.bn, is_bf16<P>(), kAta ? 1 : 0, 1>(acc[sl], a, b, 1);
-          }
-        }
-        wgmma_commit();
-        // The previous slab's products are done once at most this one is pending: its stage is free.
-        wgmma_wait<1>();
-#pragma unroll
-        for (int sl = 0; sl < S::kSlices; ++sl) fence_accumulators(acc[sl]);
-        if (previous >= 0) {
-          if (group_leader) probe.done(consumer, n - 1);
-          release(previous);
-        }
-        previous = stage;
-        if (++stage == p.stages) {
-          stage = 0;
-          phase ^= 1;
-        }
-      }
-      wgmma_wait<0>();
-#pragma unroll
-      for (int sl = 0; sl < S::kSlices; ++sl) fence_accumulators(acc[sl]);
-      if (previous >= 0) {
-        if (group_leader) probe.done(consumer, n - 1);
-        release(previous);
-      }
-
-      const int g = lane / 4, tq = lane % 4;
-      // AᵀA's diagonal tiles drop their lower half: they store from the registers.
-      if constexpr (p.tma_store) {
-        if (use_c_map && (!kAta || tile.row != tile.col)) {
-          // ---- epilogue through shared memory: box by box, the TMA stores what the group wrote ----
-          // Gemm: a box of 64 rows x 32 columns, two buffers taking turns. AᵀA: the box and its
-          // mirror (32 rows x 64 columns, as two boxes of 32 x 32) in one buffer.
-          for (int sl = 0; sl < S::kSlices; ++sl) {
-            // A cluster's spare block below C stores nothing.
-            if (tile.row * p.bm + 64 * (consumer * S::kSlices + sl) >= M) continue;
-#pragma unroll
-            for (int box = 0; box < p.bn / kCBoxCols; ++box, ++c_box_count) {
-              unsigned char* const staged = c_boxes + (2 * consumer + (kAta ? 0 : c_box_count % 2)) * kCBoxBytes;
-              unsigned char* const mirror = staged + kCBoxBytes;
-              // The store issued from this buffer before must have read it.
-              if (group_leader) {
-                if constexpr (kAta)
-                  bulk_wait_read<0>();
-                else
-                  bulk_wait_read<1>();
-              }
-              named_barrier_sync(1 + consumer, 128);
-              const int row0 = tile.row * p.bm + 64 * (consumer * S::kSlices + sl),
-                        col0 = tile.col * p.bn + box * kCBoxCols;
-#pragma unroll
-              for (int jj = 0; jj < kCBoxCols / 8; ++jj)
-#pragma unroll
-                for (int h = 0; h < 2; ++h) {
-                  const int row = 16 * warp + g + 8 * h, col = 8 * jj + 2 * tq,
-                            r = 4 * (box * kCBoxCols / 8 + jj) + 2 * h;
-                  const float v0 = acc[sl][r], v1 = acc[sl][r + 1];
-                  // 16-byte chunk c of a 128-byte row q sits at chunk c ^ (q % 8).
-                  float* const at =
-                      reinterpret_cast<float*>(staged + row * 128 + ((col / 4) ^ (row % 8)) * 16) + col % 4;
-                  *reinterpret_cast<float2*>(at) = make_float2(v0, v1);
-                  if constexpr (kAta) {
-                    // The mirror: element (row, col) of the box goes to row col, column row % 32 of
-                    // mirror box row / 32.
-                    unsigned char* const m = mirror + (row / 32) * (kCBoxBytes / 2);
-                    const int mc = row % 32;
-                    reinterpret_cast<float*>(m + col * 128 + ((mc / 4) ^ (col % 8)) * 16)[mc % 4] = v0;
-                    reinterpret_cast<float*>(m + (col + 1) * 128 + ((mc / 4) ^ ((col + 1) % 8)) * 16)[mc % 4] = v1;
-                  }
-                  const std::int64_t grow = row0 + row, gcol = col0 + col;
-                  const int slot = sl * S::kAcc + r;
-                  if (grow < M && gcol < N) probe.staged(grow * N + gcol, slot);
-                  if (grow < M && gcol + 1 < N) probe.staged(grow * N + gcol + 1, slot + 1);
-                  if constexpr (kAta) {
-                    if (grow < M && gcol < N) probe.staged(gcol * N + grow, slot);
-                    if (grow < M && gcol + 1 < N) probe.staged((gcol + 1) * N + grow, slot + 1);
-                  }
-                }
-              fence_proxy_async();  // the writes above, seen by the TMA
-              named_barrier_sync(1 + consumer, 128);
-              if (group_leader) {
-                tma_store_2d(&c_map, staged, col0, row0);
-                if constexpr (kAta) {
-                  tma_store_2d(&m_map, mirror, row0, col0);
-                  tma_store_2d(&m_map, mirror + kCBoxBytes / 2, row0 + 32, col0);
-                }
-                bulk_commit();
-              }
-            }
-          }
-          continue;
-        }
-      }
-      // ---- epilogue: straight from the accumulators, two neighbours per store ----
-      const int col_base = tile.col * p.bn + 2 * tq;
-#pragma unroll
-      for (int sl = 0; sl < S::kSlices; ++sl) {
-        const int row_base = tile.row * p.bm + 64 * (consumer * S::kSlices + sl) + 16 * warp + g;
-        const int slot0 = sl * S::kAcc;
-#pragma unroll
-        for (int j = 0; j < p.bn / 8; ++j)
-#pragma unroll
-          for (int h = 0; h < 2; ++h) {
-            const int row = row_base + 8 * h, col = col_base + 8 * j, r = 4 * j + 2 * h;
-            const float v0 = acc[sl][r], v1 = acc[sl][r + 1];
-            if (row >= M) continue;
-            if constexpr (kAta) {
-              // Upper triangle and its mirror; a diagonal tile's lower half is dropped.
-              if (col < N && row <= col) {
-                probe.store(C, static_cast<std::int64_t>(row) * N + col, v0, slot0 + r);
-                if (row < col) probe.store(C, static_cast<std::int64_t>(col) * N + row, v0, slot0 + r);
-              }
-              if (col + 1 < N && row <= col + 1) {
-                probe.store(C, static_cast<std::int64_t>(row) * N + col + 1, v1, slot0 + r + 1);
-                if (row < col + 1) probe.store(C, static_cast<std::int64_t>(col + 1) * N + row, v1, slot0 + r + 1);
-              }
-            } else {
-              const std::int64_t at = static_cast<std::int64_t>(row) * N + col;
-              if (vec_c && col + 1 < N) {
-                const float pair[2] = {v0, v1};
-                probe.store(C, at, pair, slot0 + r);
-              } else {
-                if (col < N) probe.store(C, at, v0, slot0 + r);
-                if (col + 1 < N) probe.store(C, at + 1, v1, slot0 + r + 1);
-              }
-            }
-          }
-      }
-    }
-    if constexpr (p.tma_store) {
-      if (group_leader) bulk_wait_all();  // the last boxes written before the block's shared memory goes
-    }
-  }
-  if constexpr (Probe::kObserves) {
-    __syncthreads();  // the whole block is done: its last stamp
-    if (threadIdx.x == 0) probe.block_end(slabs * ((works - first_work + work_step - 1) / work_step));
-  }
-  // No block leaves while another of its cluster may still arrive on its barriers.
-  if constexpr (p.cluster > 1) cluster_sync();
-#endif
-}
 
 // Copies a rows x cols matrix of 16-bit values between leading dimensions (to give the TMA
 // 16-byte aligned rows).
@@ -562,15 +126,22 @@ class TmaOperand {
 };
 
 // ---- launching --------------------------------------------------------------------------------
+// The template arguments of the kernel visit_config hands over (value: CFG), for those who spell it.
+template <Precision P, int CFG, bool kAta>
+struct KernelTag {
+  static constexpr int value = CFG;
+};
+
 template <int CFG, typename Probe, typename Fn>
 void visit_config(const GemmArgs& g, Fn&& fn) {
+  static_assert(kParams[CFG].consumers <= kTimelineMaxConsumers, "the timeline stamps at most this many consumers");
   const bool ata = g.problem == Problem::Ata;
   auto by_problem = [&](auto precision_tag) {
     constexpr Precision P = decltype(precision_tag)::value;
     if (!ata)
-      fn(wgmma_tma_kernel<P, CFG, false, Probe>, std::integral_constant<int, CFG>{});
+      fn(wgmma_tma_kernel<P, CFG, false, Probe>, KernelTag<P, CFG, false>{});
     else if constexpr (kParams[CFG].bm == kParams[CFG].bn && kParams[CFG].cluster == 1)  // AᵀA: square, alone
-      fn(wgmma_tma_kernel<P, CFG, true, Probe>, std::integral_constant<int, CFG>{});
+      fn(wgmma_tma_kernel<P, CFG, true, Probe>, KernelTag<P, CFG, true>{});
     else
       throw GpuError("configuration " + config_name(kParams[CFG]) + " has no AᵀA kernel: BM must equal BN");
   };
@@ -732,6 +303,24 @@ const WgmmaParams* params_of(const TileConfig& cfg) {
   for (const WgmmaParams& p : kParams)
     if (config_name(p) == cfg.name) return &p;
   return nullptr;
+}
+
+// A tag's kernel (of the timed build) as NVRTC names it.
+template <Precision P, int CFG, bool kAta>
+std::string spelled(KernelTag<P, CFG, kAta>) {
+  return kernel_name("wgmma_tma_kernel", {precision_argument(P), std::to_string(CFG), cpp_bool(kAta), kNoProbeName});
+}
+
+// The kernel a case runs, spelled for NVRTC: the one visit_kernel chooses for it.
+std::vector<std::string> wgmma_kernel_names(const TileConfig& cfg, Precision q, Problem problem) {
+  std::vector<std::string> out;
+  const WgmmaParams* p = params_of(cfg);
+  if (!p) return out;
+  GemmArgs g;
+  g.precision = q;
+  g.problem = problem;
+  visit_kernel<NoProbe>(g, static_cast<int>(p - kParams), [&](auto, auto tag) { out.push_back(spelled(tag)); });
+  return out;
 }
 
 std::string wgmma_refuses(Problem problem, Precision, const TileConfig& cfg) {
@@ -937,6 +526,8 @@ extern const VariantDescriptor kWgmmaTmaVariant = [] {
   v.launch_timeline = wgmma_launch_timeline;
   v.timeline_layout = wgmma_timeline_layout;
   v.kernel_for = wgmma_kernel_for;
+  v.kernel_text = "06_wgmma_tma.cuh";
+  v.kernel_names = wgmma_kernel_names;
   v.shared_bytes = wgmma_shared_bytes;
   v.model = wgmma_model;
   v.model_caps.staged_phases = true;

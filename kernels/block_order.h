@@ -9,13 +9,7 @@
 // the rectangle of columns r1 .. g - 1 (column by column, all rows of the band).
 #pragma once
 
-#include <cstdint>
-
-#ifdef __CUDACC__
-#define TILESCOPE_HOST_DEVICE __host__ __device__
-#else
-#define TILESCOPE_HOST_DEVICE
-#endif
+#include "device_types.cuh"  // std::int64_t and TILESCOPE_HOST_DEVICE, under NVRTC too
 
 namespace tilescope {
 

@@ -7,18 +7,9 @@
 #include <string>
 #include <vector>
 
-namespace tilescope {
+#include "gemm_basics.h"  // Problem, Precision, ceil_div: device code uses them too
 
-// The two problems of the product card.
-//   Gemm: C (M x N) = A (M x K) * B (K x N), all row-major.
-//   Ata:  C (N x N) = A^T * A with A (K x N) row-major (the seed project's problem);
-//         C is symmetric, M == N.
-enum class Problem { Gemm, Ata };
-// The input type of a run. F32 and F64 keep their values 0 and 1 (settings and histories
-// stored them before the others existed). TF32 inputs are floats with a 10-bit mantissa (stored
-// as float, the tensor cores' own format); F16 and BF16 are stored in 2 bytes. Every type but
-// F64 accumulates and writes C in float; F64 in double.
-enum class Precision { F32, F64, TF32, F16, BF16 };
+namespace tilescope {
 
 const char* to_string(Problem p);    // "gemm" | "ata"
 const char* to_string(Precision p);  // "f32" | "f64" | "tf32" | "f16" | "bf16"
@@ -62,12 +53,6 @@ struct Shape {
 };
 // "1024x512x256": M x N x K, as tables and progress lines write a shape.
 std::string shape_text(const Shape& s);
-
-// How many pieces of length b (> 0) cover a: tiles, blocks, chunks. Usable in device code too
-// (nvcc --expt-relaxed-constexpr).
-constexpr std::int64_t ceil_div(std::int64_t a, std::int64_t b) {
-  return (a + b - 1) / b;
-}
 
 // The median of a run's times (the mean of the two middle ones for an even count); values
 // must not be empty.

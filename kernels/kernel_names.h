@@ -36,4 +36,11 @@ inline std::string fma_element_type(Precision p) {
   return p == Precision::F32 ? "float" : "double";
 }
 
+// An input type as a template argument of the tensor-core kernels: "(tilescope::Precision)2" for
+// tf32, the enumerator's value written as the demangler writes it, so that the GPU suite finds the
+// launched kernel's name (read back from its mangling) among these; NVRTC takes it as it is.
+inline std::string precision_argument(Precision p) {
+  return "(tilescope::Precision)" + std::to_string(static_cast<int>(p));
+}
+
 }  // namespace tilescope

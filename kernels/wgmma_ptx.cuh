@@ -16,26 +16,21 @@
 //   128-byte swizzle: in each group of 8 rows of 128 bytes (1024 bytes), 16-byte chunk c of row r
 //     sits at chunk c ^ (r % 8). The TMA writes tiles this way and wgmma reads them this way, so no
 //     two of the 8 rows a tensor core reads at once share a bank.
+// This header is device-only (no host header, so NVRTC compiles it as a kernel text's include);
+// the host's kSm90aCodeBuilt is in sm90a_build.h.
 #pragma once
 
-#include <cuda.h>  // CUtensorMap (the type only: the driver is reached through the runtime)
-
-#include <cstdint>
-
-#include "mma_ptx.cuh"  // shared_address, mbarrier_init, mbarrier_arrive
+#include "device_types.cuh"
+#include "mma_ptx.cuh"     // shared_address, mbarrier_init, mbarrier_arrive
+#include "tensor_map.cuh"  // CUtensorMap
+#ifndef __CUDACC_RTC__
+#include "sm90a_build.h"  // for the launch files that still reach kSm90aCodeBuilt through here
+#endif
 
 namespace tilescope {
 
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
 #define TILESCOPE_SM90A_PTX 1
-#endif
-
-// Whether this file was compiled for sm_90a (CMakeLists.txt defines TILESCOPE_SM90A_CODE for the
-// files it compiles for 90a): the host's answer to "is there code to run".
-#ifdef TILESCOPE_SM90A_CODE
-constexpr bool kSm90aCodeBuilt = true;
-#else
-constexpr bool kSm90aCodeBuilt = false;
 #endif
 
 // ---- matrix descriptors -------------------------------------------------------------------------
