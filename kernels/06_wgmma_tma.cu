@@ -1,6 +1,8 @@
 // 06 wgmma_tma — Hopper's own road to the tensor cores: warpgroups multiply straight out of shared
 // memory (wgmma), the copy engine fills it (TMA), and the block splits into a warpgroup that copies
 // and warpgroups that compute, handing the stages of a ring to each other through mbarriers.
+// Built for sm_90a only (CMakeLists.txt reads this line of the launch file, which includes the
+// kernel text): wgmma and setmaxnreg exist nowhere else.
 //
 // The launch file of wgmma_tma: descriptor, tensor maps, launch, mapping model; the story, the
 // compiled set and the kernel are in 06_wgmma_tma.cuh.
