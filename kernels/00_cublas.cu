@@ -137,9 +137,10 @@ KernelLaunchShape cublas_kernel_for(const GemmArgs&, int) {
   return {};
 }
 
-TileConfig cublas_config(const char* name, const char* math, bool tf32, OutputPart output) {
+TileConfig cublas_config(const char* name, const char* description, const char* math, bool tf32, OutputPart output) {
   TileConfig c;
   c.name = name;
+  c.description = description;
   c.math = math;
   c.opt_in = tf32;  // TF32 is another arithmetic: only when asked for, never the baseline
   c.tf32 = tf32;
@@ -159,15 +160,17 @@ extern const VariantDescriptor kCublasVariant = [] {
   v.role = Role::Baseline;
   v.backend = Backend::Cublas;
   v.configs = {
-      cublas_config("gemm",
+      cublas_config("gemm", "the full product (AᵀA: the product of Aᵀ and A, both triangles): the bar of % of cuBLAS",
                     "FP32 FMA, tensor cores off / FP64; tf32, f16, bf16: GemmEx on the tensor cores, FP32 "
                     "accumulation",
                     false, OutputPart::Full),
-      cublas_config("syrk", "FP32 FMA, tensor cores off / FP64; writes the upper triangle only", false,
+      cublas_config("syrk", "AᵀA's upper triangle alone (cublasSsyrk, cublasDsyrk): half the work of gemm",
+                    "FP32 FMA, tensor cores off / FP64; writes the upper triangle only", false,
                     OutputPart::UpperTriangle),
-      cublas_config("gemm_tf32", "TF32 tensor cores (10-bit mantissa inputs), float only", true, OutputPart::Full),
+      cublas_config("gemm_tf32", "float inputs through the tensor cores as TF32: another arithmetic, only when named",
+                    "TF32 tensor cores (10-bit mantissa inputs), float only", true, OutputPart::Full),
   };
-  v.default_config = kGemm;  // also the FP64 reference (cublasDgemm) of large checks
+  v.default_config = config_named(v.configs, "gemm");  // also the FP64 reference (cublasDgemm) of large checks
   v.precisions = all_precisions();
   v.architecture_note =
       "tf32 and bf16 use tensor cores from sm_80 and f16 from sm_70; on an older GPU cuBLAS computes them "

@@ -9,6 +9,7 @@
 #include "kernel_names.h"
 #include "probe.cuh"
 #include "variant.h"
+#include "variant_launch.cuh"
 
 namespace tilescope {
 
@@ -17,7 +18,7 @@ extern const VariantDescriptor kNaiveVariant;
 namespace {
 
 // The one kernel of a launch: its template arguments are chosen here and nowhere else (kAta by
-// naive_ata), so that naive_kernel_for names exactly the kernel naive_launch runs and
+// naive_ata), so that naive_kernel_for names exactly the kernel the launch runs and
 // naive_kernel_names spells it for NVRTC.
 bool naive_ata(Problem p) {
   return p == Problem::Ata;
@@ -33,41 +34,29 @@ std::vector<std::string> naive_kernel_names(const TileConfig&, Precision q, Prob
 }
 
 KernelLaunchShape naive_kernel_for(const GemmArgs& g, int config_index) {
-  const TileConfig& cfg = kNaiveVariant.configs[config_index];
-  KernelLaunchShape k;
-  k.kernel = g.precision == Precision::F32 ? reinterpret_cast<const void*>(naive_kernel<float, NoProbe>(g.problem))
-                                           : reinterpret_cast<const void*>(naive_kernel<double, NoProbe>(g.problem));
-  k.threads_per_block = cfg.threads();
-  return k;
+  const void* kernel = with_fma_type(g.precision, [&](auto element) {
+    return reinterpret_cast<const void*>(naive_kernel<decltype(element), NoProbe>(g.problem));
+  });
+  return {kernel, kNaiveVariant.configs[config_index].threads(), 0};
 }
 
-template <typename T, typename Probe>
-void launch_typed(const GemmArgs& g, const TileConfig& cfg, const Probe& probe) {
-  const int M = static_cast<int>(g.shape.M), N = static_cast<int>(g.shape.N), K = static_cast<int>(g.shape.K);
-  const dim3 block(cfg.threads_x, cfg.threads_y);
-  const dim3 grid = checked_grid(ceil_div(N, cfg.threads_x), ceil_div(M, cfg.threads_y));
-  const T* a = static_cast<const T*>(g.a);
-  const T* b = g.problem == Problem::Ata ? a : static_cast<const T*>(g.b);
-  const auto kernel = naive_kernel<T, Probe>(g.problem);
-  kernel<<<grid, block, 0, g.stream>>>(a, b, static_cast<T*>(g.c), M, N, K, probe);
-  CUDA_CHECK_LAUNCH("naive_gemm_kernel");
-}
-
-void naive_launch(const GemmArgs& g, int config_index) {
-  const TileConfig& cfg = kNaiveVariant.configs[config_index];
-  if (g.precision == Precision::F32)
-    launch_typed<float>(g, cfg, NoProbe{});
-  else
-    launch_typed<double>(g, cfg, NoProbe{});
-}
-
-void naive_launch_traced(const GemmArgs& g, int config_index, const TraceBuffers& trace) {
-  const TileConfig& cfg = kNaiveVariant.configs[config_index];
-  if (g.precision == Precision::F32)
-    launch_typed<float>(g, cfg, TraceProbe{trace});
-  else
-    launch_typed<double>(g, cfg, TraceProbe{trace});
-}
+struct NaiveLaunch {
+  template <typename Probe>
+  static void run(const GemmArgs& g, int config_index, const Probe& probe) {
+    const TileConfig& cfg = kNaiveVariant.configs[config_index];
+    with_fma_type(g.precision, [&](auto element) {
+      using T = decltype(element);
+      const int M = static_cast<int>(g.shape.M), N = static_cast<int>(g.shape.N), K = static_cast<int>(g.shape.K);
+      const dim3 block(cfg.threads_x, cfg.threads_y);
+      const dim3 grid = checked_grid(ceil_div(N, cfg.threads_x), ceil_div(M, cfg.threads_y));
+      const T* a = static_cast<const T*>(g.a);
+      const T* b = g.problem == Problem::Ata ? a : static_cast<const T*>(g.b);
+      const auto kernel = naive_kernel<T, Probe>(g.problem);
+      kernel<<<grid, block, 0, g.stream>>>(a, b, static_cast<T*>(g.c), M, N, K, probe);
+      CUDA_CHECK_LAUNCH("naive_gemm_kernel");
+    });
+  }
+};
 
 // ---- the mapping model ---------------------------------------------------------------------
 // What naive_gemm_kernel does, as plain host code: the launcher's grid, one output per thread,
@@ -164,9 +153,10 @@ std::unique_ptr<MappingModel> naive_model(int config_index, Problem problem, Pre
   return std::make_unique<NaiveModel>(kNaiveVariant.configs[config_index], problem, normalised(problem, shape));
 }
 
-TileConfig naive_config(int bx, int by) {
+TileConfig naive_config(int bx, int by, const char* description) {
   TileConfig c;
   c.name = std::to_string(bx) + "x" + std::to_string(by);
+  c.description = description;
   c.bm = by;
   c.bn = bx;
   c.threads_x = bx;
@@ -187,10 +177,10 @@ extern const VariantDescriptor kNaiveVariant = [] {
       "again and again.";
   v.role = Role::Kernel;
   v.backend = Backend::Cuda;
-  v.configs = {naive_config(16, 16), naive_config(32, 32)};
-  v.default_config = 0;
-  v.launch = naive_launch;
-  v.launch_traced = naive_launch_traced;
+  v.configs = {naive_config(16, 16, "blocks of 16 x 16 threads, one output each"),
+               naive_config(32, 32, "blocks of 32 x 32 threads: the largest block, 1024 threads")};
+  v.default_config = config_named(v.configs, "16x16");
+  set_launches<NaiveLaunch>(v);
   v.kernel_for = naive_kernel_for;
   v.kernel_text = "01_naive.cuh";
   v.kernel_names = naive_kernel_names;

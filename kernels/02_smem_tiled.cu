@@ -9,6 +9,7 @@
 #include "kernel_names.h"
 #include "probe.cuh"
 #include "variant.h"
+#include "variant_launch.cuh"
 
 namespace tilescope {
 
@@ -18,7 +19,7 @@ namespace {
 
 // The one kernel of a launch: its template arguments are chosen here and nowhere else (TILE by
 // the configuration's bm, kAta by tiled_ata), so that smem_tiled_kernel_for names exactly the
-// kernel smem_tiled_launch runs and smem_tiled_kernel_names spells it for NVRTC.
+// kernel the launch runs and smem_tiled_kernel_names spells it for NVRTC.
 bool tiled_ata(Problem p) {
   return p == Problem::Ata;
 }
@@ -49,42 +50,29 @@ std::vector<std::string> smem_tiled_kernel_names(const TileConfig& cfg, Precisio
 
 KernelLaunchShape smem_tiled_kernel_for(const GemmArgs& g, int config_index) {
   const TileConfig& cfg = kSmemTiledVariant.configs[config_index];
-  KernelLaunchShape k;
-  k.kernel = g.precision == Precision::F32
-                 ? reinterpret_cast<const void*>(tiled_kernel<float, NoProbe>(g.problem, cfg.bm))
-                 : reinterpret_cast<const void*>(tiled_kernel<double, NoProbe>(g.problem, cfg.bm));
-  k.threads_per_block = cfg.threads();
-  return k;
+  const void* kernel = with_fma_type(g.precision, [&](auto element) {
+    return reinterpret_cast<const void*>(tiled_kernel<decltype(element), NoProbe>(g.problem, cfg.bm));
+  });
+  return {kernel, cfg.threads(), 0};
 }
 
-template <typename T, typename Probe>
-void launch_typed(const GemmArgs& g, const TileConfig& cfg, const Probe& probe) {
-  const int M = static_cast<int>(g.shape.M), N = static_cast<int>(g.shape.N), K = static_cast<int>(g.shape.K);
-  const int tile = cfg.bm;
-  const dim3 block(tile, tile);
-  const dim3 grid = checked_grid(ceil_div(N, tile), ceil_div(M, tile));
-  const T* a = static_cast<const T*>(g.a);
-  const T* b = g.problem == Problem::Ata ? a : static_cast<const T*>(g.b);
-  const auto kernel = tiled_kernel<T, Probe>(g.problem, tile);
-  kernel<<<grid, block, 0, g.stream>>>(a, b, static_cast<T*>(g.c), M, N, K, probe);
-  CUDA_CHECK_LAUNCH("smem_tiled_kernel");
-}
-
-void smem_tiled_launch(const GemmArgs& g, int config_index) {
-  const TileConfig& cfg = kSmemTiledVariant.configs[config_index];
-  if (g.precision == Precision::F32)
-    launch_typed<float>(g, cfg, NoProbe{});
-  else
-    launch_typed<double>(g, cfg, NoProbe{});
-}
-
-void smem_tiled_launch_traced(const GemmArgs& g, int config_index, const TraceBuffers& trace) {
-  const TileConfig& cfg = kSmemTiledVariant.configs[config_index];
-  if (g.precision == Precision::F32)
-    launch_typed<float>(g, cfg, TraceProbe{trace});
-  else
-    launch_typed<double>(g, cfg, TraceProbe{trace});
-}
+struct SmemTiledLaunch {
+  template <typename Probe>
+  static void run(const GemmArgs& g, int config_index, const Probe& probe) {
+    const int tile = kSmemTiledVariant.configs[config_index].bm;
+    with_fma_type(g.precision, [&](auto element) {
+      using T = decltype(element);
+      const int M = static_cast<int>(g.shape.M), N = static_cast<int>(g.shape.N), K = static_cast<int>(g.shape.K);
+      const dim3 block(tile, tile);
+      const dim3 grid = checked_grid(ceil_div(N, tile), ceil_div(M, tile));
+      const T* a = static_cast<const T*>(g.a);
+      const T* b = g.problem == Problem::Ata ? a : static_cast<const T*>(g.b);
+      const auto kernel = tiled_kernel<T, Probe>(g.problem, tile);
+      kernel<<<grid, block, 0, g.stream>>>(a, b, static_cast<T*>(g.c), M, N, K, probe);
+      CUDA_CHECK_LAUNCH("smem_tiled_kernel");
+    });
+  }
+};
 
 std::size_t smem_tiled_shared_bytes(const TileConfig& cfg, Precision p) {
   return 2u * cfg.bm * cfg.bm * element_bytes(p);
@@ -207,9 +195,10 @@ std::unique_ptr<MappingModel> smem_tiled_model(int config_index, Problem problem
                                           normalised(problem, shape));
 }
 
-TileConfig tile_config(int tile) {
+TileConfig tile_config(int tile, const char* description) {
   TileConfig c;
   c.name = std::to_string(tile);
+  c.description = description;
   c.bm = c.bn = c.bk = tile;
   c.threads_x = c.threads_y = tile;
   c.math = "FP32 / FP64 FMA";
@@ -228,10 +217,11 @@ extern const VariantDescriptor kSmemTiledVariant = [] {
       "fetched from global memory is now reused TILE times.";
   v.role = Role::Kernel;
   v.backend = Backend::Cuda;
-  v.configs = {tile_config(8), tile_config(16), tile_config(32)};
-  v.default_config = 1;  // TILE = 16, the textbook's choice
-  v.launch = smem_tiled_launch;
-  v.launch_traced = smem_tiled_launch_traced;
+  v.configs = {tile_config(8, "8 x 8 tiles: each element fetched from global memory serves 8 products"),
+               tile_config(16, "16 x 16 tiles, the textbook's choice: 16 products per fetched element"),
+               tile_config(32, "32 x 32 tiles: 32 products per fetch, 1024 threads and 8 KB (float) per block")};
+  v.default_config = config_named(v.configs, "16");  // the textbook's choice
+  set_launches<SmemTiledLaunch>(v);
   v.kernel_for = smem_tiled_kernel_for;
   v.kernel_text = "02_smem_tiled.cuh";
   v.kernel_names = smem_tiled_kernel_names;

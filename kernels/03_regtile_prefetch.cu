@@ -11,6 +11,7 @@
 #include "kernel_names.h"
 #include "probe.cuh"
 #include "variant.h"
+#include "variant_launch.cuh"
 
 namespace tilescope {
 
@@ -21,18 +22,44 @@ namespace {
 // ---- the compiled set ---------------------------------------------------------------------
 // One row per configuration; the descriptor's config list is built from the same rows.
 struct RegtileParams {
-  int bm, bn, bk, tm, tn, pieces, min_blocks;
+  int bm = 0, bn = 0, bk = 0;  // block tile of C and slab depth
+  int tm = 0, tn = 0;          // a thread's tile of C
+  int pieces = 1;              // the next slab is prefetched in this many pieces of BK / pieces
+  int min_blocks = 1;          // blocks per multiprocessor asked of the compiler (float)
+  const char* description = "";
 };
 constexpr RegtileParams kParams[] = {
-    {48, 48, 16, 3, 3, 1, 1},   // the seed: 16 x 16 threads, 3 x 3 each
-    {64, 64, 8, 8, 8, 1, 1},    // 8 x 8 threads, 8 x 8 each
-    {128, 128, 8, 8, 8, 1, 1},  // 16 x 16 threads, 8 x 8 each
+    {.bm = 48, .bn = 48, .bk = 16, .tm = 3, .tn = 3, .description = "the seed: 16 x 16 threads of 3 x 3 outputs each"},
+    {.bm = 64,
+     .bn = 64,
+     .bk = 8,
+     .tm = 8,
+     .tn = 8,
+     .description = "8 x 8 threads of 8 x 8 outputs: fewer loads per FMA"},
+    {.bm = 128,
+     .bn = 128,
+     .bk = 8,
+     .tm = 8,
+     .tn = 8,
+     .description = "a 128 x 128 block tile: one slab in shared memory feeds 256 threads"},
     // Deep slabs (one barrier per 32 k) prefetched in 4 pieces of 8, and room for 2 blocks per
     // multiprocessor (float: <= 128 registers). Measured on an H200 at N = 4096: 94% of
     // cublasSgemm, where the same tile with BK = 16 in one piece and 1 block/SM reached 63%.
-    {128, 128, 32, 8, 8, 4, 2},
+    {.bm = 128,
+     .bn = 128,
+     .bk = 32,
+     .tm = 8,
+     .tn = 8,
+     .pieces = 4,
+     .min_blocks = 2,
+     .description = "deep slabs (one barrier per 32 k) prefetched in 4 pieces, 2 blocks per multiprocessor"},
 };
 constexpr int kNumConfigs = sizeof(kParams) / sizeof(kParams[0]);
+
+std::string config_name(const RegtileParams& p) {
+  return std::to_string(p.bm) + "x" + std::to_string(p.bn) + "x" + std::to_string(p.bk) + "_" + std::to_string(p.tm) +
+         "x" + std::to_string(p.tn);
+}
 
 // A kernel of the compiled set, with the block size and shared memory its launch needs.
 template <typename T, typename Probe>
@@ -71,23 +98,6 @@ RegtileKernel<T, Probe> config_kernel(bool ata, bool vec) {
   return k;
 }
 
-template <typename T, typename Probe>
-RegtileKernel<T, Probe> typed_kernel(int config_index, bool ata, bool vec) {
-  switch (config_index) {
-    case 0:
-      return config_kernel<T, 0, Probe>(ata, vec);
-    case 1:
-      return config_kernel<T, 1, Probe>(ata, vec);
-    case 2:
-      return config_kernel<T, 2, Probe>(ata, vec);
-    case 3:
-      return config_kernel<T, 3, Probe>(ata, vec);
-    default:
-      throw GpuError(config_index_error(kRegtilePrefetchVariant, config_index));
-  }
-}
-static_assert(kNumConfigs == 4, "add a case to typed_kernel for every row of kParams");
-
 // 16-byte loads need every row start aligned: leading dimensions multiples of the vector.
 bool can_vectorize(const GemmArgs& g) {
   const std::int64_t w = kVecBytes / static_cast<std::int64_t>(element_bytes(g.precision));
@@ -98,75 +108,60 @@ bool can_vectorize(const GemmArgs& g) {
 }
 
 // The one kernel of a launch: its template arguments are chosen here and nowhere else, so that
-// regtile_kernel_for names exactly the kernel regtile_launch runs. The traced build doubles the
+// regtile_kernel_for names exactly the kernel the launch runs. The traced build doubles the
 // instantiations (TraceProbe for every configuration x type x problem x vec), which is what
 // run_trace needs to trace exactly the path the timed launch takes.
 template <typename T, typename Probe>
 RegtileKernel<T, Probe> launch_kernel(const GemmArgs& g, int config_index) {
-  return typed_kernel<T, Probe>(config_index, g.problem == Problem::Ata, can_vectorize(g));
+  return with_row<kNumConfigs>(kRegtilePrefetchVariant, config_index, [&](auto row) {
+    return config_kernel<T, decltype(row)::value, Probe>(g.problem == Problem::Ata, can_vectorize(g));
+  });
 }
 
 // The kernels a case may run, spelled for NVRTC: launch_kernel's two, with and without vectors
 // (can_vectorize decides per launch, by the buffers' alignment and the sizes).
 std::vector<std::string> regtile_kernel_names(const TileConfig& cfg, Precision q, Problem problem) {
   std::vector<std::string> out;
-  for (const RegtileParams& p : kParams) {
-    if (p.bm != cfg.bm || p.bn != cfg.bn || p.bk != cfg.bk || p.tm != cfg.tm || p.tn != cfg.tn) continue;
-    for (bool vec : {false, true})
-      out.push_back(kernel_name(
-          "regtile_prefetch_kernel",
-          {fma_element_type(q), std::to_string(p.bm), std::to_string(p.bn), std::to_string(p.bk), std::to_string(p.tm),
-           std::to_string(p.tn), std::to_string(p.pieces), std::to_string(min_blocks_of(p, element_bytes(q))),
-           cpp_bool(problem == Problem::Ata), cpp_bool(vec), kNoProbeName}));
-  }
+  const RegtileParams* p = row_of(kParams, kRegtilePrefetchVariant.configs, cfg);
+  if (!p) return out;
+  for (bool vec : {false, true})
+    out.push_back(kernel_name("regtile_prefetch_kernel",
+                              {fma_element_type(q), std::to_string(p->bm), std::to_string(p->bn), std::to_string(p->bk),
+                               std::to_string(p->tm), std::to_string(p->tn), std::to_string(p->pieces),
+                               std::to_string(min_blocks_of(*p, element_bytes(q))), cpp_bool(problem == Problem::Ata),
+                               cpp_bool(vec), kNoProbeName}));
   return out;
 }
 
-template <typename T>
-KernelLaunchShape launch_shape(const RegtileKernel<T, NoProbe>& k) {
-  KernelLaunchShape s;
-  s.kernel = reinterpret_cast<const void*>(k.kernel);
-  s.threads_per_block = k.threads;
-  s.dynamic_shared_bytes = k.shared_bytes;
-  return s;
-}
-
 KernelLaunchShape regtile_kernel_for(const GemmArgs& g, int config_index) {
-  return g.precision == Precision::F32 ? launch_shape(launch_kernel<float, NoProbe>(g, config_index))
-                                       : launch_shape(launch_kernel<double, NoProbe>(g, config_index));
+  return with_fma_type(g.precision, [&](auto element) {
+    const auto k = launch_kernel<decltype(element), NoProbe>(g, config_index);
+    return KernelLaunchShape{reinterpret_cast<const void*>(k.kernel), k.threads, k.shared_bytes};
+  });
 }
 
-template <typename T, typename Probe>
-void launch_typed(const GemmArgs& g, int config_index, const Probe& probe) {
-  const RegtileParams& p = kParams[config_index];
-  const RegtileKernel<T, Probe> k = launch_kernel<T, Probe>(g, config_index);
-  // Above 48 KB a block's dynamic shared memory must be allowed explicitly.
-  if (k.shared_bytes > 48 * 1024)
-    CUDA_CHECK(
-        cudaFuncSetAttribute(k.kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(k.shared_bytes)));
-  const int M = static_cast<int>(g.shape.M), N = static_cast<int>(g.shape.N), K = static_cast<int>(g.shape.K);
-  const dim3 block(p.bn / p.tn, p.bm / p.tm);
-  const dim3 grid = checked_grid(ceil_div(N, p.bn), ceil_div(M, p.bm));
-  const T* a = static_cast<const T*>(g.a);
-  const T* b = g.problem == Problem::Ata ? a : static_cast<const T*>(g.b);
-  const auto kernel = k.kernel;
-  kernel<<<grid, block, k.shared_bytes, g.stream>>>(a, b, static_cast<T*>(g.c), M, N, K, probe);
-  CUDA_CHECK_LAUNCH("regtile_prefetch_kernel");
-}
-
-void regtile_launch(const GemmArgs& g, int config_index) {
-  if (g.precision == Precision::F32)
-    launch_typed<float>(g, config_index, NoProbe{});
-  else
-    launch_typed<double>(g, config_index, NoProbe{});
-}
-
-void regtile_launch_traced(const GemmArgs& g, int config_index, const TraceBuffers& trace) {
-  if (g.precision == Precision::F32)
-    launch_typed<float>(g, config_index, TraceProbe{trace});
-  else
-    launch_typed<double>(g, config_index, TraceProbe{trace});
-}
+struct RegtileLaunch {
+  template <typename Probe>
+  static void run(const GemmArgs& g, int config_index, const Probe& probe) {
+    with_fma_type(g.precision, [&](auto element) {
+      using T = decltype(element);
+      const RegtileParams& p = kParams[config_index];
+      const RegtileKernel<T, Probe> k = launch_kernel<T, Probe>(g, config_index);
+      // Above 48 KB a block's dynamic shared memory must be allowed explicitly.
+      if (k.shared_bytes > 48 * 1024)
+        CUDA_CHECK(cudaFuncSetAttribute(k.kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                        static_cast<int>(k.shared_bytes)));
+      const int M = static_cast<int>(g.shape.M), N = static_cast<int>(g.shape.N), K = static_cast<int>(g.shape.K);
+      const dim3 block(p.bn / p.tn, p.bm / p.tm);
+      const dim3 grid = checked_grid(ceil_div(N, p.bn), ceil_div(M, p.bm));
+      const T* a = static_cast<const T*>(g.a);
+      const T* b = g.problem == Problem::Ata ? a : static_cast<const T*>(g.b);
+      const auto kernel = k.kernel;
+      kernel<<<grid, block, k.shared_bytes, g.stream>>>(a, b, static_cast<T*>(g.c), M, N, K, probe);
+      CUDA_CHECK_LAUNCH("regtile_prefetch_kernel");
+    });
+  }
+};
 
 std::string regtile_refuses(Problem problem, Precision, const TileConfig& cfg) {
   if (problem == Problem::Ata && cfg.bm != cfg.bn)
@@ -355,28 +350,19 @@ class RegtileModel final : public MappingModel {
   Dim2 grid_;
 };
 
-std::unique_ptr<MappingModel> regtile_model(int config_index, Problem problem, Precision precision,
-                                            const Shape& shape) {
-  return std::make_unique<RegtileModel>(kParams[config_index], problem, precision, normalised(problem, shape));
-}
-
-std::vector<TileConfig> regtile_configs() {
-  std::vector<TileConfig> out;
-  for (const RegtileParams& p : kParams) {
-    TileConfig c;
-    c.name = std::to_string(p.bm) + "x" + std::to_string(p.bn) + "x" + std::to_string(p.bk) + "_" +
-             std::to_string(p.tm) + "x" + std::to_string(p.tn);
-    c.bm = p.bm;
-    c.bn = p.bn;
-    c.bk = p.bk;
-    c.tm = p.tm;
-    c.tn = p.tn;
-    c.threads_x = p.bn / p.tn;
-    c.threads_y = p.bm / p.tm;
-    c.math = "FP32 / FP64 FMA";
-    out.push_back(c);
-  }
-  return out;
+TileConfig regtile_config(const RegtileParams& p) {
+  TileConfig c;
+  c.name = config_name(p);
+  c.description = p.description;
+  c.bm = p.bm;
+  c.bn = p.bn;
+  c.bk = p.bk;
+  c.tm = p.tm;
+  c.tn = p.tn;
+  c.threads_x = p.bn / p.tn;
+  c.threads_y = p.bm / p.tm;
+  c.math = "FP32 / FP64 FMA";
+  return c;
 }
 
 }  // namespace
@@ -392,16 +378,15 @@ extern const VariantDescriptor kRegtilePrefetchVariant = [] {
       "For AᵀA only the upper-triangle blocks are computed and mirrored.";
   v.role = Role::Kernel;
   v.backend = Backend::Cuda;
-  v.configs = regtile_configs();
-  v.default_config = kNumConfigs - 1;  // the deep-slab tile the lesson ends on
+  v.configs = configs_of(kParams, regtile_config);
+  v.default_config = config_named(v.configs, "128x128x32_8x8");  // the deep-slab tile the lesson ends on
   v.refuses = regtile_refuses;
-  v.launch = regtile_launch;
-  v.launch_traced = regtile_launch_traced;
+  set_launches<RegtileLaunch>(v);
   v.kernel_for = regtile_kernel_for;
   v.kernel_text = "03_regtile_prefetch.cuh";
   v.kernel_names = regtile_kernel_names;
   v.shared_bytes = regtile_shared_bytes;
-  v.model = regtile_model;
+  v.model = row_model<RegtileModel, kParams>;
   v.model_caps.prefetch = true;
   v.model_caps.mirrored_ata = true;
   return v;

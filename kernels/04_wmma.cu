@@ -12,6 +12,7 @@
 #include "kernel_names.h"
 #include "probe.cuh"
 #include "variant.h"
+#include "variant_launch.cuh"
 
 namespace tilescope {
 
@@ -22,28 +23,31 @@ namespace {
 // WmmaTypes' fragment shape (04_wmma.cuh) for host code that has the precision as a value (f32 is
 // refused before it gets here).
 FragmentShape fragment_shape(Precision p) {
-  switch (p) {
-    case Precision::TF32:
-      return WmmaTypes<Precision::TF32>::kShape;
-    case Precision::F64:
-      return WmmaTypes<Precision::F64>::kShape;
-    case Precision::BF16:
-      return WmmaTypes<Precision::BF16>::kShape;
-    default:
-      return WmmaTypes<Precision::F16>::kShape;
-  }
+  return with_tensor_core_precision(p, [](auto type) { return WmmaTypes<decltype(type)::value>::kShape; });
 }
 
 // ---- the compiled set ---------------------------------------------------------------------
 // One row per configuration, for every input type (BK = 32 is a whole number of k steps of each
 // fragment shape); the descriptor's config list is built from the same rows.
 struct WmmaParams {
-  int bm, bn, bk, warps_m, warps_n;
-  int warps() const { return warps_m * warps_n; }
+  int bm = 0, bn = 0, bk = 0;    // block tile of C and slab depth
+  int warps_m = 0, warps_n = 0;  // the block's warps, as a grid over its tile
+  const char* description = "";
+  constexpr int warps() const { return warps_m * warps_n; }
 };
 constexpr WmmaParams kParams[] = {
-    {64, 64, 32, 2, 2},    // 4 warps of 32 x 32: 2 x 2 fragments each in f16 (4 x 4 in f64)
-    {128, 128, 32, 2, 4},  // 8 warps of 64 x 32: 4 x 2 fragments each in f16 (8 x 4 in f64)
+    {.bm = 64,
+     .bn = 64,
+     .bk = 32,
+     .warps_m = 2,
+     .warps_n = 2,
+     .description = "4 warps of 32 x 32: 2 x 2 fragments each in f16 (4 x 4 in f64)"},
+    {.bm = 128,
+     .bn = 128,
+     .bk = 32,
+     .warps_m = 2,
+     .warps_n = 4,
+     .description = "8 warps of 64 x 32: 4 x 2 fragments each in f16 (8 x 4 in f64), each slab feeds twice the tile"},
 };
 constexpr int kNumConfigs = sizeof(kParams) / sizeof(kParams[0]);
 
@@ -76,30 +80,19 @@ WmmaKernel<P, Probe> config_kernel(bool ata) {
 // kernel_for names exactly the kernel the launch runs.
 template <Precision P, typename Probe>
 WmmaKernel<P, Probe> launch_kernel(const GemmArgs& g, int config_index) {
-  const bool ata = g.problem == Problem::Ata;
-  switch (config_index) {
-    case 0:
-      return config_kernel<P, 0, Probe>(ata);
-    case 1:
-      return config_kernel<P, 1, Probe>(ata);
-    default:
-      throw GpuError(config_index_error(kWmmaVariant, config_index));
-  }
+  return with_row<kNumConfigs>(kWmmaVariant, config_index, [&](auto row) {
+    return config_kernel<P, decltype(row)::value, Probe>(g.problem == Problem::Ata);
+  });
 }
-static_assert(kNumConfigs == 2, "add a case to launch_kernel for every row of kParams");
 
 // The kernel a case runs, spelled for NVRTC: config_kernel's, for the row of kParams the
 // configuration was built from.
 std::vector<std::string> wmma_kernel_names(const TileConfig& cfg, Precision q, Problem problem) {
-  std::vector<std::string> out;
-  for (const WmmaParams& p : kParams)
-    if (p.bm == cfg.bm && p.bn == cfg.bn && p.bk == cfg.bk && p.bm / p.warps_m == cfg.warp_m &&
-        p.bn / p.warps_n == cfg.warp_n)
-      out.push_back(kernel_name(
-          "wmma_kernel",
-          {precision_argument(q), std::to_string(p.bm), std::to_string(p.bn), std::to_string(p.bk),
-           std::to_string(p.warps_m), std::to_string(p.warps_n), cpp_bool(problem == Problem::Ata), kNoProbeName}));
-  return out;
+  const WmmaParams* p = row_of(kParams, kWmmaVariant.configs, cfg);
+  if (!p) return {};
+  return {kernel_name("wmma_kernel", {precision_argument(q), std::to_string(p->bm), std::to_string(p->bn),
+                                      std::to_string(p->bk), std::to_string(p->warps_m), std::to_string(p->warps_n),
+                                      cpp_bool(problem == Problem::Ata), kNoProbeName})};
 }
 
 // The grid: one block per block tile (gemm), or per upper-triangle block tile (AᵀA).
@@ -108,74 +101,36 @@ std::int64_t block_count(Problem problem, const Shape& s, const WmmaParams& p) {
                           static_cast<int>(ceil_div(s.N, p.bn)));
 }
 
-template <Precision P, typename Probe>
-void launch_typed(const GemmArgs& g, int config_index, const Probe& probe) {
-  using In = typename WmmaTypes<P>::In;
-  using Acc = typename WmmaTypes<P>::Acc;
-  const WmmaKernel<P, Probe> k = launch_kernel<P, Probe>(g, config_index);
-  // Above 48 KB a block's dynamic shared memory must be allowed explicitly.
-  if (k.shared_bytes > 48 * 1024)
-    CUDA_CHECK(
-        cudaFuncSetAttribute(k.kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(k.shared_bytes)));
-  const Shape s = normalised(g.problem, g.shape);
-  const int M = static_cast<int>(s.M), N = static_cast<int>(s.N), K = static_cast<int>(s.K);
-  const dim3 grid = checked_grid(block_count(g.problem, s, kParams[config_index]), 1);
-  const dim3 block(kWarpSize, k.warps);
-  const In* a = static_cast<const In*>(g.a);
-  const In* b = g.problem == Problem::Ata ? a : static_cast<const In*>(g.b);
-  const auto kernel = k.kernel;
-  kernel<<<grid, block, k.shared_bytes, g.stream>>>(a, b, static_cast<Acc*>(g.c), M, N, K, probe);
-  CUDA_CHECK_LAUNCH("wmma_kernel");
-}
-
-// The input types this variant computes, each to its typed launch.
-template <typename Probe>
-void launch_any(const GemmArgs& g, int config_index, const Probe& probe) {
-  switch (g.precision) {
-    case Precision::F16:
-      return launch_typed<Precision::F16>(g, config_index, probe);
-    case Precision::BF16:
-      return launch_typed<Precision::BF16>(g, config_index, probe);
-    case Precision::TF32:
-      return launch_typed<Precision::TF32>(g, config_index, probe);
-    case Precision::F64:
-      return launch_typed<Precision::F64>(g, config_index, probe);
-    default:
-      throw GpuError(variant_refusal(kWmmaVariant, config_index, g.problem, g.precision));
+struct WmmaLaunch {
+  template <typename Probe>
+  static void run(const GemmArgs& g, int config_index, const Probe& probe) {
+    with_tensor_core_precision(g.precision, [&](auto type) {
+      constexpr Precision P = decltype(type)::value;
+      using In = typename WmmaTypes<P>::In;
+      using Acc = typename WmmaTypes<P>::Acc;
+      const WmmaKernel<P, Probe> k = launch_kernel<P, Probe>(g, config_index);
+      // Above 48 KB a block's dynamic shared memory must be allowed explicitly.
+      if (k.shared_bytes > 48 * 1024)
+        CUDA_CHECK(cudaFuncSetAttribute(k.kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                        static_cast<int>(k.shared_bytes)));
+      const Shape s = normalised(g.problem, g.shape);
+      const int M = static_cast<int>(s.M), N = static_cast<int>(s.N), K = static_cast<int>(s.K);
+      const dim3 grid = checked_grid(block_count(g.problem, s, kParams[config_index]), 1);
+      const dim3 block(kWarpSize, k.warps);
+      const In* a = static_cast<const In*>(g.a);
+      const In* b = g.problem == Problem::Ata ? a : static_cast<const In*>(g.b);
+      const auto kernel = k.kernel;
+      kernel<<<grid, block, k.shared_bytes, g.stream>>>(a, b, static_cast<Acc*>(g.c), M, N, K, probe);
+      CUDA_CHECK_LAUNCH("wmma_kernel");
+    });
   }
-}
-
-void wmma_launch(const GemmArgs& g, int config_index) {
-  launch_any(g, config_index, NoProbe{});
-}
-
-void wmma_launch_traced(const GemmArgs& g, int config_index, const TraceBuffers& trace) {
-  launch_any(g, config_index, TraceProbe{trace});
-}
-
-template <Precision P>
-KernelLaunchShape launch_shape(const GemmArgs& g, int config_index) {
-  const WmmaKernel<P, NoProbe> k = launch_kernel<P, NoProbe>(g, config_index);
-  KernelLaunchShape s;
-  s.kernel = reinterpret_cast<const void*>(k.kernel);
-  s.threads_per_block = kWarpSize * k.warps;
-  s.dynamic_shared_bytes = k.shared_bytes;
-  return s;
-}
+};
 
 KernelLaunchShape wmma_kernel_for(const GemmArgs& g, int config_index) {
-  switch (g.precision) {
-    case Precision::F16:
-      return launch_shape<Precision::F16>(g, config_index);
-    case Precision::BF16:
-      return launch_shape<Precision::BF16>(g, config_index);
-    case Precision::TF32:
-      return launch_shape<Precision::TF32>(g, config_index);
-    case Precision::F64:
-      return launch_shape<Precision::F64>(g, config_index);
-    default:
-      throw GpuError(variant_refusal(kWmmaVariant, config_index, g.problem, g.precision));
-  }
+  return with_tensor_core_precision(g.precision, [&](auto type) {
+    const auto k = launch_kernel<decltype(type)::value, NoProbe>(g, config_index);
+    return KernelLaunchShape{reinterpret_cast<const void*>(k.kernel), kWarpSize * k.warps, k.shared_bytes};
+  });
 }
 
 std::string wmma_refuses(Problem problem, Precision, const TileConfig& cfg) {
@@ -260,28 +215,21 @@ class WmmaModel final : public BlockTileModel {
   int chunk_ = 4, wm_ = 1, wn_ = 1, frags_n_ = 1;
 };
 
-std::unique_ptr<MappingModel> wmma_model(int config_index, Problem problem, Precision precision, const Shape& shape) {
-  return std::make_unique<WmmaModel>(kParams[config_index], problem, precision, normalised(problem, shape));
-}
-
-std::vector<TileConfig> wmma_configs() {
-  std::vector<TileConfig> out;
-  for (const WmmaParams& p : kParams) {
-    TileConfig c;
-    const int wm = p.bm / p.warps_m, wn = p.bn / p.warps_n;
-    c.name = std::to_string(p.bm) + "x" + std::to_string(p.bn) + "x" + std::to_string(p.bk) + "_w" +
-             std::to_string(wm) + "x" + std::to_string(wn);
-    c.bm = p.bm;
-    c.bn = p.bn;
-    c.bk = p.bk;
-    c.warp_m = wm;
-    c.warp_n = wn;
-    c.threads_x = kWarpSize;
-    c.threads_y = p.warps();
-    c.math = "tensor cores (nvcuda::wmma): f16, bf16 16x16x16 and tf32 16x16x8 with FP32 accumulation; f64 8x8x4";
-    out.push_back(c);
-  }
-  return out;
+TileConfig wmma_config(const WmmaParams& p) {
+  TileConfig c;
+  const int wm = p.bm / p.warps_m, wn = p.bn / p.warps_n;
+  c.name = std::to_string(p.bm) + "x" + std::to_string(p.bn) + "x" + std::to_string(p.bk) + "_w" + std::to_string(wm) +
+           "x" + std::to_string(wn);
+  c.description = p.description;
+  c.bm = p.bm;
+  c.bn = p.bn;
+  c.bk = p.bk;
+  c.warp_m = wm;
+  c.warp_n = wn;
+  c.threads_x = kWarpSize;
+  c.threads_y = p.warps();
+  c.math = "tensor cores (nvcuda::wmma): f16, bf16 16x16x16 and tf32 16x16x8 with FP32 accumulation; f64 8x8x4";
+  return c;
 }
 
 }  // namespace
@@ -297,8 +245,8 @@ extern const VariantDescriptor kWmmaVariant = [] {
       "shared memory. For AᵀA only the upper-triangle blocks are launched, and mirrored.";
   v.role = Role::Kernel;
   v.backend = Backend::Cuda;
-  v.configs = wmma_configs();
-  v.default_config = 0;  // 4 warps of 32 x 32: the smallest picture of warps and fragments
+  v.configs = configs_of(kParams, wmma_config);
+  v.default_config = config_named(v.configs, "64x64x32_w32x32");  // the smallest picture of warps and fragments
   v.precisions = {Precision::TF32, Precision::F16, Precision::BF16, Precision::F64};
   v.precision_note = "f32 runs on the FMA cores; tf32 is the tensor-core path for float data";
   v.min_compute_capability = 70;
@@ -306,13 +254,12 @@ extern const VariantDescriptor kWmmaVariant = [] {
   v.precisions_need_tensor_cores = true;
   v.min_compute_capability_for = wmma_min_cc_for;
   v.refuses = wmma_refuses;
-  v.launch = wmma_launch;
-  v.launch_traced = wmma_launch_traced;
+  set_launches<WmmaLaunch>(v);
   v.kernel_for = wmma_kernel_for;
   v.kernel_text = "04_wmma.cuh";
   v.kernel_names = wmma_kernel_names;
   v.shared_bytes = wmma_shared_bytes;
-  v.model = wmma_model;
+  v.model = row_model<WmmaModel, kParams>;
   v.model_caps.staged_phases = true;
   v.model_caps.prefetch = false;
   v.model_caps.mirrored_ata = true;

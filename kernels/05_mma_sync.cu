@@ -2,7 +2,7 @@
 // a ring of cp.async stages and an XOR-swizzled shared memory.
 //
 // The launch file of mma_sync: descriptor, launch, mapping model; the story, the compiled set and
-// the kernel are in 05_mma_sync.cuh.
+// the three kernels are in 05_mma_sync.cuh.
 #include <algorithm>
 #include <cstdint>
 #include <utility>
@@ -13,6 +13,7 @@
 #include "kernel_names.h"
 #include "probe.cuh"
 #include "variant.h"
+#include "variant_launch.cuh"
 
 namespace tilescope {
 
@@ -27,16 +28,33 @@ constexpr int kNumConfigs = sizeof(kParams) / sizeof(kParams[0]);
 std::string config_name(const MmaParams& p) {
   const char* family = p.family == Family::Bits16 ? "h" : p.family == Family::Tf32 ? "tf32_" : "d";
   return std::string(family) + std::to_string(p.bm) + "x" + std::to_string(p.bn) + "x" + std::to_string(p.bk) + "_s" +
-         std::to_string(p.stages) + (p.swizzle ? "" : "_plain") + (p.fragment_pipeline ? "_fp" : "") +
-         (p.decoupled ? "_mb" : "");
+         std::to_string(p.stages) + (p.swizzle ? "" : "_plain") + (p.pipeline == Pipeline::Fragments ? "_fp" : "") +
+         (p.pipeline == Pipeline::Mbarriers ? "_mb" : "");
 }
 
 // ---- launching --------------------------------------------------------------------------------
+// The kernel of a row: its pipeline's (05_mma_sync.cuh has one kernel per pipeline), and its
+// name as the kernel text spells it. Only the chosen kernel is compiled for a row.
+template <Precision P, int CFG, bool kAta, typename Probe>
+constexpr auto kernel_of() {
+  if constexpr (kParams[CFG].pipeline == Pipeline::Mbarriers)
+    return mma_sync_mbarrier_kernel<P, CFG, kAta, Probe>;
+  else if constexpr (kParams[CFG].pipeline == Pipeline::Fragments)
+    return mma_sync_fragment_pipeline_kernel<P, CFG, kAta, Probe>;
+  else
+    return mma_sync_kernel<P, CFG, kAta, Probe>;
+}
+constexpr const char* kernel_function(Pipeline pipeline) {
+  return pipeline == Pipeline::Mbarriers   ? "mma_sync_mbarrier_kernel"
+         : pipeline == Pipeline::Fragments ? "mma_sync_fragment_pipeline_kernel"
+                                           : "mma_sync_kernel";
+}
+
 // One compiled kernel: input type, row of kParams, problem, probe.
 template <Precision P, int CFG, bool kAta, typename Probe>
 struct Instance {
   using S = MmaShape<P, CFG, kAta>;
-  static constexpr auto kernel = mma_sync_kernel<P, CFG, kAta, Probe>;
+  static constexpr auto kernel = kernel_of<P, CFG, kAta, Probe>();
   static constexpr std::size_t shared = S::shared_bytes(Probe::kRecordsWriters);
 };
 
@@ -67,15 +85,11 @@ void visit_config(const GemmArgs& g, Fn&& fn) {
   }
 }
 
-template <typename Probe, typename Fn, int... C>
-void visit_kernel(const GemmArgs& g, int config_index, Fn&& fn, std::integer_sequence<int, C...>) {
-  const bool found = ((config_index == C ? (visit_config<Probe, C>(g, fn), true) : false) || ...);
-  if (!found) throw GpuError(config_index_error(kMmaSyncVariant, config_index));
-}
-
+// Calls visit_config for the row of config_index (a run-time index, a compile-time row).
 template <typename Probe, typename Fn>
 void visit_kernel(const GemmArgs& g, int config_index, Fn&& fn) {
-  visit_kernel<Probe>(g, config_index, fn, std::make_integer_sequence<int, kNumConfigs>{});
+  with_row<kNumConfigs>(kMmaSyncVariant, config_index,
+                        [&](auto row) { visit_config<Probe, decltype(row)::value>(g, fn); });
 }
 
 // 16-byte copies need every row start aligned: the leading dimension a multiple of the chunk.
@@ -112,17 +126,16 @@ void launch_with(const GemmArgs& g, int config_index, const Probe& probe) {
     kernel<<<grid, block, I::shared, g.stream>>>(a, b, static_cast<Acc*>(g.c), static_cast<int>(s.M),
                                                  static_cast<int>(s.N), static_cast<int>(s.K), vec_a, vec_b, vec_c,
                                                  probe);
-    CUDA_CHECK_LAUNCH("mma_sync_kernel");
+    CUDA_CHECK_LAUNCH(kernel_function(S::p.pipeline));
   });
 }
 
-void mma_launch(const GemmArgs& g, int config_index) {
-  launch_with(g, config_index, NoProbe{});
-}
-
-void mma_launch_traced(const GemmArgs& g, int config_index, const TraceBuffers& trace) {
-  launch_with(g, config_index, TraceProbe{trace});
-}
+struct MmaLaunch {
+  template <typename Probe>
+  static void run(const GemmArgs& g, int config_index, const Probe& probe) {
+    launch_with(g, config_index, probe);
+  }
+};
 
 KernelLaunchShape mma_kernel_for(const GemmArgs& g, int config_index) {
   KernelLaunchShape out;
@@ -136,15 +149,14 @@ KernelLaunchShape mma_kernel_for(const GemmArgs& g, int config_index) {
 }
 
 const MmaParams* params_of(const TileConfig& cfg) {
-  for (const MmaParams& p : kParams)
-    if (config_name(p) == cfg.name) return &p;
-  return nullptr;
+  return row_of(kParams, kMmaSyncVariant.configs, cfg);
 }
 
 // An instance's kernel as NVRTC names it.
 template <Precision P, int CFG, bool kAta>
 std::string spelled(Instance<P, CFG, kAta, NoProbe>) {
-  return kernel_name("mma_sync_kernel", {precision_argument(P), std::to_string(CFG), cpp_bool(kAta), kNoProbeName});
+  return kernel_name(kernel_function(kParams[CFG].pipeline),
+                     {precision_argument(P), std::to_string(CFG), cpp_bool(kAta), kNoProbeName});
 }
 
 // The kernel a case runs, spelled for NVRTC: the one visit_kernel chooses for it.
@@ -184,7 +196,7 @@ int mma_min_cc(Precision p) {
 }
 
 // ---- the mapping model ---------------------------------------------------------------------------
-// What mma_sync_kernel does, as plain host code, for one row of kParams, problem and input type.
+// What the mma_sync kernels do, as plain host code, for one row of kParams, problem and input type.
 class MmaModel final : public BlockTileModel {
  public:
   MmaModel(const MmaParams& p, Problem problem, Precision precision, const Shape& shape)
@@ -239,7 +251,7 @@ class MmaModel final : public BlockTileModel {
     w->words.push_back(vec_a_ == vec_b_ ? "The slab was copied from global memory " + how(vec_a_) + ring
                                         : "The slab's A was copied from global memory " + how(vec_a_) + " and its B " +
                                               how(vec_b_) + ring);
-    w->words.push_back(p_.decoupled
+    w->words.push_back(p_.pipeline == Pipeline::Mbarriers
                            ? "The stage's mbarrier said when every thread's copies had landed: a warp waits only "
                              "for the slab it multiplies."
                            : "A block barrier per slab: every thread's copies had landed.");
@@ -283,7 +295,7 @@ class MmaModel final : public BlockTileModel {
     f.warp_m = p_.wm;
     f.warp_n = p_.wn;
     f.stages = p_.stages;
-    f.in_flight = p_.decoupled ? p_.stages - 2 : p_.stages - 1;
+    f.in_flight = p_.pipeline == Pipeline::Mbarriers ? p_.stages - 2 : p_.stages - 1;
     f.swizzled = p_.swizzle;
     const bool bits16 = kk_ == 16;
     const char* type = precision_ == Precision::F16    ? "f16"
@@ -365,29 +377,22 @@ class MmaModel final : public BlockTileModel {
   FragmentPicture picture_;
 };
 
-std::unique_ptr<MappingModel> mma_model(int config_index, Problem problem, Precision precision, const Shape& shape) {
-  return std::make_unique<MmaModel>(kParams[config_index], problem, precision, normalised(problem, shape));
-}
-
-std::vector<TileConfig> mma_configs() {
-  std::vector<TileConfig> out;
-  for (const MmaParams& p : kParams) {
-    TileConfig c;
-    c.name = config_name(p);
-    c.bm = p.bm;
-    c.bn = p.bn;
-    c.bk = p.bk;
-    c.warp_m = p.wm;
-    c.warp_n = p.wn;
-    c.stages = p.stages;
-    c.threads_x = 32;
-    c.threads_y = warps_of(p);
-    c.math = p.family == Family::Bits16 ? "mma.sync m16n8k16 tensor cores, FP32 accumulation"
-             : p.family == Family::Tf32 ? "mma.sync m16n8k8 TF32 tensor cores, FP32 accumulation"
-                                        : "mma.sync m16n8k8 FP64 tensor cores (DMMA)";
-    out.push_back(c);
-  }
-  return out;
+TileConfig mma_config(const MmaParams& p) {
+  TileConfig c;
+  c.name = config_name(p);
+  c.description = p.description;
+  c.bm = p.bm;
+  c.bn = p.bn;
+  c.bk = p.bk;
+  c.warp_m = p.wm;
+  c.warp_n = p.wn;
+  c.stages = p.stages;
+  c.threads_x = 32;
+  c.threads_y = warps_of(p);
+  c.math = p.family == Family::Bits16 ? "mma.sync m16n8k16 tensor cores, FP32 accumulation"
+           : p.family == Family::Tf32 ? "mma.sync m16n8k8 TF32 tensor cores, FP32 accumulation"
+                                      : "mma.sync m16n8k8 FP64 tensor cores (DMMA)";
+  return c;
 }
 
 }  // namespace
@@ -403,8 +408,9 @@ extern const VariantDescriptor kMmaSyncVariant = [] {
       "upper-triangle blocks run and are mirrored.";
   v.role = Role::Kernel;
   v.backend = Backend::Cuda;
-  v.configs = mma_configs();
-  v.default_config = 15;  // h128x128x64_s3_mb: per-stage barriers, fits an A100, the fastest 16-bit AᵀA
+  v.configs = configs_of(kParams, mma_config);
+  // Per-stage barriers, fits an A100, the fastest 16-bit AᵀA.
+  v.default_config = config_named(v.configs, "h128x128x64_s3_mb");
   v.precisions = {Precision::F16, Precision::BF16, Precision::TF32, Precision::F64};
   v.precision_note =
       "tensor cores take no FP32 inputs; float data go through them as TF32 (choose tf32), or through the FMA "
@@ -414,13 +420,12 @@ extern const VariantDescriptor kMmaSyncVariant = [] {
   v.precisions_need_tensor_cores = true;
   v.min_compute_capability_for = mma_min_cc;
   v.refuses = mma_refuses;
-  v.launch = mma_launch;
-  v.launch_traced = mma_launch_traced;
+  set_launches<MmaLaunch>(v);
   v.kernel_for = mma_kernel_for;
   v.kernel_text = "05_mma_sync.cuh";
   v.kernel_names = mma_kernel_names;
   v.shared_bytes = mma_shared_bytes;
-  v.model = mma_model;
+  v.model = row_model<MmaModel, kParams>;
   v.model_caps.staged_phases = true;
   v.model_caps.prefetch = false;
   v.model_caps.mirrored_ata = true;

@@ -26,6 +26,7 @@
 #include "sm90a_build.h"
 #include "timeline_probe.cuh"
 #include "variant.h"
+#include "variant_launch.cuh"
 
 namespace tilescope {
 
@@ -34,7 +35,6 @@ extern const VariantDescriptor kWgmmaTmaVariant;
 namespace {
 
 constexpr int kNumConfigs = sizeof(kParams) / sizeof(kParams[0]);
-constexpr int kDefaultConfig = 10;  // the window's and the lessons' first choice
 
 // Copies a rows x cols matrix of 16-bit values between leading dimensions (to give the TMA
 // 16-byte aligned rows).
@@ -153,14 +153,11 @@ void visit_config(const GemmArgs& g, Fn&& fn) {
     by_problem(std::integral_constant<Precision, Precision::F16>{});
 }
 
-template <typename Probe, typename Fn, int... C>
-void visit_kernel(const GemmArgs& g, int config_index, Fn&& fn, std::integer_sequence<int, C...>) {
-  const bool found = ((config_index == C ? (visit_config<C, Probe>(g, fn), true) : false) || ...);
-  if (!found) throw GpuError(config_index_error(kWgmmaTmaVariant, config_index));
-}
+// Calls visit_config for the row of config_index (a run-time index, a compile-time row).
 template <typename Probe, typename Fn>
 void visit_kernel(const GemmArgs& g, int config_index, Fn&& fn) {
-  visit_kernel<Probe>(g, config_index, fn, std::make_integer_sequence<int, kNumConfigs>{});
+  with_row<kNumConfigs>(kWgmmaTmaVariant, config_index,
+                        [&](auto row) { visit_config<decltype(row)::value, Probe>(g, fn); });
 }
 
 std::int64_t tile_count(const WgmmaParams& p, Problem problem, const Shape& s) {
@@ -263,12 +260,12 @@ void launch_with(const GemmArgs& g, int config_index, const Probe& probe) {
   });
 }
 
-void wgmma_launch(const GemmArgs& g, int config_index) {
-  launch_with(g, config_index, NoProbe{});
-}
-void wgmma_launch_traced(const GemmArgs& g, int config_index, const TraceBuffers& trace) {
-  launch_with(g, config_index, TraceProbe{trace});
-}
+struct WgmmaLaunch {
+  template <typename Probe>
+  static void run(const GemmArgs& g, int config_index, const Probe& probe) {
+    launch_with(g, config_index, probe);
+  }
+};
 void wgmma_launch_timeline(const GemmArgs& g, int config_index, const TimelineBuffers& timeline) {
   launch_with(g, config_index, TimelineProbe{timeline});
 }
@@ -302,9 +299,7 @@ KernelLaunchShape wgmma_kernel_for(const GemmArgs& g, int config_index) {
 }
 
 const WgmmaParams* params_of(const TileConfig& cfg) {
-  for (const WgmmaParams& p : kParams)
-    if (config_name(p) == cfg.name) return &p;
-  return nullptr;
+  return row_of(kParams, kWgmmaTmaVariant.configs, cfg);
 }
 
 // A tag's kernel (of the timed build) as NVRTC names it.
@@ -325,6 +320,14 @@ std::vector<std::string> wgmma_kernel_names(const TileConfig& cfg, Precision q, 
   return out;
 }
 
+// The configurations that compute AᵀA (square tiles, no clusters), for a refusal to offer.
+std::string ata_config_names() {
+  std::string out;
+  for (const WgmmaParams& p : kParams)
+    if (p.bm == p.bn && p.cluster == 1) out += (out.empty() ? "" : ", ") + config_name(p);
+  return out;
+}
+
 std::string wgmma_refuses(Problem problem, Precision, const TileConfig& cfg) {
   if (!kSm90aCodeBuilt)
     return "this build holds no sm_90a code (its CUDA architectures did not include 90), and wgmma_tma is nothing "
@@ -334,10 +337,9 @@ std::string wgmma_refuses(Problem problem, Precision, const TileConfig& cfg) {
   if (problem == Problem::Ata && p->cluster > 1)
     return "the clusters pair gemm tiles one above the other, which share B; AᵀA's upper triangle is not paired "
            "(choose " +
-           config_name(kParams[kDefaultConfig]) + ")";
+           ata_config_names() + ")";
   if (problem == Problem::Ata && p->bm != p->bn)
-    return "AᵀA mirrors square tiles across the diagonal: BM must equal BN (choose " +
-           config_name(kParams[kDefaultConfig]) + " or " + config_name(kParams[2]) + ")";
+    return "AᵀA mirrors square tiles across the diagonal: BM must equal BN (choose " + ata_config_names() + ")";
   return "";
 }
 
@@ -468,31 +470,24 @@ class WgmmaModel final : public BlockTileModel {
   FragmentPicture picture_;
 };
 
-std::unique_ptr<MappingModel> wgmma_model(int config_index, Problem problem, Precision precision, const Shape& shape) {
-  return std::make_unique<WgmmaModel>(kParams[config_index], problem, precision, normalised(problem, shape));
-}
-
-std::vector<TileConfig> wgmma_configs() {
-  std::vector<TileConfig> out;
-  for (const WgmmaParams& p : kParams) {
-    TileConfig c;
-    c.name = config_name(p);
-    c.bm = p.bm;
-    c.bn = p.bn;
-    c.bk = kBK;
-    c.warp_m = 64 * slices_of(p);  // a consumer warpgroup's rows
-    c.warp_n = p.bn;
-    c.stages = p.stages;
-    c.cluster_m = p.cluster;
-    c.group_warps = 4;
-    c.threads_x = 32;
-    c.threads_y = threads_of(p) / 32;
-    c.math = p.bn == 256   ? "wgmma m64n256k16 tensor cores, FP32 accumulation"
-             : p.bn == 192 ? "wgmma m64n192k16 tensor cores, FP32 accumulation"
-                           : "wgmma m64n128k16 tensor cores, FP32 accumulation";
-    out.push_back(c);
-  }
-  return out;
+TileConfig wgmma_config(const WgmmaParams& p) {
+  TileConfig c;
+  c.name = config_name(p);
+  c.description = p.description;
+  c.bm = p.bm;
+  c.bn = p.bn;
+  c.bk = kBK;
+  c.warp_m = 64 * slices_of(p);  // a consumer warpgroup's rows
+  c.warp_n = p.bn;
+  c.stages = p.stages;
+  c.cluster_m = p.cluster;
+  c.group_warps = 4;
+  c.threads_x = 32;
+  c.threads_y = threads_of(p) / 32;
+  c.math = p.bn == 256   ? "wgmma m64n256k16 tensor cores, FP32 accumulation"
+           : p.bn == 192 ? "wgmma m64n192k16 tensor cores, FP32 accumulation"
+                         : "wgmma m64n128k16 tensor cores, FP32 accumulation";
+  return c;
 }
 
 }  // namespace
@@ -509,9 +504,10 @@ extern const VariantDescriptor kWgmmaTmaVariant = [] {
       "For AᵀA only the upper-triangle tiles run and are mirrored.";
   v.role = Role::Kernel;
   v.backend = Backend::Cuda;
-  v.configs = wgmma_configs();
-  // 192x192_s3_st: runs AᵀA as well as gemm (the fastest AᵀA; gemm a few % under 128x256).
-  v.default_config = kDefaultConfig;
+  v.configs = configs_of(kParams, wgmma_config);
+  // The window's and the lessons' first choice: runs AᵀA as well as gemm (the fastest AᵀA; gemm a
+  // few % under 128x256).
+  v.default_config = config_named(v.configs, "192x192_s3_st");
   v.precisions = {Precision::F16, Precision::BF16};
   v.precision_note =
       "wgmma_tma is written for 16-bit inputs (FP32 accumulation, C in float); tf32 and f64 run on tensor cores "
@@ -523,15 +519,14 @@ extern const VariantDescriptor kWgmmaTmaVariant = [] {
       "capability 9.0 alone";
   v.precisions_need_tensor_cores = true;
   v.refuses = wgmma_refuses;
-  v.launch = wgmma_launch;
-  v.launch_traced = wgmma_launch_traced;
+  set_launches<WgmmaLaunch>(v);
   v.launch_timeline = wgmma_launch_timeline;
   v.timeline_layout = wgmma_timeline_layout;
   v.kernel_for = wgmma_kernel_for;
   v.kernel_text = "06_wgmma_tma.cuh";
   v.kernel_names = wgmma_kernel_names;
   v.shared_bytes = wgmma_shared_bytes;
-  v.model = wgmma_model;
+  v.model = row_model<WgmmaModel, kParams>;
   v.model_caps.staged_phases = true;
   v.model_caps.prefetch = false;
   v.model_caps.mirrored_ata = true;

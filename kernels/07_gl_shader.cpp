@@ -31,9 +31,10 @@ namespace tilescope {
 namespace {
 
 // bm x bn: the block of C one fragment computes; `mode` is the engine's mode that draws it.
-TileConfig shader_config(const char* name, ShaderMode mode, int rows, int cols) {
+TileConfig shader_config(const char* name, ShaderMode mode, int rows, int cols, const char* description) {
   TileConfig c;
   c.name = name;
+  c.description = description;
   c.engine_mode = static_cast<int>(mode);
   c.bm = rows;
   c.bn = cols;
@@ -56,11 +57,19 @@ extern const VariantDescriptor kGlShaderVariant = [] {
       "packing, blocked passes, 4 and 8 render targets. Float only.";
   v.role = Role::History;
   v.backend = Backend::GlShader;
-  v.configs = {shader_config("multipass", ShaderMode::kMultipass, 1, 1),
-               shader_config("rgba_packed", ShaderMode::kRgbaPacked, 2, 2),
-               shader_config("blocked", ShaderMode::kBlocked, 1, 1), shader_config("mrt", ShaderMode::kMrt, 4, 4),
-               shader_config("mrt8", ShaderMode::kMrt8, 4, 8)};
-  v.default_config = 4;  // mrt8, the fastest: the figure the History tab compares with today's
+  v.configs = {
+      shader_config("multipass", ShaderMode::kMultipass, 1, 1,
+                    "one element of C per fragment, k summed over passes by blending (Larsen & McAllister, 2001)"),
+      shader_config("rgba_packed", ShaderMode::kRgbaPacked, 2, 2,
+                    "2 x 2 blocks packed in RGBA texels: a quarter of the fetches per multiply-add (2003-2004)"),
+      shader_config("blocked", ShaderMode::kBlocked, 1, 1,
+                    "cache blocking by drawing: one quad per tile of C and k-block (Govindaraju et al., 2006)"),
+      shader_config("mrt", ShaderMode::kMrt, 4, 4, "a 4 x 4 block of C per fragment, written to 4 render targets"),
+      shader_config("mrt8", ShaderMode::kMrt8, 4, 8,
+                    "a 4 x 8 block of C per fragment, written to 8 render targets: the fewest fetches per FMA"),
+  };
+  // The fastest: the figure the History tab compares with today's.
+  v.default_config = config_named(v.configs, "mrt8");
   v.precisions = {Precision::F32};
   v.precision_note =
       "float only: the texture shaders have no double, half or bfloat16 textures and blending (GL_R32F / "

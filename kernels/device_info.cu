@@ -6,6 +6,7 @@
 
 #include "cuda_libraries.h"
 #include "device_info.h"
+#include "enum_names.h"
 
 namespace tilescope {
 
@@ -45,26 +46,25 @@ int fp64_lanes_per_sm(int major, int minor) {
 }
 
 const char* to_string(GpuAvailability a) {
-  switch (a) {
-    case GpuAvailability::Available:
-      return "available";
-    case GpuAvailability::NoDriver:
-      return "no_driver";
-    case GpuAvailability::StubDriverOnly:
-      return "stub_driver_only";
-    case GpuAvailability::NoDevice:
-      return "no_device";
-    case GpuAvailability::MissingLibrary:
-      return "missing_library";
-    case GpuAvailability::OtherError:
-      return "other_error";
-  }
-  return "other_error";
+  static constexpr EnumName<GpuAvailability> kNames[] = {{GpuAvailability::Available, "available"},
+                                                         {GpuAvailability::NoDriver, "no_driver"},
+                                                         {GpuAvailability::StubDriverOnly, "stub_driver_only"},
+                                                         {GpuAvailability::NoDevice, "no_device"},
+                                                         {GpuAvailability::MissingLibrary, "missing_library"},
+                                                         {GpuAvailability::OtherError, "other_error"}};
+  return enum_name(a, kNames, "other_error");
 }
 
 double dram_bandwidth_gbps(int memory_clock_khz, int bus_bits) {
   if (memory_clock_khz <= 0 || bus_bits <= 0) return 0;
   return memory_clock_khz * 1.0e3 * 2.0 * (bus_bits / 8.0) / 1.0e9;
+}
+
+void derive_peaks(DeviceInfo& d) {
+  const double ghz = d.sm_clock_khz / 1.0e6;
+  d.peak_fp32_gflops = d.sm_count * fp32_lanes_per_sm(d.cc_major, d.cc_minor) * 2.0 * ghz;
+  d.peak_fp64_gflops = d.sm_count * fp64_lanes_per_sm(d.cc_major, d.cc_minor) * 2.0 * ghz;
+  d.peak_dram_gbps = dram_bandwidth_gbps(d.memory_clock_khz, d.memory_bus_bits);
 }
 
 std::string version_string(int v) {
@@ -137,10 +137,7 @@ DeviceInfo probe_gpu() {
       cublasGetProperty(MINOR_VERSION, &minor) == CUBLAS_STATUS_SUCCESS &&
       cublasGetProperty(PATCH_LEVEL, &patch) == CUBLAS_STATUS_SUCCESS)
     info.cublas_version = major * 10000 + minor * 100 + patch;
-  const double ghz = info.sm_clock_khz / 1.0e6;
-  info.peak_fp32_gflops = info.sm_count * fp32_lanes_per_sm(prop.major, prop.minor) * 2.0 * ghz;
-  info.peak_fp64_gflops = info.sm_count * fp64_lanes_per_sm(prop.major, prop.minor) * 2.0 * ghz;
-  info.peak_dram_gbps = dram_bandwidth_gbps(info.memory_clock_khz, info.memory_bus_bits);
+  derive_peaks(info);
   info.availability = GpuAvailability::Available;
   return info;
 }

@@ -54,6 +54,9 @@ int fp32_lanes_per_sm(int cc_major, int cc_minor);
 int fp64_lanes_per_sm(int cc_major, int cc_minor);
 // GB/s of a DRAM interface: clock (kHz) x 2 transfers per clock x bus width (bits) / 8.
 double dram_bandwidth_gbps(int memory_clock_khz, int bus_bits);
+// The peaks of `d` (FP32, FP64, DRAM) from its compute capability, SMs, clocks and bus, as the
+// probe fills them: one rule for a real device and for a described one (tests, examples).
+void derive_peaks(DeviceInfo& d);
 // "13.0" from 13000.
 std::string version_string(int cuda_version);
 // The sentence for a cudaGetDeviceCount result (see build-env.md: 35, 34, 100 mean "no GPU").

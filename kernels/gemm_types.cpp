@@ -5,10 +5,9 @@
 
 namespace tilescope {
 
-const char* to_string(Problem p) {
-  return p == Problem::Gemm ? "gemm" : "ata";
-}
 namespace {
+
+const EnumName<Problem> kProblemNames[] = {{Problem::Gemm, "gemm"}, {Problem::Ata, "ata"}};
 
 // One row per input type, in the enum's order (checked by precision_facts).
 const PrecisionFacts kPrecisionFacts[] = {
@@ -35,6 +34,10 @@ const PrecisionFacts kPrecisionFacts[] = {
 };
 
 }  // namespace
+
+const char* to_string(Problem p) {
+  return enum_name(p, kProblemNames, "ata");
+}
 
 const PrecisionFacts& precision_facts(Precision p) {
   const auto i = static_cast<std::size_t>(p);
@@ -71,15 +74,7 @@ const char* to_string(Precision p) {
 }
 
 bool parse_problem(const std::string& text, Problem* out) {
-  if (text == "gemm") {
-    *out = Problem::Gemm;
-    return true;
-  }
-  if (text == "ata") {
-    *out = Problem::Ata;
-    return true;
-  }
-  return false;
+  return enum_from_name(text, kProblemNames, out);
 }
 
 bool parse_precision(const std::string& text, Precision* out) {

@@ -8,6 +8,7 @@
 #include <cstdint>
 
 #include "gemm_types.h"
+#include "no_copy.h"
 #include "reference.h"
 
 namespace tilescope {
@@ -36,12 +37,10 @@ class DeviceBuffer {
 };
 
 // A non-blocking CUDA stream, destroyed with the object (the instrumented runs' own stream).
-class CudaStream {
+class CudaStream : NoCopy {
  public:
   CudaStream();
   ~CudaStream();
-  CudaStream(const CudaStream&) = delete;
-  CudaStream& operator=(const CudaStream&) = delete;
   cudaStream_t get() const { return s_; }
 
  private:

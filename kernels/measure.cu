@@ -152,6 +152,15 @@ void record_timings(RunResult& res, const std::vector<double>& times_ms, double 
   res.pct_of_peak = peak_gflops > 0 ? 100.0 * res.gflops / peak_gflops : 0;
 }
 
+void record_variant(RunResult& res, const VariantDescriptor& v, int config_index) {
+  res.variant_label = v.label;
+  res.backend = to_string(v.backend);
+  if (!config_index_error(v, config_index).empty()) return;
+  const TileConfig& cfg = v.configs[config_index];
+  res.config_name = cfg.name;
+  res.math = cfg.math ? cfg.math : "";
+}
+
 void record_device(RunResult& res, const DeviceInfo& dev) {
   res.device_name = dev.name;
   res.sm_clock_mhz = dev.sm_clock_khz / 1000;
@@ -272,15 +281,11 @@ RunResult Measurer::run(const RunRequest& req) {
     res.error = "unknown variant '" + req.variant_id + "'";
     return res;
   }
-  res.variant_label = v->label;
-  res.backend = to_string(v->backend);
+  record_variant(res, *v, req.config_index);
   if (std::string bad = config_index_error(*v, req.config_index); !bad.empty()) {
     res.error = bad;
     return res;
   }
-  const TileConfig& cfg = v->configs[req.config_index];
-  res.config_name = cfg.name;
-  res.math = cfg.math;
 
   if (!needs_cuda(*v)) {
     // Not CUDA: runs wherever OpenGL 3.3 does (a laptop's GPU, Mesa), with or without CUDA.

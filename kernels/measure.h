@@ -12,9 +12,12 @@
 
 #include "device_info.h"
 #include "gemm_types.h"
+#include "no_copy.h"
 #include "reference.h"
 
 namespace tilescope {
+
+struct VariantDescriptor;  // variant.h
 
 // Where the reference for verification comes from. Auto: the CPU in double precision while
 // M*N*K <= kCpuReferenceMaxWork, cublasDgemm on the same (widened) inputs above that, summed in
@@ -154,12 +157,10 @@ std::size_t device_bytes_needed(const RunRequest& r, int input_sets);
 
 // Owns the CUDA stream, the cuBLAS handle and the scratch buffers; reuses allocations between
 // runs. One per thread that runs GEMMs (the CLI; later the app's worker).
-class Measurer {
+class Measurer : NoCopy {
  public:
   Measurer();
   ~Measurer();
-  Measurer(const Measurer&) = delete;
-  Measurer& operator=(const Measurer&) = delete;
 
   // Never throws; a failure is reported in RunResult::error.
   RunResult run(const RunRequest& request);
@@ -179,6 +180,10 @@ class Measurer {
 void record_timings(RunResult& res, const std::vector<double>& times_ms, double peak_gflops);
 // The machine's fields of a row (name, clock, driver, runtime, cuBLAS) from the CUDA device.
 void record_device(RunResult& res, const DeviceInfo& device);
+// The registry's words of a row: the variant's label and backend and, where `config_index` is
+// one of its configurations, that configuration's name and math (a row refused for a bad index
+// still says which variant it was).
+void record_variant(RunResult& res, const VariantDescriptor& v, int config_index);
 
 // "2026-11-21T23:40:05Z": now, UTC, as RunResult::timestamp.
 std::string utc_timestamp_now();

@@ -1,6 +1,6 @@
 // The warp-level tensor-core instructions, asynchronous copies and shared-memory matrix loads as
 // the PTX ISA names them, one small wrapper each, for the tensor-core kernels and the probes.
-// (The ceiling benchmarks, ceilings.cu, still spell their instructions out themselves, with the
+// (The roof benchmarks, roofs.cu, still spell their instructions out themselves, with the
 // shapes this header lacks: FP64 m8n8k4 and m16n8k16.)
 //
 // mma.sync.aligned.m16n8kK: the 32 lanes of a warp together multiply a 16 x K tile of A by a

@@ -1,7 +1,8 @@
 // The registry is an explicit list on purpose: static self-registration silently loses
 // variants when the linker drops unreferenced objects from a static library. A variant file
 // kernels/NN_<id>.cu (or .cpp) defines kVariant<...> and gets one line below, in the order NN;
-// a test checks that files and lines match.
+// a test checks that files and lines match. The examples of tests/example_variant/ are added by
+// the test programs themselves, explicitly too (add_example_variant).
 #include "registry.h"
 
 namespace tilescope {
@@ -15,25 +16,29 @@ extern const VariantDescriptor kMmaSyncVariant;          // 05_mma_sync.cu
 extern const VariantDescriptor kWgmmaTmaVariant;         // 06_wgmma_tma.cu
 extern const VariantDescriptor kGlShaderVariant;         // 07_gl_shader.cpp
 
-const VariantList& product_variants() {
-  static const VariantList list = {
+namespace {
+VariantList& registry_list() {
+  static VariantList list = {
       &kCublasVariant, &kNaiveVariant,   &kSmemTiledVariant, &kRegtilePrefetchVariant,
       &kWmmaVariant,   &kMmaSyncVariant, &kWgmmaTmaVariant,  &kGlShaderVariant,
   };
   return list;
 }
+}  // namespace
+
+const VariantList& variant_registry() {
+  return registry_list();
+}
+
+void add_example_variant(const VariantDescriptor& v) {
+  registry_list().push_back(&v);
+}
 
 // The backends' names, as rows of results carry them.
 const char* to_string(Backend b) {
-  switch (b) {
-    case Backend::Cuda:
-      return "cuda";
-    case Backend::Cublas:
-      return "cublas";
-    case Backend::GlShader:
-      return "gl_shader";
-  }
-  return "?";
+  static constexpr EnumName<Backend> kNames[] = {
+      {Backend::Cuda, "cuda"}, {Backend::Cublas, "cublas"}, {Backend::GlShader, "gl_shader"}};
+  return enum_name(b, kNames, "?");
 }
 
 const VariantDescriptor* find_variant(const std::string& id) {

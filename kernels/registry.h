@@ -10,12 +10,13 @@ namespace tilescope {
 
 using VariantList = std::vector<const VariantDescriptor*>;
 
-// The product's variants: one line each in registry.cpp, kernels/NN_<id>.* in the order NN.
-const VariantList& product_variants();
-
-// The variants this program runs: the product's. A test program may define its own (the product's
-// plus examples, tests/example_variant/test_registry.cpp); product_registry.cpp is then not linked.
+// The variants this program runs, in teaching order: the product's, one line each in
+// registry.cpp (kernels/NN_<id>.* in the order NN), then the example variants a test program adds
+// before its tests start (tests/example_variant/). The product adds none.
 const VariantList& variant_registry();
+// For test programs: appends an example variant after the product's (it must be Role::Extra, so
+// that nothing runs it unless named).
+void add_example_variant(const VariantDescriptor& v);
 
 // nullptr when no variant has this id.
 const VariantDescriptor* find_variant(const std::string& id);

@@ -3,8 +3,8 @@
 // without the clock it ran at. NVML, the driver's management library, is read every few
 // milliseconds on a thread of its own while the timed runs go on; it is loaded at run time, and
 // without it (no driver, a container that lacks it) nothing is sampled and the clock is unknown
-// (0). The ceilings table measures the clock of its roofs from the SMs' cycle counters instead
-// (ceilings_device.cuh), which needs a kernel of our own; this works for cuBLAS too.
+// (0). The roofs table measures the clock of its roofs from the SMs' cycle counters instead
+// (roofs_device.cuh), which needs a kernel of our own; this works for cuBLAS too.
 #pragma once
 
 #include <atomic>

@@ -13,6 +13,7 @@
 
 #include "gemm_types.h"
 #include "mapping_model.h"
+#include "no_copy.h"
 
 struct CUstream_st;
 
@@ -67,12 +68,10 @@ struct TraceResult {
 
 // A trace kept on the device (inputs, C, writer map, read counters), for drawing it on the GPU
 // through CUDA–GL interop without a trip through the host. Reuses its buffers between runs.
-class DeviceTrace {
+class DeviceTrace : NoCopy {
  public:
   DeviceTrace();
   ~DeviceTrace();
-  DeviceTrace(const DeviceTrace&) = delete;
-  DeviceTrace& operator=(const DeviceTrace&) = delete;
 
   // Like run_trace, but the results stay on the device. False and *error on failure.
   bool run(const std::string& variant_id, int config_index, Problem problem, Precision precision, const Shape& shape,

@@ -1,22 +1,15 @@
 #include "variant.h"
 
 #include <algorithm>
+#include <stdexcept>
 #include <string>
 
 namespace tilescope {
 
 const char* to_string(Role r) {
-  switch (r) {
-    case Role::Baseline:
-      return "baseline";
-    case Role::Kernel:
-      return "kernel";
-    case Role::History:
-      return "history";
-    case Role::Extra:
-      return "extra";
-  }
-  return "?";
+  static constexpr EnumName<Role> kNames[] = {
+      {Role::Baseline, "baseline"}, {Role::Kernel, "kernel"}, {Role::History, "history"}, {Role::Extra, "extra"}};
+  return enum_name(r, kNames, "?");
 }
 
 std::string config_index_error(const VariantDescriptor& v, int config_index) {
@@ -125,6 +118,12 @@ std::string unsupported_reason(const VariantDescriptor& v, int config_index, Pro
              std::to_string(limits.shared_per_block_optin);
   }
   return "";
+}
+
+int config_named(const std::vector<TileConfig>& configs, const std::string& name) {
+  for (std::size_t i = 0; i < configs.size(); ++i)
+    if (configs[i].name == name) return static_cast<int>(i);
+  throw std::logic_error("no configuration is named " + name);
 }
 
 }  // namespace tilescope

@@ -146,6 +146,10 @@ bool supports(const VariantDescriptor& v, Problem p);
 bool supports(const VariantDescriptor& v, Precision p);
 // "" when config_index names a configuration of v, else why not ("naive has no configuration #7").
 std::string config_index_error(const VariantDescriptor& v, int config_index);
+// The index of the configuration called `name`: a variant's default is chosen by name, so that a
+// reordered or longer table cannot silently change it. An unknown name is a mistake in the
+// variant's file: it throws std::logic_error, and every program and test stops at start naming it.
+int config_named(const std::vector<TileConfig>& configs, const std::string& name);
 
 // What the variant itself rules out, whatever the device: the descriptor's problems and
 // precisions, then its own rules (`refuses`). "" = fine.

@@ -34,6 +34,10 @@ namespace tilescope {
 #endif
 
 // ---- matrix descriptors -------------------------------------------------------------------------
+// The 128-byte swizzle repeats every 8 rows of 128 bytes: a swizzled tile starts on a multiple of
+// this, and a descriptor strides by it from one group of 8 rows to the next.
+constexpr int kSwizzleAtom = 1024;
+
 // A 64-bit description of one operand tile in shared memory, laid out with the 128-byte swizzle:
 // start address, leading byte offset, stride byte offset (all in 16-byte units) and the layout
 // (bits 62-63: 1 = 128-byte swizzle). For a K-major tile (rows of 64 K values): the stride is

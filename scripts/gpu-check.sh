@@ -2,7 +2,7 @@
 # On the GPU machine: the whole GPU verification of tilescope, writing everything into OUTDIR.
 #   1. the GPU test suite (every variant x configuration x precision x problem on ragged sizes);
 #   2. compute-sanitizer memcheck and racecheck on small ragged sizes for every variant and input type;
-#   3. the device's measured roofs (bench --ceilings) into ceilings.{csv,json}, also checked
+#   3. the device's measured roofs (bench --roofs) into roofs.{csv,json}, also checked
 #      by compute-sanitizer memcheck;
 #   4. a bench sweep N = 1024 ... 8192 of every variant (gemm and AᵀA, f32 and f64) into CSV;
 #      the texture shaders (float only) at N = 1024 and 4096 (multipass takes seconds at 8192);
@@ -78,15 +78,15 @@ if [ $do_sanitizer = 1 ]; then
   fi
 fi
 
-step "the device's roofs: bench --ceilings"
-"$bin/tilescope" bench --ceilings --csv "$out/ceilings.csv" --json "$out/ceilings.json" | tee "$out/ceilings.txt"
-[ "${PIPESTATUS[0]}" -eq 0 ] || { echo "bench --ceilings FAILED"; status=1; }
+step "the device's roofs: bench --roofs"
+"$bin/tilescope" bench --roofs --csv "$out/roofs.csv" --json "$out/roofs.json" | tee "$out/roofs.txt"
+[ "${PIPESTATUS[0]}" -eq 0 ] || { echo "bench --roofs FAILED"; status=1; }
 if [ $do_sanitizer = 1 ] && [ -n "$sanitizer" ]; then
   # The microbenchmarks' kernels under memcheck (their own cache left alone: XDG_CACHE_HOME).
   XDG_CACHE_HOME=$(mktemp -d) "$sanitizer" --tool memcheck --error-exitcode 9 --print-limit 20 \
-    "$bin/tilescope" bench --ceilings > "$out/sanitizer-ceilings.log" 2>&1
+    "$bin/tilescope" bench --roofs > "$out/sanitizer-roofs.log" 2>&1
   rc=$?
-  echo "memcheck ceilings: exit $rc; $(grep -E 'ERROR SUMMARY' "$out/sanitizer-ceilings.log" | tail -n 1)"
+  echo "memcheck roofs: exit $rc; $(grep -E 'ERROR SUMMARY' "$out/sanitizer-roofs.log" | tail -n 1)"
   [ $rc -eq 0 ] || status=1
 fi
 
@@ -107,11 +107,11 @@ if [ $do_bench = 1 ]; then
   rc=${PIPESTATUS[0]}
   [ $rc -eq 0 ] || { echo "bench gl_shader exit $rc"; tail -n 5 "$out/bench-gl_shader.progress"; status=1; }
   rm -f "$out/bench-gl_shader.progress"
-  if "$bin/tilescope" plot --help >/dev/null 2>&1 && [ -s "$out/ceilings.json" ]; then
+  if "$bin/tilescope" plot --help >/dev/null 2>&1 && [ -s "$out/roofs.json" ]; then
     step "the sweep as Roofline PNGs under the measured roofs"
     for problem in gemm ata; do
       for precision in f32 f64; do
-        "$bin/tilescope" plot --roofline --ceilings "$out/ceilings.json" --csv "$out/bench-$problem.csv" \
+        "$bin/tilescope" plot --roofline --roofs "$out/roofs.json" --csv "$out/bench-$problem.csv" \
           --problem $problem --precision $precision -o "$out/roofline-$problem-$precision.png" --size 1600x900 ||
           { echo "plot --roofline $problem $precision FAILED"; status=1; }
       done

@@ -465,92 +465,84 @@ std::string describe_job(std::size_t i) {
   return "job" + std::to_string(i);
 }
 
-TEST(RunSweep, RunsEverythingInOrderAndShowsProgress) {
+// run_sweep over fake jobs: the stop flag a signal would set, the progress it writes, and the
+// jobs it called, in order.
+struct FakeSweep {
   std::atomic<bool> stop{false};
   std::ostringstream err;
   std::vector<std::size_t> called;
-  const SweepOutcome o = run_sweep(
-      3, describe_job,
-      [&](std::size_t i) {
-        called.push_back(i);
-        return fake_row(i, i == 1 ? "does not fit in device memory" : "");
-      },
-      stop, err);
+  // `row(i)`: job i's row (it may set `stop`, as a signal arriving during the job).
+  template <typename Row>
+  SweepOutcome run(std::size_t jobs, Row row) {
+    return run_sweep(
+        jobs, describe_job,
+        [&](std::size_t i) {
+          called.push_back(i);
+          return row(i);
+        },
+        stop, err);
+  }
+};
+
+TEST(RunSweep, RunsEverythingInOrderAndShowsProgress) {
+  FakeSweep sweep;
+  const SweepOutcome o =
+      sweep.run(3, [](std::size_t i) { return fake_row(i, i == 1 ? "does not fit in device memory" : ""); });
   EXPECT_FALSE(o.interrupted);
-  EXPECT_EQ(called, (std::vector<std::size_t>{0, 1, 2}));
+  EXPECT_EQ(sweep.called, (std::vector<std::size_t>{0, 1, 2}));
   // An error row without an interrupt is a result like any other.
   EXPECT_EQ(row_ids(o.rows), (std::vector<std::string>{"job0", "job1", "job2"}));
-  EXPECT_TRUE(contains(err.str(), "[1/3] job0 ... 1.500 ms\n")) << err.str();
-  EXPECT_TRUE(contains(err.str(), "[2/3] job1 ... error: does not fit in device memory\n")) << err.str();
-  EXPECT_TRUE(contains(err.str(), "[3/3] job2 ... ")) << err.str();
+  const std::string err = sweep.err.str();
+  EXPECT_TRUE(contains(err, "[1/3] job0 ... 1.500 ms\n")) << err;
+  EXPECT_TRUE(contains(err, "[2/3] job1 ... error: does not fit in device memory\n")) << err;
+  EXPECT_TRUE(contains(err, "[3/3] job2 ... ")) << err;
 }
 
 TEST(RunSweep, InterruptBetweenRunsStartsNothingMore) {
-  std::atomic<bool> stop{false};
-  std::ostringstream err;
-  std::vector<std::size_t> called;
+  FakeSweep sweep;
   // The signal arrives once run 1 has finished: run 1 counts, runs 2 and 3 never start.
-  const SweepOutcome o = run_sweep(
-      4, describe_job,
-      [&](std::size_t i) {
-        called.push_back(i);
-        if (i == 1) stop = true;
-        return fake_row(i);
-      },
-      stop, err);
+  const SweepOutcome o = sweep.run(4, [&](std::size_t i) {
+    if (i == 1) sweep.stop = true;
+    return fake_row(i);
+  });
   EXPECT_TRUE(o.interrupted);
-  EXPECT_EQ(called, (std::vector<std::size_t>{0, 1}));
+  EXPECT_EQ(sweep.called, (std::vector<std::size_t>{0, 1}));
   EXPECT_EQ(row_ids(o.rows), (std::vector<std::string>{"job0", "job1"}));
-  EXPECT_FALSE(contains(err.str(), "[3/4]")) << err.str();
+  EXPECT_FALSE(contains(sweep.err.str(), "[3/4]")) << sweep.err.str();
 }
 
 TEST(RunSweep, RunCutShortIsLeftOut) {
-  std::atomic<bool> stop{false};
-  std::ostringstream err;
+  FakeSweep sweep;
   // As the Measurer does: the flag is seen between repetitions and the run ends with an error.
-  const SweepOutcome o = run_sweep(
-      3, describe_job,
-      [&](std::size_t i) {
-        if (i == 1) {
-          stop = true;
-          return fake_row(i, "cancelled");
-        }
-        return fake_row(i);
-      },
-      stop, err);
+  const SweepOutcome o = sweep.run(3, [&](std::size_t i) {
+    if (i == 1) {
+      sweep.stop = true;
+      return fake_row(i, "cancelled");
+    }
+    return fake_row(i);
+  });
   EXPECT_TRUE(o.interrupted);
   EXPECT_EQ(row_ids(o.rows), (std::vector<std::string>{"job0"}));
-  EXPECT_TRUE(contains(err.str(), "[2/3] job1 ... interrupted\n")) << err.str();
-  EXPECT_FALSE(contains(err.str(), "cancelled")) << err.str();
+  EXPECT_TRUE(contains(sweep.err.str(), "[2/3] job1 ... interrupted\n")) << sweep.err.str();
+  EXPECT_FALSE(contains(sweep.err.str(), "cancelled")) << sweep.err.str();
 }
 
 TEST(RunSweep, InterruptBeforeTheFirstRunRunsNothing) {
-  std::atomic<bool> stop{true};
-  std::ostringstream err;
-  bool called = false;
-  const SweepOutcome o = run_sweep(
-      2, describe_job,
-      [&](std::size_t i) {
-        called = true;
-        return fake_row(i);
-      },
-      stop, err);
+  FakeSweep sweep;
+  sweep.stop = true;
+  const SweepOutcome o = sweep.run(2, [](std::size_t i) { return fake_row(i); });
   EXPECT_TRUE(o.interrupted);
-  EXPECT_FALSE(called);
+  EXPECT_TRUE(sweep.called.empty());
   EXPECT_TRUE(o.rows.empty());
-  EXPECT_TRUE(err.str().empty()) << err.str();
+  EXPECT_TRUE(sweep.err.str().empty()) << sweep.err.str();
 }
 
 TEST(RunSweep, InterruptAfterTheLastRunLosesNothing) {
-  std::atomic<bool> stop{false};
-  std::ostringstream err;
-  const SweepOutcome o = run_sweep(
-      2, describe_job,
-      [&](std::size_t i) {
-        if (i == 1) stop = true;
-        return fake_row(i);
-      },
-      stop, err);
+  FakeSweep sweep;
+  const SweepOutcome o = sweep.run(2, [&](std::size_t i) {
+    if (i == 1) sweep.stop = true;
+    return fake_row(i);
+  });
   EXPECT_FALSE(o.interrupted) << "every run finished";
   EXPECT_EQ(o.rows.size(), 2u);
 }
@@ -721,8 +713,8 @@ TEST(BenchCommand, UnwritableOutputsAreRefusedBeforeAnyRun) {
     EXPECT_FALSE(contains(r.err, "[1/")) << "a run started:\n" << r.err;
     EXPECT_EQ(r.out, "") << "no table";
   }
-  // --ceilings writes its files after measuring: checked first too.
-  const BenchRun c = run_bench_with({"--ceilings", "--json", dir + "/missing/c.json"});
+  // --roofs writes its files after measuring: checked first too.
+  const BenchRun c = run_bench_with({"--roofs", "--json", dir + "/missing/c.json"});
   EXPECT_EQ(c.code, kExitOutputFailed) << c.err;
   EXPECT_FALSE(contains(c.err, "measuring")) << c.err;
   rmdir(dir.c_str());

@@ -19,7 +19,7 @@
 
 #include "mapping_model.h"
 #include "registry.h"
-#include "variant_cases.h"
+#include "variant_case_suites.h"
 #include "variant_picks.h"
 
 using namespace tilescope;
@@ -155,18 +155,9 @@ std::string check_staging(const MappingModel& m, const VariantDescriptor& v, Pre
   return "";
 }
 
-using Case = tilescope::testing::VariantCase;
-using tilescope::testing::case_name;
-
-std::vector<Case> modelled_cases() {
-  return tilescope::testing::variant_cases([](const VariantDescriptor& v) { return v.model != nullptr; });
-}
-
-class EveryAccount : public ::testing::TestWithParam<Case> {};
+class EveryAccount : public tilescope::testing::VariantCaseTest {};
 
 TEST_P(EveryAccount, AddsUpToTheModelOnRaggedSizes) {
-  const Case c = GetParam();
-  const VariantDescriptor& v = *find_variant(c.variant);
   std::string refused;
   if (!supports(v, c.precision)) {
     // No model, and so no account, for an input type the variant does not compute.
@@ -191,7 +182,8 @@ TEST_P(EveryAccount, AddsUpToTheModelOnRaggedSizes) {
   EXPECT_GT(checked, 0);
 }
 
-INSTANTIATE_TEST_SUITE_P(Cpu, EveryAccount, ::testing::ValuesIn(modelled_cases()), case_name);
+INSTANTIATE_TEST_SUITE_P(Cpu, EveryAccount, ::testing::ValuesIn(tilescope::testing::modelled_cases()),
+                         tilescope::testing::case_name);
 
 // The one-phase kernel in a 16 x 16 block lying wholly inside C: at k = K every thread has
 // loaded its row of A (or column of A, AᵀA) and its column, 2 x rows x cols x K elements, all

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <set>
+#include <stdexcept>
 #include <string>
 
 #include "registry.h"
@@ -64,10 +65,14 @@ TEST(Registry, TeachingOrderAndUniqueIds) {
     for (const TileConfig& c : v->configs) {
       EXPECT_TRUE(names.insert(c.name).second) << v->id << ":" << c.name;
       EXPECT_STRNE(c.math, "") << "every configuration states its arithmetic";
+      // Its name (_mb, _c2) explains nothing to a learner: a line says what it is or changes.
+      EXPECT_GT(c.description.size(), 10u) << v->id << ":" << c.name << " has no description";
     }
     EXPECT_EQ(find_variant(v->id), v);
   }
   EXPECT_EQ(find_variant("nope"), nullptr);
+  // A default is chosen by name: a name no configuration has stops the program at start.
+  EXPECT_THROW(config_named(reg.front()->configs, "nope"), std::logic_error);
   // The lesson focuses the last kernel of ours with a model.
   const VariantDescriptor* focus = focus_variant();
   ASSERT_NE(focus, nullptr);

@@ -22,6 +22,7 @@
 #include "export/printable_text.h"
 #include "export/results_csv.h"
 #include "export/results_json.h"
+#include "measure.h"
 #include "printable_check.h"
 #include "registry.h"
 #include "variant_picks.h"
@@ -36,10 +37,7 @@ RunResult realistic_row() {
   // A kernel of ours, its labels from the registry (the row is data: only the round trip matters).
   const VariantDescriptor& v = testing::prefetch_kernel();
   r.variant_id = v.id;
-  r.variant_label = v.label;
-  r.config_name = v.configs.back().name;
-  r.backend = to_string(v.backend);
-  r.math = "FP32 / FP64 FMA";
+  record_variant(r, v, static_cast<int>(v.configs.size()) - 1);
   r.problem = Problem::Ata;
   r.precision = Precision::F32;
   r.shape = {4096, 4096, 1000};
@@ -78,21 +76,11 @@ RunResult realistic_row() {
   return r;
 }
 
-// The cuBLAS configuration's own math text (it contains a comma, which CSV must quote), taken
-// from the registry so that the test follows the descriptor when its wording changes.
-std::string baseline_math() {
-  const VariantDescriptor& v = testing::baseline();
-  return v.configs[v.default_config].math;
-}
-
 RunResult error_row() {
   RunResult r;
   const VariantDescriptor& base = testing::baseline();
   r.variant_id = base.id;
-  r.variant_label = base.label;
-  r.config_name = base.configs[base.default_config].name;
-  r.backend = to_string(base.backend);
-  r.math = baseline_math();
+  record_variant(r, base, base.default_config);  // the library's math text has a comma CSV must quote
   r.problem = Problem::Gemm;
   r.precision = Precision::F64;
   r.shape = {7, 33, 129};
@@ -158,6 +146,35 @@ void expect_same(const RunResult& a, const RunResult& b) {
   EXPECT_EQ(a.driver_version, b.driver_version);
   EXPECT_EQ(a.runtime_version, b.runtime_version);
   EXPECT_EQ(a.cublas_version, b.cublas_version);
+}
+
+// `csv` holds exactly one row, `row` field for field.
+void expect_one_row(const std::string& csv, const RunResult& row) {
+  std::vector<RunResult> back;
+  std::string error;
+  ASSERT_TRUE(results_from_csv(csv, &back, &error)) << error;
+  ASSERT_EQ(back.size(), 1u);
+  expect_same(row, back[0]);
+}
+
+// `line` without its last `n` fields.
+std::string without_last_fields(std::string line, int n) {
+  for (int i = 0; i < n; ++i) line = line.substr(0, line.rfind(','));
+  return line;
+}
+
+// The CSV of `row` as a version from before the last `n` columns wrote it: header and row cut.
+std::string older_csv(const RunResult& row, int n) {
+  const std::string text = results_to_csv({row});
+  const std::size_t eol = text.find('\n');
+  return without_last_fields(text.substr(0, eol), n) + "\n" +
+         without_last_fields(text.substr(eol + 1, text.find('\n', eol + 1) - eol - 1), n) + "\n";
+}
+
+// The name of a header's last column.
+std::string last_column(const std::string& csv) {
+  const std::string header = csv.substr(0, csv.find('\n'));
+  return header.substr(header.rfind(',') + 1);
 }
 
 std::string csv_error(const std::string& text) {
@@ -284,11 +301,9 @@ TEST(ResultsCsv, AcceptsCrLfAndBlankLines) {
   std::string text = results_to_csv({realistic_row()});
   std::string crlf;
   for (char ch : text) crlf += ch == '\n' ? std::string("\r\n") : std::string(1, ch);
+  expect_one_row(crlf + "\r\n\r\n", realistic_row());
   std::vector<RunResult> back;
   std::string error;
-  ASSERT_TRUE(results_from_csv(crlf + "\r\n\r\n", &back, &error)) << error;
-  ASSERT_EQ(back.size(), 1u);
-  expect_same(realistic_row(), back[0]);
   ASSERT_TRUE(results_from_csv(header_line(), &back, &error)) << error;
   EXPECT_TRUE(back.empty());
 }
@@ -316,18 +331,10 @@ TEST(ResultsCsv, RejectsHeaderWithExtraOrMissingColumns) {
 TEST(ResultsCsv, ReadsFilesFromBeforeTheClockColumn) {
   RunResult row = realistic_row();
   ASSERT_GT(row.run_clock_mhz, 0.0);
-  const std::string text = results_to_csv({row});
-  auto drop_last = [](const std::string& line) { return line.substr(0, line.rfind(',')); };
-  const std::size_t eol = text.find('\n');
-  const std::string old_header = drop_last(text.substr(0, eol));
-  const std::string old_row = drop_last(text.substr(eol + 1, text.find('\n', eol + 1) - eol - 1));
-  EXPECT_EQ(old_header.substr(old_header.rfind(',') + 1), "fetches_per_fma");
-  std::vector<RunResult> back;
-  std::string error;
-  ASSERT_TRUE(results_from_csv(old_header + "\n" + old_row + "\n", &back, &error)) << error;
-  ASSERT_EQ(back.size(), 1u);
+  const std::string old = older_csv(row, 1);
+  EXPECT_EQ(last_column(old), "fetches_per_fma");
   row.run_clock_mhz = 0;
-  expect_same(row, back[0]);
+  expect_one_row(old, row);
 }
 
 // Files written before the texture-shader columns (timer, passes, fetches_per_fma) existed, and
@@ -336,40 +343,22 @@ TEST(ResultsCsv, ReadsFilesFromBeforeTheClockColumn) {
 TEST(ResultsCsv, ReadsFilesFromBeforeTheTextureShaderColumns) {
   RunResult row = realistic_row();
   row.timer.clear();
-  const std::string text = results_to_csv({row});
+  const std::string old = older_csv(row, 4);
+  EXPECT_EQ(last_column(old), "cublas_version");
   row.run_clock_mhz = 0;
-  auto drop_added = [](const std::string& line) {
-    std::string out = line;
-    for (int i = 0; i < 4; ++i) out = out.substr(0, out.rfind(','));
-    return out;
-  };
-  const std::size_t eol = text.find('\n');
-  const std::string old_header = drop_added(text.substr(0, eol));
-  const std::string old_row = drop_added(text.substr(eol + 1, text.find('\n', eol + 1) - eol - 1));
-  EXPECT_EQ(old_header.substr(old_header.rfind(',') + 1), "cublas_version");
-  std::vector<RunResult> back;
-  std::string error;
-  ASSERT_TRUE(results_from_csv(old_header + "\n" + old_row + "\n", &back, &error)) << error;
-  ASSERT_EQ(back.size(), 1u);
-  expect_same(row, back[0]);
-  EXPECT_TRUE(contains(csv_error(drop_added(old_header) + "\n"), "line 1"));
+  expect_one_row(old, row);
+  EXPECT_TRUE(contains(csv_error(without_last_fields(old.substr(0, old.find('\n')), 4) + "\n"), "line 1"));
 }
 
 TEST(ResultsCsv, TextureShaderRowRoundTrips) {
   RunResult r = realistic_row();
   const VariantDescriptor& shaders = testing::shader_variant_desc();
   r.variant_id = shaders.id;
-  r.variant_label = shaders.label;
-  r.config_name = shaders.configs.back().name;
-  r.backend = to_string(shaders.backend);
+  record_variant(r, shaders, static_cast<int>(shaders.configs.size()) - 1);
   r.timer = "gl_time_elapsed";
   r.passes = 16;
   r.fetches_per_fma = 0.09375;
-  std::vector<RunResult> back;
-  std::string error;
-  ASSERT_TRUE(results_from_csv(results_to_csv({r}), &back, &error)) << error;
-  ASSERT_EQ(back.size(), 1u);
-  expect_same(r, back[0]);
+  expect_one_row(results_to_csv({r}), r);
 }
 
 TEST(ResultsCsv, RejectsWrongColumnCountNamingTheLine) {
@@ -447,7 +436,15 @@ class ResultsCsvFile : public ::testing::Test {
     }
     return rows;
   }
+  // The file read into back_ (error_ says why not), at most `max_rows` rows.
+  ResultsCsvRead read_at_most(std::size_t max_rows) {
+    ResultsCsvReadOptions options;
+    options.max_rows = max_rows;
+    return read_results_csv_file(path_, &back_, &error_, options);
+  }
   std::string path_;
+  std::vector<RunResult> back_;
+  std::string error_;
 };
 
 TEST_F(ResultsCsvFile, RoundTripAcrossBlocksIsExact) {
@@ -497,29 +494,20 @@ TEST_F(ResultsCsvFile, MalformedLineFarIntoTheFileNamesFileAndLine) {
 
 TEST_F(ResultsCsvFile, MoreRowsThanTheLimitAreRefusedWithCountAndLimit) {
   write(results_to_csv(many_rows(250)));
-  std::vector<RunResult> back;
-  std::string error;
-  ResultsCsvReadOptions options;
-  options.max_rows = 100;
-  EXPECT_EQ(read_results_csv_file(path_, &back, &error, options), ResultsCsvRead::kTooManyRows);
-  EXPECT_TRUE(back.empty());
-  EXPECT_TRUE(contains(error, "250 rows")) << error;
-  EXPECT_TRUE(contains(error, "100")) << error;
-  options.max_rows = 250;
-  EXPECT_EQ(read_results_csv_file(path_, &back, &error, options), ResultsCsvRead::kLoaded) << error;
-  EXPECT_EQ(back.size(), 250u);
+  EXPECT_EQ(read_at_most(100), ResultsCsvRead::kTooManyRows);
+  EXPECT_TRUE(back_.empty());
+  EXPECT_TRUE(contains(error_, "250 rows")) << error_;
+  EXPECT_TRUE(contains(error_, "100")) << error_;
+  EXPECT_EQ(read_at_most(250), ResultsCsvRead::kLoaded) << error_;
+  EXPECT_EQ(back_.size(), 250u);
 }
 
 TEST_F(ResultsCsvFile, FilesFarOverTheLimitAreCountedNotLoaded) {
   // The file's size says about 5000 rows against a limit of 1500: refused by count alone.
   write(results_to_csv(many_rows(5000)));
-  std::vector<RunResult> back;
-  std::string error;
-  ResultsCsvReadOptions options;
-  options.max_rows = 1500;
-  EXPECT_EQ(read_results_csv_file(path_, &back, &error, options), ResultsCsvRead::kTooManyRows);
-  EXPECT_TRUE(contains(error, "5000 rows")) << error;
-  EXPECT_TRUE(contains(error, "1500")) << error;
+  EXPECT_EQ(read_at_most(1500), ResultsCsvRead::kTooManyRows);
+  EXPECT_TRUE(contains(error_, "5000 rows")) << error_;
+  EXPECT_TRUE(contains(error_, "1500")) << error_;
 
   // Short rows first, then long ones: the estimate from the first rows overshoots; the count
   // comes out within the limit, and the file is read again and loads.
@@ -527,10 +515,9 @@ TEST_F(ResultsCsvFile, FilesFarOverTheLimitAreCountedNotLoaded) {
   for (std::size_t i = 1000; i < rows.size(); ++i) rows[i].error = std::string(6000, 'x');
   for (std::size_t i = 0; i < 1000; ++i) rows[i].error.clear();
   write(results_to_csv(rows));
-  options.max_rows = 2000;
-  ASSERT_EQ(read_results_csv_file(path_, &back, &error, options), ResultsCsvRead::kLoaded) << error;
-  ASSERT_EQ(back.size(), 2000u);
-  expect_same(rows[1999], back[1999]);
+  ASSERT_EQ(read_at_most(2000), ResultsCsvRead::kLoaded) << error_;
+  ASSERT_EQ(back_.size(), 2000u);
+  expect_same(rows[1999], back_[1999]);
 }
 
 TEST_F(ResultsCsvFile, ProgressCountsBytesAndCanCancel) {

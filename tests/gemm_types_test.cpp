@@ -25,6 +25,22 @@ TEST(GemmTypes, ParsesAndPrintsProblemsAndPrecisions) {
   EXPECT_FALSE(parse_precision("half", &q));
 }
 
+// The one table-based naming of enum values (enum_names.h): both directions from one table, the
+// fallback for a value it does not list, and a parse that leaves its output alone on a miss.
+TEST(EnumNames, NamesAndParsesFromOneTable) {
+  enum class Fruit { Apple, Pear, Plum };
+  static constexpr EnumName<Fruit> kFruit[] = {{Fruit::Apple, "apple"}, {Fruit::Pear, "pear"}};
+  EXPECT_STREQ(enum_name(Fruit::Apple, kFruit, "?"), "apple");
+  EXPECT_STREQ(enum_name(Fruit::Pear, kFruit, "?"), "pear");
+  EXPECT_STREQ(enum_name(Fruit::Plum, kFruit, "?"), "?") << "not in the table: the fallback";
+  Fruit f = Fruit::Plum;
+  EXPECT_FALSE(enum_from_name("Pear", kFruit, &f)) << "names match exactly";
+  EXPECT_FALSE(enum_from_name("plum", kFruit, &f));
+  EXPECT_EQ(f, Fruit::Plum) << "a miss leaves the output alone";
+  EXPECT_TRUE(enum_from_name("apple", kFruit, &f));
+  EXPECT_EQ(f, Fruit::Apple);
+}
+
 TEST(GemmTypes, EveryPrecisionPrintsAndParsesBack) {
   const std::vector<std::string> names = {"f32", "f64", "tf32", "f16", "bf16"};
   ASSERT_EQ(all_precisions().size(), names.size());

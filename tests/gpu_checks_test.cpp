@@ -17,7 +17,7 @@
 #include "measure.h"
 #include "reference.h"
 #include "registry.h"
-#include "variant_cases.h"
+#include "variant_case_suites.h"
 
 using namespace tilescope;
 
@@ -100,19 +100,15 @@ using tilescope::testing::case_name;
 
 std::vector<Case> double_cases() {
   std::vector<Case> out;
-  for (const Case& c :
-       tilescope::testing::variant_cases([](const VariantDescriptor& v) { return v.backend != Backend::GlShader; }))
+  for (const Case& c : tilescope::testing::cuda_cases())
     if (c.precision == Precision::F64 && supports(*find_variant(c.variant), Precision::F64)) out.push_back(c);
   return out;
 }
 
-class EveryDoubleVariant : public ::testing::TestWithParam<Case> {};
+class EveryDoubleVariant : public tilescope::testing::MeasuredCaseTest {};
 
 TEST_P(EveryDoubleVariant, ReportsANonzeroErrorWithinTheTolerance) {
   SKIP_WITHOUT_GPU();
-  const Case c = GetParam();
-  const VariantDescriptor& v = *find_variant(c.variant);
-  Measurer measurer;
   int checked = 0;
   for (std::size_t ci = 0; ci < v.configs.size(); ++ci) {
     if (!unsupported_reason(v, static_cast<int>(ci), c.problem, c.precision, probe_device().limits).empty()) continue;

@@ -47,10 +47,11 @@ class DeviceBuilds {
 
 }  // namespace tilescope::testing
 
-// Skips the test, with the reason, where it checked nothing because the device's architecture
-// refused its builds (DeviceBuilds::skip_reason); otherwise does nothing, leaving the test's own
-// "checked something" expectation to fail where nothing ran.
-#define SKIP_WHERE_THE_ARCHITECTURE_RUNS_NONE(builds, checked)                                                      \
+// The end of a test over builds: skips, with the reason, where it checked nothing because the
+// device's architecture refused its builds (DeviceBuilds::skip_reason); otherwise it must have
+// checked something (`what`: what each checked build was).
+#define EXPECT_CHECKED_UNLESS_THE_ARCHITECTURE_RUNS_NONE(builds, checked, what)                                     \
   do {                                                                                                              \
     if (const std::string skip_why_ = (builds).skip_reason(checked); !skip_why_.empty()) GTEST_SKIP() << skip_why_; \
+    EXPECT_GT(checked, 0) << "no " << (what) << " ran on this device";                                              \
   } while (0)

@@ -22,7 +22,7 @@
 #include "reference.h"
 #include "registry.h"
 #include "trace.h"
-#include "variant_cases.h"
+#include "variant_case_suites.h"
 #include "variant_picks.h"
 
 using namespace tilescope;
@@ -167,19 +167,16 @@ std::string check_values(const TraceResult& r, Problem problem, Precision precis
   return "";
 }
 
-using Case = tilescope::testing::VariantCase;
 using tilescope::testing::case_name;
 
-std::vector<Case> traced_cases() {
+std::vector<tilescope::testing::VariantCase> traced_cases() {
   return tilescope::testing::variant_cases([](const VariantDescriptor& v) { return v.launch_traced != nullptr; });
 }
 
-class EveryTrace : public ::testing::TestWithParam<Case> {};
+class EveryTrace : public tilescope::testing::VariantCaseTest {};
 
 TEST_P(EveryTrace, EqualsTheMappingModel) {
   SKIP_WITHOUT_GPU();
-  const Case c = GetParam();
-  const VariantDescriptor& v = *find_variant(c.variant);
   const bool naive = !v.model_caps.staged_phases;  // the K loop is one phase
   if (!supports(v, c.precision)) {
     // An input type the variant does not compute is refused with the reason, not run.
@@ -226,8 +223,7 @@ TEST_P(EveryTrace, EqualsTheMappingModel) {
         ++checked;
       }
     }
-  SKIP_WHERE_THE_ARCHITECTURE_RUNS_NONE(builds, checked);
-  EXPECT_GT(checked, 0) << "every case traces at least one configuration";
+  EXPECT_CHECKED_UNLESS_THE_ARCHITECTURE_RUNS_NONE(builds, checked, "traced configuration of this case");
 }
 
 INSTANTIATE_TEST_SUITE_P(Gpu, EveryTrace, ::testing::ValuesIn(traced_cases()), case_name);

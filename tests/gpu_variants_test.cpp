@@ -16,7 +16,7 @@
 #include "measure.h"
 #include "registry.h"
 #include "sm_clock.h"
-#include "variant_cases.h"
+#include "variant_case_suites.h"
 #include "variant_picks.h"
 
 using namespace tilescope;
@@ -42,22 +42,21 @@ std::vector<Shape> ragged_shapes(Problem p) {
   return out;
 }
 
-using Case = tilescope::testing::VariantCase;
-using tilescope::testing::case_name;
-
-// The CUDA variants. The texture shaders need the OpenGL part this suite does not link; their
-// suite is tests/gui/gl_shader_variant_test.cpp (Mesa in CI, the NVIDIA driver on the GPU).
-std::vector<Case> all_cases() {
-  return tilescope::testing::variant_cases([](const VariantDescriptor& v) { return v.backend != Backend::GlShader; });
+// A request for configuration `config_index` of `v` at `shape`, the rest as RunRequest's defaults.
+RunRequest request_for(const VariantDescriptor& v, int config_index, const Shape& shape) {
+  RunRequest r;
+  r.variant_id = v.id;
+  r.config_index = config_index;
+  r.shape = shape;
+  return r;
 }
 
-class EveryVariant : public ::testing::TestWithParam<Case> {};
+using tilescope::testing::case_name;
+
+class EveryVariant : public tilescope::testing::MeasuredCaseTest {};
 
 TEST_P(EveryVariant, CorrectOnRaggedSizesAgainstTheCpuReference) {
   SKIP_WITHOUT_GPU();
-  const Case c = GetParam();
-  const VariantDescriptor& v = *find_variant(c.variant);
-  Measurer measurer;
   if (!supports(v, c.precision)) {
     // An input type the variant does not compute: refused with the reason, nothing launched.
     RunRequest r;
@@ -98,11 +97,10 @@ TEST_P(EveryVariant, CorrectOnRaggedSizesAgainstTheCpuReference) {
       ++checked;
     }
   }
-  SKIP_WHERE_THE_ARCHITECTURE_RUNS_NONE(builds, checked);
-  EXPECT_GT(checked, 0) << "every case runs at least one configuration";
+  EXPECT_CHECKED_UNLESS_THE_ARCHITECTURE_RUNS_NONE(builds, checked, "configuration of this case");
 }
 
-INSTANTIATE_TEST_SUITE_P(Gpu, EveryVariant, ::testing::ValuesIn(all_cases()), case_name);
+INSTANTIATE_TEST_SUITE_P(Gpu, EveryVariant, ::testing::ValuesIn(tilescope::testing::cuda_cases()), case_name);
 
 TEST(GpuMeasure, GpuReferenceAgreesWithTheCpuReference) {
   SKIP_WITHOUT_GPU();
@@ -148,16 +146,13 @@ TEST(GpuMeasure, PoisonIsCountedAsUnwritten) {
 
 TEST(GpuMeasure, ResultsCarryTimingsResourcesAndTheMachine) {
   SKIP_WITHOUT_GPU();
-  Measurer m;
-  RunRequest r;
   // A tiled kernel's configuration of 16 x 16 threads: its shared memory is two 16 x 16 tiles.
   const VariantDescriptor& tiled = tilescope::testing::tiled_kernel();
-  r.variant_id = tiled.id;
-  r.config_index = tilescope::testing::config_where(
+  const int config = tilescope::testing::config_where(
       tiled, [](const TileConfig& c) { return c.threads_x == 16 && c.threads_y == 16 && c.bk == 16; }, "16 x 16");
-  r.shape = {512, 512, 512};
+  RunRequest r = request_for(tiled, config, {512, 512, 512});
   r.repetitions = 5;
-  const RunResult res = m.run(r);
+  const RunResult res = Measurer().run(r);
   ASSERT_TRUE(res.ok()) << res.error;
   EXPECT_GT(res.first_ms, 0);
   EXPECT_LE(res.min_ms, res.median_ms);
@@ -218,14 +213,10 @@ TEST(GpuMeasure, TooLargeAndZeroSizesAreRefusedWithAMessage) {
 
 TEST(GpuMeasure, SyrkIsCreditedWithTheFullProduct) {
   SKIP_WITHOUT_GPU();
-  Measurer m;
-  RunRequest r;
   const VariantDescriptor& base = tilescope::testing::baseline();
-  r.variant_id = base.id;
-  r.config_index = tilescope::testing::upper_triangle_config(base);
+  RunRequest r = request_for(base, tilescope::testing::upper_triangle_config(base), {0, 256, 100});
   r.problem = Problem::Ata;
-  r.shape = {0, 256, 100};
-  const RunResult res = m.run(r);
+  const RunResult res = Measurer().run(r);
   ASSERT_TRUE(res.ok()) << res.error;
   EXPECT_TRUE(res.passed) << res.rel_error;
   EXPECT_NEAR(res.gflops * res.median_ms * 1e6, 2.0 * 256 * 256 * 100, 1.0);

@@ -55,6 +55,13 @@ inline std::map<int, std::string> exit_code_entries(const std::string& usage) {
   return out;
 }
 
+// The codes an "Exit codes:" list has entries for, to compare with what a program returns.
+inline std::set<int> exit_codes_of(const std::map<int, std::string>& entries) {
+  std::set<int> codes;
+  for (const auto& entry : entries) codes.insert(entry.first);
+  return codes;
+}
+
 // Every option name in the text as a whole token: "-h", "--help", "--no-verify" (a name ends at
 // a character that cannot be part of it, so "--n" is not found inside "--no-verify").
 inline std::set<std::string> option_names(const std::string& text) {

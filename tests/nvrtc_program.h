@@ -78,9 +78,10 @@ inline NvrtcResult nvrtc_compile(const std::string& source, const std::string& f
     return r;
   }
   for (const std::string& n : names) add_name(program, n.c_str());
-  // The build's device flags (CMakeLists.txt: TILESCOPE_CUDA_FLAGS) that NVRTC has: C++17. It has
-  // no --expt-relaxed-constexpr, so a kernel text calls no host constexpr function.
-  std::vector<std::string> options = {"--gpu-architecture=" + architecture, "-std=c++17", "-I" + cuda_include_dir()};
+  // The build's device flags (CMakeLists.txt: TILESCOPE_CUDA_FLAGS) that NVRTC has: its C++
+  // standard. It has no --expt-relaxed-constexpr, so a kernel text calls no host constexpr function.
+  std::vector<std::string> options = {"--gpu-architecture=" + architecture, std::string("-std=") + TILESCOPE_CUDA_STD,
+                                      "-I" + cuda_include_dir()};
   for (const auto& dir : kernel_text_dirs()) options.push_back("-I" + dir.string());
   std::vector<const char*> argv;
   for (const std::string& o : options) argv.push_back(o.c_str());

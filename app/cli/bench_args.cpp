@@ -181,16 +181,6 @@ bool expand_shapes(Problem problem, const std::vector<std::int64_t>& sizes, cons
   return true;
 }
 
-// Every option of bench, for the one parser (cli/arg_parser.h).
-ArgParser bench_parser() {
-  ArgParser p;
-  for (const char* name : {"--variants", "--problem", "--precision", "--sizes", "--m", "--n", "--k", "--reps",
-                           "--warmup", "--seed", "--csv", "--json"})
-    p.option(name, "VALUE");
-  p.flag("--no-verify").flag("--no-baseline").flag("--list").flag("--ceilings");
-  return p;
-}
-
 // What the options say before it is checked and expanded: the lists as given.
 struct RawBenchArgs {
   std::string variants_text = "all", problems_text = "gemm", precisions_text = "f32";
@@ -198,28 +188,66 @@ struct RawBenchArgs {
   bool m_given = false;
 };
 
+// The options that only switch one setting, and what they set it to.
+struct BenchFlag {
+  const char* name;
+  bool BenchOptions::*setting;
+  bool value;
+};
+const BenchFlag kBenchFlags[] = {{"--no-verify", &BenchOptions::verify, false},
+                                 {"--no-baseline", &BenchOptions::baseline, false},
+                                 {"--list", &BenchOptions::list, true},
+                                 {"--roofs", &BenchOptions::roofs, true}};
+
+// The options whose text is kept as given, resolved once all options are read.
+struct BenchText {
+  const char* name;
+  std::string RawBenchArgs::*text;
+};
+const BenchText kBenchTexts[] = {{"--variants", &RawBenchArgs::variants_text},
+                                 {"--problem", &RawBenchArgs::problems_text},
+                                 {"--precision", &RawBenchArgs::precisions_text}};
+
+// The size lists: all sizes, or the sides one at a time.
+struct BenchSizes {
+  const char* name;
+  std::vector<std::int64_t> RawBenchArgs::*sizes;
+};
+const BenchSizes kBenchSizes[] = {
+    {"--sizes", &RawBenchArgs::sizes}, {"--m", &RawBenchArgs::m}, {"--n", &RawBenchArgs::n}, {"--k", &RawBenchArgs::k}};
+
+// Every option of bench, for the one parser (cli/arg_parser.h).
+ArgParser bench_parser() {
+  ArgParser p;
+  for (const BenchText& t : kBenchTexts) p.option(t.name, "VALUE");
+  for (const BenchSizes& s : kBenchSizes) p.option(s.name, "VALUE");
+  for (const char* name : {"--reps", "--warmup", "--seed", "--csv", "--json"}) p.option(name, "VALUE");
+  for (const BenchFlag& f : kBenchFlags) p.flag(f.name);
+  return p;
+}
+
 // Takes one option into *opt (numbers, flags, file names) or *raw (lists resolved later).
 bool apply_bench_option(const ArgParser::Arg& arg, BenchOptions* opt, RawBenchArgs* raw, std::string* error) {
   const std::string& name = arg.name;
   const std::string& value = arg.value;
-  if (name == "--sizes" || name == "--m" || name == "--n" || name == "--k") opt->sizes_given = true;
-  if (name == "--variants") {
-    raw->variants_text = value;
-    opt->variants_given = true;
-  } else if (name == "--problem") {
-    raw->problems_text = value;
-  } else if (name == "--precision") {
-    raw->precisions_text = value;
-  } else if (name == "--sizes") {
-    return parse_sizes_option(name, value, &raw->sizes, error);
-  } else if (name == "--m") {
-    if (!parse_sizes_option(name, value, &raw->m, error)) return false;
-    raw->m_given = true;
-  } else if (name == "--n") {
-    return parse_sizes_option(name, value, &raw->n, error);
-  } else if (name == "--k") {
-    return parse_sizes_option(name, value, &raw->k, error);
-  } else if (name == "--reps") {
+  for (const BenchFlag& f : kBenchFlags)
+    if (name == f.name) {
+      opt->*f.setting = f.value;
+      return true;
+    }
+  for (const BenchText& t : kBenchTexts)
+    if (name == t.name) {
+      raw->*t.text = value;
+      opt->variants_given = opt->variants_given || name == "--variants";
+      return true;
+    }
+  for (const BenchSizes& l : kBenchSizes)
+    if (name == l.name) {
+      opt->sizes_given = true;
+      raw->m_given = raw->m_given || name == "--m";
+      return parse_sizes_option(name, value, &(raw->*l.sizes), error);
+    }
+  if (name == "--reps") {
     return parse_int_option(name, value, 1, kMaxRepetitions, &opt->repetitions, error);
   } else if (name == "--warmup") {
     return parse_int_option(name, value, 0, kMaxWarmup, &opt->warmup, error);
@@ -236,14 +264,6 @@ bool apply_bench_option(const ArgParser::Arg& arg, BenchOptions* opt, RawBenchAr
       return false;
     }
     (name == "--csv" ? opt->csv_path : opt->json_path) = value;
-  } else if (name == "--no-verify") {
-    opt->verify = false;
-  } else if (name == "--no-baseline") {
-    opt->baseline = false;
-  } else if (name == "--list") {
-    opt->list = true;
-  } else if (name == "--ceilings") {
-    opt->ceilings = true;
   }
   return true;
 }
@@ -306,12 +326,12 @@ BenchOptions parse_bench_args(const std::vector<std::string>& args) {
   for (const ArgParser::Arg& arg : parser.args())
     if (!apply_bench_option(arg, &opt, &raw, &error)) return fail(error);
 
-  if (opt.ceilings && opt.list) return fail("--ceilings and --list cannot be combined");
+  if (opt.roofs && opt.list) return fail("--roofs and --list cannot be combined");
   // The second write would replace the first.
   if (!opt.csv_path.empty() && opt.csv_path == opt.json_path)
     return fail("--csv and --json name the same file '" + opt.csv_path + "'");
-  if (opt.ceilings && (opt.variants_given || opt.sizes_given))
-    return fail("--ceilings measures the device's roofs with its own kernels: it takes no --variants or sizes");
+  if (opt.roofs && (opt.variants_given || opt.sizes_given))
+    return fail("--roofs measures the device's roofs with its own kernels: it takes no --variants or sizes");
 
   std::vector<VariantSelection> chosen;
   if (!parse_variants(raw.variants_text, &chosen, &error)) return fail(error);
@@ -333,7 +353,7 @@ std::string bench_synopsis() {
                        [--sizes LIST | --m LIST --n LIST --k LIST] [--reps N] [--warmup N]
                        [--no-verify] [--no-baseline] [--seed N] [--csv FILE] [--json FILE]
                        [--list] [-h | --help]
-       tilescope bench --ceilings [--csv FILE] [--json FILE]
+       tilescope bench --roofs [--csv FILE] [--json FILE]
 )";
 }
 
@@ -377,8 +397,8 @@ Output:
   --list             print the variants and their configurations, then exit
   -h, --help         print this help, then exit
 
-Ceilings (the Roofline view's roofs):
-  --ceilings         instead of a sweep, measure the device's roofs with small kernels
+Roofs (the Roofline view's roofs):
+  --roofs            instead of a sweep, measure the device's roofs with small kernels
                      (FP32 FMA, FP64 FMA, HBM read, HBM copy, L2 read, shared-memory read),
                      print them with the datasheet-derived value where one exists and the
                      ratio, and cache them for the window and `tilescope plot --roofline`
@@ -413,7 +433,7 @@ Exit codes:
 Examples:
   tilescope bench --variants naive,smem_tiled:16 --sizes 512:4096:x2
   tilescope bench --problem ata --precision f32,f64 --n 4096 --k 1024 --csv ata.csv
-  tilescope bench --ceilings --json ceilings.json
+  tilescope bench --roofs --json roofs.json
 )";
 }
 

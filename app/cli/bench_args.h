@@ -30,9 +30,9 @@ struct BenchOptions {
 
   bool help = false;  // -h / --help: print the usage, run nothing
   bool list = false;  // --list: print the registry, run nothing
-  // --ceilings: measure the device's roofs (kernels/ceilings.h) instead of a sweep, print them,
+  // --roofs: measure the device's roofs (kernels/roofs.h) instead of a sweep, print them,
   // cache them; --csv / --json then receive the roofs.
-  bool ceilings = false;
+  bool roofs = false;
 
   // Resolved, in the order given, without duplicates. Includes the cuBLAS baseline unless
   // --no-baseline (the baseline comes first, so % of cuBLAS can be computed for every shape).

@@ -13,8 +13,8 @@
 #include <vector>
 
 #include "cli/bench_args.h"
-#include "cli/ceilings_command.h"
 #include "cli/results_table.h"
+#include "cli/roofs_command.h"
 #include "device_info.h"
 #include "export/atomic_file.h"
 #include "export/count_text.h"
@@ -214,13 +214,8 @@ int run_without_gpu(const BenchOptions& opt, const DeviceInfo& device, std::ostr
 
 // The row for a run that never reached the Measurer (it would not fit in device memory).
 RunResult unrun_result(const PlannedRun& job, const DeviceInfo& device, const std::string& error) {
-  const VariantDescriptor& v = *job.selection->variant;
-  const TileConfig& cfg = v.configs[job.request.config_index];
   RunResult r = requested_row(job.request);
-  r.variant_label = v.label;
-  r.config_name = cfg.name;
-  r.backend = to_string(v.backend);
-  r.math = cfg.math ? cfg.math : "";
+  record_variant(r, *job.selection->variant, job.request.config_index);
   r.error = error;
   record_device(r, device);
   return r;
@@ -298,7 +293,7 @@ int run_bench_unguarded(int argc, char** argv, std::ostream& out, std::ostream& 
     return kExitOk;
   }
   if (const int code = check_outputs(opt, err); code != kExitOk) return code;
-  if (opt.ceilings) return run_ceilings(opt, out, err);
+  if (opt.roofs) return run_roofs(opt, out, err);
   const DeviceInfo& device = probe_device();
   if (!device.ok()) {
     err << "tilescope: no usable GPU: "

@@ -250,7 +250,12 @@ std::string format_registry_listing() {
       indented += "    " + rows.substr(start, end - start + 1);
       start = end + 1;
     }
-    out += indented + "\n";
+    out += indented;
+    // What each configuration changes, in words: its name alone (_mb, _c2) explains nothing.
+    for (const TileConfig& c : v->configs)
+      if (!c.description.empty())  // a hanging indent: the name at 4 columns, the lines after it at 6
+        out += "    " + wrap(c.name + ": " + c.description, 92, "      ").substr(6);
+    out += "\n";
   }
   return out;
 }

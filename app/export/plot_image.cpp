@@ -69,8 +69,8 @@ bool render_plot_image(int width, int height, const PlotImage& plot, Image* out,
 
 bool render_roofline_image(int width, int height, const RooflineData& roofline, Image* out, std::string* error) {
   if (!size_ok(width, height, error)) return false;
-  if (roofline.series.empty() && !roofline.has_ceilings) {
-    *error = "roofline export: no results and no ceilings to plot yet";
+  if (roofline.series.empty() && !roofline.has_roofs) {
+    *error = "roofline export: no results and no roofs to plot yet";
     return false;
   }
   return render(

@@ -31,7 +31,7 @@ bool write_plot_png(const std::string& path, int width, int height, const PlotIm
 
 // The Roofline view (plot/roofline_render.h) the same way: its points, roofs, ridge points and
 // notes, title and footer. Unlike the timing plot it renders without points too (the roofs
-// alone, or the note that no ceilings are known), but not with neither.
+// alone, or the note that no roofs are known), but not with neither.
 bool write_roofline_png(const std::string& path, int width, int height, const RooflineData& roofline,
                         std::string* error);
 

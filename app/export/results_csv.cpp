@@ -44,7 +44,7 @@ bool with_c_string(std::string_view s, Parse parse) {
   return parse(big.c_str(), big.c_str() + big.size());
 }
 
-bool parse_double(std::string_view s, double* out) {
+bool parse_field(std::string_view s, double* out) {
   if (s.empty()) return false;
   return with_c_string(s, [out](const char* begin, const char* end_expected) {
     errno = 0;
@@ -57,7 +57,7 @@ bool parse_double(std::string_view s, double* out) {
   });
 }
 
-bool parse_int64(std::string_view s, std::int64_t* out) {
+bool parse_field(std::string_view s, std::int64_t* out) {
   if (s.empty()) return false;
   return with_c_string(s, [out](const char* begin, const char* end_expected) {
     errno = 0;
@@ -70,7 +70,7 @@ bool parse_int64(std::string_view s, std::int64_t* out) {
 }
 
 // Digits only: strtoull would accept a sign and wrap "-1" around to 2^64-1.
-bool parse_uint64(std::string_view s, std::uint64_t* out) {
+bool parse_field(std::string_view s, std::uint64_t* out) {
   if (s.empty()) return false;
   std::uint64_t v = 0;
   for (char ch : s) {
@@ -83,14 +83,14 @@ bool parse_uint64(std::string_view s, std::uint64_t* out) {
   return true;
 }
 
-bool parse_int(std::string_view s, int* out) {
+bool parse_field(std::string_view s, int* out) {
   std::int64_t v = 0;
-  if (!parse_int64(s, &v) || v < std::numeric_limits<int>::min() || v > std::numeric_limits<int>::max()) return false;
+  if (!parse_field(s, &v) || v < std::numeric_limits<int>::min() || v > std::numeric_limits<int>::max()) return false;
   *out = static_cast<int>(v);
   return true;
 }
 
-bool parse_bool(std::string_view s, bool* out) {
+bool parse_field(std::string_view s, bool* out) {
   if (s == "true")
     *out = true;
   else if (s == "false")
@@ -98,6 +98,43 @@ bool parse_bool(std::string_view s, bool* out) {
   else
     return false;
   return true;
+}
+
+bool parse_field(std::string_view s, std::string* out) {
+  out->assign(s.data(), s.size());
+  return true;
+}
+bool parse_field(std::string_view s, Problem* out) {
+  return parse_problem(std::string(s), out);
+}
+bool parse_field(std::string_view s, Precision* out) {
+  return parse_precision(std::string(s), out);
+}
+
+// The text of a field, as parse_field reads it back.
+std::string field_text(const std::string& v) {
+  return v;
+}
+std::string field_text(double v) {
+  return format_double(v);
+}
+std::string field_text(bool v) {
+  return v ? "true" : "false";
+}
+std::string field_text(int v) {
+  return std::to_string(v);
+}
+std::string field_text(std::int64_t v) {
+  return std::to_string(v);
+}
+std::string field_text(std::uint64_t v) {
+  return std::to_string(v);
+}
+std::string field_text(Problem v) {
+  return to_string(v);
+}
+std::string field_text(Precision v) {
+  return to_string(v);
 }
 
 // ---- the columns -----------------------------------------------------------------------------
@@ -108,83 +145,67 @@ struct Column {
   std::function<bool(std::string_view, RunResult&)> set;  // false: the text does not parse
 };
 
-// Columns that map straight onto one field of RunResult.
-Column text_column(const char* name, std::string RunResult::*field) {
-  return {name, [field](const RunResult& r) { return r.*field; },
-          [field](std::string_view s, RunResult& r) {
-            (r.*field).assign(s.data(), s.size());
-            return true;
-          }};
+// A column that maps straight onto one field of RunResult, written and read by the field's type.
+template <typename T>
+Column field_column(const char* name, T RunResult::*field) {
+  return {name, [field](const RunResult& r) { return field_text(r.*field); },
+          [field](std::string_view s, RunResult& r) { return parse_field(s, &(r.*field)); }};
 }
-Column double_column(const char* name, double RunResult::*field) {
-  return {name, [field](const RunResult& r) { return format_double(r.*field); },
-          [field](std::string_view s, RunResult& r) { return parse_double(s, &(r.*field)); }};
-}
-Column int_column(const char* name, int RunResult::*field) {
-  return {name, [field](const RunResult& r) { return std::to_string(r.*field); },
-          [field](std::string_view s, RunResult& r) { return parse_int(s, &(r.*field)); }};
-}
-Column bool_column(const char* name, bool RunResult::*field) {
-  return {name, [field](const RunResult& r) { return std::string(r.*field ? "true" : "false"); },
-          [field](std::string_view s, RunResult& r) { return parse_bool(s, &(r.*field)); }};
+// M, N, K: one side of the shape.
+Column shape_column(const char* name, std::int64_t Shape::*side) {
+  return {name, [side](const RunResult& r) { return field_text(r.shape.*side); },
+          [side](std::string_view s, RunResult& r) { return parse_field(s, &(r.shape.*side)); }};
 }
 
 const std::vector<Column>& columns() {
   static const std::vector<Column> kColumns = {
-      text_column("variant_id", &RunResult::variant_id),
-      text_column("variant_label", &RunResult::variant_label),
-      text_column("config_name", &RunResult::config_name),
-      text_column("backend", &RunResult::backend),
-      text_column("math", &RunResult::math),
-      Column{"problem", [](const RunResult& r) { return std::string(to_string(r.problem)); },
-             [](std::string_view s, RunResult& r) { return parse_problem(std::string(s), &r.problem); }},
-      Column{"precision", [](const RunResult& r) { return std::string(to_string(r.precision)); },
-             [](std::string_view s, RunResult& r) { return parse_precision(std::string(s), &r.precision); }},
-      Column{"M", [](const RunResult& r) { return std::to_string(r.shape.M); },
-             [](std::string_view s, RunResult& r) { return parse_int64(s, &r.shape.M); }},
-      Column{"N", [](const RunResult& r) { return std::to_string(r.shape.N); },
-             [](std::string_view s, RunResult& r) { return parse_int64(s, &r.shape.N); }},
-      Column{"K", [](const RunResult& r) { return std::to_string(r.shape.K); },
-             [](std::string_view s, RunResult& r) { return parse_int64(s, &r.shape.K); }},
-      int_column("repetitions", &RunResult::repetitions),
-      int_column("warmup", &RunResult::warmup),
-      Column{"seed", [](const RunResult& r) { return std::to_string(r.seed); },
-             [](std::string_view s, RunResult& r) { return parse_uint64(s, &r.seed); }},
-      text_column("timestamp", &RunResult::timestamp),
-      text_column("error", &RunResult::error),
-      double_column("first_ms", &RunResult::first_ms),
-      bool_column("first_was_cold", &RunResult::first_was_cold),
-      double_column("median_ms", &RunResult::median_ms),
-      double_column("min_ms", &RunResult::min_ms),
-      double_column("max_ms", &RunResult::max_ms),
-      double_column("gflops", &RunResult::gflops),
-      double_column("pct_of_peak", &RunResult::pct_of_peak),
-      double_column("pct_of_cublas", &RunResult::pct_of_cublas),
-      bool_column("verified", &RunResult::verified),
-      bool_column("passed", &RunResult::passed),
-      double_column("rel_error", &RunResult::rel_error),
-      double_column("tolerance", &RunResult::tolerance),
-      Column{"unwritten", [](const RunResult& r) { return std::to_string(r.unwritten); },
-             [](std::string_view s, RunResult& r) { return parse_int64(s, &r.unwritten); }},
-      text_column("reference", &RunResult::reference),
-      int_column("registers_per_thread", &RunResult::registers_per_thread),
-      int_column("static_shared_bytes", &RunResult::static_shared_bytes),
-      int_column("dynamic_shared_bytes", &RunResult::dynamic_shared_bytes),
-      int_column("threads_per_block", &RunResult::threads_per_block),
-      int_column("active_blocks_per_sm", &RunResult::active_blocks_per_sm),
-      double_column("occupancy", &RunResult::occupancy),
-      int_column("input_sets", &RunResult::input_sets),
-      text_column("device_name", &RunResult::device_name),
-      int_column("sm_clock_mhz", &RunResult::sm_clock_mhz),
-      text_column("driver_version", &RunResult::driver_version),
-      text_column("runtime_version", &RunResult::runtime_version),
-      int_column("cublas_version", &RunResult::cublas_version),
+      field_column("variant_id", &RunResult::variant_id),
+      field_column("variant_label", &RunResult::variant_label),
+      field_column("config_name", &RunResult::config_name),
+      field_column("backend", &RunResult::backend),
+      field_column("math", &RunResult::math),
+      field_column("problem", &RunResult::problem),
+      field_column("precision", &RunResult::precision),
+      shape_column("M", &Shape::M),
+      shape_column("N", &Shape::N),
+      shape_column("K", &Shape::K),
+      field_column("repetitions", &RunResult::repetitions),
+      field_column("warmup", &RunResult::warmup),
+      field_column("seed", &RunResult::seed),
+      field_column("timestamp", &RunResult::timestamp),
+      field_column("error", &RunResult::error),
+      field_column("first_ms", &RunResult::first_ms),
+      field_column("first_was_cold", &RunResult::first_was_cold),
+      field_column("median_ms", &RunResult::median_ms),
+      field_column("min_ms", &RunResult::min_ms),
+      field_column("max_ms", &RunResult::max_ms),
+      field_column("gflops", &RunResult::gflops),
+      field_column("pct_of_peak", &RunResult::pct_of_peak),
+      field_column("pct_of_cublas", &RunResult::pct_of_cublas),
+      field_column("verified", &RunResult::verified),
+      field_column("passed", &RunResult::passed),
+      field_column("rel_error", &RunResult::rel_error),
+      field_column("tolerance", &RunResult::tolerance),
+      field_column("unwritten", &RunResult::unwritten),
+      field_column("reference", &RunResult::reference),
+      field_column("registers_per_thread", &RunResult::registers_per_thread),
+      field_column("static_shared_bytes", &RunResult::static_shared_bytes),
+      field_column("dynamic_shared_bytes", &RunResult::dynamic_shared_bytes),
+      field_column("threads_per_block", &RunResult::threads_per_block),
+      field_column("active_blocks_per_sm", &RunResult::active_blocks_per_sm),
+      field_column("occupancy", &RunResult::occupancy),
+      field_column("input_sets", &RunResult::input_sets),
+      field_column("device_name", &RunResult::device_name),
+      field_column("sm_clock_mhz", &RunResult::sm_clock_mhz),
+      field_column("driver_version", &RunResult::driver_version),
+      field_column("runtime_version", &RunResult::runtime_version),
+      field_column("cublas_version", &RunResult::cublas_version),
       // Added 2026-11-22 (the texture-shader variant); files without them still load.
-      text_column("timer", &RunResult::timer),
-      int_column("passes", &RunResult::passes),
-      double_column("fetches_per_fma", &RunResult::fetches_per_fma),
+      field_column("timer", &RunResult::timer),
+      field_column("passes", &RunResult::passes),
+      field_column("fetches_per_fma", &RunResult::fetches_per_fma),
       // Added 2026-11-23; files without it load with 0 (unknown).
-      double_column("run_clock_mhz", &RunResult::run_clock_mhz),
+      field_column("run_clock_mhz", &RunResult::run_clock_mhz),
   };
   return kColumns;
 }

@@ -12,6 +12,7 @@
 #include <sstream>
 #include <utility>
 
+#include "enum_names.h"
 #include "gemm_types.h"
 #include "platform/gl_check.h"
 
@@ -419,19 +420,12 @@ const std::vector<ShaderMode>& all_shader_modes() {
 }
 
 const char* shader_mode_fragment_file(ShaderMode mode) {
-  switch (mode) {
-    case ShaderMode::kMultipass:
-      return "gemm_multipass.frag";
-    case ShaderMode::kRgbaPacked:
-      return "gemm_rgba_packed.frag";
-    case ShaderMode::kBlocked:
-      return "gemm_blocked.frag";
-    case ShaderMode::kMrt:
-      return "gemm_mrt.frag";
-    case ShaderMode::kMrt8:
-      return "gemm_mrt8.frag";
-  }
-  return "?";
+  static constexpr EnumName<ShaderMode> kFiles[] = {{ShaderMode::kMultipass, "gemm_multipass.frag"},
+                                                    {ShaderMode::kRgbaPacked, "gemm_rgba_packed.frag"},
+                                                    {ShaderMode::kBlocked, "gemm_blocked.frag"},
+                                                    {ShaderMode::kMrt, "gemm_mrt.frag"},
+                                                    {ShaderMode::kMrt8, "gemm_mrt8.frag"}};
+  return enum_name(mode, kFiles, "?");
 }
 
 const char* shader_vertex_file() {

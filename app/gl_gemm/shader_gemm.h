@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "no_copy.h"
 #include "platform/data_dirs.h"
 #include "shader_modes.h"
 
@@ -31,7 +32,7 @@ const char* shader_mode_fragment_file(ShaderMode mode);
 const char* shader_vertex_file();
 
 // Loads, compiles and links the GEMM programs from a directory of .glsl sources.
-class ShaderLibrary {
+class ShaderLibrary : NoCopy {
  public:
   // Where the program finds its shaders (platform/data_dirs.h): $TILESCOPE_SHADERS when set
   // and non-empty, else <program folder>/../share/tilescope/shaders when installed, else the
@@ -43,8 +44,6 @@ class ShaderLibrary {
 
   explicit ShaderLibrary(std::string directory = default_directory());
   ~ShaderLibrary();  // deletes the programs: destroy while the GL context is current
-  ShaderLibrary(const ShaderLibrary&) = delete;
-  ShaderLibrary& operator=(const ShaderLibrary&) = delete;
 
   const std::string& directory() const { return directory_; }
 

@@ -132,19 +132,14 @@ FileDialogResult desktop_dialog_result(DesktopDialogTool tool, int exit_code, co
 
 DesktopFileDialog::~DesktopFileDialog() {
   cancel();
-  join();
-}
-
-void DesktopFileDialog::join() {
-  if (waiter_.joinable()) waiter_.join();
+  waiter_.join();
 }
 
 bool DesktopFileDialog::start(DesktopDialogTool tool, const FileDialogRequest& request, std::string* error) {
-  if (busy_.load()) {
+  if (waiter_.busy()) {
     *error = "a file dialog is open already";
     return false;
   }
-  join();  // the previous dialog's waiter has ended (its answer was taken)
   const std::vector<std::string> args = desktop_dialog_command(tool, request);
   if (args.empty()) {
     *error = "no desktop file dialog";
@@ -178,9 +173,7 @@ bool DesktopFileDialog::start(DesktopDialogTool tool, const FileDialogRequest& r
     std::lock_guard<std::mutex> lock(mutex_);
     pid_ = pid;
   }
-  busy_ = true;
-  finished_ = false;
-  waiter_ = std::thread([this, tool, pid, fd = out[0]] {
+  return waiter_.start([this, tool, pid, fd = out[0]] {
     const std::string printed = read_all(fd);
     ::close(fd);
     // Waited for without reaping first, so that cancel() never signals a reused process id.
@@ -199,24 +192,8 @@ bool DesktopFileDialog::start(DesktopDialogTool tool, const FileDialogRequest& r
       r = desktop_dialog_result(tool, WEXITSTATUS(status), printed);
     else
       r.outcome = FileDialogResult::Outcome::kCancelled;  // closed by cancel() (or killed)
-    std::lock_guard<std::mutex> lock(mutex_);
-    result_ = std::move(r);
-    finished_ = true;
+    return r;
   });
-  return true;
-}
-
-bool DesktopFileDialog::take_result(FileDialogResult* out) {
-  if (!finished_.load()) return false;
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    *out = std::move(result_);
-    result_ = FileDialogResult();
-  }
-  join();
-  finished_ = false;
-  busy_ = false;
-  return true;
 }
 
 void DesktopFileDialog::cancel() {

@@ -8,11 +8,11 @@
 
 #include <sys/types.h>
 
-#include <atomic>
 #include <mutex>
 #include <string>
-#include <thread>
 #include <vector>
+
+#include "platform/background_result.h"
 
 namespace tilescope {
 
@@ -60,20 +60,16 @@ class DesktopFileDialog {
   // chooser) or a dialog is open already.
   bool start(DesktopDialogTool tool, const FileDialogRequest& request, std::string* error);
   // From start() until take_result() has handed the answer over.
-  bool busy() const { return busy_.load(); }
+  bool busy() const { return waiter_.busy(); }
   // True once, when the tool has exited: *out gets the answer.
-  bool take_result(FileDialogResult* out);
+  bool take_result(FileDialogResult* out) { return waiter_.take_result(out); }
   // Closes the dialog (the answer is then kCancelled).
   void cancel();
 
  private:
-  void join();
-
-  std::thread waiter_;
-  std::atomic<bool> busy_{false}, finished_{false};
   std::mutex mutex_;
-  pid_t pid_ = 0;            // the tool while it runs and is not yet reaped (mutex_)
-  FileDialogResult result_;  // written by the waiter before finished_
+  pid_t pid_ = 0;                              // the tool while it runs and is not yet reaped (mutex_)
+  BackgroundResult<FileDialogResult> waiter_;  // last: its thread uses the members above until joined
 };
 
 }  // namespace tilescope

@@ -10,47 +10,22 @@
 #include <cstring>
 #include <vector>
 
+#include "platform/code_names.h"
+
 namespace tilescope {
 namespace {
 
 std::string egl_error_name(EGLint code) {
-  switch (code) {
-    case EGL_SUCCESS:
-      return "EGL_SUCCESS";
-    case EGL_NOT_INITIALIZED:
-      return "EGL_NOT_INITIALIZED";
-    case EGL_BAD_ACCESS:
-      return "EGL_BAD_ACCESS";
-    case EGL_BAD_ALLOC:
-      return "EGL_BAD_ALLOC";
-    case EGL_BAD_ATTRIBUTE:
-      return "EGL_BAD_ATTRIBUTE";
-    case EGL_BAD_CONFIG:
-      return "EGL_BAD_CONFIG";
-    case EGL_BAD_CONTEXT:
-      return "EGL_BAD_CONTEXT";
-    case EGL_BAD_CURRENT_SURFACE:
-      return "EGL_BAD_CURRENT_SURFACE";
-    case EGL_BAD_DISPLAY:
-      return "EGL_BAD_DISPLAY";
-    case EGL_BAD_MATCH:
-      return "EGL_BAD_MATCH";
-    case EGL_BAD_NATIVE_PIXMAP:
-      return "EGL_BAD_NATIVE_PIXMAP";
-    case EGL_BAD_NATIVE_WINDOW:
-      return "EGL_BAD_NATIVE_WINDOW";
-    case EGL_BAD_PARAMETER:
-      return "EGL_BAD_PARAMETER";
-    case EGL_BAD_SURFACE:
-      return "EGL_BAD_SURFACE";
-    case EGL_CONTEXT_LOST:
-      return "EGL_CONTEXT_LOST";
-    default: {
-      char text[16];
-      std::snprintf(text, sizeof text, "0x%04X", static_cast<unsigned>(code));
-      return text;
-    }
-  }
+  static const CodeName kNames[] = {
+      TILESCOPE_CODE_NAME(EGL_SUCCESS),           TILESCOPE_CODE_NAME(EGL_NOT_INITIALIZED),
+      TILESCOPE_CODE_NAME(EGL_BAD_ACCESS),        TILESCOPE_CODE_NAME(EGL_BAD_ALLOC),
+      TILESCOPE_CODE_NAME(EGL_BAD_ATTRIBUTE),     TILESCOPE_CODE_NAME(EGL_BAD_CONFIG),
+      TILESCOPE_CODE_NAME(EGL_BAD_CONTEXT),       TILESCOPE_CODE_NAME(EGL_BAD_CURRENT_SURFACE),
+      TILESCOPE_CODE_NAME(EGL_BAD_DISPLAY),       TILESCOPE_CODE_NAME(EGL_BAD_MATCH),
+      TILESCOPE_CODE_NAME(EGL_BAD_NATIVE_PIXMAP), TILESCOPE_CODE_NAME(EGL_BAD_NATIVE_WINDOW),
+      TILESCOPE_CODE_NAME(EGL_BAD_PARAMETER),     TILESCOPE_CODE_NAME(EGL_BAD_SURFACE),
+      TILESCOPE_CODE_NAME(EGL_CONTEXT_LOST)};
+  return code_name(code, kNames);
 }
 
 std::string failed(const char* call) {

@@ -5,37 +5,29 @@
 #include <cstdio>
 #include <vector>
 
+#include "platform/code_names.h"
+
 namespace tilescope {
 namespace {
 
-std::string hex(unsigned value) {
-  char text[16];
-  std::snprintf(text, sizeof text, "0x%04X", value);
-  return text;
-}
-
-std::string framebuffer_status_name(GLenum status) {
-  switch (status) {
-    case GL_FRAMEBUFFER_UNDEFINED:
-      return "GL_FRAMEBUFFER_UNDEFINED";
-    case GL_FRAMEBUFFER_INCOMPLETE_ATTACHMENT:
-      return "GL_FRAMEBUFFER_INCOMPLETE_ATTACHMENT";
-    case GL_FRAMEBUFFER_INCOMPLETE_MISSING_ATTACHMENT:
-      return "GL_FRAMEBUFFER_INCOMPLETE_MISSING_ATTACHMENT";
-    case GL_FRAMEBUFFER_INCOMPLETE_DRAW_BUFFER:
-      return "GL_FRAMEBUFFER_INCOMPLETE_DRAW_BUFFER";
-    case GL_FRAMEBUFFER_INCOMPLETE_READ_BUFFER:
-      return "GL_FRAMEBUFFER_INCOMPLETE_READ_BUFFER";
-    case GL_FRAMEBUFFER_UNSUPPORTED:
-      return "GL_FRAMEBUFFER_UNSUPPORTED";
-    case GL_FRAMEBUFFER_INCOMPLETE_MULTISAMPLE:
-      return "GL_FRAMEBUFFER_INCOMPLETE_MULTISAMPLE";
-    case GL_FRAMEBUFFER_INCOMPLETE_LAYER_TARGETS:
-      return "GL_FRAMEBUFFER_INCOMPLETE_LAYER_TARGETS";
-    default:
-      return hex(status);
-  }
-}
+// The codes our messages name: glGetError's errors and glCheckFramebufferStatus's answers (the
+// two sets share no value, so one table serves both).
+const CodeName kGlCodeNames[] = {TILESCOPE_CODE_NAME(GL_NO_ERROR),
+                                 TILESCOPE_CODE_NAME(GL_INVALID_ENUM),
+                                 TILESCOPE_CODE_NAME(GL_INVALID_VALUE),
+                                 TILESCOPE_CODE_NAME(GL_INVALID_OPERATION),
+                                 TILESCOPE_CODE_NAME(GL_INVALID_FRAMEBUFFER_OPERATION),
+                                 TILESCOPE_CODE_NAME(GL_OUT_OF_MEMORY),
+                                 TILESCOPE_CODE_NAME(GL_STACK_UNDERFLOW),
+                                 TILESCOPE_CODE_NAME(GL_STACK_OVERFLOW),
+                                 TILESCOPE_CODE_NAME(GL_FRAMEBUFFER_UNDEFINED),
+                                 TILESCOPE_CODE_NAME(GL_FRAMEBUFFER_INCOMPLETE_ATTACHMENT),
+                                 TILESCOPE_CODE_NAME(GL_FRAMEBUFFER_INCOMPLETE_MISSING_ATTACHMENT),
+                                 TILESCOPE_CODE_NAME(GL_FRAMEBUFFER_INCOMPLETE_DRAW_BUFFER),
+                                 TILESCOPE_CODE_NAME(GL_FRAMEBUFFER_INCOMPLETE_READ_BUFFER),
+                                 TILESCOPE_CODE_NAME(GL_FRAMEBUFFER_UNSUPPORTED),
+                                 TILESCOPE_CODE_NAME(GL_FRAMEBUFFER_INCOMPLETE_MULTISAMPLE),
+                                 TILESCOPE_CODE_NAME(GL_FRAMEBUFFER_INCOMPLETE_LAYER_TARGETS)};
 
 // Shader and program logs share everything but the two query functions.
 template <typename GetIv, typename GetLog>
@@ -58,26 +50,7 @@ bool check_log(GLuint object, GLenum status_query, const char* what, std::string
 }  // namespace
 
 std::string gl_error_name(GLenum code) {
-  switch (code) {
-    case GL_NO_ERROR:
-      return "GL_NO_ERROR";
-    case GL_INVALID_ENUM:
-      return "GL_INVALID_ENUM";
-    case GL_INVALID_VALUE:
-      return "GL_INVALID_VALUE";
-    case GL_INVALID_OPERATION:
-      return "GL_INVALID_OPERATION";
-    case GL_INVALID_FRAMEBUFFER_OPERATION:
-      return "GL_INVALID_FRAMEBUFFER_OPERATION";
-    case GL_OUT_OF_MEMORY:
-      return "GL_OUT_OF_MEMORY";
-    case GL_STACK_UNDERFLOW:
-      return "GL_STACK_UNDERFLOW";
-    case GL_STACK_OVERFLOW:
-      return "GL_STACK_OVERFLOW";
-    default:
-      return hex(code);
-  }
+  return code_name(code, kGlCodeNames);
 }
 
 bool gl_ok(const char* what, std::string* error) {
@@ -111,7 +84,7 @@ void gl_clear_stale_errors(const char* where) {
 bool gl_framebuffer_complete(GLenum target, std::string* error) {
   const GLenum status = glCheckFramebufferStatus(target);
   if (status == GL_FRAMEBUFFER_COMPLETE) return true;
-  if (error) *error = "framebuffer incomplete: " + framebuffer_status_name(status);
+  if (error) *error = "framebuffer incomplete: " + gl_error_name(status);
   return false;
 }
 

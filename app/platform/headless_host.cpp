@@ -142,9 +142,7 @@ class HeadlessHost final : public Host {
 }  // namespace
 
 std::unique_ptr<Host> create_headless_host(const HostOptions& options, std::string* error) {
-  auto host = std::make_unique<HeadlessHost>(options);
-  if (!host->init(options, error)) return nullptr;
-  return host;
+  return detail::make_initialised<HeadlessHost>(options, error);
 }
 
 }  // namespace tilescope

@@ -3,10 +3,20 @@
 // Private to app/platform.
 #pragma once
 
+#include <memory>
 #include <string>
 
 namespace tilescope {
 namespace detail {
+
+// A host of type H made from `options` and initialised (H::init); null and *error when it
+// could not be: what both create_*_host functions do.
+template <typename H, typename Options>
+std::unique_ptr<H> make_initialised(const Options& options, std::string* error) {
+  auto host = std::make_unique<H>(options);
+  if (!host->init(options, error)) return nullptr;
+  return host;
+}
 
 // One host at a time: a host owns ImGui's (global) current context and, for the window host,
 // GLFW's global state. False and *error when a host is alive already.

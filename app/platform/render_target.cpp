@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "platform/gl_check.h"
+#include "platform/gl_texture_storage.h"
 
 namespace tilescope {
 namespace {
@@ -57,17 +58,7 @@ bool RenderTarget::resize(int width, int height, std::string* error) {
   gl_clear_stale_errors("before RenderTarget::resize");
 
   FramebufferBindingGuard keep_framebuffers;
-  GLint last_texture = 0;
-  glGetIntegerv(GL_TEXTURE_BINDING_2D, &last_texture);
-
-  glGenTextures(1, &color_);
-  glBindTexture(GL_TEXTURE_2D, color_);
-  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
-  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
-  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
-  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
-  glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, width, height, 0, GL_RGBA, GL_UNSIGNED_BYTE, nullptr);
-  glBindTexture(GL_TEXTURE_2D, static_cast<GLuint>(last_texture));
+  color_ = new_rgba8_texture(width, height, GL_LINEAR);
 
   glGenFramebuffers(1, &fbo_);
   glBindFramebuffer(GL_FRAMEBUFFER, fbo_);

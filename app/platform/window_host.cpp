@@ -205,9 +205,7 @@ class WindowHost final : public Host {
 }  // namespace
 
 std::unique_ptr<Host> create_window_host(const HostOptions& options, std::string* error) {
-  auto host = std::make_unique<WindowHost>(options);
-  if (!host->init(options, error)) return nullptr;
-  return host;
+  return detail::make_initialised<WindowHost>(options, error);
 }
 
 }  // namespace tilescope

@@ -71,13 +71,14 @@ std::string compute_text(double gflops) {
   return gflops >= 1000 ? three_figures(gflops / 1000) + " TFLOP/s" : three_figures(gflops) + " GFLOP/s";
 }
 
-std::vector<ComputeRoofLine> compute_roof_lines(const CeilingTable& ceilings, const std::string& precision) {
-  std::vector<const Roof*> roofs;
-  for (const Roof& r : ceilings.roofs)
-    if (r.kind == RoofKind::Compute && r.precision == precision && r.measured > 0) roofs.push_back(&r);
-  std::stable_sort(roofs.begin(), roofs.end(), [](const Roof* a, const Roof* b) { return a->measured > b->measured; });
+std::vector<ComputeRoofLine> compute_roof_lines(const RoofTable& table, const std::string& precision) {
+  std::vector<const Roof*> compute;
+  for (const Roof& r : table.roofs)
+    if (r.kind == RoofKind::Compute && r.precision == precision && r.measured > 0) compute.push_back(&r);
+  std::stable_sort(compute.begin(), compute.end(),
+                   [](const Roof* a, const Roof* b) { return a->measured > b->measured; });
   std::vector<ComputeRoofLine> lines;
-  for (const Roof* r : roofs) {
+  for (const Roof* r : compute) {
     if (lines.empty() || r->measured < lines.back().gflops * (1 - kSameRoofShare))
       lines.push_back({r->measured, {}, {}});
     lines.back().names.push_back(r->name);
@@ -95,10 +96,10 @@ std::string compute_roof_label(const ComputeRoofLine& line) {
   return text + (tera ? " TFLOP/s" : " GFLOP/s");
 }
 
-void add_roofs(const CeilingTable& ceilings, Precision precision, RooflineData* data) {
+void add_roofs(const RoofTable& roofs, Precision precision, RooflineData* data) {
   const std::string prec = to_string(precision);
-  const Roof* top = ceilings.top_compute(prec);
-  const std::vector<ComputeRoofLine> lines = compute_roof_lines(ceilings, prec);
+  const Roof* top = roofs.top_compute(prec);
+  const std::vector<ComputeRoofLine> lines = compute_roof_lines(roofs, prec);
   for (std::size_t i = 0; i < lines.size(); ++i) {
     const unsigned color =
         i == 0 ? kComputeColor : kLowerComputeColors[std::min<std::size_t>(i - 1, std::size(kLowerComputeColors) - 1)];
@@ -107,12 +108,12 @@ void add_roofs(const CeilingTable& ceilings, Precision precision, RooflineData* 
   data->top_compute = top ? top->measured : 0;
   data->top_compute_name = top ? top->name : "";
   data->top_compute_mhz = top ? top->clock_mhz : 0;
-  const Roof* dram = ceilings.dram();
+  const Roof* dram = roofs.dram();
   auto add_bandwidth = [&](const Roof& r, unsigned color, bool primary) {
     data->bandwidth.push_back({r.name, r.name + " " + bandwidth_text(r.measured), r.measured, color, primary});
   };
   if (dram) add_bandwidth(*dram, kDramColor, true);
-  for (const Roof& r : ceilings.roofs) {
+  for (const Roof& r : roofs.roofs) {
     if (r.kind != RoofKind::Bandwidth || r.measured <= 0) continue;
     if (r.id == kRoofHbmCopy || r.id == kRoofHbmRead) continue;  // the DRAM roof stands for both
     add_bandwidth(r, r.id == kRoofL2Read ? kL2Color : r.id == kRoofSharedRead ? kSharedColor : kOtherBwColor, false);
@@ -127,7 +128,7 @@ void add_roofs(const CeilingTable& ceilings, Precision precision, RooflineData* 
       data->ridges.push_back(p);
     }
   }
-  data->has_ceilings = !data->compute.empty() || !data->bandwidth.empty();
+  data->has_roofs = !data->compute.empty() || !data->bandwidth.empty();
 }
 
 void fit_roofline_axes(RooflineData* data) {
@@ -161,7 +162,7 @@ double roofline_attainable(const RooflineData& data, double intensity) {
 }
 
 RooflineData build_roofline(const std::vector<RunResult>& rows, Problem problem, Precision precision,
-                            const CeilingTable* ceilings, const std::string& ceilings_note, const RooflineHost& host) {
+                            const RoofTable* roofs, const std::string& roofs_note, const RooflineHost& host) {
   RooflineData data;
   // The latest valid row per series and size, series in teaching order.
   std::map<std::string, std::map<std::int64_t, std::pair<RunResult, GlobalTraffic>>> grouped;
@@ -222,7 +223,7 @@ RooflineData build_roofline(const std::vector<RunResult>& rows, Problem problem,
     data.traffic.push_back(std::move(ts_sorted));
   }
 
-  if (ceilings) add_roofs(*ceilings, precision, &data);
+  if (roofs) add_roofs(*roofs, precision, &data);
   if (!no_model.empty()) {
     std::string names;
     for (const std::string& label : no_model) names += (names.empty() ? "" : ", ") + label;
@@ -241,8 +242,7 @@ RooflineData build_roofline(const std::vector<RunResult>& rows, Problem problem,
     data.notes.push_back("points above the " + data.bandwidth.front().name +
                          " roof: the caches served some of the loads (the model counts every load a thread issues)");
   if (above_compute)
-    data.notes.push_back("above the " + data.top_compute_name +
-                         " roof: arithmetic this device's ceilings do not measure");
+    data.notes.push_back("above the " + data.top_compute_name + " roof: arithmetic this device's roofs do not measure");
   // A roof holds at its clock; a board at its power limit runs a long GEMM slower than its maximum.
   if (data.top_compute_mhz > 0)
     data.notes.push_back("the " + data.top_compute_name + " roof was measured at an SM clock of " +
@@ -253,19 +253,18 @@ RooflineData build_roofline(const std::vector<RunResult>& rows, Problem problem,
   if (data.cpu_points > 0)
     data.notes.push_back("CPU reference (double, on the host): " + std::to_string(data.cpu_points) +
                          (data.cpu_points == 1 ? " point" : " points") + ", placed by minimum traffic" +
-                         (data.has_ceilings ? "; the roofs are the GPU's, none is the host CPU's" : ""));
+                         (data.has_roofs ? "; the roofs are the GPU's, none is the host CPU's" : ""));
   // Only advice that can be followed here: measuring needs a GPU, a file of roofs does not.
-  if (!data.has_ceilings && host.has_gpu) {
+  if (!data.has_roofs && host.has_gpu) {
     data.no_roofs = "no roofs measured for this device yet";
-    data.notes.push_back(
-        "no ceilings for this device: run `tilescope bench --ceilings` on it, or give `plot --ceilings FILE`");
-  } else if (!data.has_ceilings) {
+    data.notes.push_back("no roofs for this device: run `tilescope bench --roofs` on it, or give `plot --roofs FILE`");
+  } else if (!data.has_roofs) {
     data.no_roofs = "no roofs: this machine has no usable GPU to measure them";
     data.notes.push_back(
-        "no roofs: this machine has no usable GPU to measure them on; `tilescope plot --roofline --ceilings FILE` "
+        "no roofs: this machine has no usable GPU to measure them on; `tilescope plot --roofline --roofs FILE` "
         "draws the roofs another machine measured");
-  } else if (!ceilings_note.empty()) {
-    data.notes.push_back(ceilings_note);
+  } else if (!roofs_note.empty()) {
+    data.notes.push_back(roofs_note);
   }
 
   PlotStyle& st = data.style;
@@ -277,7 +276,7 @@ RooflineData build_roofline(const std::vector<RunResult>& rows, Problem problem,
   st.x_scale = AxisScale::Log10;
   st.y_scale = AxisScale::Log10;
   st.y_from_zero = false;
-  if (device.empty() && ceilings) device = ceilings->device_name;
+  if (device.empty() && roofs) device = roofs->device_name;
   st.footer = (device.empty() ? std::string("no results") : device) + (date.empty() ? "" : "  -  " + date);
   fit_roofline_axes(&data);
   return data;

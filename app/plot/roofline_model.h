@@ -1,6 +1,6 @@
 // The Roofline view's arithmetic, apart from drawing so it can be tested: every result placed
 // at its arithmetic intensity (FLOPs / global bytes, kernels/traffic.h) against its GFLOP/s,
-// on log-log axes, under the device's measured roofs (kernels/ceilings.h): a horizontal line
+// on log-log axes, under the device's measured roofs (kernels/roofs.h): a horizontal line
 // per compute roof of the shown precision (FMA pipe and tensor cores), a slanted line
 // (bandwidth x intensity) per bandwidth roof, and a ridge point where each bandwidth roof
 // meets the top compute roof.
@@ -9,10 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "ceilings.h"
 #include "measure.h"
 #include "plot/plot_model.h"
 #include "plot/plot_widget.h"
+#include "roofs.h"
 #include "traffic.h"
 
 namespace tilescope {
@@ -43,12 +43,12 @@ struct RooflineData {
   double top_compute = 0;  // GFLOP/s of the highest compute roof shown (0: none)
   std::string top_compute_name;
   double top_compute_mhz = 0;  // the SM clock that roof ran at (0: not recorded)
-  // Sentences shown with the plot: variants placed by minimum traffic, missing ceilings.
+  // Sentences shown with the plot: variants placed by minimum traffic, missing roofs.
   std::vector<std::string> notes;
   // Without roofs, one line said in the plot itself: why there are none ("" with roofs).
   std::string no_roofs;
   int cpu_points = 0;  // the CPU reference's points among the series
-  bool has_ceilings = false;
+  bool has_roofs = false;
   Axis x, y;                  // fitted: every point, every ridge point, the compute roofs
   std::string short_x_label;  // the x-axis title where style.x_label is too wide for the plot
 };
@@ -72,13 +72,13 @@ constexpr double kSameRoofShare = 0.10;
 std::string compute_roof_label(const ComputeRoofLine& line);
 
 // The compute roofs of one precision ("f64"), highest first, near-equal ones merged.
-std::vector<ComputeRoofLine> compute_roof_lines(const CeilingTable& ceilings, const std::string& precision);
+std::vector<ComputeRoofLine> compute_roof_lines(const RoofTable& roofs, const std::string& precision);
 
-// The roofs of `ceilings` for one precision: every compute roof of it (the FMA pipe, and the
+// The roofs of `roofs` for one precision: every compute roof of it (the FMA pipe, and the
 // tensor-core rows: mma.sync, wmma) as a labelled horizontal line, highest first (the top is
 // the classic roof, drawn heavier); the DRAM roof (the better HBM row), L2 and shared memory,
 // with the ridge points on the top compute roof.
-void add_roofs(const CeilingTable& ceilings, Precision precision, RooflineData* data);
+void add_roofs(const RoofTable& roofs, Precision precision, RooflineData* data);
 
 // Log-log axes showing every visible point, the ridge points and the compute roofs, with a
 // margin, on whole decades.
@@ -91,12 +91,12 @@ struct RooflineHost {
 };
 
 // The view for the valid rows of one problem and precision (the latest row per variant
-// configuration and size), with the roofs of `ceilings` when given (nullptr: points only and a
-// note saying why, and how to get roofs where that can be done on `host`). `ceilings_note`:
-// where the ceilings came from. The CPU reference's rows (double, whatever the precision shown)
+// configuration and size), with the roofs of `roofs` when given (nullptr: points only and a
+// note saying why, and how to get roofs where that can be done on `host`). `roofs_note`:
+// where the roofs came from. The CPU reference's rows (double, whatever the precision shown)
 // are a series of their own, placed by minimum traffic; no roof is the host CPU's.
 RooflineData build_roofline(const std::vector<RunResult>& rows, Problem problem, Precision precision,
-                            const CeilingTable* ceilings, const std::string& ceilings_note,
+                            const RoofTable* roofs, const std::string& roofs_note,
                             const RooflineHost& host = RooflineHost{});
 
 // The tooltip of a point: variant, sizes, GFLOP/s, intensity, the bytes and where they came

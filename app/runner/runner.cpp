@@ -116,50 +116,50 @@ RunResult Runner::run_one(const RunRequest& r, bool first) {
   return measure_cpu_reference(r, first, cancel_);
 }
 
-bool Runner::start_ceilings() {
+bool Runner::start_roofs() {
   if (!gpu_) return false;
   std::lock_guard<std::mutex> lock(mutex_);
-  if (ceilings_requested_ || ceilings_running_) return false;
-  ceilings_requested_ = true;
+  if (roofs_requested_ || roofs_running_) return false;
+  roofs_requested_ = true;
   wake_.notify_all();
   return true;
 }
 
-bool Runner::ceilings_pending() const {
+bool Runner::roofs_pending() const {
   std::lock_guard<std::mutex> lock(mutex_);
-  return ceilings_requested_ || ceilings_running_;
+  return roofs_requested_ || roofs_running_;
 }
 
-std::uint64_t Runner::ceilings_version() const {
+std::uint64_t Runner::roofs_version() const {
   std::lock_guard<std::mutex> lock(mutex_);
-  return ceilings_version_;
+  return roofs_version_;
 }
 
-CeilingTable Runner::ceilings() const {
+RoofTable Runner::roofs() const {
   std::lock_guard<std::mutex> lock(mutex_);
-  return ceilings_;
+  return roofs_;
 }
 
-std::string Runner::ceilings_error() const {
+std::string Runner::roofs_error() const {
   std::lock_guard<std::mutex> lock(mutex_);
-  return ceilings_error_;
+  return roofs_error_;
 }
 
 // On the worker: the thread that owns the CUDA device for the app.
-void Runner::measure_ceilings_now() {
-  CeilingTable table;
+void Runner::measure_roofs_now() {
+  RoofTable table;
   std::string error;
   try {
-    table = measure_ceilings(probe_device(), &quit_);
+    table = measure_roofs(probe_device(), &quit_);
   } catch (const std::exception& e) {
     error = e.what();
-    table = CeilingTable{};
+    table = RoofTable{};
   }
   std::lock_guard<std::mutex> lock(mutex_);
-  ceilings_running_ = false;
-  ceilings_ = table;
-  ceilings_error_ = error;
-  ++ceilings_version_;
+  roofs_running_ = false;
+  roofs_ = table;
+  roofs_error_ = error;
+  ++roofs_version_;
 }
 
 void Runner::worker_main() {
@@ -168,13 +168,13 @@ void Runner::worker_main() {
     std::vector<RunRequest> job;
     {
       std::unique_lock<std::mutex> lock(mutex_);
-      wake_.wait(lock, [this] { return has_job_ || ceilings_requested_ || quit_.load(); });
+      wake_.wait(lock, [this] { return has_job_ || roofs_requested_ || quit_.load(); });
       if (quit_) return;
-      if (ceilings_requested_) {
-        ceilings_requested_ = false;
-        ceilings_running_ = true;
+      if (roofs_requested_) {
+        roofs_requested_ = false;
+        roofs_running_ = true;
         lock.unlock();
-        measure_ceilings_now();
+        measure_roofs_now();
         continue;
       }
       kind = job_kind_;

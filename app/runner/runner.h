@@ -16,8 +16,8 @@
 #include <thread>
 #include <vector>
 
-#include "ceilings.h"
 #include "measure.h"
+#include "roofs.h"
 #include "runner/timing_history.h"
 
 namespace tilescope {
@@ -63,23 +63,23 @@ class Runner {
   std::vector<LiveSample> live_trace() const;
   bool gpu() const { return gpu_; }
 
-  // Measures the device's ceilings (kernels/ceilings.h, about a second) on the worker, before
+  // Measures the device's roofs (kernels/roofs.h, about a second) on the worker, before
   // the next job: a job started meanwhile waits for it instead of being refused. False without
   // a GPU or while a measurement is pending. The caller (the window at start-up, when its cache
-  // has none) polls ceilings_version() and reads the table with ceilings().
-  bool start_ceilings();
-  bool ceilings_pending() const;
-  // Bumped when a measurement finished (or failed: then ceilings() is empty and ceilings_error() says why).
-  std::uint64_t ceilings_version() const;
-  CeilingTable ceilings() const;
-  std::string ceilings_error() const;
+  // has none) polls roofs_version() and reads the table with roofs().
+  bool start_roofs();
+  bool roofs_pending() const;
+  // Bumped when a measurement finished (or failed: then roofs() is empty and roofs_error() says why).
+  std::uint64_t roofs_version() const;
+  RoofTable roofs() const;
+  std::string roofs_error() const;
 
   static constexpr long long kCpuMaxSize = 512;
   static constexpr std::size_t kLiveTraceLength = 600;
 
  private:
   void worker_main();
-  void measure_ceilings_now();
+  void measure_roofs_now();
   RunResult run_one(const RunRequest& r, bool first);
 
   TimingHistory& history_;
@@ -96,10 +96,10 @@ class Runner {
   RunnerProgress progress_;
   std::string last_error_;
   std::deque<LiveSample> live_;
-  bool ceilings_requested_ = false, ceilings_running_ = false;
-  std::uint64_t ceilings_version_ = 0;
-  CeilingTable ceilings_;
-  std::string ceilings_error_;
+  bool roofs_requested_ = false, roofs_running_ = false;
+  std::uint64_t roofs_version_ = 0;
+  RoofTable roofs_;
+  std::string roofs_error_;
   std::chrono::steady_clock::time_point job_start_;
   bool cpu_first_ = true;
 

@@ -28,7 +28,7 @@ App::App(Host& host, const AppOptions& options)
   }
   const bool gpu = options_.use_gpu && device_.ok();
   runner_ = std::make_unique<Runner>(history_, gpu);
-  if (gpu && options_.measure_ceilings) timing_.start_ceilings(*runner_, device_);
+  if (gpu && options_.measure_roofs) timing_.start_roofs(*runner_, device_);
   if (!gpu) {
     // Without a GPU only the CPU reference runs, and only small sizes: start where it can (the
     // sweep from 64, so that it still has several sizes). The size controls say the cap.

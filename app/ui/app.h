@@ -36,9 +36,9 @@ class ScriptPlayer;
 struct AppOptions {
   std::string settings_path;  // "" = do not load or save settings
   bool use_gpu = true;        // false: behave as if there were no GPU (tests)
-  // On a GPU, measure the Roofline view's ceilings at start-up (on the runner's worker) unless
+  // On a GPU, measure the Roofline view's roofs at start-up (on the runner's worker) unless
   // the cache has them for this device and driver. `tilescope plot` turns it off.
-  bool measure_ceilings = true;
+  bool measure_roofs = true;
 };
 
 // The largest text (pixels) a window of `display` size shows whole: Ctrl+= grows it no further.

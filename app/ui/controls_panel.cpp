@@ -309,6 +309,13 @@ void ControlsPanel::draw_lesson_table(TabContext& ctx) {
         ImGui::EndDisabled();
         if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
           ImGui::BeginTooltip();
+          if (!cfg.description.empty()) {
+            // What the configuration changes, in words: its name alone (_mb, _c2) explains nothing.
+            ImGui::PushTextWrapPos(ImGui::GetFontSize() * 32.0f);
+            ImGui::TextUnformatted(cfg.description.c_str());
+            ImGui::PopTextWrapPos();
+            ImGui::Separator();
+          }
           if (v->backend == Backend::GlShader)
             ImGui::Text("each fragment computes a %d x %d block of C", cfg.bm, cfg.bn);
           else if (cfg.warp_m > 0)

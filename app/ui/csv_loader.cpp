@@ -6,23 +6,16 @@ namespace tilescope {
 
 CsvLoader::~CsvLoader() {
   cancel();
-  join();
-}
-
-void CsvLoader::join() {
-  if (worker_.joinable()) worker_.join();
+  job_.join();
 }
 
 bool CsvLoader::start(const std::string& path, std::size_t max_rows, TimingHistory* into) {
-  if (busy_.load()) return false;
-  join();  // the previous read's thread has ended (its result was taken)
+  if (job_.busy()) return false;
   path_ = path;
-  busy_ = true;
-  finished_ = false;
   cancel_ = false;
   bytes_read_ = 0;
   total_bytes_ = 0;
-  worker_ = std::thread([this, path, max_rows, into] {
+  return job_.start([this, path, max_rows, into] {
     Result r;
     r.path = path;
     ResultsCsvReadOptions options;
@@ -44,24 +37,8 @@ bool CsvLoader::start(const std::string& path, std::size_t max_rows, TimingHisto
       into->append_all(std::move(r.rows));
       r.rows.clear();
     }
-    std::lock_guard<std::mutex> lock(mutex_);
-    result_ = std::move(r);
-    finished_ = true;
+    return r;
   });
-  return true;
-}
-
-bool CsvLoader::take_result(Result* out) {
-  if (!finished_.load()) return false;
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    *out = std::move(result_);
-    result_ = Result();
-  }
-  join();
-  finished_ = false;
-  busy_ = false;
-  return true;
 }
 
 }  // namespace tilescope

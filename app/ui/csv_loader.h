@@ -5,13 +5,12 @@
 
 #include <atomic>
 #include <cstdint>
-#include <mutex>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "export/results_csv.h"
 #include "measure.h"
+#include "platform/background_result.h"
 #include "runner/timing_history.h"
 
 namespace tilescope {
@@ -37,24 +36,20 @@ class CsvLoader {
   // False if a read is under way or its result has not been taken yet.
   bool start(const std::string& path, std::size_t max_rows, TimingHistory* into = nullptr);
   // From start() until take_result() hands the result over.
-  bool busy() const { return busy_.load(); }
+  bool busy() const { return job_.busy(); }
   const std::string& path() const { return path_; }
   std::uint64_t bytes_read() const { return bytes_read_.load(); }
   std::uint64_t total_bytes() const { return total_bytes_.load(); }  // 0 while unknown
   // Asks the reading thread to stop at its next block (about a MiB); the result says kCancelled.
   void cancel() { cancel_.store(true); }
   // True once, when the read has ended: *out gets its outcome and rows.
-  bool take_result(Result* out);
+  bool take_result(Result* out) { return job_.take_result(out); }
 
  private:
-  void join();
-
-  std::thread worker_;
   std::string path_;
-  std::atomic<bool> busy_{false}, finished_{false}, cancel_{false};
+  std::atomic<bool> cancel_{false};
   std::atomic<std::uint64_t> bytes_read_{0}, total_bytes_{0};
-  std::mutex mutex_;
-  Result result_;  // written by the worker before finished_, read after
+  BackgroundResult<Result> job_;  // last: its thread reads the members above until joined
 };
 
 }  // namespace tilescope

@@ -128,11 +128,11 @@ void HistoryPanel::draw_mode_picker(const AppState& state) {
       if (ImGui::GetItemRectMax().x + gap + w < right) ImGui::SameLine(0, gap);
     }
     if (ImGui::RadioButton(label, mode_ == i)) select_mode(i);
-    const ShaderMode m = shader_mode_of(v->configs[i]);
-    help_tooltip((std::string(mode_year(m)) + ": " + mode_description(m)).c_str());
+    const ModeStory story = mode_story(shader_mode_of(v->configs[i]));
+    help_tooltip((std::string(story.year) + ": " + story.description).c_str());
   }
   ImGui::PushTextWrapPos(0);
-  ImGui::TextDisabled("%s", mode_description(mode()).c_str());
+  ImGui::TextDisabled("%s", mode_story(mode()).description.c_str());
   ImGui::PopTextWrapPos();
 }
 

@@ -9,6 +9,7 @@
 
 #include "gemm_types.h"
 #include "gl_gemm/shader_gemm.h"
+#include "text_format.h"
 #include "viz/colors.h"
 
 namespace tilescope::history_ui {
@@ -29,56 +30,38 @@ inline ImU32 with_alpha(ImU32 col, int alpha) {
   return (col & 0x00FFFFFFu) | (static_cast<ImU32>(alpha) << 24);
 }
 
-inline const char* mode_year(ShaderMode m) {
+// What a mode re-enacts: its era, and how it multiplies (the numbers are its defaults).
+struct ModeStory {
+  const char* year;
+  std::string description;
+};
+inline ModeStory mode_story(ShaderMode m) {
+  const int k = default_k_chunk(m), tile = default_tile();
   switch (m) {
     case ShaderMode::kMultipass:
-      return "2001";
+      return {"2001", format("Larsen & McAllister 2001: one output of C per fragment; one pass over the whole target "
+                             "per k-chunk (%d k each), the blender adding each pass's partial sums. 2 texels fetched "
+                             "per multiply-add.",
+                             k)};
     case ShaderMode::kRgbaPacked:
-      return "2003-04";
+      return {"2003-04",
+              "Hall, Carr & Hart 2003; Fatahalian et al. 2004: A, B and C packed as 2 x 2 blocks in RGBA texels. A "
+              "fragment computes a 2 x 2 block of C: 2 fetched texels feed 8 multiply-adds."};
     case ShaderMode::kBlocked:
-      return "2006";
+      return {"2006", format("Govindaraju et al. 2006: C cut into %d x %d tiles; per tile one quad per %d-long "
+                             "k-block, all k-blocks of a tile before the next, so each pass reads strips of A and B "
+                             "that fit the texture cache.",
+                             tile, tile, k)};
     case ShaderMode::kMrt:
-      return "GeForce 6 era";
+      return {"GeForce 6 era",
+              "Four render targets: a 4 x 4 block of C per fragment, written into 4 RGBA targets (one row each). 8 "
+              "fetches feed 64 multiply-adds."};
     case ShaderMode::kMrt8:
-      return "8 targets";
+      return {"8 targets",
+              "Eight render targets: a 4 x 8 block of C per fragment, spread over 8 RGBA targets. 12 fetches feed 128 "
+              "multiply-adds: the fastest of the five."};
   }
-  return "";
-}
-
-inline std::string mode_description(ShaderMode m) {
-  char buf[400];
-  switch (m) {
-    case ShaderMode::kMultipass:
-      std::snprintf(
-          buf, sizeof buf,
-          "Larsen & McAllister 2001: one output of C per fragment; one pass over the whole target per "
-          "k-chunk (%d k each), the blender adding each pass's partial sums. 2 texels fetched per multiply-add.",
-          default_k_chunk(m));
-      break;
-    case ShaderMode::kRgbaPacked:
-      std::snprintf(buf, sizeof buf,
-                    "Hall, Carr & Hart 2003; Fatahalian et al. 2004: A, B and C packed as 2 x 2 blocks in RGBA "
-                    "texels. A fragment computes a 2 x 2 block of C: 2 fetched texels feed 8 multiply-adds.");
-      break;
-    case ShaderMode::kBlocked:
-      std::snprintf(
-          buf, sizeof buf,
-          "Govindaraju et al. 2006: C cut into %d x %d tiles; per tile one quad per %d-long k-block, all "
-          "k-blocks of a tile before the next, so each pass reads strips of A and B that fit the texture cache.",
-          default_tile(), default_tile(), default_k_chunk(m));
-      break;
-    case ShaderMode::kMrt:
-      std::snprintf(buf, sizeof buf,
-                    "Four render targets: a 4 x 4 block of C per fragment, written into 4 RGBA targets (one row "
-                    "each). 8 fetches feed 64 multiply-adds.");
-      break;
-    case ShaderMode::kMrt8:
-      std::snprintf(buf, sizeof buf,
-                    "Eight render targets: a 4 x 8 block of C per fragment, spread over 8 RGBA targets. 12 fetches "
-                    "feed 128 multiply-adds: the fastest of the five.");
-      break;
-  }
-  return buf;
+  return {"", ""};
 }
 
 inline std::string size_text(const Shape& s) {

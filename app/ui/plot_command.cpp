@@ -7,10 +7,10 @@
 #include <vector>
 
 #include "cli/arg_parser.h"
-#include "export/ceilings_cache.h"
 #include "export/count_text.h"
 #include "export/plot_image.h"
 #include "export/printable_text.h"
+#include "export/roofs_cache.h"
 #include "platform/host.h"
 #include "ui/app.h"
 #include "ui/gui_main.h"
@@ -20,14 +20,14 @@ namespace {
 
 const char* kPlotUsage = R"(usage: tilescope plot --csv IN.csv -o OUT.png [--size WxH] [--problem gemm|ata]
                       [--precision f32|f64|tf32|f16|bf16] [--y gflops|ms] [--ylog]
-                      [--roofline [--ceilings FILE]]
+                      [--roofline [--roofs FILE]]
 
 Renders the timing plot of a CSV written by `tilescope bench --csv` (or the window's export)
 to a PNG, headless through EGL: title, axes, legend, device and date.
 
 --roofline renders the Roofline view instead: every result at its arithmetic intensity
-against its GFLOP/s, under the device's measured roofs. The roofs come from --ceilings FILE
-(written by `tilescope bench --ceilings --json FILE`), else from the cache of the CSV's
+against its GFLOP/s, under the device's measured roofs. The roofs come from --roofs FILE
+(written by `tilescope bench --roofs --json FILE`), else from the cache of the CSV's
 device ($XDG_CACHE_HOME/tilescope, ~/.cache/tilescope); without either the points are drawn
 with a note on how to measure the roofs.
 
@@ -37,7 +37,7 @@ reference's rows are f64.
 Exit codes:
   0  the PNG was written
   1  the CSV cannot be read or holds no row of the chosen problem and precision (the
-     message lists what it holds), the --ceilings file cannot be read, or the PNG cannot be
+     message lists what it holds), the --roofs file cannot be read, or the PNG cannot be
      written
   2  bad arguments (this usage on stderr)
   5  no OpenGL context (no EGL display)
@@ -51,7 +51,7 @@ struct PlotOptions {
   YAxisQuantity y = YAxisQuantity::Gflops;
   bool ylog = false;
   bool roofline = false;
-  std::string ceilings;  // --ceilings FILE
+  std::string roofs;  // --roofs FILE
 };
 
 // False with *code set when the command ends here (help, bad arguments).
@@ -62,7 +62,7 @@ bool parse_plot_options(int argc, char** argv, PlotOptions* o, int* code) {
       .option("--precision", precision_names("|"))
       .option("--y", "gflops|ms")
       .flag("--ylog");
-  p.flag("--roofline").option("--ceilings", "FILE");
+  p.flag("--roofline").option("--roofs", "FILE");
   const bool parsed = p.parse(argc, argv);
   if (parsed && p.help()) {
     std::cout << kPlotUsage;
@@ -87,9 +87,9 @@ bool parse_plot_options(int argc, char** argv, PlotOptions* o, int* code) {
     o->y = y == 0 ? YAxisQuantity::Gflops : YAxisQuantity::Milliseconds;
     o->ylog = p.has("--ylog");
     o->roofline = p.has("--roofline");
-    o->ceilings = p.value("--ceilings");
-    if (!o->ceilings.empty() && !o->roofline) {
-      std::cerr << "tilescope plot: --ceilings needs --roofline\n" << kPlotUsage;
+    o->roofs = p.value("--roofs");
+    if (!o->roofs.empty() && !o->roofline) {
+      std::cerr << "tilescope plot: --roofs needs --roofline\n" << kPlotUsage;
       *code = 2;
       return false;
     }
@@ -137,18 +137,18 @@ int run_plot_command(int argc, char** argv) {
     std::cerr << "tilescope plot: " << error << "\n";
     return kExitNoDisplay;
   }
-  AppOptions ao;                // no settings: a plot command must not change the window's
-  ao.measure_ceilings = false;  // the roofs come from --ceilings or the cache
+  AppOptions ao;             // no settings: a plot command must not change the window's
+  ao.measure_roofs = false;  // the roofs come from --roofs or the cache
   App app(*host, ao);
   if (o.roofline) {
     app.timing().set_plot_kind(TimingPlotKind::Roofline);
-    CeilingTable ceilings;
+    RoofTable roofs;
     std::string why;
-    if (!o.ceilings.empty() && !load_ceilings_file(o.ceilings, &ceilings, &why)) {
+    if (!o.roofs.empty() && !load_roofs_file(o.roofs, &roofs, &why)) {
       std::cerr << "tilescope plot: " << printable_text(why) << "\n";
       return 1;
     }
-    if (!o.ceilings.empty()) app.timing().set_ceilings(ceilings, o.ceilings);
+    if (!o.roofs.empty()) app.timing().set_roofs(roofs, o.roofs);
   }
   if (!app.load_csv(o.csv)) {
     std::cerr << "tilescope plot: " << app.status() << "\n";

@@ -30,6 +30,21 @@ void cell(const char* fmt, ...) {
   va_end(args);
 }
 
+// A cell of a figure the row may lack (not verified, a library that hides its resources, no
+// clock reading): "-" where it is not `known`.
+void cell_if(bool known, const char* fmt, ...) IM_FMTARGS(2);
+void cell_if(bool known, const char* fmt, ...) {
+  ImGui::TableNextColumn();
+  if (!known) {
+    ImGui::TextUnformatted("-");
+    return;
+  }
+  va_list args;
+  va_start(args, fmt);
+  ImGui::TextV(fmt, args);
+  va_end(args);
+}
+
 void header_with_tooltip(const char* name, const char* help) {
   ImGui::TableNextColumn();
   ImGui::TableHeader(name);
@@ -189,18 +204,9 @@ void draw_result_row(const RunResult& r) {
   cell("%s", format_ms(r.median_ms).c_str());
   cell("%s", format_ms(r.min_ms).c_str());
   cell("%s", format_gflops(r.gflops).c_str());
-  if (r.pct_of_cublas >= 0)
-    cell("%.1f%%", r.pct_of_cublas);
-  else
-    cell("-");
-  if (r.pct_of_peak > 0)
-    cell("%.1f%%", r.pct_of_peak);
-  else
-    cell("-");
-  if (r.verified)
-    cell("%.1e", r.rel_error);
-  else
-    cell("-");
+  cell_if(r.pct_of_cublas >= 0, "%.1f%%", r.pct_of_cublas);
+  cell_if(r.pct_of_peak > 0, "%.1f%%", r.pct_of_peak);
+  cell_if(r.verified, "%.1e", r.rel_error);
   ImGui::TableNextColumn();
   if (!r.verified)
     ImGui::TextDisabled("-");
@@ -208,22 +214,10 @@ void draw_result_row(const RunResult& r) {
     ImGui::TextColored(ImVec4(0.35f, 0.85f, 0.45f, 1), "pass");
   else
     ImGui::TextColored(ImVec4(1, 0.35f, 0.3f, 1), "FAIL");
-  if (r.registers_per_thread > 0)
-    cell("%d", r.registers_per_thread);
-  else
-    cell("-");
-  if (r.threads_per_block > 0)
-    cell("%.1f KB", (r.static_shared_bytes + r.dynamic_shared_bytes) / 1024.0);
-  else
-    cell("-");
-  if (r.occupancy >= 0)
-    cell("%.0f%%", r.occupancy * 100);
-  else
-    cell("-");
-  if (r.run_clock_mhz > 0)
-    cell("%.0f", r.run_clock_mhz);
-  else
-    cell("-");
+  cell_if(r.registers_per_thread > 0, "%d", r.registers_per_thread);
+  cell_if(r.threads_per_block > 0, "%.1f KB", (r.static_shared_bytes + r.dynamic_shared_bytes) / 1024.0);
+  cell_if(r.occupancy >= 0, "%.0f%%", r.occupancy * 100);
+  cell_if(r.run_clock_mhz > 0, "%.0f", r.run_clock_mhz);
   cell("%s", r.device_name.c_str());
 }
 

@@ -41,6 +41,12 @@ std::string int_word(const std::string& word, IntRange r, int* out) {
   return "'" + word + "' is not a whole number from " + std::to_string(r.lo) + " to " + std::to_string(r.hi);
 }
 
+// int_word within one of the ranges above, as a parser of the shape the actions share.
+template <const IntRange* R>
+std::string int_in(const std::string& word, int* out) {
+  return int_word(word, *R, out);
+}
+
 std::string bool_word(const std::string& word, bool* out) {
   if (parse_bool(word, out)) return "";
   return "'" + word + "' is not on or off";
@@ -181,8 +187,10 @@ struct Action {
   bool& waiting_timeline;  // for record-timeline's recording
   double& wait_deadline;
   int& frames_left;
+  bool failed = false;  // set by fail()
 };
-using Handler = bool (*)(Action&);
+// Does what a line says; a line that fails says why through fail().
+using Handler = void (*)(Action&);
 // Checks a line's values without an app: "" or why not (the number of words is checked apart).
 using Checker = std::string (*)(const std::vector<std::string>& w);
 
@@ -190,70 +198,70 @@ std::string no_values(const std::vector<std::string>&) {
   return "";
 }
 
+// A word parser: "" or why not, the value into *out.
+template <typename T>
+using WordParser = std::string (*)(const std::string& word, T* out);
+
+// The check of an action whose one value word `Parse` reads (w[1]), and the value when the line
+// plays: the word was checked before the script ran, so it is read without a second message.
+template <typename T, WordParser<T> Parse>
+std::string check_word(const std::vector<std::string>& w) {
+  T value{};
+  return Parse(w[1], &value);
+}
+template <typename T, WordParser<T> Parse>
+T word_value(const Action& x, std::size_t i = 1) {
+  T value{};
+  Parse(x.w[i], &value);
+  return value;
+}
+
+// The line fails, for this reason.
+void fail(Action& x, const std::string& why) {
+  *x.why = why;
+  x.failed = true;
+}
+
 // An app call that reports failure in the status line.
-bool status_on_failure(Action& x, bool ok) {
-  return ok || (*x.why = x.app.status(), false);
+void status_on_failure(Action& x, bool ok) {
+  if (!ok) fail(x, x.app.status());
 }
 
 // Run, Sweep, Live: a failure to start is the line's at once; how the job ends, later.
-bool start_job(Action& x, bool started) {
+void start_job(Action& x, bool started) {
   if (started) x.ticket = x.app.job_ticket();
-  return status_on_failure(x, started);
+  status_on_failure(x, started);
 }
 
-bool do_reload_shaders(Action& x) {
+void do_reload_shaders(Action& x) {
   const std::string log = x.app.history_panel().reload_shaders();
-  if (!log.empty()) return *x.why = "shaders: " + log.substr(0, log.find('\n')), false;
-  return true;
+  if (!log.empty()) fail(x, "shaders: " + log.substr(0, log.find('\n')));
 }
 
-std::string check_history_mode(const std::vector<std::string>& w) {
-  int c = 0;
-  return shader_mode_word(w[1], &c);
-}
-bool do_history_mode(Action& x) {
-  int c = 0;
-  shader_mode_word(x.w[1], &c);
-  x.app.history_panel().select_mode(c);
-  return true;
+constexpr WordParser<int> index_word = int_in<&kIndex>;
+
+void do_history_mode(Action& x) {
+  x.app.history_panel().select_mode(word_value<int, shader_mode_word>(x));
 }
 
-std::string check_history_pass(const std::vector<std::string>& w) {
-  int p = 0;
-  return pass_word(w[1], &p);
-}
-bool do_history_pass(Action& x) {
-  int p = 0;
-  pass_word(x.w[1], &p);
-  x.app.history_panel().set_pass(p);
-  return true;
+void do_history_pass(Action& x) {
+  x.app.history_panel().set_pass(word_value<int, pass_word>(x));
 }
 
 std::string check_mapping_block(const std::vector<std::string>& w) {
-  int bx = 0, by = 0;
-  std::string why = int_word(w[1], kIndex, &bx);
-  return why.empty() ? int_word(w[2], kIndex, &by) : why;
+  int by = 0;
+  const std::string why = check_word<int, index_word>(w);
+  return why.empty() ? index_word(w[2], &by) : why;
 }
-bool do_mapping_block(Action& x) {
-  int bx = 0, by = 0;
-  int_word(x.w[1], kIndex, &bx);
-  int_word(x.w[2], kIndex, &by);
-  x.app.mapping().select_block(bx, by);
-  return true;
+void do_mapping_block(Action& x) {
+  x.app.mapping().select_block(word_value<int, index_word>(x, 1), word_value<int, index_word>(x, 2));
 }
 
-std::string check_on_off(const std::vector<std::string>& w) {
-  bool on = false;
-  return bool_word(w[1], &on);
-}
-bool do_mapping_play(Action& x) {
-  bool on = false;
-  bool_word(x.w[1], &on);
+void do_mapping_play(Action& x) {
   // A problem, size or variant set just before would rebuild the pictures at the next draw,
   // which stops the player: rebuild them now.
   x.app.mapping().sync_to(x.app.state());
-  x.app.mapping().set_playing(on);
-  return true;
+  x.app.mapping().set_playing(word_value<bool, bool_word>(x));
 }
 
 // The tensor-core pictures of the Mapping tab: which tab, how the selected block is coloured,
@@ -284,26 +292,18 @@ const auto* find_named(const Table& table, const std::string& word) {
 std::string check_mapping_view(const std::vector<std::string>& w) {
   return named_word(find_named(kMappingViews, w[1]) != nullptr, w[1], "matrices|fragments|banks|timeline");
 }
-bool do_mapping_view(Action& x) {
+void do_mapping_view(Action& x) {
   x.app.mapping().show_view(find_named(kMappingViews, x.w[1])->view);
-  return true;
 }
 std::string check_mapping_colour(const std::vector<std::string>& w) {
   return named_word(find_named(kColourings, w[1]) != nullptr, w[1], "warp|lane|register");
 }
-bool do_mapping_colour(Action& x) {
+void do_mapping_colour(Action& x) {
   x.app.mapping().set_colouring(find_named(kColourings, x.w[1])->colouring);
-  return true;
 }
-std::string check_mapping_lane(const std::vector<std::string>& w) {
-  int lane = 0;
-  return int_word(w[1], kLanes, &lane);
-}
-bool do_mapping_lane(Action& x) {
-  int lane = 0;
-  int_word(x.w[1], kLanes, &lane);
-  x.app.mapping().fragment_view().set_lane(lane);
-  return true;
+constexpr WordParser<int> lane_word = int_in<&kLanes>;
+void do_mapping_lane(Action& x) {
+  x.app.mapping().fragment_view().set_lane(word_value<int, lane_word>(x));
 }
 // A warpgroup's instruction (wgmma): the warp of the group whose lane lights up, or all four.
 constexpr IntRange kGroupWarps{0, 3};
@@ -312,96 +312,76 @@ std::string check_mapping_warp(const std::vector<std::string>& w) {
   const std::string why = w[1] == "all" ? "" : int_word(w[1], kGroupWarps, &warp);
   return why.empty() ? why : why + ", nor all";
 }
-bool do_mapping_warp(Action& x) {
+void do_mapping_warp(Action& x) {
   int warp = -1;
   if (x.w[1] != "all") int_word(x.w[1], kGroupWarps, &warp);
   x.app.mapping().fragment_view().set_warp(warp);
-  return true;
 }
 std::string check_mapping_banks(const std::vector<std::string>& w) {
   return named_word(w[1] == "swizzled" || w[1] == "plain", w[1], "swizzled|plain");
 }
-bool do_mapping_banks(Action& x) {
+void do_mapping_banks(Action& x) {
   x.app.mapping().fragment_view().set_swizzled(x.w[1] == "swizzled");
-  return true;
 }
 
 // The pipeline timeline: the Mapping tab's Timeline view, and a recording of the focused variant
 // at the window's configuration and sizes, which the script waits for (step()).
-bool do_show_timeline(Action& x) {
+void do_show_timeline(Action& x) {
   x.app.show_mapping();
   x.app.mapping().show_view(MappingPanel::View::Timeline);
-  return true;
 }
-bool do_record_timeline(Action& x) {
+void do_record_timeline(Action& x) {
   x.app.mapping().record_timeline(x.app.state(), x.app.runner().gpu());
   x.waiting_timeline = true;
   x.wait_deadline = now_s() + kTimelineWaitSeconds;
-  return true;
 }
 std::string check_timeline_zoom(const std::vector<std::string>& w) {
   return named_word(w[1] == "all" || w[1] == "start", w[1], "all|start");
 }
-bool do_timeline_zoom(Action& x) {
+void do_timeline_zoom(Action& x) {
   if (x.w[1] == "all")
     x.app.mapping().timeline_view().fit();
   else
     x.app.mapping().timeline_view().zoom_to_start();
-  return true;
 }
 constexpr IntRange kTimelineRows{1, TimelineView::kMaxRows};
+constexpr WordParser<int> timeline_rows_word = int_in<&kTimelineRows>;
 std::string check_timeline_blocks(const std::vector<std::string>& w) {
-  int first = 0, count = 0;
-  std::string why = int_word(w[1], kIndex, &first);
-  return why.empty() ? int_word(w[2], kTimelineRows, &count) : why;
+  int count = 0;
+  const std::string why = check_word<int, index_word>(w);
+  return why.empty() ? timeline_rows_word(w[2], &count) : why;
 }
-bool do_timeline_blocks(Action& x) {
-  int first = 0, count = 0;
-  int_word(x.w[1], kIndex, &first);
-  int_word(x.w[2], kTimelineRows, &count);
-  x.app.mapping().timeline_view().show_blocks(first, count);
-  return true;
+void do_timeline_blocks(Action& x) {
+  x.app.mapping().timeline_view().show_blocks(word_value<int, index_word>(x, 1),
+                                              word_value<int, timeline_rows_word>(x, 2));
 }
 
 // The Timing tab's plot: speed against size, or the Roofline view.
 std::string check_plot_kind(const std::vector<std::string>& w) {
   return w[1] == "timing" || w[1] == "roofline" ? "" : "'" + w[1] + "' is not a plot: timing|roofline";
 }
-bool do_plot_kind(Action& x) {
+void do_plot_kind(Action& x) {
   x.app.timing().set_plot_kind(x.w[1] == "roofline" ? TimingPlotKind::Roofline : TimingPlotKind::Timing);
-  return true;
 }
 
-std::string check_mapping_phase(const std::vector<std::string>& w) {
-  int p = 0;
-  return int_word(w[1], kIndex, &p);
-}
-bool do_mapping_phase(Action& x) {
-  int p = 0;
-  int_word(x.w[1], kIndex, &p);
-  x.app.mapping().set_phase(p);
-  return true;
+void do_mapping_phase(Action& x) {
+  x.app.mapping().set_phase(word_value<int, index_word>(x));
 }
 
 std::string check_wait(const std::vector<std::string>& w) {
   int seconds = 0;
   return w.size() == 2 ? int_word(w[1], kWaitSeconds, &seconds) : "";
 }
-bool do_wait(Action& x) {
+void do_wait(Action& x) {
   int seconds = 600;
   if (x.w.size() == 2) int_word(x.w[1], kWaitSeconds, &seconds);
   x.waiting = true;
   x.wait_deadline = now_s() + seconds;
-  return true;
 }
 
-std::string check_frames(const std::vector<std::string>& w) {
-  int n = 0;
-  return int_word(w[1], kFrames, &n);
-}
-bool do_frames(Action& x) {
-  int_word(x.w[1], kFrames, &x.frames_left);
-  return true;
+constexpr WordParser<int> frames_word = int_in<&kFrames>;
+void do_frames(Action& x) {
+  x.frames_left = word_value<int, frames_word>(x);
 }
 
 std::string check_export_plot(const std::vector<std::string>& w) {
@@ -410,18 +390,15 @@ std::string check_export_plot(const std::vector<std::string>& w) {
   std::string why = int_word(w[2], kExportPixels, &width);
   return why.empty() ? int_word(w[3], kExportPixels, &height) : why;
 }
-bool do_export_plot(Action& x) {
+void do_export_plot(Action& x) {
   int width = 1920, height = 1080;
   if (x.w.size() == 4) int_word(x.w[2], kExportPixels, &width), int_word(x.w[3], kExportPixels, &height);
   x.ticket = x.app.request_plot_export(x.w[1], width, height);
-  return true;
 }
 
-bool do_use_all(Action& x) {
-  bool on = true;
-  bool_word(x.w[1], &on);
+void do_use_all(Action& x) {
+  const bool on = word_value<bool, bool_word>(x);
   for (LessonEntry& e : x.app.state().lesson) e.enabled = on;
-  return true;
 }
 
 std::string check_use(const std::vector<std::string>& w) {
@@ -438,7 +415,7 @@ std::string check_focus(const std::vector<std::string>& w) {
 }
 
 // focus VARIANT, use VARIANT[:CONFIG] on|off: the lesson has one entry per registry variant.
-bool do_focus_or_use(Action& x) {
+void do_focus_or_use(Action& x) {
   const auto& w = x.w;
   AppState& s = x.app.state();
   const VariantDescriptor* v = nullptr;
@@ -449,25 +426,24 @@ bool do_focus_or_use(Action& x) {
     if (e.variant_id != v->id) continue;
     if (w[0] == "focus") {
       s.focused = static_cast<int>(i);
-      return true;
+      return;
     }
     bool_word(w[2], &e.enabled);
     if (config >= 0) e.config_index = config;
-    return true;
+    return;
   }
-  return *x.why = "no variant " + w[1] + " in the lesson", false;
+  fail(x, "no variant " + w[1] + " in the lesson");
 }
 
 std::string check_set(const std::vector<std::string>& w) {
   AppState scratch = default_app_state();
   return apply_setting(w, scratch);
 }
-bool do_set(Action& x) {
+void do_set(Action& x) {
   AppState& s = x.app.state();
   const std::string why = apply_setting(x.w, s);
-  if (!why.empty()) return *x.why = why, false;
+  if (!why.empty()) return fail(x, why);
   if (x.w[1] == "presenter") x.app.set_presenter(s.presenter);  // the fonts follow
-  return true;
 }
 
 // Every action: its name, its words after the name (min, max), the usage a wrong line is told,
@@ -480,64 +456,42 @@ struct ActionEntry {
   Handler handler;
 };
 const ActionEntry kActions[] = {
-    {"run", 0, 0, "run", no_values, [](Action& x) { return start_job(x, x.app.run()); }},
-    {"sweep", 0, 0, "sweep", no_values, [](Action& x) { return start_job(x, x.app.sweep()); }},
-    {"live", 0, 0, "live", no_values, [](Action& x) { return start_job(x, x.app.live()); }},
-    {"cancel", 0, 0, "cancel", no_values,
-     [](Action& x) {
-       x.app.cancel();
-       return true;
-     }},
+    {"run", 0, 0, "run", no_values, [](Action& x) { start_job(x, x.app.run()); }},
+    {"sweep", 0, 0, "sweep", no_values, [](Action& x) { start_job(x, x.app.sweep()); }},
+    {"live", 0, 0, "live", no_values, [](Action& x) { start_job(x, x.app.live()); }},
+    {"cancel", 0, 0, "cancel", no_values, [](Action& x) { x.app.cancel(); }},
     {"quit", 0, 0, "quit", no_values,
      [](Action& x) {
        x.quit = true;
        x.app.quit();
-       return true;
      }},
-    {"show-timing", 0, 0, "show-timing", no_values,
-     [](Action& x) {
-       x.app.show_timing();
-       return true;
-     }},
-    {"show-mapping", 0, 0, "show-mapping", no_values,
-     [](Action& x) {
-       x.app.show_mapping();
-       return true;
-     }},
-    {"show-history", 0, 0, "show-history", no_values,
-     [](Action& x) {
-       x.app.show_history();
-       return true;
-     }},
+    {"show-timing", 0, 0, "show-timing", no_values, [](Action& x) { x.app.show_timing(); }},
+    {"show-mapping", 0, 0, "show-mapping", no_values, [](Action& x) { x.app.show_mapping(); }},
+    {"show-history", 0, 0, "show-history", no_values, [](Action& x) { x.app.show_history(); }},
     {"reload-shaders", 0, 0, "reload-shaders", no_values, do_reload_shaders},
-    {"history-mode", 1, 1, "history-mode CONFIG", check_history_mode, do_history_mode},
-    {"history-pass", 1, 1, "history-pass P|all", check_history_pass, do_history_pass},
+    {"history-mode", 1, 1, "history-mode CONFIG", check_word<int, shader_mode_word>, do_history_mode},
+    {"history-pass", 1, 1, "history-pass P|all", check_word<int, pass_word>, do_history_pass},
     {"mapping-block", 2, 2, "mapping-block X Y", check_mapping_block, do_mapping_block},
-    {"mapping-play", 1, 1, "mapping-play on|off", check_on_off, do_mapping_play},
+    {"mapping-play", 1, 1, "mapping-play on|off", check_word<bool, bool_word>, do_mapping_play},
     {"plot", 1, 1, "plot timing|roofline", check_plot_kind, do_plot_kind},
-    {"mapping-phase", 1, 1, "mapping-phase N", check_mapping_phase, do_mapping_phase},
+    {"mapping-phase", 1, 1, "mapping-phase N", check_word<int, index_word>, do_mapping_phase},
     {"mapping-view", 1, 1, "mapping-view matrices|fragments|banks|timeline", check_mapping_view, do_mapping_view},
     {"show-timeline", 0, 0, "show-timeline", no_values, do_show_timeline},
     {"record-timeline", 0, 0, "record-timeline", no_values, do_record_timeline},
     {"timeline-zoom", 1, 1, "timeline-zoom all|start", check_timeline_zoom, do_timeline_zoom},
     {"timeline-blocks", 2, 2, "timeline-blocks FIRST COUNT", check_timeline_blocks, do_timeline_blocks},
     {"mapping-colour", 1, 1, "mapping-colour warp|lane|register", check_mapping_colour, do_mapping_colour},
-    {"mapping-lane", 1, 1, "mapping-lane N", check_mapping_lane, do_mapping_lane},
+    {"mapping-lane", 1, 1, "mapping-lane N", check_word<int, lane_word>, do_mapping_lane},
     {"mapping-warp", 1, 1, "mapping-warp N|all", check_mapping_warp, do_mapping_warp},
     {"mapping-banks", 1, 1, "mapping-banks swizzled|plain", check_mapping_banks, do_mapping_banks},
     {"wait", 0, 1, "wait [SECONDS]", check_wait, do_wait},
-    {"frames", 1, 1, "frames N", check_frames, do_frames},
-    {"load-csv", 1, 1, "load-csv PATH", no_values,
-     [](Action& x) { return status_on_failure(x, x.app.load_csv(x.w[1])); }},
+    {"frames", 1, 1, "frames N", check_word<int, frames_word>, do_frames},
+    {"load-csv", 1, 1, "load-csv PATH", no_values, [](Action& x) { status_on_failure(x, x.app.load_csv(x.w[1])); }},
     {"export-csv", 1, 1, "export-csv PATH", no_values,
-     [](Action& x) { return status_on_failure(x, x.app.export_csv(x.w[1])); }},
-    {"screenshot", 1, 1, "screenshot PATH", no_values,
-     [](Action& x) {
-       x.ticket = x.app.request_screenshot(x.w[1]);
-       return true;
-     }},
+     [](Action& x) { status_on_failure(x, x.app.export_csv(x.w[1])); }},
+    {"screenshot", 1, 1, "screenshot PATH", no_values, [](Action& x) { x.ticket = x.app.request_screenshot(x.w[1]); }},
     {"export-plot", 1, 3, "export-plot PATH [W H]", check_export_plot, do_export_plot},
-    {"use-all", 1, 1, "use-all on|off", check_on_off, do_use_all},
+    {"use-all", 1, 1, "use-all on|off", check_word<bool, bool_word>, do_use_all},
     {"focus", 1, 1, "focus VARIANT", check_focus, do_focus_or_use},
     {"use", 2, 2, "use VARIANT[:CONFIG] on|off", check_use, do_focus_or_use},
     {"set", 1, 3, "set KEY VALUE", check_set, do_set},
@@ -816,7 +770,9 @@ bool ScriptPlayer::perform(App& app, const Line& line, std::string* why, App::Wo
   Action x{app, line.words, why, *ticket, quit_, waiting_, waiting_timeline_, wait_deadline_, frames_left_};
   // load_text admitted only lines that check_script_line accepts: the action exists.
   const ActionEntry* e = find_action(line.words[0]);
-  return e ? e->handler(x) : (*why = "unknown action '" + line.words[0] + "'", false);
+  if (!e) return *why = "unknown action '" + line.words[0] + "'", false;
+  e->handler(x);
+  return !x.failed;
 }
 
 }  // namespace tilescope

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "enum_names.h"
 #include "export/atomic_file.h"
 #include "export/plot_image.h"
 #include "export/printable_text.h"
@@ -27,16 +28,11 @@ std::string trim(const std::string& s) {
   return s.substr(b, e - b + 1);
 }
 
-const char* theme_name(Theme t) {
-  switch (t) {
-    case Theme::Light:
-      return "light";
-    case Theme::HighContrast:
-      return "high_contrast";
-    default:
-      return "dark";
-  }
-}
+// The words of the file and of scripts, for writing and reading alike.
+const EnumName<Theme> kThemeNames[] = {
+    {Theme::Dark, "dark"}, {Theme::Light, "light"}, {Theme::HighContrast, "high_contrast"}};
+const EnumName<YAxisQuantity> kYQuantityNames[] = {{YAxisQuantity::Gflops, "gflops"},
+                                                   {YAxisQuantity::Milliseconds, "ms"}};
 
 }  // namespace
 
@@ -62,25 +58,11 @@ bool parse_bool(const std::string& v, bool* out) {
 }
 
 bool parse_y_quantity(const std::string& value, YAxisQuantity* out) {
-  if (value == "gflops")
-    *out = YAxisQuantity::Gflops;
-  else if (value == "ms")
-    *out = YAxisQuantity::Milliseconds;
-  else
-    return false;
-  return true;
+  return enum_from_name(value, kYQuantityNames, out);
 }
 
 bool parse_theme(const std::string& value, Theme* out) {
-  if (value == "dark")
-    *out = Theme::Dark;
-  else if (value == "light")
-    *out = Theme::Light;
-  else if (value == "high_contrast")
-    *out = Theme::HighContrast;
-  else
-    return false;
-  return true;
+  return enum_from_name(value, kThemeNames, out);
 }
 
 std::string config_dir() {
@@ -97,11 +79,11 @@ std::string settings_to_text(const AppState& s) {
   o << "repetitions = " << s.repetitions << "\n";
   o << "verify = " << (s.verify ? "on" : "off") << "\n";
   o << "sweep_from = " << s.sweep_from << "\nsweep_to = " << s.sweep_to << "\n";
-  o << "y_quantity = " << (s.y_quantity == YAxisQuantity::Gflops ? "gflops" : "ms") << "\n";
+  o << "y_quantity = " << enum_name(s.y_quantity, kYQuantityNames, "ms") << "\n";
   o << "y_log = " << (s.y_log ? "on" : "off") << "\n";
   o << "only_current_problem = " << (s.only_current_problem ? "on" : "off") << "\n";
   o << "presenter = " << (s.presenter ? "on" : "off") << "\n";
-  o << "theme = " << theme_name(s.theme) << "\n";
+  o << "theme = " << enum_name(s.theme, kThemeNames, "dark") << "\n";
   o << "font_scale_percent = " << static_cast<int>(s.font_scale * 100 + 0.5f) << "\n";
   o << "export_dir = " << s.export_dir << "\n";
   o << "export_width = " << s.export_width << "\nexport_height = " << s.export_height << "\n";

@@ -10,8 +10,8 @@
 #include <cstdio>
 #include <map>
 
-#include "export/ceilings_cache.h"
 #include "export/plot_image.h"
+#include "export/roofs_cache.h"
 #include "plot/roofline_render.h"
 #include "registry.h"
 #include "runner/runner.h"
@@ -231,7 +231,7 @@ bool TimingPanel::export_image(TabContext& ctx, int width, int height, Image* ou
 void TimingPanel::draw_plot_panel(TabContext& ctx) {
   AppState& state = ctx.state;
   const Runner& runner = ctx.runner;
-  poll_ceilings(ctx);
+  poll_roofs(ctx);
   // View options above the plot, on a line that wraps where the tab is narrow.
   int kind = kind_ == TimingPlotKind::Timing ? 0 : 1;
   ImGui::RadioButton("Timing", &kind, 0);
@@ -311,52 +311,52 @@ void TimingPanel::draw_live_trace(TabContext& ctx) {
 
 // ---- the Roofline view -------------------------------------------------------------------------
 
-void TimingPanel::set_ceilings(const CeilingTable& table, const std::string& source) {
+void TimingPanel::set_roofs(const RoofTable& table, const std::string& source) {
   given_ = table;
   given_source_ = source;
   have_given_ = true;
-  ++ceilings_generation_;
+  ++roofs_generation_;
 }
 
-void TimingPanel::start_ceilings(Runner& runner, const DeviceInfo& device) {
+void TimingPanel::start_roofs(Runner& runner, const DeviceInfo& device) {
   if (!device.ok()) return;
-  CeilingTable cached;
+  RoofTable cached;
   bool exact = false;
   // A cached table of this device and driver, unless an earlier version wrote it (no clocks, or
   // a roof missing): then it is measured again, and the cache replaced.
-  if (find_cached_ceilings(ceilings_cache_dir(), device.name, version_string(device.driver_version), &cached, &exact) &&
-      exact && ceilings_current(cached, device)) {
+  if (find_cached_roofs(roofs_cache_dir(), device.name, version_string(device.driver_version), &cached, &exact) &&
+      exact && roofs_current(cached, device)) {
     measured_ = cached;
     measured_source_ = "roofs measured on this GPU " + cached.measured_at.substr(0, 10) + " (cached)";
     have_measured_ = true;
-    ++ceilings_generation_;
+    ++roofs_generation_;
     return;
   }
-  seen_ceilings_version_ = runner.ceilings_version();
-  if (runner.start_ceilings()) ceilings_status_ = "measuring this GPU's ceilings...";
+  seen_roofs_version_ = runner.roofs_version();
+  if (runner.start_roofs()) roofs_status_ = "measuring this GPU's roofs...";
 }
 
 // A measurement the runner finished since the last frame: use it and cache it (a small file,
 // written on this thread).
-void TimingPanel::poll_ceilings(TabContext& ctx) {
-  const std::uint64_t version = ctx.runner.ceilings_version();
-  if (version == seen_ceilings_version_) return;
-  seen_ceilings_version_ = version;
-  const CeilingTable table = ctx.runner.ceilings();
+void TimingPanel::poll_roofs(TabContext& ctx) {
+  const std::uint64_t version = ctx.runner.roofs_version();
+  if (version == seen_roofs_version_) return;
+  seen_roofs_version_ = version;
+  const RoofTable table = ctx.runner.roofs();
   if (table.empty()) {
-    ceilings_status_ = "measuring the ceilings failed: " + ctx.runner.ceilings_error();
+    roofs_status_ = "measuring the roofs failed: " + ctx.runner.roofs_error();
     return;
   }
   measured_ = table;
   measured_source_ = "roofs measured on this GPU now";
   have_measured_ = true;
-  ++ceilings_generation_;
+  ++roofs_generation_;
   std::string path, error;
-  ceilings_status_ = cache_ceilings(ceilings_cache_dir(), table, &path, &error) ? "ceilings cached in " + path
-                                                                                : "ceilings not cached: " + error;
+  roofs_status_ =
+      cache_roofs(roofs_cache_dir(), table, &path, &error) ? "roofs cached in " + path : "roofs not cached: " + error;
 }
 
-const CeilingTable* TimingPanel::ceilings_for(const std::string& device, const std::string& driver, std::string* note) {
+const RoofTable* TimingPanel::roofs_for(const std::string& device, const std::string& driver, std::string* note) {
   if (have_given_) {
     *note = "roofs from " + given_source_ + " (" + given_.device_name + ")";
     if (!device.empty() && device != given_.device_name) *note += "; the results are from " + device;
@@ -369,9 +369,9 @@ const CeilingTable* TimingPanel::ceilings_for(const std::string& device, const s
   if (device.empty()) return nullptr;
   const std::string key = device + "|" + driver;
   if (!cache_lookups_.count(key)) {
-    CeilingTable t;
+    RoofTable t;
     bool exact = false;
-    const bool found = find_cached_ceilings(ceilings_cache_dir(), device, driver, &t, &exact);
+    const bool found = find_cached_roofs(roofs_cache_dir(), device, driver, &t, &exact);
     cache_lookups_[key] = {found, t};
     cache_notes_[key] = !found  ? ""
                         : exact ? "roofs measured " + t.measured_at.substr(0, 10) + " (cached)"
@@ -385,7 +385,7 @@ const CeilingTable* TimingPanel::ceilings_for(const std::string& device, const s
 const RooflineData& TimingPanel::roofline_data(TabContext& ctx) {
   const AppState& state = ctx.state;
   const std::string key =
-      std::string(to_string(state.problem)) + to_string(state.precision) + "#" + std::to_string(ceilings_generation_);
+      std::string(to_string(state.problem)) + to_string(state.precision) + "#" + std::to_string(roofs_generation_);
   if (ctx.history.version() == roofline_version_ && key == roofline_key_) return roofline_;
   roofline_version_ = ctx.history.version();
   roofline_key_ = key;
@@ -403,10 +403,10 @@ const RooflineData& TimingPanel::roofline_data(TabContext& ctx) {
     }
   }
   std::string note;
-  const CeilingTable* ceilings = ceilings_for(device, driver, &note);
+  const RoofTable* roofs = roofs_for(device, driver, &note);
   RooflineHost host;
   host.has_gpu = ctx.runner.gpu();
-  roofline_ = build_roofline(*rows, state.problem, state.precision, ceilings, note, host);
+  roofline_ = build_roofline(*rows, state.problem, state.precision, roofs, note, host);
   for (PlotSeriesData& s : roofline_.series)
     if (visible.count(s.label)) s.visible = visible[s.label];
   return roofline_;
@@ -415,7 +415,7 @@ const RooflineData& TimingPanel::roofline_data(TabContext& ctx) {
 void TimingPanel::draw_roofline_panel(TabContext& ctx) {
   if (ImGui::Button("Export PNG...")) ctx.app.open_export_dialog();
   help_tooltip("Save this Roofline view as a PNG image at a resolution you choose.");
-  const std::string status = ctx.runner.ceilings_pending() ? "measuring this GPU's ceilings..." : ceilings_status_;
+  const std::string status = ctx.runner.roofs_pending() ? "measuring this GPU's roofs..." : roofs_status_;
   ImGui::PushTextWrapPos(0.0f);
   if (!status.empty()) {
     ImGui::SameLine();

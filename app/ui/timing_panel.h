@@ -9,11 +9,11 @@
 #include <string>
 #include <vector>
 
-#include "ceilings.h"
 #include "measure.h"
 #include "platform/image.h"
 #include "plot/plot_widget.h"
 #include "plot/roofline_model.h"
+#include "roofs.h"
 #include "ui/tab.h"
 
 namespace tilescope {
@@ -44,11 +44,11 @@ class TimingPanel : public Tab {
   void set_plot_kind(TimingPlotKind kind) { kind_ = kind; }
   // The Roofline view of the selected problem and precision, re-derived like plot_data().
   const RooflineData& roofline_data(TabContext& ctx);
-  // Ceilings given explicitly (`tilescope plot --ceilings FILE`): used whatever the rows' device.
-  void set_ceilings(const CeilingTable& table, const std::string& source);
-  // At start-up on a GPU: the cached ceilings of this device and driver, else a measurement on
+  // Roofs given explicitly (`tilescope plot --roofs FILE`): used whatever the rows' device.
+  void set_roofs(const RoofTable& table, const std::string& source);
+  // At start-up on a GPU: the cached roofs of this device and driver, else a measurement on
   // the runner's worker (the result is cached when it arrives).
-  void start_ceilings(Runner& runner, const DeviceInfo& device);
+  void start_roofs(Runner& runner, const DeviceInfo& device);
 
  private:
   void draw_plot_panel(TabContext& ctx);
@@ -61,22 +61,22 @@ class TimingPanel : public Tab {
   void add_reference_lines(const AppState& state, double best_cublas, bool gpu, const DeviceInfo& dev);
 
   void draw_roofline_panel(TabContext& ctx);
-  void poll_ceilings(TabContext& ctx);
-  // The ceilings for results of this device and driver, and a sentence on where they came from.
-  const CeilingTable* ceilings_for(const std::string& device, const std::string& driver, std::string* note);
+  void poll_roofs(TabContext& ctx);
+  // The roofs for results of this device and driver, and a sentence on where they came from.
+  const RoofTable* roofs_for(const std::string& device, const std::string& driver, std::string* note);
 
   TimingPlotKind kind_ = TimingPlotKind::Timing;
   RooflineData roofline_;
   std::uint64_t roofline_version_ = ~0ull;
   std::string roofline_key_;
   bool have_given_ = false, have_measured_ = false;
-  CeilingTable given_, measured_;  // --ceilings FILE; this GPU's (measured now or cached)
+  RoofTable given_, measured_;  // --roofs FILE; this GPU's (measured now or cached)
   std::string given_source_, measured_source_;
-  std::uint64_t seen_ceilings_version_ = 0;
-  std::uint64_t ceilings_generation_ = 0;  // bumped when any ceilings arrive: rebuild the view
-  std::map<std::string, std::pair<bool, CeilingTable>> cache_lookups_;  // "device|driver" -> found, table
+  std::uint64_t seen_roofs_version_ = 0;
+  std::uint64_t roofs_generation_ = 0;                               // bumped when any roofs arrive: rebuild the view
+  std::map<std::string, std::pair<bool, RoofTable>> cache_lookups_;  // "device|driver" -> found, table
   std::map<std::string, std::string> cache_notes_;
-  std::string ceilings_status_;  // "cached in ...", "measuring failed: ..."
+  std::string roofs_status_;  // "cached in ...", "measuring failed: ..."
   PlotData plot_;
   std::uint64_t plot_version_ = ~0ull;
   std::string plot_key_;

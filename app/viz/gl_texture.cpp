@@ -5,6 +5,8 @@
 
 #include <cstdint>
 
+#include "platform/gl_texture_storage.h"
+
 namespace tilescope {
 
 GlTexture::~GlTexture() {
@@ -16,14 +18,7 @@ bool GlTexture::allocate(int width, int height) {
   if (id_ && width == width_ && height == height_) return false;
   // A fresh texture object: a registered CUDA resource keeps referring to the old storage.
   if (id_) glDeleteTextures(1, &id_);
-  glGenTextures(1, &id_);
-  glBindTexture(GL_TEXTURE_2D, id_);
-  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
-  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
-  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
-  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
-  glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, width, height, 0, GL_RGBA, GL_UNSIGNED_BYTE, nullptr);
-  glBindTexture(GL_TEXTURE_2D, 0);
+  id_ = new_rgba8_texture(width, height, GL_NEAREST);
   width_ = width;
   height_ = height;
   return true;

@@ -6,16 +6,14 @@
 
 #include <cstdint>
 
+#include "no_copy.h"
 #include "platform/image.h"
 
 namespace tilescope {
 
-class GlTexture {
+class GlTexture : NoCopy {
  public:
-  GlTexture() = default;
   ~GlTexture();
-  GlTexture(const GlTexture&) = delete;
-  GlTexture& operator=(const GlTexture&) = delete;
 
   // (Re)allocates when the size changes; needs a current GL context.
   void upload(const Image& image);

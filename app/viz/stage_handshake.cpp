@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "enum_names.h"
+
 namespace tilescope {
 
 Handshake stage_handshake(int phase, int stages, int in_flight, int slabs) {
@@ -81,18 +83,11 @@ std::string consumer_words(const FragmentPicture& pic, const Handshake& h) {
 }
 
 const char* buffer_state_name(BufferState s) {
-  switch (s) {
-    case BufferState::InFlight:
-      return "in flight (TMA)";
-    case BufferState::Full:
-      return "full (landed)";
-    case BufferState::Multiplying:
-      return "multiplied";
-    case BufferState::Finishing:
-      return "finishing";
-    default:
-      return "free";
-  }
+  static constexpr EnumName<BufferState> kNames[] = {{BufferState::InFlight, "in flight (TMA)"},
+                                                     {BufferState::Full, "full (landed)"},
+                                                     {BufferState::Multiplying, "multiplied"},
+                                                     {BufferState::Finishing, "finishing"}};
+  return enum_name(s, kNames, "free");
 }
 
 std::string buffer_words(const Handshake& h, int stage) {

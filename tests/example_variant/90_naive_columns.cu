@@ -1,30 +1,15 @@
 // 90 naive_columns — naive with the threads turned the wrong way (an example variant, tests only).
 //
-// Idea: the same one-thread-per-element product as 01 naive, but threadIdx.x runs down a column
-// of C instead of along a row. Nothing else changes, and the result is the same to the bit.
-// Changed from naive: the thread -> C mapping only.
-// Thread -> C: a block covers a BM x BN tile of C with BM = blockDim.x and BN = blockDim.y;
-//   C(row, col) with row = blockIdx.y * BM + threadIdx.x, col = blockIdx.x * BN + threadIdx.y.
-//   The 32 threads of a warp now hold 32 consecutive rows of one column: at every k they read
-//   B[k][col] (one address: a broadcast) and A[row][k] for 32 rows, 32 addresses K elements apart
-//   (gemm) — one memory transaction per thread instead of one per warp. Their stores to C are
-//   strided by N as well. AᵀA: the A^T operand A[k][row] is contiguous again (a column of A^T is
-//   a row of A), so only the stores stay uncoalesced.
-// What to look for: the mapping view shows the same counts of reads as naive (each element of A
-//   read N times, of B M times: the work is identical); the difference is only in which threads
-//   of a warp read neighbouring addresses. That is why coalescing is a matter of thread order,
-//   not of how much is read — compare the timings of naive and naive_columns.
-// Trace build (trace.h): the same kernel with a TraceProbe (probe.cuh), as in naive; the K loop
-//   is one phase, so a phase limit p = 0 computes nothing.
-//
-// This file is the example variant of tests/example_variant/: it is built through the same CMake
-// function as the product's variants and registered in test_registry.cpp only, so that the
-// generic per-variant test suites show that a new variant needs no test code of its own.
+// The launch file of naive_columns: descriptor, launch, mapping model; the story and the kernel are
+// in 90_naive_columns.cuh.
 #include <algorithm>
 
+#include "90_naive_columns.cuh"
 #include "kernel_common.cuh"
+#include "kernel_names.h"
 #include "probe.cuh"
 #include "variant.h"
+#include "variant_launch.cuh"
 
 namespace tilescope {
 
@@ -32,67 +17,41 @@ extern const VariantDescriptor kNaiveColumnsVariant;
 
 namespace {
 
-// Probe: NoProbe in the timed build, TraceProbe in the instrumented one (probe.cuh).
-template <typename T, bool kAta, typename Probe>
-__global__ void naive_columns_kernel(const T* __restrict__ A, const T* __restrict__ B, T* __restrict__ C, int M, int N,
-                                     int K, Probe probe) {
-  const int row = blockIdx.y * blockDim.x + threadIdx.x;  // threadIdx.x runs down a column of C
-  const int col = blockIdx.x * blockDim.y + threadIdx.y;
-  if (row >= M || col >= N) return;
-  // K; a trace's phase limit may end it sooner. The whole K loop is one phase, as in naive.
-  const int k_end = probe.k_end(K, K);
-  T acc = 0;
-  for (int k = 0; k < k_end; ++k) {
-    // AᵀA: A^T[row][k] = A[k][row], and B is A.
-    const T a = probe.load(Operand::A, A, kAta ? (std::int64_t)k * N + row : (std::int64_t)row * K + k);
-    const T b = probe.load(Operand::B, kAta ? A : B, (std::int64_t)k * N + col);
-    acc += a * b;
-  }
-  probe.store(C, (std::int64_t)row * N + col, acc, 0);
-}
-
-// The one kernel of a launch, chosen here only, so that kernel_for names what launch runs.
+// The one kernel of a launch, chosen here only, so that kernel_for names what the launch runs and
+// kernel_names spells it for NVRTC.
 template <typename T, typename Probe>
 auto columns_kernel(Problem p) {
   return p == Problem::Ata ? naive_columns_kernel<T, true, Probe> : naive_columns_kernel<T, false, Probe>;
 }
 
+std::vector<std::string> columns_kernel_names(const TileConfig&, Precision q, Problem p) {
+  return {kernel_name("naive_columns_kernel", {fma_element_type(q), cpp_bool(p == Problem::Ata), kNoProbeName})};
+}
+
 KernelLaunchShape columns_kernel_for(const GemmArgs& g, int config_index) {
-  const TileConfig& cfg = kNaiveColumnsVariant.configs[config_index];
-  KernelLaunchShape k;
-  k.kernel = g.precision == Precision::F32 ? reinterpret_cast<const void*>(columns_kernel<float, NoProbe>(g.problem))
-                                           : reinterpret_cast<const void*>(columns_kernel<double, NoProbe>(g.problem));
-  k.threads_per_block = cfg.threads();
-  return k;
+  const void* kernel = with_fma_type(g.precision, [&](auto element) {
+    return reinterpret_cast<const void*>(columns_kernel<decltype(element), NoProbe>(g.problem));
+  });
+  return {kernel, kNaiveColumnsVariant.configs[config_index].threads(), 0};
 }
 
-template <typename T, typename Probe>
-void launch_typed(const GemmArgs& g, const TileConfig& cfg, const Probe& probe) {
-  const int M = static_cast<int>(g.shape.M), N = static_cast<int>(g.shape.N), K = static_cast<int>(g.shape.K);
-  const dim3 block(cfg.threads_x, cfg.threads_y);  // x: BM rows, y: BN columns
-  const dim3 grid = checked_grid(ceil_div(N, cfg.bn), ceil_div(M, cfg.bm));
-  const T* a = static_cast<const T*>(g.a);
-  const T* b = g.problem == Problem::Ata ? a : static_cast<const T*>(g.b);
-  const auto kernel = columns_kernel<T, Probe>(g.problem);
-  kernel<<<grid, block, 0, g.stream>>>(a, b, static_cast<T*>(g.c), M, N, K, probe);
-  CUDA_CHECK_LAUNCH("naive_columns_kernel");
-}
-
-void columns_launch(const GemmArgs& g, int config_index) {
-  const TileConfig& cfg = kNaiveColumnsVariant.configs[config_index];
-  if (g.precision == Precision::F32)
-    launch_typed<float>(g, cfg, NoProbe{});
-  else
-    launch_typed<double>(g, cfg, NoProbe{});
-}
-
-void columns_launch_traced(const GemmArgs& g, int config_index, const TraceBuffers& trace) {
-  const TileConfig& cfg = kNaiveColumnsVariant.configs[config_index];
-  if (g.precision == Precision::F32)
-    launch_typed<float>(g, cfg, TraceProbe{trace});
-  else
-    launch_typed<double>(g, cfg, TraceProbe{trace});
-}
+struct ColumnsLaunch {
+  template <typename Probe>
+  static void run(const GemmArgs& g, int config_index, const Probe& probe) {
+    const TileConfig& cfg = kNaiveColumnsVariant.configs[config_index];
+    with_fma_type(g.precision, [&](auto element) {
+      using T = decltype(element);
+      const int M = static_cast<int>(g.shape.M), N = static_cast<int>(g.shape.N), K = static_cast<int>(g.shape.K);
+      const dim3 block(cfg.threads_x, cfg.threads_y);  // x: BM rows, y: BN columns
+      const dim3 grid = checked_grid(ceil_div(N, cfg.bn), ceil_div(M, cfg.bm));
+      const T* a = static_cast<const T*>(g.a);
+      const T* b = g.problem == Problem::Ata ? a : static_cast<const T*>(g.b);
+      const auto kernel = columns_kernel<T, Probe>(g.problem);
+      kernel<<<grid, block, 0, g.stream>>>(a, b, static_cast<T*>(g.c), M, N, K, probe);
+      CUDA_CHECK_LAUNCH("naive_columns_kernel");
+    });
+  }
+};
 
 // ---- the mapping model ---------------------------------------------------------------------
 // What naive_columns_kernel does, as plain host code: the launcher's grid, one output per
@@ -170,9 +129,10 @@ std::unique_ptr<MappingModel> columns_model(int config_index, Problem problem, P
 }
 
 // rows x cols of C per block: threads_x = rows (threadIdx.x runs down a column), threads_y = cols.
-TileConfig columns_config(int rows, int cols) {
+TileConfig columns_config(int rows, int cols, const char* description) {
   TileConfig c;
   c.name = std::to_string(rows) + "r" + std::to_string(cols) + "c";
+  c.description = description;
   c.bm = rows;
   c.bn = cols;
   c.threads_x = rows;
@@ -192,11 +152,13 @@ extern const VariantDescriptor kNaiveColumnsVariant = [] {
       "separate memory transactions where naive needs one. The same reads, in the wrong order.";
   v.role = Role::Extra;
   v.backend = Backend::Cuda;
-  v.configs = {columns_config(32, 8), columns_config(16, 16)};
-  v.default_config = 0;
-  v.launch = columns_launch;
-  v.launch_traced = columns_launch_traced;
+  v.configs = {columns_config(32, 8, "a warp holds 32 rows of one column of C: every load of A uncoalesced"),
+               columns_config(16, 16, "a warp holds 16 rows of two columns: half as bad")};
+  v.default_config = config_named(v.configs, "32r8c");
+  set_launches<ColumnsLaunch>(v);
   v.kernel_for = columns_kernel_for;
+  v.kernel_text = "90_naive_columns.cuh";
+  v.kernel_names = columns_kernel_names;
   v.model = columns_model;
   v.model_caps.staged_phases = false;  // one phase: the whole K loop, straight from global memory
   return v;

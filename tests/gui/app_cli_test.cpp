@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <map>
+#include <set>
 #include <string>
 
 #include "../help_text.h"
@@ -19,10 +20,7 @@
 #include "plot/plot_widget.h"
 
 using namespace tilescope;
-using tilescope::testing::count_color;
-using tilescope::testing::distinct_colors;
-using tilescope::testing::shader_config_name;
-using tilescope::testing::shader_variant_desc;
+using namespace tilescope::testing;
 
 namespace {
 
@@ -36,6 +34,14 @@ Outcome run(const std::string& args) {
 
 std::string temp_path(const std::string& name) {
   return "/tmp/tilescope-cli-" + std::to_string(getpid()) + "-" + name;
+}
+
+// The PNG a command wrote; an empty image, and a failure that says why, when it cannot be read.
+Image written_png(const std::string& path) {
+  Image img;
+  std::string error;
+  EXPECT_TRUE(read_png(path, &img, &error)) << error;
+  return img;
 }
 
 std::string write_script(const std::string& text) {
@@ -56,11 +62,8 @@ TEST(Window, ScriptedLessonUnderXvfbEndsOnACheckedScreenshot) {
   const Outcome o = run("--no-settings --no-gpu --size 1280x800 --script " + script);
   ASSERT_EQ(o.code, 0) << o.output;
   EXPECT_NE(o.output.find("OpenGL"), std::string::npos) << "the renderer is printed: " << o.output;
-  Image img;
-  std::string error;
-  ASSERT_TRUE(read_png(shot, &img, &error)) << error << "\n" << o.output;
-  EXPECT_EQ(img.width, 1280);
-  EXPECT_EQ(img.height, 800);
+  const Image img = written_png(shot);
+  ASSERT_TRUE(has_size(img, 1280, 800)) << o.output;
   EXPECT_GT(distinct_colors(img), 50u) << "blank window";
   // The first series (cuBLAS) and a few more, in the Okabe-Ito colours the plot uses.
   for (int s = 0; s < 4; ++s) EXPECT_GT(count_color(img, series_color(s), 30), 30) << "series " << s;
@@ -73,11 +76,8 @@ TEST(Window, HeadlessRendersTheSameUi) {
   const Outcome o =
       run("--headless --no-settings --no-gpu --size 1024x640 --frames 4 --load-csv " + kCsv + " --screenshot " + shot);
   ASSERT_EQ(o.code, 0) << o.output;
-  Image img;
-  std::string error;
-  ASSERT_TRUE(read_png(shot, &img, &error)) << error;
-  EXPECT_EQ(img.width, 1024);
-  EXPECT_EQ(img.height, 640);
+  const Image img = written_png(shot);
+  ASSERT_TRUE(has_size(img, 1024, 640));
   EXPECT_GT(distinct_colors(img), 50u);
   EXPECT_GT(count_color(img, series_color(0), 30), 30);
   unlink(shot.c_str());
@@ -115,11 +115,8 @@ TEST(PlotCommand, CsvToPngAndClearErrors) {
   const std::string png = temp_path("plot.png");
   Outcome o = run("plot --csv " + kCsv + " -o " + png + " --size 1600x900");
   ASSERT_EQ(o.code, 0) << o.output;
-  Image img;
-  std::string error;
-  ASSERT_TRUE(read_png(png, &img, &error)) << error;
-  EXPECT_EQ(img.width, 1600);
-  EXPECT_EQ(img.height, 900);
+  const Image img = written_png(png);
+  ASSERT_TRUE(has_size(img, 1600, 900));
   for (int s = 0; s < 6; ++s) EXPECT_GT(count_color(img, series_color(s), 30), 20) << "series " << s;
   unlink(png.c_str());
 
@@ -154,9 +151,8 @@ TEST(PlotCommand, APrecisionTheCsvHasNoRowsOfIsAnError) {
 TEST(PlotCommand, HelpListsTheExitCodes) {
   const Outcome o = run("plot --help");
   EXPECT_EQ(o.code, 0) << o.output;
-  const std::map<int, std::string> codes = tilescope::testing::exit_code_entries(o.output);
-  ASSERT_EQ(codes.size(), 4u) << o.output;
-  for (int code : {0, 1, 2, 5}) ASSERT_EQ(codes.count(code), 1u) << code << "\n" << o.output;
+  const std::map<int, std::string> codes = exit_code_entries(o.output);
+  ASSERT_EQ(exit_codes_of(codes), (std::set<int>{0, 1, 2, 5})) << o.output;
   EXPECT_NE(codes.at(1).find("no row of the chosen problem and precision"), std::string::npos) << codes.at(1);
   EXPECT_EQ(codes.at(2).rfind("bad arguments", 0), 0u) << codes.at(2);
   EXPECT_EQ(codes.at(5).rfind("no OpenGL context", 0), 0u) << codes.at(5);

@@ -21,17 +21,7 @@
 #include "ui/shortcut_list.h"
 
 using namespace tilescope;
-using tilescope::testing::count_color;
-using tilescope::testing::distinct_colors;
-using tilescope::testing::frame;
-using tilescope::testing::frames;
-using tilescope::testing::frames_while_busy;
-using tilescope::testing::kH100Csv;
-using tilescope::testing::make_host;
-using tilescope::testing::screenshot;
-using tilescope::testing::temp_path;
-using tilescope::testing::without_gpu;
-using tilescope::testing::write_file;
+using namespace tilescope::testing;
 
 TEST(App, RendersTheLoadedSweepWithEverySeriesColour) {
   auto host = make_host(1600, 900);

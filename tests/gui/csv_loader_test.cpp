@@ -20,12 +20,7 @@
 #include "ui/app.h"
 
 using namespace tilescope;
-using tilescope::testing::frames;
-using tilescope::testing::frames_while_loading;
-using tilescope::testing::kH100Csv;
-using tilescope::testing::make_host;
-using tilescope::testing::temp_path;
-using tilescope::testing::without_gpu;
+using namespace tilescope::testing;
 
 namespace {
 

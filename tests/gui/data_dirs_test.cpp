@@ -17,6 +17,7 @@
 #include <string>
 
 #include "gl_gemm/shader_gemm.h"
+#include "gui_test_support.h"
 
 namespace tilescope {
 namespace {
@@ -50,13 +51,18 @@ std::set<std::string> both(std::set<std::string> a, const std::set<std::string>&
   return a;
 }
 
+// The whole data folder taken from `root`, shaders and assets alike, found as `source`.
+void expect_data_folder(const DataDirs& d, const std::string& root, DataSource source) {
+  EXPECT_EQ(d.root, root);
+  EXPECT_EQ(d.root_source, source);
+  EXPECT_EQ(d.shaders, root + "/shaders");
+  EXPECT_EQ(d.shaders_source, source);
+  EXPECT_EQ(d.assets, root + "/assets");
+}
+
 TEST(DataDirs, InstalledBesideTheProgram) {
   const DataDirs d = locate_data_dirs(invented("/opt/ts/bin/tilescope", data_at("/opt/ts/share/tilescope")));
-  EXPECT_EQ(d.root, "/opt/ts/share/tilescope");
-  EXPECT_EQ(d.root_source, DataSource::kInstalled);
-  EXPECT_EQ(d.shaders, "/opt/ts/share/tilescope/shaders");
-  EXPECT_EQ(d.shaders_source, DataSource::kInstalled);
-  EXPECT_EQ(d.assets, "/opt/ts/share/tilescope/assets");
+  expect_data_folder(d, "/opt/ts/share/tilescope", DataSource::kInstalled);
   EXPECT_EQ(describe_data_root(d), "/opt/ts/share/tilescope (installed, next to the program)");
 }
 
@@ -76,10 +82,7 @@ TEST(DataDirs, InstalledWinsOverASourceTreeAbove) {
 
 TEST(DataDirs, BuildFolderInsideAClone) {
   const DataDirs d = locate_data_dirs(invented("/home/u/tilescope/build/tilescope", data_at("/home/u/tilescope")));
-  EXPECT_EQ(d.root, "/home/u/tilescope");
-  EXPECT_EQ(d.root_source, DataSource::kSourceTree);
-  EXPECT_EQ(d.shaders, "/home/u/tilescope/shaders");
-  EXPECT_EQ(d.shaders_source, DataSource::kSourceTree);
+  expect_data_folder(d, "/home/u/tilescope", DataSource::kSourceTree);
   EXPECT_EQ(describe_data_root(d), "/home/u/tilescope (source tree)");
   // Deeper (a test program in build/tests/): the nearest folder above that qualifies.
   const DataDirs deep = locate_data_dirs(invented("/home/u/tilescope/build/tests/prog", data_at("/home/u/tilescope")));
@@ -135,20 +138,9 @@ TEST(DataDirs, UnknownProgramPath) {
 
 // ---- on a real filesystem ---------------------------------------------------------------------
 
+// Files in a temporary folder, named by its resolved path: the lookup resolves the program's.
 class TempTree {
  public:
-  TempTree() {
-    char name[] = "/tmp/tilescope-data-dirs-XXXXXX";
-    const char* made = mkdtemp(name);
-    EXPECT_NE(made, nullptr);
-    if (made) root_ = std::filesystem::canonical(made).string();
-  }
-  ~TempTree() {
-    std::error_code ignored;
-    if (!root_.empty()) std::filesystem::remove_all(root_, ignored);
-  }
-  TempTree(const TempTree&) = delete;
-  TempTree& operator=(const TempTree&) = delete;
   const std::string& root() const { return root_; }
   void add_file(const std::string& relative) {
     const std::filesystem::path path = std::filesystem::path(root_) / relative;
@@ -157,7 +149,8 @@ class TempTree {
   }
 
  private:
-  std::string root_;
+  testing::TempDir dir_{"tilescope-data-dirs"};
+  std::string root_ = dir_.path().empty() ? "" : std::filesystem::canonical(dir_.path()).string();
 };
 
 bool real_exists(const std::string& path) {
@@ -186,9 +179,7 @@ TEST(DataDirs, RealFoldersInstalledThenCopied) {
 TEST(DataDirs, ThisProgramFindsTheSourceTree) {
   // The test program runs in the build folder (build/tests/): without $TILESCOPE_SHADERS it finds
   // the clone it was built from, with no path compiled into the lookup.
-  const char* saved = std::getenv("TILESCOPE_SHADERS");
-  const std::string saved_value = saved ? saved : "";
-  unsetenv("TILESCOPE_SHADERS");
+  const testing::ScopedEnv no_shader_env("TILESCOPE_SHADERS", "", /*unset=*/true);
   const DataDirs d = ShaderLibrary::data_dirs();
   char real[PATH_MAX];
   const std::string source = realpath(TILESCOPE_SOURCE_DIR, real) ? real : TILESCOPE_SOURCE_DIR;
@@ -196,7 +187,6 @@ TEST(DataDirs, ThisProgramFindsTheSourceTree) {
   EXPECT_EQ(d.root, source) << describe_data_root(d);
   EXPECT_EQ(d.root_source, DataSource::kSourceTree);
   EXPECT_EQ(ShaderLibrary::default_directory(), source + "/shaders");
-  if (saved) setenv("TILESCOPE_SHADERS", saved_value.c_str(), 1);
 }
 
 }  // namespace

@@ -28,15 +28,7 @@
 #include "ui/text_fit.h"
 
 using namespace tilescope;
-using tilescope::testing::frame;
-using tilescope::testing::frames;
-using tilescope::testing::frames_while_loading;
-using tilescope::testing::kH100Csv;
-using tilescope::testing::make_host;
-using tilescope::testing::ScopedEnv;
-using tilescope::testing::TempDir;
-using tilescope::testing::without_gpu;
-using tilescope::testing::write_file;
+using namespace tilescope::testing;
 namespace fs = std::filesystem;
 
 namespace {
@@ -495,21 +487,15 @@ TEST(StatusBar, LongMessagesAreCutAtACharacterWithAnEllipsis) {
 // In the window, with a display and a desktop tool on $PATH (a stand-in zenity), File > Load
 // CSV asks the tool, and the window keeps drawing frames while its dialog is open.
 TEST_F(Folder, InTheWindowTheDesktopDialogAnswersWhileFramesGoOn) {
-  const char* display = std::getenv("DISPLAY");
-  if (!display || !*display) GTEST_SKIP() << "DISPLAY is not set: run under xvfb-run -a";
+  if (!have_display()) GTEST_SKIP() << "DISPLAY is not set: run under xvfb-run -a";
   fs::copy_file(kH100Csv, dir_ + "/b.csv", fs::copy_options::overwrite_existing);
   const std::string bin = dir_ + "/bin";
   fs::create_directory(bin);
   write_program(bin + "/zenity", "/bin/sleep 0.5\necho " + dir_ + "/b.csv\n");
   ScopedEnv path("PATH", bin);
   ScopedEnv forced("TILESCOPE_FILE_DIALOG", "zenity");
-  HostOptions options;
-  options.width = 960;
-  options.height = 540;
-  options.vsync = false;
-  std::string error;
-  auto host = create_window_host(options, &error);
-  ASSERT_TRUE(host) << error;
+  auto host = make_window_host(host_options(960, 540));
+  ASSERT_TRUE(host);
   App app(*host, without_gpu());
   app.state().export_dir = dir_;
   frame(*host, app);

@@ -19,10 +19,7 @@
 #include "viz/mapping_images.h"
 
 using namespace tilescope;
-using tilescope::testing::count_color;
-using tilescope::testing::test_ldmatrix_requests;
-using tilescope::testing::test_m16n8k16_picture;
-using tilescope::testing::TestWarpModel;
+using namespace tilescope::testing;
 
 namespace {
 

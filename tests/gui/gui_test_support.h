@@ -1,13 +1,15 @@
-// What several GUI suites need: a headless host and an App on it without a GPU, whole frames of
-// the App (a number of them, or until its work is done), a screenshot, the committed H100 sweep,
-// temporary files and folders, small text files, a private copy of shaders/ to break, and
-// environment variables set for a scope.
+// What several GUI suites need: a headless host (or a window host where there is a display) and
+// an App on it without a GPU, whole frames of the App (a number of them, or until its work is
+// done), a screenshot, the committed H100 sweep, temporary files and folders, small text files, a
+// private copy of shaders/ to break, and environment variables set for a scope.
 #pragma once
 
 #include <gtest/gtest.h>
+#include <imgui.h>
 #include <stdlib.h>
 #include <unistd.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <memory>
@@ -27,14 +29,55 @@ namespace tilescope::testing {
 inline const std::string kH100Csv =
     std::string(TILESCOPE_SOURCE_DIR) + "/docs/benchmarks/h100-2026-11-21/bench-gemm.csv";
 
-inline std::unique_ptr<Host> make_host(int w, int h) {
+// Options of this size, the rest as the program's defaults: what a test then changes stands out.
+inline HostOptions host_options(int w, int h) {
   HostOptions o;
   o.width = w;
   o.height = h;
+  return o;
+}
+
+// A headless host; null, and a failure that says why, when none could be made.
+inline std::unique_ptr<Host> make_host(const HostOptions& o) {
   std::string error;
   auto host = create_headless_host(o, &error);
   EXPECT_TRUE(host) << error;
   return host;
+}
+
+inline std::unique_ptr<Host> make_host(int w, int h) {
+  return make_host(host_options(w, h));
+}
+
+// Whether there is an X display for a window host: CI runs the GUI tests under xvfb-run, and a
+// test that needs a window skips, visibly, without one.
+inline bool have_display() {
+  const char* display = std::getenv("DISPLAY");
+  return display != nullptr && *display != '\0';
+}
+
+// A window host on that display, without vsync (Xvfb has no vblank to wait for); null, and a
+// failure that says why, when none could be made.
+inline std::unique_ptr<Host> make_window_host(HostOptions o) {
+  o.vsync = false;
+  std::string error;
+  auto host = create_window_host(o, &error);
+  EXPECT_TRUE(host) << error;
+  return host;
+}
+
+// A frame with a known picture: a window (so that ImGui has real content to draw) at `window_at`,
+// `window_size` big, and a solid rectangle in `color` on the foreground list at x 40..100,
+// y 30..70.
+inline void draw_known_frame(Host& host, ImVec2 window_at, ImVec2 window_size, ImU32 color) {
+  host.begin_frame();
+  ImGui::SetNextWindowPos(window_at);
+  ImGui::SetNextWindowSize(window_size);
+  ImGui::Begin("probe");
+  ImGui::Text("Hello, GEMM");
+  ImGui::End();
+  ImGui::GetForegroundDrawList()->AddRectFilled(ImVec2(40, 30), ImVec2(100, 70), color);
+  host.end_frame();
 }
 
 // The App as a machine without a GPU starts it: the same on every test machine, GPU or not.
@@ -129,6 +172,15 @@ class ShaderDir {
   }
   const std::string& path() const { return dir_.path(); }
   std::string file(ShaderMode mode) const { return path() + "/" + shader_mode_fragment_file(mode); }
+  // The first `text` in the mode's fragment shader made `with` (a learner's edit, or a break);
+  // false, with the file unchanged, where the shader does not contain `text`.
+  bool edit(ShaderMode mode, const std::string& text, const std::string& with) const {
+    std::string source = read_file(file(mode));
+    const std::size_t at = source.find(text);
+    if (at == std::string::npos) return false;
+    write_file(file(mode), source.replace(at, text.size(), with));
+    return true;
+  }
 
  private:
   TempDir dir_;

@@ -12,53 +12,29 @@
 
 #include "export/atomic_file.h"
 #include "export/png_writer.h"
+#include "gui_test_support.h"
+#include "image_checks.h"
+#include "platform/gl_check.h"
 #include "platform/host.h"
 #include "platform/render_target.h"
 
 namespace tilescope {
 namespace {
 
-struct Rgba {
-  int r, g, b, a;
-};
-
-Rgba pixel(const Image& image, int x, int y) {
-  const std::size_t i = (static_cast<std::size_t>(y) * static_cast<std::size_t>(image.width) + x) * 4;
-  return {image.rgba[i], image.rgba[i + 1], image.rgba[i + 2], image.rgba[i + 3]};
-}
-
-// Exact colours: no blending happens inside an opaque filled rectangle, and the clear colour
-// is written as given, so llvmpipe and NVIDIA agree to the unit.
-void expect_pixel(const Image& image, int x, int y, Rgba want) {
-  const Rgba got = pixel(image, x, y);
-  EXPECT_NEAR(got.r, want.r, 1) << "red at (" << x << ", " << y << ")";
-  EXPECT_NEAR(got.g, want.g, 1) << "green at (" << x << ", " << y << ")";
-  EXPECT_NEAR(got.b, want.b, 1) << "blue at (" << x << ", " << y << ")";
-  EXPECT_NEAR(got.a, want.a, 1) << "alpha at (" << x << ", " << y << ")";
-}
+using testing::expect_pixel;
+using testing::has_size;
+using testing::Rgba;
+using testing::rgba_at;
 
 std::unique_ptr<Host> make_headless(int width, int height, EglPlatform platform = EglPlatform::kAuto) {
-  HostOptions options;
-  options.width = width;
-  options.height = height;
+  HostOptions options = testing::host_options(width, height);
   options.egl_platform = platform;
-  std::string error;
-  auto host = create_headless_host(options, &error);
-  EXPECT_TRUE(host) << error;
-  return host;
+  return testing::make_host(options);
 }
 
-// One frame: a window (so that ImGui has real content to draw) and a solid rectangle on the
-// foreground list at a known place: x 40..100, y 30..70, pure orange.
+// The known frame of these tests: its rectangle pure orange.
 void draw_known_frame(Host& host) {
-  host.begin_frame();
-  ImGui::SetNextWindowPos(ImVec2(150, 100));
-  ImGui::SetNextWindowSize(ImVec2(150, 80));
-  ImGui::Begin("probe");
-  ImGui::Text("Hello, GEMM");
-  ImGui::End();
-  ImGui::GetForegroundDrawList()->AddRectFilled(ImVec2(40, 30), ImVec2(100, 70), IM_COL32(255, 128, 0, 255));
-  host.end_frame();
+  testing::draw_known_frame(host, ImVec2(150, 100), ImVec2(150, 80), IM_COL32(255, 128, 0, 255));
 }
 
 TEST(HeadlessHost, RendersAKnownRectangleAndCapturesIt) {
@@ -84,9 +60,7 @@ TEST(HeadlessHost, RendersAKnownRectangleAndCapturesIt) {
   host->request_capture();
   draw_known_frame(*host);
   ASSERT_TRUE(host->take_capture(&image, &error)) << error;
-  ASSERT_EQ(image.width, 320);
-  ASSERT_EQ(image.height, 200);
-  ASSERT_EQ(image.rgba.size(), 320u * 200u * 4u);
+  ASSERT_TRUE(has_size(image, 320, 200));
 
   // Inside the rectangle, near its corners (top-left origin: the read-back was flipped).
   expect_pixel(image, 41, 31, {255, 128, 0, 255});
@@ -98,13 +72,22 @@ TEST(HeadlessHost, RendersAKnownRectangleAndCapturesIt) {
   expect_pixel(image, 20, 50, {0, 0, 255, 255});
   expect_pixel(image, 120, 50, {0, 0, 255, 255});
   // The ImGui window was drawn too (its background is not the clear colour).
-  const Rgba window = pixel(image, 225, 160);
+  const Rgba window = rgba_at(image, 225, 160);
   EXPECT_FALSE(window.r == 0 && window.g == 0 && window.b == 255) << "no ImGui window at (225, 160)";
 
   // Taking moves the image out: a second take without a request fails.
   EXPECT_FALSE(host->take_capture(&image, &error));
   host->request_close();
   EXPECT_FALSE(host->running());
+}
+
+// The names in GL messages: errors and framebuffer answers by their headers' names, and a code
+// the table does not list as hex (no context needed).
+TEST(GlCheck, NamesCodesAsTheHeadersSpellThem) {
+  EXPECT_EQ(gl_error_name(GL_NO_ERROR), "GL_NO_ERROR");
+  EXPECT_EQ(gl_error_name(GL_INVALID_OPERATION), "GL_INVALID_OPERATION");
+  EXPECT_EQ(gl_error_name(GL_FRAMEBUFFER_INCOMPLETE_ATTACHMENT), "GL_FRAMEBUFFER_INCOMPLETE_ATTACHMENT");
+  EXPECT_EQ(gl_error_name(0x1234), "0x1234");
 }
 
 TEST(HeadlessHost, OnlyOneHostAtATime) {
@@ -196,9 +179,7 @@ TEST(RenderTarget, ResizesAndReadsBackTopRowFirst) {
   glDisable(GL_SCISSOR_TEST);
   RenderTarget::unbind();
   ASSERT_TRUE(target.read(&image, &error)) << error;
-  ASSERT_EQ(image.width, 17);
-  ASSERT_EQ(image.height, 9);
-  ASSERT_EQ(image.rgba.size(), 17u * 9u * 4u);
+  ASSERT_TRUE(has_size(image, 17, 9));
   expect_pixel(image, 0, 0, {0, 255, 0, 255});
   expect_pixel(image, 16, 7, {0, 255, 0, 255});
   expect_pixel(image, 0, 8, {255, 0, 0, 255});

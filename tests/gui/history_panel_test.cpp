@@ -28,15 +28,7 @@
 #include "viz/colors.h"
 
 using namespace tilescope;
-using tilescope::testing::count_color;
-using tilescope::testing::distinct_colors;
-using tilescope::testing::frame;
-using tilescope::testing::make_host;
-using tilescope::testing::read_file;
-using tilescope::testing::ScopedShaderEnv;
-using tilescope::testing::screenshot;
-using tilescope::testing::ShaderDir;
-using tilescope::testing::write_file;
+using namespace tilescope::testing;
 
 namespace {
 
@@ -92,25 +84,23 @@ TEST(HistoryPanelLogic, EveryElementHasItsOwnTexelSlotInsideTheTextures) {
 }
 
 TEST(HistoryPanelLogic, TexelSlotsFollowThePackingRules) {
+  // Where element (i, j) of a matrix lands: (target, texel x, texel y, channel).
+  auto slot = [](ShaderMode mode, char matrix, int i, int j) {
+    const TexelSlot s = shader_texel_of(mode, matrix, i, j);
+    return std::make_tuple(s.target, s.x, s.y, s.channel);
+  };
   // rgba_packed: (r, g, b, a) = (x00, x01, x10, x11) of a 2 x 2 block.
-  TexelSlot s = shader_texel_of(ShaderMode::kRgbaPacked, 'C', 3, 2);
-  EXPECT_EQ(std::make_tuple(s.target, s.x, s.y, s.channel), std::make_tuple(0, 1, 1, 2));
+  EXPECT_EQ(slot(ShaderMode::kRgbaPacked, 'C', 3, 2), std::make_tuple(0, 1, 1, 2));
   // mrt: target i % 4, texel (j / 4, i / 4), channel j % 4.
-  s = shader_texel_of(ShaderMode::kMrt, 'C', 6, 5);
-  EXPECT_EQ(std::make_tuple(s.target, s.x, s.y, s.channel), std::make_tuple(2, 1, 1, 1));
+  EXPECT_EQ(slot(ShaderMode::kMrt, 'C', 6, 5), std::make_tuple(2, 1, 1, 1));
   // mrt8: target 2 (i % 4) + (j % 8) / 4, texel (j / 8, i / 4), channel j % 4.
-  s = shader_texel_of(ShaderMode::kMrt8, 'C', 5, 6);
-  EXPECT_EQ(std::make_tuple(s.target, s.x, s.y, s.channel), std::make_tuple(3, 0, 1, 2));
-  s = shader_texel_of(ShaderMode::kMrt8, 'C', 7, 13);
-  EXPECT_EQ(std::make_tuple(s.target, s.x, s.y, s.channel), std::make_tuple(7, 1, 1, 1));
+  EXPECT_EQ(slot(ShaderMode::kMrt8, 'C', 5, 6), std::make_tuple(3, 0, 1, 2));
+  EXPECT_EQ(slot(ShaderMode::kMrt8, 'C', 7, 13), std::make_tuple(7, 1, 1, 1));
   // MRT inputs: four consecutive k of a row of A, four consecutive columns of a row of B.
-  s = shader_texel_of(ShaderMode::kMrt8, 'A', 2, 9);
-  EXPECT_EQ(std::make_tuple(s.target, s.x, s.y, s.channel), std::make_tuple(0, 2, 2, 1));
-  s = shader_texel_of(ShaderMode::kMrt, 'B', 9, 6);
-  EXPECT_EQ(std::make_tuple(s.target, s.x, s.y, s.channel), std::make_tuple(0, 1, 9, 2));
+  EXPECT_EQ(slot(ShaderMode::kMrt8, 'A', 2, 9), std::make_tuple(0, 2, 2, 1));
+  EXPECT_EQ(slot(ShaderMode::kMrt, 'B', 9, 6), std::make_tuple(0, 1, 9, 2));
   // One float per texel: texel (col, row).
-  s = shader_texel_of(ShaderMode::kBlocked, 'A', 3, 7);
-  EXPECT_EQ(std::make_tuple(s.target, s.x, s.y, s.channel), std::make_tuple(0, 7, 3, 0));
+  EXPECT_EQ(slot(ShaderMode::kBlocked, 'A', 3, 7), std::make_tuple(0, 7, 3, 0));
 }
 
 // The name of the texture-shader configuration drawn in `mode` (picked by engine_mode).
@@ -213,15 +203,27 @@ void panel_frame(Host& host, HistoryPanel& panel, const AppState& state, bool ca
   host.end_frame();
 }
 
+// The panel alone on a headless host of its own (big enough for its tables), with the default state.
+struct PanelAlone {
+  std::unique_ptr<Host> host = make_host(1600, 1000);
+  HistoryPanel panel;
+  AppState state = default_app_state();
+  void frame(bool capture = false) { panel_frame(*host, panel, state, capture); }
+};
+
+// A picture drawn, not blank, and OpenGL without an error after it.
+void expect_drawn(const Image& img) {
+  EXPECT_GT(distinct_colors(img), 40u);
+  EXPECT_EQ(glGetError(), static_cast<GLenum>(GL_NO_ERROR));
+}
+
 // The colour of the last k-chunk (every pass drawn): the panel's ramp ends at heat_color(1).
 const unsigned kLastChunk = heat_color(1.0);
 
 TEST(HistoryPanelTab, EveryModeIsDrawnWithoutGlErrorsAndStepsThroughItsPasses) {
   auto host = make_host(1920, 1080);
   ASSERT_TRUE(host);
-  AppOptions options;
-  options.use_gpu = false;
-  App app(*host, options);
+  App app(*host, without_gpu());
   app.state().n = app.state().m = app.state().k = 256;
   app.show_history();
   frame(*host, app);
@@ -248,9 +250,7 @@ TEST(HistoryPanelTab, EveryModeIsDrawnWithoutGlErrorsAndStepsThroughItsPasses) {
 TEST(HistoryPanelTab, MeasuredRowsAppearBesideTheHistoricalFigures) {
   auto host = make_host(1920, 3200);  // tall: the tables below the pictures are on screen
   ASSERT_TRUE(host);
-  AppOptions options;
-  options.use_gpu = false;
-  App app(*host, options);
+  App app(*host, without_gpu());
   app.show_history();
   frame(*host, app);
   const Image before = screenshot(*host, app, "before.png");
@@ -269,43 +269,36 @@ TEST(HistoryPanelTab, MeasuredRowsAppearBesideTheHistoricalFigures) {
 TEST(HistoryPanelTab, DoublePrecisionAndPresenterModeStillDraw) {
   auto host = make_host(1280, 720);
   ASSERT_TRUE(host);
-  AppOptions options;
-  options.use_gpu = false;
-  App app(*host, options);
+  App app(*host, without_gpu());
   app.state().precision = Precision::F64;
   app.state().presenter = true;
   app.show_history();
   app.history_panel().select_mode(2);
   app.history_panel().set_pass(1000);
   for (int i = 0; i < 4; ++i) frame(*host, app);  // presenter fonts are rebuilt between frames
-  const Image img = screenshot(*host, app, "f64.png");
-  EXPECT_GT(distinct_colors(img), 40u);
-  EXPECT_EQ(glGetError(), static_cast<GLenum>(GL_NO_ERROR));
+  expect_drawn(screenshot(*host, app, "f64.png"));
 }
 
 // Sizes the window's controls allow with a GPU (up to 65536): the panel drawn on its own, so the
 // size is not clamped to what the CPU path runs. Blocked at 16384 has 65,536 tiles and 8 M passes:
 // a smaller example is drawn, quickly, and the rest of the tab still draws.
 TEST(HistoryPanelTab, HugeSizesDrawASmallerExampleQuickly) {
-  auto host = make_host(1600, 1000);
-  ASSERT_TRUE(host);
-  HistoryPanel panel;
-  AppState state = default_app_state();
+  PanelAlone p;
+  ASSERT_TRUE(p.host);
   for (int n : {16384, 65536}) {
-    state.n = state.m = state.k = n;
+    p.state.n = p.state.m = p.state.k = n;
     for (int mode = 0; mode < kShaderModeCount; ++mode) {
       SCOPED_TRACE("N = " + std::to_string(n) + ", mode " + std::to_string(mode));
-      panel.select_mode(mode);
-      panel.set_pass(mode == 2 ? 1000000 : 1);
+      p.panel.select_mode(mode);
+      p.panel.set_pass(mode == 2 ? 1000000 : 1);
       const auto t0 = std::chrono::steady_clock::now();
-      for (int i = 0; i < 2; ++i) panel_frame(*host, panel, state, i == 1);
+      for (int i = 0; i < 2; ++i) p.frame(i == 1);
       const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
       EXPECT_LT(seconds, 5.0) << "two frames";
       Image shot;
       std::string error;
-      ASSERT_TRUE(host->take_capture(&shot, &error)) << error;
-      EXPECT_GT(distinct_colors(shot), 40u);
-      EXPECT_EQ(glGetError(), static_cast<GLenum>(GL_NO_ERROR));
+      ASSERT_TRUE(p.host->take_capture(&shot, &error)) << error;
+      expect_drawn(shot);
     }
   }
 }
@@ -313,10 +306,8 @@ TEST(HistoryPanelTab, HugeSizesDrawASmallerExampleQuickly) {
 // The play speed's noun agrees with its number: "1 pass/s", never "1 passes/s". The speed starts
 // at the passes over 12 s, at least 1: a plan of a few passes starts at 1, one of many above it.
 TEST(HistoryPanelTab, ThePlaySpeedSaysPassForOne) {
-  auto host = make_host(1600, 1000);
-  ASSERT_TRUE(host);
-  HistoryPanel panel;
-  AppState state = default_app_state();
+  PanelAlone p;
+  ASSERT_TRUE(p.host);
   struct Case {
     ShaderMode mode;
     int n;
@@ -326,11 +317,11 @@ TEST(HistoryPanelTab, ThePlaySpeedSaysPassForOne) {
     const long long passes = describe_shader_layout(c.mode, c.n, c.n, c.n).total();
     SCOPED_TRACE(std::to_string(passes) + " passes");
     ASSERT_EQ(passes < 18, c.one) << "not a plan of the kind this case needs";
-    state.n = state.m = state.k = c.n;
-    panel.select_mode(tilescope::testing::shader_config_of(c.mode));
+    p.state.n = p.state.m = p.state.k = c.n;
+    p.panel.select_mode(shader_config_of(c.mode));
     for (int i = 0; i < 2; ++i) {
-      tilescope::testing::prepare_fonts();
-      panel_frame(*host, panel, state);
+      prepare_fonts();
+      p.frame();
     }
     std::string speed;
     for (const tilescope::testing::DrawnText& t : tilescope::testing::drawn_text())

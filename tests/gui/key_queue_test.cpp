@@ -15,15 +15,9 @@
 #include "ui/app.h"
 
 using namespace tilescope;
-using tilescope::testing::frame;
-using tilescope::testing::make_host;
+using namespace tilescope::testing;
 
 namespace {
-
-bool have_display() {
-  const char* display = std::getenv("DISPLAY");
-  return display != nullptr && *display != '\0';
-}
 
 // The key callback GLFW calls for the window now: ImGui's backend's, which passes every event on
 // to the host's (installed before it).
@@ -37,17 +31,11 @@ GLFWkeyfun installed_key_callback(GLFWwindow* window) {
 
 TEST(KeyQueue, ATapInsideOneFrameActsOnceInTheWindow) {
   if (!have_display()) GTEST_SKIP() << "DISPLAY is not set: run under xvfb-run -a";
-  HostOptions options;
-  options.width = 900;
-  options.height = 600;
+  HostOptions options = host_options(900, 600);
   options.title = "tilescope key test";
-  options.vsync = false;
-  std::string error;
-  auto host = create_window_host(options, &error);
-  ASSERT_TRUE(host) << error;
-  AppOptions app_options;
-  app_options.use_gpu = false;
-  App app(*host, app_options);
+  auto host = make_window_host(options);
+  ASSERT_TRUE(host);
+  App app(*host, without_gpu());
   frame(*host, app);
   frame(*host, app);
   GLFWwindow* window = glfwGetCurrentContext();
@@ -96,9 +84,7 @@ TEST(KeyQueue, ATapInsideOneFrameActsOnceInTheWindow) {
 TEST(KeyQueue, TheHeadlessHostTakesQueuedPressesToo) {
   auto host = make_host(800, 500);
   ASSERT_TRUE(host);
-  AppOptions app_options;
-  app_options.use_gpu = false;
-  App app(*host, app_options);
+  App app(*host, without_gpu());
   frame(*host, app);
   const bool presenter = app.state().presenter;
   host->queue_key_press(GLFW_KEY_F11, 0);

@@ -50,21 +50,9 @@ constexpr std::chrono::milliseconds kFrameWhileBusy{500}, kBusyPoll{10};
 
 std::unique_ptr<Host> lesson_host(int width, int height) {
   install_gl_shader_runner();  // the texture shaders run through OpenGL, as in the window
-  HostOptions o;
-  o.width = width;
-  o.height = height;
+  HostOptions o = ts::host_options(width, height);
   o.headless_frame_seconds = kFrameSeconds;
-  std::string error;
-  auto host = create_headless_host(o, &error);
-  EXPECT_TRUE(host) << error;
-  return host;
-}
-
-AppOptions without_gpu() {
-  AppOptions o;
-  o.use_gpu = false;
-  o.measure_ceilings = false;
-  return o;
+  return ts::make_host(o);
 }
 
 double seconds_since(std::chrono::steady_clock::time_point start) {
@@ -105,7 +93,7 @@ Played play(Host& host, App& app, const std::string& text, const std::string& na
 Played play(const std::string& text, const std::string& name) {
   auto host = lesson_host(960, 540);
   if (!host) return {};
-  App app(*host, without_gpu());
+  App app(*host, ts::without_gpu());
   return play(*host, app, text, name);
 }
 
@@ -113,23 +101,15 @@ Played play(const std::string& text, const std::string& name) {
 class TempWorkDir {
  public:
   TempWorkDir() {
-    char name[] = "/tmp/tilescope-lessons-XXXXXX";
-    const char* made = mkdtemp(name);
-    EXPECT_NE(made, nullptr);
-    path_ = made ? made : "/tmp";
-    std::filesystem::create_directories(path_ + "/shots");
-    old_ = std::filesystem::current_path();
-    std::filesystem::current_path(path_);
+    const std::string path = dir_.path().empty() ? "/tmp" : dir_.path();
+    std::filesystem::create_directories(path + "/shots");
+    std::filesystem::current_path(path);
   }
-  ~TempWorkDir() {
-    std::filesystem::current_path(old_);
-    std::error_code ec;
-    std::filesystem::remove_all(path_, ec);
-  }
+  ~TempWorkDir() { std::filesystem::current_path(old_); }  // before dir_ goes
 
  private:
-  std::string path_;
-  std::filesystem::path old_;
+  std::filesystem::path old_ = std::filesystem::current_path();
+  ts::TempDir dir_{"tilescope-lessons"};
 };
 
 // A shipped lesson, printed as its name: ctest names each lesson's test by it
@@ -168,7 +148,7 @@ TEST_P(ShippedLesson, PlaysAsWrittenAndEveryTabFitsBothProjectors) {
   auto headless = lesson_host(width, height);
   ASSERT_TRUE(headless);
   ts::ResizableHost host(std::move(headless), kFrameSeconds);
-  App app(host, without_gpu());
+  App app(host, ts::without_gpu());
   auto start = std::chrono::steady_clock::now();
   const Played p = play(host, app, ts::shortened_lesson(ts::read_file(path.string()), quick), path.string());
   // How long each part takes, for the log: a slow one shows here first.

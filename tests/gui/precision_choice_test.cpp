@@ -12,17 +12,14 @@
 #include "ui/script.h"
 
 using namespace tilescope;
-using tilescope::testing::frame;
-using tilescope::testing::make_host;
+using namespace tilescope::testing;
 
 namespace {
 
 TEST(PrecisionChoice, ScriptSetsBf16AndTheRowsThatCannotComputeItAreGreyed) {
   auto host = make_host(1280, 720);
   ASSERT_TRUE(host);
-  AppOptions options;
-  options.use_gpu = false;
-  App app(*host, options);
+  App app(*host, without_gpu());
   ScriptPlayer script;
   std::string error;
   ASSERT_TRUE(script.load_text("set precision bf16\nframes 2\n", "bf16.txt", &error)) << error;
@@ -71,9 +68,7 @@ TEST(PrecisionChoice, ScriptSetsBf16AndTheRowsThatCannotComputeItAreGreyed) {
 TEST(PrecisionChoice, Tf32IsLabelledApartFromFloatInThePlot) {
   auto host = make_host(640, 360);
   ASSERT_TRUE(host);
-  AppOptions options;
-  options.use_gpu = false;
-  App app(*host, options);
+  App app(*host, without_gpu());
   app.state().precision = Precision::TF32;
   frame(*host, app);
   const std::string tf32 = app.plot_data().style.title;

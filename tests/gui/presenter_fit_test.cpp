@@ -46,10 +46,7 @@ TEST(PresenterFit, EachBiggerTextStepFitsBothProjectors) {
   for (ts::ProjectorSize size : ts::kProjectors) {
     auto host = ts::make_host(size.width, size.height);
     ASSERT_TRUE(host);
-    AppOptions options;
-    options.use_gpu = false;
-    options.measure_ceilings = false;
-    App app(*host, options);
+    App app(*host, ts::without_gpu());
     play_hopper(*host, app);
     app.set_presenter(false);
     ts::unchecked_frames(*host, app, 2);

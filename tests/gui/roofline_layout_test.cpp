@@ -1,5 +1,5 @@
 // Where the Roofline view puts its words (plot/roofline_layout.h): the roofs' and ridge points'
-// labels of an H100 in bf16 (the roofs of a committed ceilings file, the points of committed
+// labels of an H100 in bf16 (the roofs of a committed roofs file, the points of committed
 // benchmark CSVs) at plot sizes from a full-HD export down to the strip a 1280 x 720 window
 // leaves, checked for overlaps by sampling (not with the placement's own geometry); the legend
 // never over a point; a plot too small to read says so.
@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "export/ceilings_cache.h"
 #include "export/results_csv.h"
+#include "export/roofs_cache.h"
 #include "gui_test_support.h"
 #include "plot/roofline_render.h"
 
@@ -24,7 +24,7 @@ namespace {
 const std::string kDocs = std::string(TILESCOPE_SOURCE_DIR) + "/docs/benchmarks/";
 // The bf16 roofs as an H100 measured them: wgmma, mma.sync, mma.sync fed through shared memory
 // (three lines within a factor of two), HBM, L2 and shared-memory bandwidth.
-const std::string kBf16Ceilings = kDocs + "h100-2026-11-23-smem-fed/ceilings.json";
+const std::string kBf16Roofs = kDocs + "h100-2026-11-23-smem-fed/ceilings.json";
 const std::vector<std::string> kBf16Csvs = {kDocs + "h100-2026-11-23-wgmma-clusters/gemm-2048-16384.csv",
                                             kDocs + "h100-2026-11-23-smem-fed/bench-bf16-sweep.csv"};
 
@@ -39,10 +39,10 @@ std::vector<RunResult> rows_of(const std::vector<std::string>& files) {
   return rows;
 }
 
-CeilingTable ceilings_of(const std::string& file) {
-  CeilingTable t;
+RoofTable roofs_of(const std::string& file) {
+  RoofTable t;
   std::string error;
-  EXPECT_TRUE(load_ceilings_file(file, &t, &error)) << error;
+  EXPECT_TRUE(load_roofs_file(file, &t, &error)) << error;
   return t;
 }
 
@@ -158,8 +158,8 @@ void expect_clear_legend(const RooflineLayout& l, const RooflineData& d, const s
 }
 
 TEST_F(RooflineLayoutTest, TheH100Bf16RoofLabelsNeverOverlapAtAnySize) {
-  const CeilingTable ceilings = ceilings_of(kBf16Ceilings);
-  const RooflineData d = build_roofline(rows_of(kBf16Csvs), Problem::Gemm, Precision::BF16, &ceilings, "fixture");
+  const RoofTable roofs = roofs_of(kBf16Roofs);
+  const RooflineData d = build_roofline(rows_of(kBf16Csvs), Problem::Gemm, Precision::BF16, &roofs, "fixture");
   // The case this is about: three compute roofs close together, three bandwidth roofs, points.
   ASSERT_EQ(d.compute.size(), 3u);
   ASSERT_EQ(d.bandwidth.size(), 3u);
@@ -181,15 +181,15 @@ TEST_F(RooflineLayoutTest, TheH100Bf16RoofLabelsNeverOverlapAtAnySize) {
   EXPECT_GT(labels, 0);
 }
 
-// Every precision of that ceilings file, and the f64 roofs (tensor-core rows merged into one line).
+// Every precision of that roofs file, and the f64 roofs (tensor-core rows merged into one line).
 TEST_F(RooflineLayoutTest, EveryPrecisionsRoofLabelsNeverOverlap) {
-  const CeilingTable ceilings = ceilings_of(kBf16Ceilings);
+  const RoofTable roofs = roofs_of(kBf16Roofs);
   std::vector<std::string> csvs = kBf16Csvs;
   csvs.push_back(kDocs + "h100-2026-11-23-tf32-ldmatrix/bench-f64.csv");
   csvs.push_back(kDocs + "h100-2026-11-23-tf32-ldmatrix/bench-tf32-gemm.csv");
   const std::vector<RunResult> rows = rows_of(csvs);
   for (Precision p : all_precisions()) {
-    const RooflineData d = build_roofline(rows, Problem::Gemm, p, &ceilings, "fixture");
+    const RooflineData d = build_roofline(rows, Problem::Gemm, p, &roofs, "fixture");
     for (Size s : kSizes) {
       const RooflineLayout l = layout(d, s, 17.0f, true);
       const std::string at = std::string(to_string(p)) + " " + where(s, 17.0f, true);
@@ -202,8 +202,8 @@ TEST_F(RooflineLayoutTest, EveryPrecisionsRoofLabelsNeverOverlap) {
 // Points in every corner of the plot: no corner is free, so the legend goes beside or under the
 // plot, never over a point.
 TEST_F(RooflineLayoutTest, TheLegendLeavesThePlotWhenNoCornerIsFree) {
-  const CeilingTable ceilings = ceilings_of(kBf16Ceilings);
-  RooflineData d = build_roofline(rows_of(kBf16Csvs), Problem::Gemm, Precision::BF16, &ceilings, "fixture");
+  const RoofTable roofs = roofs_of(kBf16Roofs);
+  RooflineData d = build_roofline(rows_of(kBf16Csvs), Problem::Gemm, Precision::BF16, &roofs, "fixture");
   PlotSeriesData grid;
   grid.label = "points everywhere";
   grid.color = series_color(static_cast<int>(d.series.size()));
@@ -231,8 +231,8 @@ TEST_F(RooflineLayoutTest, TheLegendLeavesThePlotWhenNoCornerIsFree) {
 // Where a corner is empty (a roofline's top left usually is), the legend takes it and the plot
 // keeps its whole width.
 TEST_F(RooflineLayoutTest, AFreeCornerKeepsTheLegendInside) {
-  const CeilingTable ceilings = ceilings_of(kBf16Ceilings);
-  const RooflineData d = build_roofline(rows_of({kBf16Csvs[1]}), Problem::Gemm, Precision::BF16, &ceilings, "");
+  const RoofTable roofs = roofs_of(kBf16Roofs);
+  const RooflineData d = build_roofline(rows_of({kBf16Csvs[1]}), Problem::Gemm, Precision::BF16, &roofs, "");
   const RooflineLayout l = layout(d, Size{1920, 1080}, 13.0f, false);
   ASSERT_EQ(l.legend, LegendPlace::Inside);
   EXPECT_EQ(l.frame.legend.entries.size(), d.series.size());
@@ -241,8 +241,8 @@ TEST_F(RooflineLayoutTest, AFreeCornerKeepsTheLegendInside) {
 
 // Labelled y ticks stay a text line apart however short the plot.
 TEST_F(RooflineLayoutTest, TheYAxisLabelsAreThinnedOnAShortPlot) {
-  const CeilingTable ceilings = ceilings_of(kBf16Ceilings);
-  const RooflineData d = build_roofline(rows_of(kBf16Csvs), Problem::Gemm, Precision::BF16, &ceilings, "");
+  const RoofTable roofs = roofs_of(kBf16Roofs);
+  const RooflineData d = build_roofline(rows_of(kBf16Csvs), Problem::Gemm, Precision::BF16, &roofs, "");
   for (Size s : kSizes) {
     const RooflineLayout l = layout(d, s, 17.0f, false);
     if (l.too_small) continue;
@@ -257,8 +257,8 @@ TEST_F(RooflineLayoutTest, TheYAxisLabelsAreThinnedOnAShortPlot) {
 
 // A rectangle with no room for a plot gets a sentence, not a squashed plot.
 TEST_F(RooflineLayoutTest, ARectangleTooSmallForAPlotSaysSo) {
-  const CeilingTable ceilings = ceilings_of(kBf16Ceilings);
-  const RooflineData d = build_roofline(rows_of(kBf16Csvs), Problem::Gemm, Precision::BF16, &ceilings, "");
+  const RoofTable roofs = roofs_of(kBf16Roofs);
+  const RooflineData d = build_roofline(rows_of(kBf16Csvs), Problem::Gemm, Precision::BF16, &roofs, "");
   EXPECT_TRUE(layout(d, Size{1280, 40}, 13.0f, false).too_small);
   EXPECT_TRUE(layout(d, Size{60, 600}, 13.0f, false).too_small);
   EXPECT_FALSE(layout(d, Size{1280, 160}, 13.0f, false).too_small);
@@ -268,8 +268,8 @@ TEST_F(RooflineLayoutTest, ARectangleTooSmallForAPlotSaysSo) {
 // every label. One frame of the widget in a borderless window, the mouse on the top compute roof's
 // line, then on the plot's empty bottom left corner.
 TEST_F(RooflineLayoutTest, HoveringARoofNamesIt) {
-  const CeilingTable ceilings = ceilings_of(kBf16Ceilings);
-  RooflineData d = build_roofline(rows_of(kBf16Csvs), Problem::Gemm, Precision::BF16, &ceilings, "");
+  const RoofTable roofs = roofs_of(kBf16Roofs);
+  RooflineData d = build_roofline(rows_of(kBf16Csvs), Problem::Gemm, Precision::BF16, &roofs, "");
   const ImVec2 window(900, 300);
   ImGuiIO& io = ImGui::GetIO();
   io.DisplaySize = window;

@@ -1,5 +1,5 @@
 // The Roofline view: its model (points at their intensity, roofs, ridge points, notes, axes,
-// hover), its PNG rendered headless under Mesa from a committed H100 CSV and the H100 ceilings
+// hover), its PNG rendered headless under Mesa from a committed H100 CSV and the H100 roofs
 // fixture (tests/data), and `tilescope plot --roofline` end to end.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
@@ -15,10 +15,10 @@
 #include <vector>
 
 #include "../run_program.h"
-#include "export/ceilings_cache.h"
 #include "export/plot_image.h"
 #include "export/png_writer.h"
 #include "export/results_csv.h"
+#include "export/roofs_cache.h"
 #include "gui_test_support.h"
 #include "image_checks.h"
 #include "plot/roofline_model.h"
@@ -26,22 +26,11 @@
 #include "runner/runner.h"
 
 using namespace tilescope;
-using tilescope::testing::count_color;
-using tilescope::testing::distinct_colors;
-using tilescope::testing::frame;
-using tilescope::testing::frames;
-using tilescope::testing::kH100Csv;
-using tilescope::testing::make_host;
-using tilescope::testing::read_file;
-using tilescope::testing::ScopedEnv;
-using tilescope::testing::screenshot;
-using tilescope::testing::temp_path;
-using tilescope::testing::TempDir;
-using tilescope::testing::without_gpu;
+using namespace tilescope::testing;
 
 namespace {
 
-const std::string kCeilings = std::string(TILESCOPE_SOURCE_DIR) + "/tests/data/ceilings-h100-fixture.json";
+const std::string kRoofs = std::string(TILESCOPE_SOURCE_DIR) + "/tests/data/roofs-h100-fixture.json";
 
 std::vector<RunResult> h100_rows() {
   std::vector<RunResult> rows;
@@ -50,10 +39,10 @@ std::vector<RunResult> h100_rows() {
   return rows;
 }
 
-CeilingTable h100_ceilings() {
-  CeilingTable t;
+RoofTable h100_roofs() {
+  RoofTable t;
   std::string error;
-  EXPECT_TRUE(load_ceilings_file(kCeilings, &t, &error)) << error;
+  EXPECT_TRUE(load_roofs_file(kRoofs, &t, &error)) << error;
   return t;
 }
 
@@ -61,16 +50,16 @@ CeilingTable h100_ceilings() {
 const RooflineHost kNoGpu{false};
 
 TEST(RooflineModel, PointsSitAtTheirIntensityUnderRoofsWithRidgePoints) {
-  const CeilingTable ceilings = h100_ceilings();
-  const RooflineData d = build_roofline(h100_rows(), Problem::Gemm, Precision::F32, &ceilings, "fixture");
+  const RoofTable roofs = h100_roofs();
+  const RooflineData d = build_roofline(h100_rows(), Problem::Gemm, Precision::F32, &roofs, "fixture");
   ASSERT_FALSE(d.series.empty());
-  ASSERT_TRUE(d.has_ceilings);
+  ASSERT_TRUE(d.has_roofs);
   // One compute roof for float (FP32 FMA), three bandwidth roofs (DRAM, L2, shared memory).
   ASSERT_EQ(d.compute.size(), 1u);
-  EXPECT_DOUBLE_EQ(d.top_compute, ceilings.top_compute("f32")->measured);
+  EXPECT_DOUBLE_EQ(d.top_compute, roofs.top_compute("f32")->measured);
   ASSERT_EQ(d.bandwidth.size(), 3u);
   EXPECT_TRUE(d.bandwidth.front().primary);
-  EXPECT_DOUBLE_EQ(d.bandwidth.front().gbps, ceilings.dram()->measured);
+  EXPECT_DOUBLE_EQ(d.bandwidth.front().gbps, roofs.dram()->measured);
   ASSERT_EQ(d.ridges.size(), d.bandwidth.size());
   for (std::size_t i = 0; i < d.ridges.size(); ++i) {
     EXPECT_DOUBLE_EQ(d.ridges[i].intensity, d.top_compute / d.bandwidth[i].gbps);
@@ -107,13 +96,13 @@ TEST(RooflineModel, PointsSitAtTheirIntensityUnderRoofsWithRidgePoints) {
   EXPECT_TRUE(noted);
 }
 
-TEST(RooflineModel, WithoutCeilingsThePointsStandAndANoteSaysHowToMeasure) {
+TEST(RooflineModel, WithoutRoofsThePointsStandAndANoteSaysHowToMeasure) {
   const RooflineData d = build_roofline(h100_rows(), Problem::Gemm, Precision::F32, nullptr, "");
   EXPECT_FALSE(d.series.empty());
-  EXPECT_FALSE(d.has_ceilings);
+  EXPECT_FALSE(d.has_roofs);
   EXPECT_TRUE(d.ridges.empty());
   bool how = false;
-  for (const std::string& n : d.notes) how = how || n.find("bench --ceilings") != std::string::npos;
+  for (const std::string& n : d.notes) how = how || n.find("bench --roofs") != std::string::npos;
   EXPECT_TRUE(how);
   EXPECT_EQ(roofline_attainable(d, 10.0), 0.0);
   EXPECT_FALSE(d.no_roofs.empty()) << "the plot says why it has no roofs";
@@ -143,11 +132,11 @@ TEST(RooflineModel, CpuRowsWithoutAGpuAreDrawnAndTheViewSaysWhyThereAreNoRoofs) 
     EXPECT_EQ(d.series[0].label, cpu_rows()[0].variant_label) << "named as its rows name it";
     EXPECT_EQ(d.series[0].points.size(), 3u);
     EXPECT_EQ(d.cpu_points, 3);
-    EXPECT_FALSE(d.has_ceilings);
+    EXPECT_FALSE(d.has_roofs);
     EXPECT_NE(d.no_roofs.find("no usable GPU"), std::string::npos) << d.no_roofs;
     bool said_cpu = false;
     for (const std::string& n : d.notes) {
-      EXPECT_EQ(n.find("bench --ceilings"), std::string::npos) << "advice this machine cannot follow: " << n;
+      EXPECT_EQ(n.find("bench --roofs"), std::string::npos) << "advice this machine cannot follow: " << n;
       said_cpu = said_cpu || n.find("CPU reference (double, on the host): 3 points") != std::string::npos;
     }
     EXPECT_TRUE(said_cpu);
@@ -160,12 +149,11 @@ TEST(RooflineModel, CpuRowsWithoutAGpuAreDrawnAndTheViewSaysWhyThereAreNoRoofs) 
   }
   const RooflineData with_gpu = build_roofline(cpu_rows(), Problem::Gemm, Precision::F32, nullptr, "");
   bool how = false;
-  for (const std::string& n : with_gpu.notes)
-    how = how || n.find("run `tilescope bench --ceilings`") != std::string::npos;
+  for (const std::string& n : with_gpu.notes) how = how || n.find("run `tilescope bench --roofs`") != std::string::npos;
   EXPECT_TRUE(how);
   // Under a GPU's roofs the CPU's points are drawn too, and the note says whose roofs they are.
-  const CeilingTable ceilings = h100_ceilings();
-  const RooflineData under = build_roofline(cpu_rows(), Problem::Gemm, Precision::F32, &ceilings, "", kNoGpu);
+  const RoofTable roofs = h100_roofs();
+  const RooflineData under = build_roofline(cpu_rows(), Problem::Gemm, Precision::F32, &roofs, "", kNoGpu);
   ASSERT_EQ(under.series.size(), 1u);
   EXPECT_TRUE(under.no_roofs.empty());
   bool whose = false;
@@ -174,8 +162,8 @@ TEST(RooflineModel, CpuRowsWithoutAGpuAreDrawnAndTheViewSaysWhyThereAreNoRoofs) 
 }
 
 TEST(RooflineModel, HoverFindsThePointUnderTheMouse) {
-  const CeilingTable ceilings = h100_ceilings();
-  const RooflineData d = build_roofline(h100_rows(), Problem::Gemm, Precision::F32, &ceilings, "");
+  const RoofTable roofs = h100_roofs();
+  const RooflineData d = build_roofline(h100_rows(), Problem::Gemm, Precision::F32, &roofs, "");
   ASSERT_FALSE(d.series.empty());
   const double w = 800, h = 500;
   const int s = static_cast<int>(d.series.size()) - 1;
@@ -188,11 +176,11 @@ TEST(RooflineModel, HoverFindsThePointUnderTheMouse) {
 }
 
 TEST(RooflineModel, AttainableIsTheEnvelopeOfTheRoofs) {
-  const CeilingTable ceilings = h100_ceilings();
-  const RooflineData d = build_roofline({}, Problem::Gemm, Precision::F64, &ceilings, "");
-  ASSERT_TRUE(d.has_ceilings);
-  const double p = ceilings.top_compute("f64")->measured;
-  const double b = ceilings.top_bandwidth()->measured;
+  const RoofTable roofs = h100_roofs();
+  const RooflineData d = build_roofline({}, Problem::Gemm, Precision::F64, &roofs, "");
+  ASSERT_TRUE(d.has_roofs);
+  const double p = roofs.top_compute("f64")->measured;
+  const double b = roofs.top_bandwidth()->measured;
   EXPECT_DOUBLE_EQ(roofline_attainable(d, 1e-3), b * 1e-3);
   EXPECT_DOUBLE_EQ(roofline_attainable(d, 1e4), p);
 }
@@ -200,8 +188,8 @@ TEST(RooflineModel, AttainableIsTheEnvelopeOfTheRoofs) {
 // The fixture's roofs plus tensor-core rows as an H100 measures them (mma.sync f64 m16n8k16 at
 // twice the FP64 FMA pipe; m8n8k4 and wmma f64 a few percent above the pipe; f16 far above
 // everything).
-CeilingTable h100_ceilings_with_tensor_cores() {
-  CeilingTable t = h100_ceilings();
+RoofTable h100_roofs_with_tensor_cores() {
+  RoofTable t = h100_roofs();
   const double fp64 = t.find(kRoofFp64Fma)->measured;
   auto add = [&t](const char* id, const char* name, const char* precision, double gflops) {
     Roof r;
@@ -223,7 +211,7 @@ CeilingTable h100_ceilings_with_tensor_cores() {
 }
 
 TEST(RooflineModel, EveryComputeRoofOfThePrecisionIsDrawnHighestFirst) {
-  const CeilingTable t = h100_ceilings_with_tensor_cores();
+  const RoofTable t = h100_roofs_with_tensor_cores();
   const double fp64 = t.find(kRoofFp64Fma)->measured;
   const RooflineData d = build_roofline({}, Problem::Gemm, Precision::F64, &t, "");
   // Two lines: the DMMA roof on top; the FMA pipe and the two tensor rows near it share one.
@@ -261,7 +249,7 @@ TEST(RooflineModel, EveryComputeRoofOfThePrecisionIsDrawnHighestFirst) {
 // under it: for a kernel bound by a lower roof (mma.sync fed through shared memory, under
 // wgmma's) that share is the one that says how close it came.
 TEST(RooflineModel, TooltipGivesTheShareOfEveryLowerComputeRoof) {
-  const CeilingTable t = h100_ceilings_with_tensor_cores();
+  const RoofTable t = h100_roofs_with_tensor_cores();
   const double fp64 = t.find(kRoofFp64Fma)->measured;
   const RooflineData d = build_roofline(h100_rows(), Problem::Gemm, Precision::F64, &t, "");
   ASSERT_EQ(d.compute.size(), 2u);
@@ -282,7 +270,7 @@ TEST(RooflineModel, TooltipGivesTheShareOfEveryLowerComputeRoof) {
 }
 
 TEST(RooflineModel, APrecisionWithoutTensorRoofsIsUnchanged) {
-  const CeilingTable plain = h100_ceilings(), with = h100_ceilings_with_tensor_cores();
+  const RoofTable plain = h100_roofs(), with = h100_roofs_with_tensor_cores();
   const RooflineData a = build_roofline(h100_rows(), Problem::Gemm, Precision::F32, &plain, "");
   const RooflineData b = build_roofline(h100_rows(), Problem::Gemm, Precision::F32, &with, "");
   ASSERT_EQ(a.compute.size(), 1u);
@@ -302,7 +290,7 @@ TEST(RooflineModel, APrecisionWithoutTensorRoofsIsUnchanged) {
 }
 
 TEST(RooflineModel, NearEqualComputeRoofsShareALine) {
-  CeilingTable t;
+  RoofTable t;
   auto add = [&t](const char* id, double gflops) {
     Roof r;
     r.id = id;
@@ -332,8 +320,8 @@ TEST(RooflinePng, RendersHeadlessWithPointsRoofsAndLabels) {
   ASSERT_TRUE(host);
   App app(*host, without_gpu());  // the ImGui context, its font and GL backend
   frame(*host, app);
-  const CeilingTable ceilings = h100_ceilings();
-  const RooflineData d = build_roofline(h100_rows(), Problem::Gemm, Precision::F32, &ceilings, "fixture");
+  const RoofTable roofs = h100_roofs();
+  const RooflineData d = build_roofline(h100_rows(), Problem::Gemm, Precision::F32, &roofs, "fixture");
   const std::string png = temp_path("roofline.png");
   std::string error;
   ASSERT_TRUE(write_roofline_png(png, 1600, 900, d, &error)) << error;
@@ -347,7 +335,7 @@ TEST(RooflinePng, RendersHeadlessWithPointsRoofsAndLabels) {
   EXPECT_GT(count_color(img, d.compute.front().color, 30), 100) << "the compute roof";
   unlink(png.c_str());
   // Double with tensor-core rows: both compute roofs are drawn, each in its colour.
-  const CeilingTable tensor = h100_ceilings_with_tensor_cores();
+  const RoofTable tensor = h100_roofs_with_tensor_cores();
   const RooflineData f64 = build_roofline({}, Problem::Gemm, Precision::F64, &tensor, "fixture");
   ASSERT_EQ(f64.compute.size(), 2u);
   ASSERT_TRUE(write_roofline_png(png, 1600, 900, f64, &error)) << error;
@@ -372,14 +360,14 @@ TEST(RooflineWindow, TheTimingTabShowsTheRooflineWithItsRoofs) {
   ASSERT_TRUE(host);
   App app(*host, without_gpu());
   ASSERT_TRUE(app.load_csv(kH100Csv)) << app.status();
-  const CeilingTable ceilings = h100_ceilings();
+  const RoofTable roofs = h100_roofs();
   app.timing().set_plot_kind(TimingPlotKind::Roofline);
-  app.timing().set_ceilings(ceilings, "the fixture");
+  app.timing().set_roofs(roofs, "the fixture");
   frames(*host, app, 3);
   const Image img = screenshot(*host, app, "window.png");
   ASSERT_FALSE(app.status_is_error()) << app.status();
   // The same roofs the model gives for these rows are on screen, and the points.
-  const RooflineData d = build_roofline(h100_rows(), Problem::Gemm, Precision::F32, &ceilings, "");
+  const RooflineData d = build_roofline(h100_rows(), Problem::Gemm, Precision::F32, &roofs, "");
   for (const BandwidthRoof& b : d.bandwidth) EXPECT_GT(count_color(img, b.color, 30), 50) << b.label;
   EXPECT_GT(count_color(img, d.compute.front().color, 30), 50) << "the compute roof";
   for (const PlotSeriesData& s : d.series) EXPECT_GT(count_color(img, s.color, 30), 10) << s.label;
@@ -414,7 +402,7 @@ TEST(RooflineWindow, TheRoofsOfTheCudaRowsDeviceComeFromTheCache) {
   const TempDir cache("tilescope-cache");
   const ScopedEnv xdg("XDG_CACHE_HOME", cache.path());
   std::string path, error;
-  ASSERT_TRUE(cache_ceilings(ceilings_cache_dir(), h100_ceilings(), &path, &error)) << error;
+  ASSERT_TRUE(cache_roofs(roofs_cache_dir(), h100_roofs(), &path, &error)) << error;
   auto host = make_host(1600, 900);
   ASSERT_TRUE(host);
   App app(*host, without_gpu());
@@ -425,24 +413,24 @@ TEST(RooflineWindow, TheRoofsOfTheCudaRowsDeviceComeFromTheCache) {
   app.timing().set_plot_kind(TimingPlotKind::Roofline);
   frames(*host, app, 3);
   const Image img = screenshot(*host, app, "cached.png");
-  const CeilingTable ceilings = h100_ceilings();
-  const RooflineData d = build_roofline(h100_rows(), Problem::Gemm, Precision::F32, &ceilings, "");
+  const RoofTable roofs = h100_roofs();
+  const RooflineData d = build_roofline(h100_rows(), Problem::Gemm, Precision::F32, &roofs, "");
   for (const BandwidthRoof& b : d.bandwidth) EXPECT_GT(count_color(img, b.color, 30), 50) << b.label;
   EXPECT_GT(count_color(img, d.compute.front().color, 30), 50) << "the compute roof";
 }
 
-TEST(RooflineRunner, MeasuresTheCeilingsOnItsWorkerOnlyWithAGpu) {
+TEST(RooflineRunner, MeasuresTheRoofsOnItsWorkerOnlyWithAGpu) {
   TimingHistory history;
   {
     Runner cpu_only(history, false);
-    EXPECT_FALSE(cpu_only.start_ceilings()) << "without a GPU there is nothing to measure";
-    EXPECT_FALSE(cpu_only.ceilings_pending());
-    EXPECT_EQ(cpu_only.ceilings_version(), 0u);
+    EXPECT_FALSE(cpu_only.start_roofs()) << "without a GPU there is nothing to measure";
+    EXPECT_FALSE(cpu_only.roofs_pending());
+    EXPECT_EQ(cpu_only.roofs_version(), 0u);
   }
   if (!probe_device().ok()) GTEST_SKIP() << "no usable GPU: " << probe_device().unavailable_reason;
   Runner runner(history, true);
-  ASSERT_TRUE(runner.start_ceilings());
-  EXPECT_FALSE(runner.start_ceilings()) << "one measurement at a time";
+  ASSERT_TRUE(runner.start_roofs());
+  EXPECT_FALSE(runner.start_roofs()) << "one measurement at a time";
   // A job started meanwhile is not refused: it runs after the measurement.
   RunRequest r;
   r.variant_id = variant_registry().front()->id;
@@ -450,11 +438,11 @@ TEST(RooflineRunner, MeasuresTheCeilingsOnItsWorkerOnlyWithAGpu) {
   r.repetitions = 2;
   EXPECT_TRUE(runner.start(JobKind::Run, {r}));
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-  while ((runner.ceilings_version() == 0 || runner.progress().busy) && std::chrono::steady_clock::now() < deadline)
+  while ((runner.roofs_version() == 0 || runner.progress().busy) && std::chrono::steady_clock::now() < deadline)
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  ASSERT_EQ(runner.ceilings_version(), 1u) << runner.ceilings_error();
-  const CeilingTable t = runner.ceilings();
-  ASSERT_NE(t.top_compute("f32"), nullptr) << runner.ceilings_error();
+  ASSERT_EQ(runner.roofs_version(), 1u) << runner.roofs_error();
+  const RoofTable t = runner.roofs();
+  ASSERT_NE(t.top_compute("f32"), nullptr) << runner.roofs_error();
   EXPECT_GT(t.top_compute("f32")->measured, 0.0);
   EXPECT_EQ(t.device_name, probe_device().name);
   EXPECT_EQ(history.size(), 1u) << "the job queued behind the measurement ran";
@@ -468,7 +456,7 @@ Outcome run(const std::string& args) {
 
 TEST(PlotRoofline, CommandWritesThePngAndRefusesBadInput) {
   const std::string png = temp_path("plot-roofline.png");
-  Outcome o = run("plot --roofline --ceilings " + kCeilings + " --csv " + kH100Csv + " -o " + png + " --size 1280x720");
+  Outcome o = run("plot --roofline --roofs " + kRoofs + " --csv " + kH100Csv + " -o " + png + " --size 1280x720");
   ASSERT_EQ(o.code, 0) << o.output;
   Image img;
   std::string error;
@@ -477,10 +465,10 @@ TEST(PlotRoofline, CommandWritesThePngAndRefusesBadInput) {
   EXPECT_GT(distinct_colors(img), 40u);
   unlink(png.c_str());
 
-  o = run("plot --roofline --ceilings /nonexistent/c.json --csv " + kH100Csv + " -o " + png);
+  o = run("plot --roofline --roofs /nonexistent/c.json --csv " + kH100Csv + " -o " + png);
   EXPECT_EQ(o.code, 1) << o.output;
   EXPECT_NE(o.output.find("/nonexistent/c.json"), std::string::npos) << o.output;
-  o = run("plot --ceilings " + kCeilings + " --csv " + kH100Csv + " -o " + png);
+  o = run("plot --roofs " + kRoofs + " --csv " + kH100Csv + " -o " + png);
   EXPECT_EQ(o.code, 2) << o.output;
   EXPECT_NE(access(png.c_str(), F_OK), 0);
 }

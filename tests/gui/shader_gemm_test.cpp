@@ -31,9 +31,7 @@
 namespace tilescope {
 namespace {
 
-using testing::read_file;
 using testing::ShaderDir;
-using testing::write_file;
 
 constexpr std::uint64_t kSeed = 20260501;
 
@@ -288,12 +286,7 @@ TEST_F(ShaderGemmEngine, LeavesTheGlStateAsItFoundIt) {
 
 TEST_F(ShaderGemmEngine, ASyntaxErrorGivesTheCompileLog) {
   ShaderDir dir;
-  const std::string file = dir.path() + "/" + shader_mode_fragment_file(ShaderMode::kRgbaPacked);
-  std::string source = read_file(file);
-  const std::string line = "  o_c = c;";
-  ASSERT_NE(source.find(line), std::string::npos);
-  source.replace(source.find(line), line.size(), "  o_c = c +;  // broken on purpose");
-  write_file(file, source);
+  ASSERT_TRUE(dir.edit(ShaderMode::kRgbaPacked, "  o_c = c;", "  o_c = c +;  // broken on purpose"));
 
   ShaderLibrary library(dir.path());
   std::string error;
@@ -330,12 +323,8 @@ TEST_F(ShaderGemmEngine, ReloadPicksUpAnEditedShader) {
   ASSERT_TRUE(before.error.empty()) << before.error;
 
   // The learner's edit: the fragment writes twice its sum.
-  const std::string file = dir.path() + "/" + shader_mode_fragment_file(ShaderMode::kMultipass);
-  std::string source = read_file(file);
-  const std::string line = "o_c = vec4(sum, 0.0, 0.0, 0.0);";
-  ASSERT_NE(source.find(line), std::string::npos);
-  source.replace(source.find(line), line.size(), "o_c = vec4(2.0 * sum, 0.0, 0.0, 0.0);");
-  write_file(file, source);
+  ASSERT_TRUE(
+      dir.edit(ShaderMode::kMultipass, "o_c = vec4(sum, 0.0, 0.0, 0.0);", "o_c = vec4(2.0 * sum, 0.0, 0.0, 0.0);"));
 
   // Not yet reloaded: the old program runs.
   const ShaderGemmResult stale =

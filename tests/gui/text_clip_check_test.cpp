@@ -16,8 +16,8 @@
 #include "gui_test_support.h"
 
 using namespace tilescope;
+using namespace tilescope::testing;
 namespace ts = tilescope::testing;
-using tilescope::testing::CutText;
 
 namespace {
 

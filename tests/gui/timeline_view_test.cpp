@@ -31,9 +31,7 @@
 #include "viz/timeline_summary.h"
 
 using namespace tilescope;
-using tilescope::testing::count_color;
-using tilescope::testing::frame;
-using tilescope::testing::make_host;
+using namespace tilescope::testing;
 
 namespace {
 
@@ -448,9 +446,7 @@ std::string expected_failure(const App& app) {
 TEST(TimelineTab, WithoutAGpuTheViewShowsWhyAndNothingCrashes) {
   auto host = make_host(1400, 800);
   ASSERT_TRUE(host);
-  AppOptions options;
-  options.use_gpu = false;
-  App app(*host, options);
+  App app(*host, without_gpu());
   focus_timeline_variant(app);
   app.show_mapping();
   for (int i = 0; i < 3; ++i) frame(*host, app);
@@ -480,9 +476,7 @@ TEST(TimelineTab, WithoutAGpuTheViewShowsWhyAndNothingCrashes) {
 TEST(TimelineTab, RecordTimelineInAScriptFailsWithTheReason) {
   auto host = make_host(1280, 720);
   ASSERT_TRUE(host);
-  AppOptions options;
-  options.use_gpu = false;
-  App app(*host, options);
+  App app(*host, without_gpu());
   focus_timeline_variant(app);
   ScriptPlayer script;
   std::string error;

@@ -23,29 +23,6 @@ namespace ts = tilescope::testing;
 
 namespace {
 
-// $TILESCOPE_UI_FONT for the scope, then as it was.
-class ScopedFont {
- public:
-  explicit ScopedFont(const char* value) {
-    const char* saved = std::getenv("TILESCOPE_UI_FONT");
-    had_ = saved != nullptr;
-    saved_ = saved ? saved : "";
-    setenv("TILESCOPE_UI_FONT", value, 1);
-  }
-  ~ScopedFont() {
-    if (had_)
-      setenv("TILESCOPE_UI_FONT", saved_.c_str(), 1);
-    else
-      unsetenv("TILESCOPE_UI_FONT");
-  }
-  ScopedFont(const ScopedFont&) = delete;
-  ScopedFont& operator=(const ScopedFont&) = delete;
-
- private:
-  bool had_ = false;
-  std::string saved_;
-};
-
 // The code points beyond ASCII in the string literals of the UI's sources (the app and the
 // variants' descriptions), each with a file that writes it.
 std::map<unsigned, std::string> characters_written() {
@@ -79,10 +56,7 @@ std::vector<std::string> missing_glyphs(int width, int height) {
   std::vector<std::string> out;
   auto host = ts::make_host(width, height);
   if (!host) return {"no host"};
-  AppOptions options;
-  options.use_gpu = false;
-  options.measure_ceilings = false;
-  App app(*host, options);
+  App app(*host, ts::without_gpu());
   app.load_csv(std::string(TILESCOPE_SOURCE_DIR) + "/docs/benchmarks/h100-2026-11-21/bench-ata.csv");
   app.set_presenter(true);
   auto frames = [&](const std::string& where, int n) {
@@ -131,7 +105,7 @@ TEST(UiFont, TheSourcesWriteOnlyCharactersEveryFontDraws) {
 }
 
 TEST(UiFont, TheBuiltInFontDrawsEveryCharacterTheUiWrites) {
-  ScopedFont builtin("builtin");
+  ts::ScopedEnv builtin("TILESCOPE_UI_FONT", "builtin");
   const std::vector<std::string> missing = missing_glyphs(1280, 720);
   for (const std::string& m : missing) ADD_FAILURE() << m;
   // The app says which font it draws with, and what it made.
@@ -142,7 +116,7 @@ TEST(UiFont, TheBuiltInFontDrawsEveryCharacterTheUiWrites) {
 TEST(UiFont, EveryFontDrawsEverySymbol) {
   for (const char* font : {"builtin", ""}) {
     SCOPED_TRACE(*font ? font : "the system font");
-    ScopedFont chosen(font);
+    ts::ScopedEnv chosen("TILESCOPE_UI_FONT", font);
     auto host = ts::make_host(640, 360);
     ASSERT_TRUE(host);
     std::string error;

@@ -24,7 +24,7 @@
 #include "viz/warpgroup_images.h"
 
 using namespace tilescope;
-using tilescope::testing::count_color;
+using namespace tilescope::testing;
 
 namespace {
 

@@ -9,34 +9,26 @@
 #include <memory>
 #include <string>
 
+#include "gui_test_support.h"
+#include "image_checks.h"
 #include "platform/host.h"
 
 namespace tilescope {
 namespace {
 
-bool have_display() {
-  const char* display = std::getenv("DISPLAY");
-  return display != nullptr && *display != '\0';
-}
+using testing::have_display;
 
+// An opaque pixel of this colour (the window's alpha is 255 everywhere).
 void expect_color(const Image& image, int x, int y, int r, int g, int b) {
-  const std::size_t i = (static_cast<std::size_t>(y) * static_cast<std::size_t>(image.width) + x) * 4;
-  EXPECT_NEAR(image.rgba[i], r, 1) << "red at (" << x << ", " << y << ")";
-  EXPECT_NEAR(image.rgba[i + 1], g, 1) << "green at (" << x << ", " << y << ")";
-  EXPECT_NEAR(image.rgba[i + 2], b, 1) << "blue at (" << x << ", " << y << ")";
-  EXPECT_EQ(image.rgba[i + 3], 255) << "alpha at (" << x << ", " << y << ")";
+  testing::expect_pixel(image, x, y, {r, g, b, 255});
 }
 
 TEST(WindowHost, RendersAKnownRectangleAndCapturesIt) {
   if (!have_display()) GTEST_SKIP() << "DISPLAY is not set: run under xvfb-run -a -s '-screen 0 1280x800x24'";
-  HostOptions options;
-  options.width = 400;
-  options.height = 300;
+  HostOptions options = testing::host_options(400, 300);
   options.title = "tilescope window test";
-  options.vsync = false;  // Xvfb has no vblank to wait for
-  std::string error;
-  auto host = create_window_host(options, &error);
-  ASSERT_TRUE(host) << error;
+  auto host = testing::make_window_host(options);
+  ASSERT_TRUE(host);
   std::printf("window renderer: %s | GL %s | %s | content scale %.2f\n", host->renderer().c_str(),
               host->gl_version().c_str(), host->gl_platform().c_str(), host->content_scale());
   EXPECT_FALSE(host->renderer().empty());
@@ -51,15 +43,9 @@ TEST(WindowHost, RendersAKnownRectangleAndCapturesIt) {
   // A few frames: a freshly mapped window may need one before its size settles.
   for (int frame = 0; frame < 3; ++frame) {
     if (frame == 2) host->request_capture();
-    host->begin_frame();
-    ImGui::SetNextWindowPos(ImVec2(200, 150));
-    ImGui::SetNextWindowSize(ImVec2(150, 100));
-    ImGui::Begin("probe");
-    ImGui::Text("Hello, GEMM");
-    ImGui::End();
-    ImGui::GetForegroundDrawList()->AddRectFilled(ImVec2(40, 30), ImVec2(100, 70), IM_COL32(200, 0, 255, 255));
-    host->end_frame();
+    testing::draw_known_frame(*host, ImVec2(200, 150), ImVec2(150, 100), IM_COL32(200, 0, 255, 255));
   }
+  std::string error;
   ASSERT_TRUE(host->take_capture(&image, &error)) << error;
   EXPECT_EQ(image.width, host->framebuffer_width());
   EXPECT_EQ(image.height, host->framebuffer_height());
@@ -81,12 +67,12 @@ TEST(WindowHost, RendersAKnownRectangleAndCapturesIt) {
 
 // Without a display the message must point at the headless mode.
 TEST(WindowHost, NoDisplayGivesAClearMessage) {
-  const char* saved = std::getenv("DISPLAY");
-  const std::string display = saved ? saved : "";
-  unsetenv("DISPLAY");
   std::string error;
-  auto host = create_window_host(HostOptions(), &error);
-  if (!display.empty()) setenv("DISPLAY", display.c_str(), 1);
+  std::unique_ptr<Host> host;
+  {
+    testing::ScopedEnv no_display("DISPLAY", "", /*unset=*/true);
+    host = create_window_host(HostOptions(), &error);
+  }
   if (host) GTEST_SKIP() << "a window opened without DISPLAY (Wayland?); nothing to check";
   EXPECT_NE(error.find("no display"), std::string::npos) << error;
   EXPECT_NE(error.find("--headless"), std::string::npos) << error;

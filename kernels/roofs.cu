@@ -1,4 +1,4 @@
-// The microbenchmarks behind the Roofline view's roofs (ceilings.h). Each one is built so that
+// The microbenchmarks behind the Roofline view's roofs (roofs.h). Each one is built so that
 // the one resource it measures is the only limit: enough warps on every SM, enough independent
 // work per thread to hide latency, and no other instruction in the inner loop worth counting.
 #include <cuda_fp16.h>
@@ -12,37 +12,37 @@
 #include <utility>
 #include <vector>
 
-#include "ceilings.h"
-#include "ceilings_device.cuh"
-#include "ceilings_fed.h"
-#include "ceilings_wgmma.h"
 #include "cuda_check.h"
+#include "enum_names.h"
 #include "gpu_buffers.h"
 #include "measure.h"
+#include "mma_ptx.cuh"
+#include "roofs.h"
+#include "roofs_device.cuh"
+#include "roofs_fed.h"
+#include "roofs_wgmma.h"
 
 namespace tilescope {
 
+namespace {
+const EnumName<RoofKind> kRoofKindNames[] = {{RoofKind::Compute, "compute"}, {RoofKind::Bandwidth, "bandwidth"}};
+}  // namespace
+
 const char* to_string(RoofKind k) {
-  return k == RoofKind::Compute ? "compute" : "bandwidth";
+  return enum_name(k, kRoofKindNames, "bandwidth");
 }
 
 bool parse_roof_kind(const std::string& text, RoofKind* out) {
-  if (text == "compute")
-    *out = RoofKind::Compute;
-  else if (text == "bandwidth")
-    *out = RoofKind::Bandwidth;
-  else
-    return false;
-  return true;
+  return enum_from_name(text, kRoofKindNames, out);
 }
 
-const Roof* CeilingTable::find(const std::string& id) const {
+const Roof* RoofTable::find(const std::string& id) const {
   for (const Roof& r : roofs)
     if (r.id == id) return &r;
   return nullptr;
 }
 
-const Roof* CeilingTable::top_compute(const std::string& precision) const {
+const Roof* RoofTable::top_compute(const std::string& precision) const {
   const Roof* best = nullptr;
   for (const Roof& r : roofs)
     if (r.kind == RoofKind::Compute && r.precision == precision && r.measured > 0 &&
@@ -51,14 +51,14 @@ const Roof* CeilingTable::top_compute(const std::string& precision) const {
   return best;
 }
 
-const Roof* CeilingTable::top_bandwidth() const {
+const Roof* RoofTable::top_bandwidth() const {
   const Roof* best = nullptr;
   for (const Roof& r : roofs)
     if (r.kind == RoofKind::Bandwidth && r.measured > 0 && (!best || r.measured > best->measured)) best = &r;
   return best;
 }
 
-const Roof* CeilingTable::dram() const {
+const Roof* RoofTable::dram() const {
   const Roof* copy = find(kRoofHbmCopy);
   const Roof* read = find(kRoofHbmRead);
   if (copy && copy->measured <= 0) copy = nullptr;
@@ -76,7 +76,7 @@ double roofline_bound(double compute_gflops, double bandwidth_gbps, double inten
   return std::min(compute_gflops, bandwidth_gbps * intensity);
 }
 
-double ceiling_ratio(const Roof& r) {
+double roof_ratio(const Roof& r) {
   return r.measured > 0 && r.datasheet > 0 ? r.measured / r.datasheet : 0;
 }
 
@@ -86,47 +86,46 @@ constexpr const char* kFedMethod =
     "1024 instructions; no barrier, up to two slabs of copies in flight, one block per SM, random operands; no "
     "datasheet value derived";
 
+namespace {
+
+// How the tensor-core microbenchmarks run, after the instruction they time: one warp's
+// instruction with 8 accumulators of its own, or a warpgroup's with both operands in shared memory.
+std::string warp_method(const char* instruction) {
+  return std::string(instruction) +
+         ", 8 independent accumulators per warp, random operands, one full wave; no datasheet value derived";
+}
+std::string warpgroup_method(const char* instruction) {
+  return std::string(instruction) +
+         ", both operands in shared memory, two warpgroups per block, two accumulator sets alternating, random "
+         "operands, one full wave (sm_90a); no datasheet value derived";
+}
+
+}  // namespace
+
 const std::vector<TensorRoofSpec>& tensor_roof_specs() {
   static const std::vector<TensorRoofSpec> specs = {
-      {kRoofMmaF16, "mma.sync f16", "f16", 80, 2.0 * 16 * 8 * 16,
-       "mma.sync m16n8k16 f16 x f16 + f32, 8 independent accumulators per warp, random operands, one full wave; no "
-       "datasheet value derived"},
+      {kRoofMmaF16, "mma.sync f16", "f16", 80, 2.0 * 16 * 8 * 16, warp_method("mma.sync m16n8k16 f16 x f16 + f32")},
       {kRoofMmaBf16, "mma.sync bf16", "bf16", 80, 2.0 * 16 * 8 * 16,
-       "mma.sync m16n8k16 bf16 x bf16 + f32, 8 independent accumulators per warp, random operands, one full wave; no "
-       "datasheet value derived"},
-      {kRoofMmaTf32, "mma.sync tf32", "tf32", 80, 2.0 * 16 * 8 * 8,
-       "mma.sync m16n8k8 tf32 x tf32 + f32, 8 independent accumulators per warp, random operands, one full wave; no "
-       "datasheet value derived"},
+       warp_method("mma.sync m16n8k16 bf16 x bf16 + f32")},
+      {kRoofMmaTf32, "mma.sync tf32", "tf32", 80, 2.0 * 16 * 8 * 8, warp_method("mma.sync m16n8k8 tf32 x tf32 + f32")},
       {kRoofMmaF64M8n8k4, "mma.sync f64 m8n8k4", "f64", 80, 2.0 * 8 * 8 * 4,
-       "mma.sync m8n8k4 f64 (the shape of sm_80 and of wmma double), 8 independent accumulators per warp, random "
-       "operands, one full wave; no datasheet value derived"},
+       warp_method("mma.sync m8n8k4 f64 (the shape of sm_80 and of wmma double)")},
       {kRoofMmaF64M16n8k16, "mma.sync f64 m16n8k16", "f64", 90, 2.0 * 16 * 8 * 16,
-       "mma.sync m16n8k16 f64 (sm_90 and later), 8 independent accumulators per warp, random operands, one full wave; "
-       "no datasheet value derived"},
+       warp_method("mma.sync m16n8k16 f64 (sm_90 and later)")},
       {kRoofMmaFedF16, "mma.sync smem-fed f16", "f16", 80, 2.0 * 16 * 8 * 16, kFedMethod},
       {kRoofMmaFedBf16, "mma.sync smem-fed bf16", "bf16", 80, 2.0 * 16 * 8 * 16, kFedMethod},
       {kRoofMmaFedTf32, "mma.sync smem-fed tf32", "tf32", 80, 2.0 * 16 * 8 * 8, kFedMethod},
       {kRoofWmmaF16, "wmma f16", "f16", 70, 2.0 * 16 * 16 * 16,
-       "nvcuda::wmma 16x16x16 f16 x f16 + f32 mma_sync, 8 independent accumulators per warp, random operands, one full "
-       "wave; no datasheet value derived"},
+       warp_method("nvcuda::wmma 16x16x16 f16 x f16 + f32 mma_sync")},
       {kRoofWmmaTf32, "wmma tf32", "tf32", 80, 2.0 * 16 * 16 * 8,
-       "nvcuda::wmma 16x16x8 tf32 x tf32 + f32 mma_sync, 8 independent accumulators per warp, random operands, one "
-       "full wave; no datasheet value derived"},
+       warp_method("nvcuda::wmma 16x16x8 tf32 x tf32 + f32 mma_sync")},
       {kRoofWgmmaF16, "wgmma f16", "f16", 90, 2.0 * 64 * 128 * 16,
-       "wgmma.mma_async m64n128k16 f16 x f16 + f32, both operands in shared memory, two warpgroups per block, two "
-       "accumulator sets alternating, random operands, one full wave (sm_90a); no datasheet value derived",
-       true},
+       warpgroup_method("wgmma.mma_async m64n128k16 f16 x f16 + f32"), true},
       {kRoofWgmmaBf16, "wgmma bf16", "bf16", 90, 2.0 * 64 * 128 * 16,
-       "wgmma.mma_async m64n128k16 bf16 x bf16 + f32, both operands in shared memory, two warpgroups per block, two "
-       "accumulator sets alternating, random operands, one full wave (sm_90a); no datasheet value derived",
-       true},
+       warpgroup_method("wgmma.mma_async m64n128k16 bf16 x bf16 + f32"), true},
       {kRoofWgmmaTf32, "wgmma tf32", "tf32", 90, 2.0 * 64 * 128 * 8,
-       "wgmma.mma_async m64n128k8 tf32 x tf32 + f32, both operands in shared memory, two warpgroups per block, two "
-       "accumulator sets alternating, random operands, one full wave (sm_90a); no datasheet value derived",
-       true},
-      {kRoofWmmaF64, "wmma f64", "f64", 80, 2.0 * 8 * 8 * 4,
-       "nvcuda::wmma 8x8x4 double mma_sync, 8 independent accumulators per warp, random operands, one full wave; no "
-       "datasheet value derived"},
+       warpgroup_method("wgmma.mma_async m64n128k8 tf32 x tf32 + f32"), true},
+      {kRoofWmmaF64, "wmma f64", "f64", 80, 2.0 * 8 * 8 * 4, warp_method("nvcuda::wmma 8x8x4 double mma_sync")},
   };
   return specs;
 }
@@ -136,12 +135,12 @@ bool tensor_roof_on_device(const TensorRoofSpec& spec, int cc) {
   return cc >= spec.min_cc;
 }
 
-CeilingTable datasheet_table(const DeviceInfo& device) {
-  CeilingTable t;
+RoofTable datasheet_table(const DeviceInfo& device) {
+  RoofTable t;
   t.device_name = device.name;
   t.driver_version = version_string(device.driver_version);
   auto add = [&t](const char* id, const char* name, RoofKind kind, const char* precision, double datasheet,
-                  const char* method) {
+                  const std::string& method) {
     Roof r;
     r.id = id;
     r.name = name;
@@ -359,20 +358,10 @@ struct MmaHalf : MmaFragments<float, 4, std::uint32_t, 4, 2> {
   }
   __device__ __forceinline__ void issue(int k) {
 #ifdef TILESCOPE_HAS_SM80_MMA
-    const std::uint32_t(&x)[4] = a[k % 2];
-    const std::uint32_t(&y)[2] = b[k % 2];
     if (kBf16)
-      asm volatile(
-          "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
-          "{%0,%1,%2,%3};\n"
-          : "+f"(c[k][0]), "+f"(c[k][1]), "+f"(c[k][2]), "+f"(c[k][3])
-          : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(y[0]), "r"(y[1]));
+      mma_m16n8k16_bf16(c[k], a[k % 2], b[k % 2]);
     else
-      asm volatile(
-          "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
-          "{%0,%1,%2,%3};\n"
-          : "+f"(c[k][0]), "+f"(c[k][1]), "+f"(c[k][2]), "+f"(c[k][3])
-          : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(y[0]), "r"(y[1]));
+      mma_m16n8k16_f16(c[k], a[k % 2], b[k % 2]);
 #endif
   }
 };
@@ -384,13 +373,7 @@ struct MmaTf32 : MmaFragments<float, 4, std::uint32_t, 4, 2> {
   }
   __device__ __forceinline__ void issue(int k) {
 #ifdef TILESCOPE_HAS_SM80_MMA
-    const std::uint32_t(&x)[4] = a[k % 2];
-    const std::uint32_t(&y)[2] = b[k % 2];
-    asm volatile(
-        "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
-        "{%0,%1,%2,%3};\n"
-        : "+f"(c[k][0]), "+f"(c[k][1]), "+f"(c[k][2]), "+f"(c[k][3])
-        : "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3]), "r"(y[0]), "r"(y[1]));
+    mma_m16n8k8_tf32(c[k], a[k % 2], b[k % 2]);
 #endif
   }
 };
@@ -679,7 +662,7 @@ ComputeRate measure_tensor_gflops(const DeviceInfo& device, Events& ev, double f
   return timed_compute_rate(ev, cycles, launch, flops_per_instruction * kMmaChains * kMmaSteps * warps);
 }
 
-// GFLOP/s of a wgmma roof (ceilings_wgmma.cu): one full wave of its blocks, each issuing
+// GFLOP/s of a wgmma roof (roofs_wgmma.cu): one full wave of its blocks, each issuing
 // kWgmmaRoofInstructionsPerIteration instructions per loop iteration, worth `flops_per_instruction`.
 ComputeRate measure_wgmma_gflops(const DeviceInfo& device, Events& ev, WgmmaRoof roof, double flops_per_instruction) {
   const int blocks = std::max(1, wgmma_roof_blocks_per_sm(roof)) * std::max(1, device.sm_count);
@@ -691,7 +674,7 @@ ComputeRate measure_wgmma_gflops(const DeviceInfo& device, Events& ev, WgmmaRoof
   return timed_compute_rate(ev, cycles, launch, flops_per_instruction * kWgmmaRoofInstructionsPerIteration * blocks);
 }
 
-// GFLOP/s of a shared-memory-fed mma.sync roof (ceilings_fed.cu): one block per SM, each
+// GFLOP/s of a shared-memory-fed mma.sync roof (roofs_fed.cu): one block per SM, each
 // multiplying kFedRoofInstructionsPerSlab instructions per slab, worth `flops_per_instruction`,
 // while copying slabs from a buffer of random operands about half the L2's size.
 ComputeRate measure_fed_gflops(const DeviceInfo& device, Events& ev, FedMmaRoof roof, double flops_per_instruction) {
@@ -816,7 +799,7 @@ double measure_shared_gbps(const DeviceInfo& device, Events& ev) {
 
 }  // namespace
 
-bool ceilings_current(const CeilingTable& table, const DeviceInfo& device) {
+bool roofs_current(const RoofTable& table, const DeviceInfo& device) {
   for (const Roof& expected : datasheet_table(device).roofs) {
     const Roof* r = table.find(expected.id);
     if (!r || r->measured <= 0) return false;
@@ -825,10 +808,10 @@ bool ceilings_current(const CeilingTable& table, const DeviceInfo& device) {
   return true;
 }
 
-CeilingTable measure_ceilings(const DeviceInfo& device, const std::atomic<bool>* stop) {
+RoofTable measure_roofs(const DeviceInfo& device, const std::atomic<bool>* stop) {
   if (!device.ok()) throw GpuError("no usable GPU: " + device.unavailable_reason);
   CUDA_CHECK(cudaSetDevice(device.device));
-  CeilingTable table = datasheet_table(device);
+  RoofTable table = datasheet_table(device);
   table.measured_at = utc_timestamp_now();
   Events ev;
   auto set = [](Roof& r, const ComputeRate& rate) {

@@ -1,4 +1,4 @@
-// Device pieces the ceiling microbenchmarks share (ceilings.cu, ceilings_wgmma.cu, ceilings_fed.cu): random
+// Device pieces the roof microbenchmarks share (roofs.cu, roofs_wgmma.cu, roofs_fed.cu): random
 // operands of each input type, and the cycles a block ran.
 #pragma once
 
@@ -9,7 +9,7 @@
 namespace tilescope {
 
 // ---- random operands ----------------------------------------------------------------------------
-// A GEMM's operands are random, and so are the ceilings': constant ones switch fewer transistors
+// A GEMM's operands are random, and so are the roofs': constant ones switch fewer transistors
 // and draw less power, and a board near its power limit rewards that with a higher clock.
 
 // 32 random bits from an index (an integer hash: the same operands in every launch).

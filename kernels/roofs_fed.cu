@@ -1,4 +1,4 @@
-// The shared-memory-fed mma.sync roofs (ceilings_fed.h): the traffic of a GEMM's main loop with
+// The shared-memory-fed mma.sync roofs (roofs_fed.h): the traffic of a GEMM's main loop with
 // nothing else in it. Each block owns one SM: one 48 KB slab that its warps multiply, and up to
 // three landing slabs for the copies. Per slab, every thread copies its 12 chunks of a slab from
 // an L2-resident buffer of random operands (cp.async) into the next landing slab, and its warp
@@ -13,10 +13,10 @@
 // kernel's 32-bit loads).
 #include <cstdint>
 
-#include "ceilings_device.cuh"
-#include "ceilings_fed.h"
 #include "cuda_check.h"
 #include "mma_ptx.cuh"
+#include "roofs_device.cuh"
+#include "roofs_fed.h"
 
 namespace tilescope {
 

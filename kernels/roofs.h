@@ -1,4 +1,4 @@
-// The device's measured ceilings ("roofs" of the Roofline view): what small kernels reach on
+// The device's measured roofs ("roofs" of the Roofline view): what small kernels reach on
 // this GPU, next to what its datasheet numbers promise. Each roof is one row of a table, so a
 // later roof (tensor cores) is one more row and one more microbenchmark, nothing else:
 //
@@ -48,7 +48,7 @@ struct Roof {
   double clock_mhz = 0;
 };
 
-struct CeilingTable {
+struct RoofTable {
   std::string device_name;
   std::string driver_version;  // "13.0", as RunResult::driver_version
   std::string measured_at;     // UTC, ISO 8601
@@ -84,12 +84,12 @@ constexpr const char* kRoofWmmaF16 = "wmma_f16";                 // 16x16x16, f3
 constexpr const char* kRoofWmmaTf32 = "wmma_tf32";               // 16x16x8
 constexpr const char* kRoofWmmaF64 = "wmma_f64";                 // 8x8x4
 // Hopper's warpgroup MMA, operands in shared memory: sm_90a code, so only on compute capability
-// 9.0 and only from a build whose architectures include 90 (ceilings_wgmma.h).
+// 9.0 and only from a build whose architectures include 90 (roofs_wgmma.h).
 constexpr const char* kRoofWgmmaF16 = "wgmma_f16";    // m64n128k16, f32 accumulate
 constexpr const char* kRoofWgmmaBf16 = "wgmma_bf16";  // m64n128k16, f32 accumulate
 constexpr const char* kRoofWgmmaTf32 = "wgmma_tf32";  // m64n128k8, f32 accumulate
 // mma.sync with its operands fed the way a GEMM's are: cp.async into shared memory, ldmatrix
-// into registers (ceilings_fed.h). What bounds an mma.sync GEMM on a GPU whose shared memory
+// into registers (roofs_fed.h). What bounds an mma.sync GEMM on a GPU whose shared memory
 // cannot keep up with its tensor cores (an H100).
 constexpr const char* kRoofMmaFedF16 = "mma_fed_f16";    // m16n8k16
 constexpr const char* kRoofMmaFedBf16 = "mma_fed_bf16";  // m16n8k16
@@ -103,7 +103,7 @@ struct TensorRoofSpec {
   const char* precision;  // "f16", "bf16", "tf32", "f64"
   int min_cc;
   double flops_per_instruction;  // 2 x M x N x K of one warp-wide (wgmma: warpgroup-wide) instruction
-  const char* method;
+  std::string method;
   // Architecture-specific code (sm_90a): the row exists on compute capability min_cc alone, and
   // only when the program holds that code.
   bool arch_specific = false;
@@ -121,21 +121,21 @@ double ridge_intensity(double compute_gflops, double bandwidth_gbps);
 double roofline_bound(double compute_gflops, double bandwidth_gbps, double intensity);
 
 // measured / datasheet, or 0 where either is missing.
-double ceiling_ratio(const Roof& r);
+double roof_ratio(const Roof& r);
 
 // The table without measurements: every roof with its datasheet-derived value (or none) and
 // method, for `device`. Pure: the tests check the datasheet arithmetic with it.
-CeilingTable datasheet_table(const DeviceInfo& device);
+RoofTable datasheet_table(const DeviceInfo& device);
 
-// Whether a table (from the cache) is what measure_ceilings would produce for `device` today:
+// Whether a table (from the cache) is what measure_roofs would produce for `device` today:
 // every roof of datasheet_table(device) present and measured, and every compute roof with its
 // clock. A table cached by an earlier version (without the clock, the random operands or a
 // later roof) is not, and the window measures again.
-bool ceilings_current(const CeilingTable& table, const DeviceInfo& device);
+bool roofs_current(const RoofTable& table, const DeviceInfo& device);
 
 // Measures every roof on the current CUDA device (probe_device() must be ok). Stops between
 // microbenchmarks once `stop` is set (the table then holds what was measured so far). Throws
 // GpuError on a failed CUDA call. Takes about a second.
-CeilingTable measure_ceilings(const DeviceInfo& device, const std::atomic<bool>* stop = nullptr);
+RoofTable measure_roofs(const DeviceInfo& device, const std::atomic<bool>* stop = nullptr);
 
 }  // namespace tilescope

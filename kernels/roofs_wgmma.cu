@@ -1,5 +1,5 @@
 // The wgmma roofs: Hopper's warpgroup MMA (wgmma.mma_async) at its full rate. Compiled for
-// sm_90a only (CMakeLists.txt); see ceilings_wgmma.h.
+// sm_90a only (CMakeLists.txt); see roofs_wgmma.h.
 //
 // A warpgroup (4 warps, 128 threads) issues wgmma.mma_async m64n128k16 (f16, bf16) or m64n128k8
 // (tf32) with both operands in shared memory, described by matrix descriptors, and FP32
@@ -7,16 +7,16 @@
 // other without waiting (the hardware chains them); a commit group holds 4, and two accumulator
 // sets alternate, so one group is always in flight while the warpgroup waits for the other
 // (wgmma.wait_group 1). Two warpgroups per block, each on its own shared tiles of random values
-// (ceilings_device.cuh). The tiles' layout is the descriptor's no-swizzle one: core matrices of
+// (roofs_device.cuh). The tiles' layout is the descriptor's no-swizzle one: core matrices of
 // 8 rows x 16 bytes, 128 bytes apart along K and 256 bytes apart along M or N; which value
 // lands where does not matter to a rate.
 #include <cuda_runtime.h>
 
 #include <cstdint>
 
-#include "ceilings_device.cuh"
-#include "ceilings_wgmma.h"
 #include "cuda_check.h"
+#include "roofs_device.cuh"
+#include "roofs_wgmma.h"
 #include "wgmma_ptx.cuh"
 
 namespace tilescope {

@@ -1,10 +1,10 @@
-// The shared-memory-fed mma.sync roofs of the ceilings table (ceilings.h). The mma.sync rows
+// The shared-memory-fed mma.sync roofs of the roofs table (roofs.h). The mma.sync rows
 // measure the instruction on operands that stay in registers; a GEMM's operands do not: each
 // slab of A and B is copied global -> shared (cp.async) once per block and read shared ->
 // registers (ldmatrix) by every warp that multiplies it. On an H100 these writes and reads of
 // shared memory, not the tensor pipe, bound an mma.sync GEMM: this roof is the rate of the same
 // instruction with that traffic and nothing else (no barrier, no edges, no epilogue, the copies'
-// source in L2). It is the ceiling the mma_sync kernels can hope for; wgmma, which reads its
+// source in L2). It is the roof the mma_sync kernels can hope for; wgmma, which reads its
 // operands from shared memory itself, once per warpgroup, is how Hopper gets past it.
 #pragma once
 
@@ -15,7 +15,7 @@
 
 namespace tilescope {
 
-struct CycleSample;  // ceilings_device.cuh
+struct CycleSample;  // roofs_device.cuh
 
 enum class FedMmaRoof { F16, Bf16, Tf32 };
 

@@ -1,5 +1,5 @@
-// The wgmma roofs of the ceilings table (ceilings.h): Hopper's warpgroup MMA, which only
-// sm_90a code may issue. ceilings_wgmma.cu is compiled for sm_90a alone, and only when the
+// The wgmma roofs of the roofs table (roofs.h): Hopper's warpgroup MMA, which only
+// sm_90a code may issue. roofs_wgmma.cu is compiled for sm_90a alone, and only when the
 // build's architectures include 90 (CMakeLists.txt); elsewhere its kernel is empty and
 // wgmma_roofs_built() says so.
 #pragma once
@@ -8,7 +8,7 @@
 
 namespace tilescope {
 
-struct CycleSample;  // ceilings_device.cuh
+struct CycleSample;  // roofs_device.cuh
 
 enum class WgmmaRoof { F16, Bf16, Tf32 };
 

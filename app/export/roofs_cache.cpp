@@ -1,4 +1,4 @@
-#include "export/ceilings_cache.h"
+#include "export/roofs_cache.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -27,14 +27,14 @@ std::string file_safe(const std::string& s) {
 }
 
 std::string cache_prefix(const std::string& device_name) {
-  return "ceilings-" + file_safe(device_name) + "-driver-";
+  return "roofs-" + file_safe(device_name) + "-driver-";
 }
 
 }  // namespace
 
-std::string ceilings_to_json(const CeilingTable& t) {
+std::string roofs_to_json(const RoofTable& t) {
   Json j;
-  j["tilescope_ceilings"] = kCeilingsFormat;
+  j["tilescope_roofs"] = kRoofsFormat;
   j["device"] = t.device_name;
   j["driver_version"] = t.driver_version;
   j["measured_at"] = t.measured_at;
@@ -56,21 +56,22 @@ std::string ceilings_to_json(const CeilingTable& t) {
   return j.dump(2) + "\n";
 }
 
-bool ceilings_from_json(const std::string& text, CeilingTable* table, std::string* error) {
+bool roofs_from_json(const std::string& text, RoofTable* table, std::string* error) {
   const Json j = Json::parse(text, nullptr, false);
   if (j.is_discarded() || !j.is_object()) {
     *error = "not a JSON object";
     return false;
   }
-  if (!j.contains("tilescope_ceilings") || !j["tilescope_ceilings"].is_number_integer() ||
-      j["tilescope_ceilings"].get<int>() != kCeilingsFormat) {
-    *error = "not a tilescope ceilings file (\"tilescope_ceilings\": " + std::to_string(kCeilingsFormat) + " missing)";
+  // Files written before the roofs had one name carry the same format under its older key.
+  const char* format_key = j.contains("tilescope_roofs") ? "tilescope_roofs" : "tilescope_ceilings";
+  if (!j.contains(format_key) || !j[format_key].is_number_integer() || j[format_key].get<int>() != kRoofsFormat) {
+    *error = "not a tilescope roofs file (\"tilescope_roofs\": " + std::to_string(kRoofsFormat) + " missing)";
     return false;
   }
   auto text_of = [](const Json& o, const char* key) {
     return o.contains(key) && o[key].is_string() ? o[key].get<std::string>() : std::string();
   };
-  CeilingTable t;
+  RoofTable t;
   t.device_name = text_of(j, "device");
   t.driver_version = text_of(j, "driver_version");
   t.measured_at = text_of(j, "measured_at");
@@ -109,7 +110,7 @@ bool ceilings_from_json(const std::string& text, CeilingTable* table, std::strin
   return true;
 }
 
-bool load_ceilings_file(const std::string& path, CeilingTable* table, std::string* error) {
+bool load_roofs_file(const std::string& path, RoofTable* table, std::string* error) {
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     *error = "cannot read " + path;
@@ -118,14 +119,14 @@ bool load_ceilings_file(const std::string& path, CeilingTable* table, std::strin
   std::ostringstream text;
   text << in.rdbuf();
   std::string why;
-  if (!ceilings_from_json(text.str(), table, &why)) {
+  if (!roofs_from_json(text.str(), table, &why)) {
     *error = path + ": " + why;
     return false;
   }
   return true;
 }
 
-bool save_ceilings_file(const std::string& path, const CeilingTable& table, std::string* error) {
+bool save_roofs_file(const std::string& path, const RoofTable& table, std::string* error) {
   const std::filesystem::path parent = std::filesystem::path(path).parent_path();
   std::error_code ec;
   if (!parent.empty()) std::filesystem::create_directories(parent, ec);
@@ -133,25 +134,24 @@ bool save_ceilings_file(const std::string& path, const CeilingTable& table, std:
     *error = "cannot create " + parent.string() + ": " + ec.message();
     return false;
   }
-  return write_file_atomically(path, ceilings_to_json(table), error);
+  return write_file_atomically(path, roofs_to_json(table), error);
 }
 
-std::string ceilings_cache_dir() {
+std::string roofs_cache_dir() {
   return xdg_user_dir("XDG_CACHE_HOME", ".cache");
 }
 
-std::string ceilings_cache_path(const std::string& dir, const std::string& device_name,
-                                const std::string& driver_version) {
+std::string roofs_cache_path(const std::string& dir, const std::string& device_name,
+                             const std::string& driver_version) {
   return dir + "/" + cache_prefix(device_name) + file_safe(driver_version) + ".json";
 }
 
-bool find_cached_ceilings(const std::string& dir, const std::string& device_name, const std::string& driver_version,
-                          CeilingTable* table, bool* exact) {
+bool find_cached_roofs(const std::string& dir, const std::string& device_name, const std::string& driver_version,
+                       RoofTable* table, bool* exact) {
   if (dir.empty() || device_name.empty()) return false;
   std::string error;
-  CeilingTable t;
-  if (load_ceilings_file(ceilings_cache_path(dir, device_name, driver_version), &t, &error) &&
-      t.device_name == device_name) {
+  RoofTable t;
+  if (load_roofs_file(roofs_cache_path(dir, device_name, driver_version), &t, &error) && t.device_name == device_name) {
     *table = t;
     *exact = true;
     return true;
@@ -163,8 +163,8 @@ bool find_cached_ceilings(const std::string& dir, const std::string& device_name
   for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
     const std::string name = entry.path().filename().string();
     if (name.rfind(prefix, 0) != 0 || entry.path().extension() != ".json") continue;
-    CeilingTable other;
-    if (!load_ceilings_file(entry.path().string(), &other, &error) || other.device_name != device_name) continue;
+    RoofTable other;
+    if (!load_roofs_file(entry.path().string(), &other, &error) || other.device_name != device_name) continue;
     if (!found || other.measured_at > table->measured_at) *table = other;
     found = true;
   }
@@ -172,13 +172,13 @@ bool find_cached_ceilings(const std::string& dir, const std::string& device_name
   return found;
 }
 
-bool cache_ceilings(const std::string& dir, const CeilingTable& table, std::string* path, std::string* error) {
+bool cache_roofs(const std::string& dir, const RoofTable& table, std::string* path, std::string* error) {
   if (dir.empty()) {
     *error = "no cache folder: neither XDG_CACHE_HOME nor HOME is set";
     return false;
   }
-  *path = ceilings_cache_path(dir, table.device_name, table.driver_version);
-  return save_ceilings_file(*path, table, error);
+  *path = roofs_cache_path(dir, table.device_name, table.driver_version);
+  return save_roofs_file(*path, table, error);
 }
 
 }  // namespace tilescope

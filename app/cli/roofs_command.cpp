@@ -1,4 +1,4 @@
-#include "cli/ceilings_command.h"
+#include "cli/roofs_command.h"
 
 #include <cstdio>
 #include <exception>
@@ -6,8 +6,8 @@
 #include "cli/bench_command.h"
 #include "device_info.h"
 #include "export/atomic_file.h"
-#include "export/ceilings_cache.h"
 #include "export/results_csv.h"
+#include "export/roofs_cache.h"
 
 namespace tilescope {
 
@@ -27,14 +27,14 @@ std::string pad(const std::string& s, std::size_t width, bool right) {
 
 }  // namespace
 
-std::string format_ceiling_table(const CeilingTable& t) {
+std::string format_roof_table(const RoofTable& t) {
   std::string out =
-      "Ceilings of " + t.device_name + " (driver " + t.driver_version + ", measured " + t.measured_at + ")\n";
+      "Roofs of " + t.device_name + " (driver " + t.driver_version + ", measured " + t.measured_at + ")\n";
   const std::size_t w0 = 24, w1 = 10, w2 = 12, w3 = 12, w4 = 7, w5 = 7;
   out += pad("roof", w0, false) + pad("kind", w1, false) + pad("measured", w2, true) + pad("datasheet", w3, true) +
          pad("ratio", w4, true) + pad("MHz", w5, true) + "  unit\n";
   for (const Roof& r : t.roofs) {
-    const double ratio = ceiling_ratio(r);
+    const double ratio = roof_ratio(r);
     out += pad(r.name, w0, false) + pad(to_string(r.kind), w1, false) +
            pad(r.measured > 0 ? number(r.measured) : "-", w2, true) +
            pad(r.datasheet > 0 ? number(r.datasheet) : "none", w3, true) +
@@ -50,38 +50,38 @@ std::string format_ceiling_table(const CeilingTable& t) {
   return out;
 }
 
-std::string ceilings_to_csv(const CeilingTable& t) {
+std::string roofs_to_csv(const RoofTable& t) {
   std::string out =
       "device,driver_version,measured_at,id,name,kind,precision,measured,datasheet,ratio,unit,clock_mhz,method\n";
   for (const Roof& r : t.roofs) {
     out += csv_field(t.device_name) + "," + csv_field(t.driver_version) + "," + csv_field(t.measured_at) + "," +
            csv_field(r.id) + "," + csv_field(r.name) + "," + to_string(r.kind) + "," + csv_field(r.precision) + "," +
            number(r.measured, "%.3f") + "," + (r.datasheet > 0 ? number(r.datasheet, "%.3f") : "") + "," +
-           (ceiling_ratio(r) > 0 ? number(ceiling_ratio(r), "%.4f") : "") + "," + csv_field(r.unit) + "," +
+           (roof_ratio(r) > 0 ? number(roof_ratio(r), "%.4f") : "") + "," + csv_field(r.unit) + "," +
            (r.clock_mhz > 0 ? number(r.clock_mhz, "%.0f") : "") + "," + csv_field(r.method) + "\n";
   }
   return out;
 }
 
-int run_ceilings(const BenchOptions& opt, std::ostream& out, std::ostream& err) {
+int run_roofs(const BenchOptions& opt, std::ostream& out, std::ostream& err) {
   const DeviceInfo& device = probe_device();
   if (!device.ok()) {
     err << "tilescope: no usable GPU: "
         << (device.unavailable_reason.empty() ? "the CUDA device probe failed" : device.unavailable_reason) << "\n";
     return kExitNoGpu;
   }
-  CeilingTable table;
+  RoofTable table;
   try {
-    err << "measuring the ceilings of " << device.name << " ...\n";
-    table = measure_ceilings(device);
+    err << "measuring the roofs of " << device.name << " ...\n";
+    table = measure_roofs(device);
   } catch (const std::exception& e) {
-    err << "tilescope bench: measuring the ceilings failed: " << e.what() << "\n";
+    err << "tilescope bench: measuring the roofs failed: " << e.what() << "\n";
     return kExitRunFailed;
   }
-  out << format_ceiling_table(table);
+  out << format_roof_table(table);
 
   std::string path, error;
-  if (cache_ceilings(ceilings_cache_dir(), table, &path, &error))
+  if (cache_roofs(roofs_cache_dir(), table, &path, &error))
     err << "cached in " << path << "\n";
   else
     err << "tilescope: not cached: " << error << "\n";  // the table above still stands
@@ -96,8 +96,8 @@ int run_ceilings(const BenchOptions& opt, std::ostream& out, std::ostream& err) 
       code = kExitOutputFailed;
     }
   };
-  if (!opt.json_path.empty()) write(opt.json_path, ceilings_to_json(table));
-  if (!opt.csv_path.empty()) write(opt.csv_path, ceilings_to_csv(table));
+  if (!opt.json_path.empty()) write(opt.json_path, roofs_to_json(table));
+  if (!opt.csv_path.empty()) write(opt.csv_path, roofs_to_csv(table));
   return code;
 }
 

@@ -1,4 +1,4 @@
-// The measured ceilings on a real GPU: the compute and DRAM roofs agree with the device's
+// The measured roofs on a real GPU: the compute and DRAM roofs agree with the device's
 // datasheet-derived peaks within 10%, the memory hierarchy comes out in its order, the
 // tensor-core rows are there, steady, and above the FMA pipes where the hardware is, and every
 // CUDA kernel of ours, measured at N = 2048, lies under the roofs at the arithmetic intensity
@@ -8,11 +8,11 @@
 #include <algorithm>
 #include <string>
 
-#include "ceilings.h"
-#include "ceilings_wgmma.h"
 #include "device_info.h"
 #include "measure.h"
 #include "registry.h"
+#include "roofs.h"
+#include "roofs_wgmma.h"
 #include "traffic.h"
 #include "variant_cases.h"
 
@@ -21,15 +21,15 @@ using namespace tilescope;
 namespace {
 
 // Measured once for the whole suite (about a second).
-const CeilingTable& ceilings() {
-  static const CeilingTable table = measure_ceilings(probe_device());
+const RoofTable& roofs() {
+  static const RoofTable table = measure_roofs(probe_device());
   return table;
 }
 
 void expect_within_10_percent(const Roof* r) {
   ASSERT_NE(r, nullptr);
   if (r->datasheet <= 0) GTEST_SKIP() << r->name << ": this device's datasheet-derived value is unknown";
-  const double ratio = ceiling_ratio(*r);
+  const double ratio = roof_ratio(*r);
   ::testing::Test::RecordProperty(r->id + "_ratio", std::to_string(ratio));
   EXPECT_GE(ratio, 0.90) << r->name << ": measured " << r->measured << " " << r->unit << ", datasheet-derived "
                          << r->datasheet;
@@ -37,32 +37,32 @@ void expect_within_10_percent(const Roof* r) {
                          << r->datasheet;
 }
 
-TEST(GpuCeilings, Fp32FmaWithin10PercentOfTheDatasheet) {
+TEST(GpuRoofs, Fp32FmaWithin10PercentOfTheDatasheet) {
   SKIP_WITHOUT_GPU();
-  expect_within_10_percent(ceilings().find(kRoofFp32Fma));
+  expect_within_10_percent(roofs().find(kRoofFp32Fma));
 }
 
-TEST(GpuCeilings, Fp64FmaWithin10PercentOfTheDatasheet) {
+TEST(GpuRoofs, Fp64FmaWithin10PercentOfTheDatasheet) {
   SKIP_WITHOUT_GPU();
-  expect_within_10_percent(ceilings().find(kRoofFp64Fma));
+  expect_within_10_percent(roofs().find(kRoofFp64Fma));
 }
 
-TEST(GpuCeilings, DramWithin10PercentOfTheDatasheet) {
+TEST(GpuRoofs, DramWithin10PercentOfTheDatasheet) {
   SKIP_WITHOUT_GPU();
   // The DRAM roof is the better of the plain reads and the copy: a GEMM mostly reads. The copy
   // alone is reported (and must be sane) but reaches less on an H100 (read/write turnarounds).
-  expect_within_10_percent(ceilings().dram());
-  const Roof* copy = ceilings().find(kRoofHbmCopy);
+  expect_within_10_percent(roofs().dram());
+  const Roof* copy = roofs().find(kRoofHbmCopy);
   ASSERT_NE(copy, nullptr);
-  RecordProperty("hbm_copy_ratio", std::to_string(ceiling_ratio(*copy)));
+  RecordProperty("hbm_copy_ratio", std::to_string(roof_ratio(*copy)));
   if (copy->datasheet > 0) {
-    EXPECT_GE(ceiling_ratio(*copy), 0.75) << "copy " << copy->measured << " GB/s";
+    EXPECT_GE(roof_ratio(*copy), 0.75) << "copy " << copy->measured << " GB/s";
   }
 }
 
-TEST(GpuCeilings, MemoryHierarchyInOrder) {
+TEST(GpuRoofs, MemoryHierarchyInOrder) {
   SKIP_WITHOUT_GPU();
-  const CeilingTable& t = ceilings();
+  const RoofTable& t = roofs();
   const Roof *dram = t.dram(), *l2 = t.find(kRoofL2Read), *shared = t.find(kRoofSharedRead);
   ASSERT_TRUE(dram && l2 && shared);
   EXPECT_GT(l2->measured, dram->measured) << "the L2 should be faster than DRAM";
@@ -78,10 +78,10 @@ int device_cc() {
 // the hardware is built so (f16 and bf16 with f32 accumulation on every sm_80+ part; tf32 on
 // the data-centre parts sm_80 and sm_90, while GeForce Ampere and Ada run tf32 at about the
 // FP32 rate); on sm_90 the m16n8k16 FP64 shape beats the FP64 FMA pipe.
-TEST(GpuCeilings, TensorCoreRowsArePositiveAndAboveTheFmaRoofs) {
+TEST(GpuRoofs, TensorCoreRowsArePositiveAndAboveTheFmaRoofs) {
   SKIP_WITHOUT_GPU();
   if (device_cc() < 80) GTEST_SKIP() << "mma.sync needs sm_80 (this device: sm_" << device_cc() << ")";
-  const CeilingTable& t = ceilings();
+  const RoofTable& t = roofs();
   const Roof* fp32 = t.find(kRoofFp32Fma);
   const Roof* fp64 = t.find(kRoofFp64Fma);
   ASSERT_TRUE(fp32 && fp64);
@@ -114,7 +114,7 @@ TEST(GpuCeilings, TensorCoreRowsArePositiveAndAboveTheFmaRoofs) {
 // 2048 in tf32 (the dense rates NVIDIA gives for the H100, divided by its SMs and boost clock),
 // measured with the clock the row recorded; well above mma.sync's rows, which reach about two
 // thirds of it.
-TEST(GpuCeilings, WgmmaRowsRunAtTheFullTensorRatePerCycle) {
+TEST(GpuRoofs, WgmmaRowsRunAtTheFullTensorRatePerCycle) {
   SKIP_WITHOUT_GPU();
   const TensorRoofSpec* wgmma_bf16 = nullptr;
   for (const TensorRoofSpec& spec : tensor_roof_specs())
@@ -123,7 +123,7 @@ TEST(GpuCeilings, WgmmaRowsRunAtTheFullTensorRatePerCycle) {
   if (!tensor_roof_on_device(*wgmma_bf16, device_cc()))
     GTEST_SKIP() << "wgmma needs sm_90a code and compute capability 9.0 (this device: sm_" << device_cc()
                  << ", sm_90a code in this build: " << (wgmma_roofs_built() ? "yes" : "no") << ")";
-  const CeilingTable& t = ceilings();
+  const RoofTable& t = roofs();
   const double sms = probe_device().sm_count;
   const struct {
     const char *wgmma, *mma;
@@ -146,10 +146,10 @@ TEST(GpuCeilings, WgmmaRowsRunAtTheFullTensorRatePerCycle) {
 // operands (2% for noise), and not a broken measurement far below it (a lost slab count, an
 // empty loop). On an H100 they reach about two thirds of it: its shared memory, not its tensor
 // pipe, bounds an mma.sync GEMM.
-TEST(GpuCeilings, SmemFedMmaRowsLieUnderTheirMmaRows) {
+TEST(GpuRoofs, SmemFedMmaRowsLieUnderTheirMmaRows) {
   SKIP_WITHOUT_GPU();
   if (device_cc() < 80) GTEST_SKIP() << "mma.sync needs sm_80 (this device: sm_" << device_cc() << ")";
-  const CeilingTable& t = ceilings();
+  const RoofTable& t = roofs();
   const struct {
     const char *fed, *mma;
   } rows[] = {{kRoofMmaFedF16, kRoofMmaF16}, {kRoofMmaFedBf16, kRoofMmaBf16}, {kRoofMmaFedTf32, kRoofMmaTf32}};
@@ -171,12 +171,12 @@ TEST(GpuCeilings, SmemFedMmaRowsLieUnderTheirMmaRows) {
 // unit slip (kHz, GHz) nor a lost count; the bandwidth roofs record none. (The maximum is not a
 // bound: on an H100 rated 1980 MHz the FP64 tensor-core rows ran at about 2070 MHz, which their
 // own FLOP rate confirms.)
-TEST(GpuCeilings, ComputeRoofsRecordTheirClock) {
+TEST(GpuRoofs, ComputeRoofsRecordTheirClock) {
   SKIP_WITHOUT_GPU();
   const double max_mhz = probe_device().sm_clock_khz / 1e3;
   ASSERT_GT(max_mhz, 0.0);
   int clocked = 0;
-  for (const Roof& r : ceilings().roofs) {
+  for (const Roof& r : roofs().roofs) {
     if (r.kind == RoofKind::Bandwidth) {
       EXPECT_EQ(r.clock_mhz, 0.0) << r.name;
       continue;
@@ -192,13 +192,13 @@ TEST(GpuCeilings, ComputeRoofsRecordTheirClock) {
 // The tensor-core rows are steady per clock cycle: measured a second time, each within 5% of the
 // first once both are divided by the clock they ran at. (Their random operands take an H100 to
 // its power limit, which moves the clock itself by more than that from one run to the next.)
-TEST(GpuCeilings, TensorCoreRowsRepeatWithin5PercentPerCycle) {
+TEST(GpuRoofs, TensorCoreRowsRepeatWithin5PercentPerCycle) {
   SKIP_WITHOUT_GPU();
   if (device_cc() < 70) GTEST_SKIP() << "no tensor cores before sm_70";
-  const CeilingTable again = measure_ceilings(probe_device());
+  const RoofTable again = measure_roofs(probe_device());
   int compared = 0;
   for (const TensorRoofSpec& spec : tensor_roof_specs()) {
-    const Roof *a = ceilings().find(spec.id), *b = again.find(spec.id);
+    const Roof *a = roofs().find(spec.id), *b = again.find(spec.id);
     if (!a || !b) continue;
     ASSERT_GT(a->measured, 0.0) << spec.id;
     ASSERT_GT(a->clock_mhz, 0.0) << spec.id;
@@ -212,9 +212,9 @@ TEST(GpuCeilings, TensorCoreRowsRepeatWithin5PercentPerCycle) {
   EXPECT_GT(compared, 0);
 }
 
-TEST(GpuCeilings, EachCudaVariantLiesUnderTheRoofsAtN2048) {
+TEST(GpuRoofs, EachCudaVariantLiesUnderTheRoofsAtN2048) {
   SKIP_WITHOUT_GPU();
-  const CeilingTable& t = ceilings();
+  const RoofTable& t = roofs();
   const Roof* top_bw = t.top_bandwidth();
   ASSERT_NE(top_bw, nullptr);
   Measurer measurer;

@@ -1,7 +1,7 @@
-// The ceilings' pure parts: the datasheet arithmetic, the ridge point, the JSON file and its
-// cache (round trip, key, fallbacks, bad files), and `bench --ceilings`'s arguments and table.
-// The measurements themselves need a GPU: tests/gpu_ceilings_test.cpp.
-#include "ceilings.h"
+// The roofs' pure parts: the datasheet arithmetic, the ridge point, the JSON file and its
+// cache (round trip, key, fallbacks, bad files), and `bench --roofs`'s arguments and table.
+// The measurements themselves need a GPU: tests/gpu_roofs_test.cpp.
+#include "roofs.h"
 
 #include <gtest/gtest.h>
 #include <stdlib.h>
@@ -16,18 +16,19 @@
 #include <stdexcept>
 #include <string>
 
-#include "ceilings_fed.h"
-#include "ceilings_wgmma.h"
 #include "cli/bench_args.h"
-#include "cli/ceilings_command.h"
+#include "cli/roofs_command.h"
 #include "device_info.h"
-#include "export/ceilings_cache.h"
+#include "export/roofs_cache.h"
+#include "roofs_fed.h"
+#include "roofs_wgmma.h"
 #include "run_program.h"
 
 namespace tilescope {
 namespace {
 
-// An H100 SXM as the driver describes it: 132 SMs at 1980 MHz, HBM3 at 2619 MHz on 5120 bits.
+// An H100 SXM as the driver describes it: 132 SMs at 1980 MHz, HBM3 at 2619 MHz on 5120 bits;
+// its peaks derived from those figures as the probe derives them.
 DeviceInfo h100_like() {
   DeviceInfo d;
   d.availability = GpuAvailability::Available;
@@ -38,14 +39,11 @@ DeviceInfo h100_like() {
   d.memory_clock_khz = 2619000;
   d.memory_bus_bits = 5120;
   d.driver_version = 13000;
-  const double ghz = d.sm_clock_khz / 1e6;
-  d.peak_fp32_gflops = d.sm_count * fp32_lanes_per_sm(9, 0) * 2.0 * ghz;
-  d.peak_fp64_gflops = d.sm_count * fp64_lanes_per_sm(9, 0) * 2.0 * ghz;
-  d.peak_dram_gbps = dram_bandwidth_gbps(d.memory_clock_khz, d.memory_bus_bits);
+  derive_peaks(d);
   return d;
 }
 
-TEST(Ceilings, DramBandwidthFromClockAndBusMatchesTheH100Datasheet) {
+TEST(Roofs, DramBandwidthFromClockAndBusMatchesTheH100Datasheet) {
   // NVIDIA's datasheet: 3.35 TB/s for the H100 SXM5 80 GB; 67 TFLOP/s FP32, 34 FP64 (non-tensor).
   const DeviceInfo d = h100_like();
   EXPECT_NEAR(d.peak_dram_gbps, 3350.0, 3350.0 * 0.005);
@@ -58,9 +56,9 @@ TEST(Ceilings, DramBandwidthFromClockAndBusMatchesTheH100Datasheet) {
   EXPECT_DOUBLE_EQ(dram_bandwidth_gbps(2000000, 256), dram_bandwidth_gbps(2000000, 512) / 2);
 }
 
-TEST(Ceilings, DatasheetTableHasEveryRoofOnceWithValuesWhereTheyExist) {
+TEST(Roofs, DatasheetTableHasEveryRoofOnceWithValuesWhereTheyExist) {
   const DeviceInfo d = h100_like();
-  const CeilingTable t = datasheet_table(d);
+  const RoofTable t = datasheet_table(d);
   EXPECT_EQ(t.device_name, d.name);
   EXPECT_EQ(t.driver_version, "13.0");
   for (const char* id : {kRoofFp32Fma, kRoofFp64Fma, kRoofHbmCopy, kRoofHbmRead, kRoofL2Read, kRoofSharedRead})
@@ -82,7 +80,7 @@ TEST(Ceilings, DatasheetTableHasEveryRoofOnceWithValuesWhereTheyExist) {
   // No measurement: no top roofs and no ratio.
   EXPECT_EQ(t.top_compute("f32"), nullptr);
   EXPECT_EQ(t.dram(), nullptr);
-  EXPECT_EQ(ceiling_ratio(*t.find(kRoofFp32Fma)), 0.0);
+  EXPECT_EQ(roof_ratio(*t.find(kRoofFp32Fma)), 0.0);
 }
 
 DeviceInfo with_compute_capability(DeviceInfo d, int major, int minor) {
@@ -94,7 +92,7 @@ DeviceInfo with_compute_capability(DeviceInfo d, int major, int minor) {
 // The tensor-core rows: each a compute roof in GFLOP/s for one of the precisions the GEMM
 // types name, worth 2*M*N*K per instruction of its shape, without a datasheet value, and only
 // on the devices whose architecture has the instruction.
-TEST(Ceilings, TensorCoreRowsAreWellFormedComputeRoofs) {
+TEST(Roofs, TensorCoreRowsAreWellFormedComputeRoofs) {
   struct Expected {
     const char* id;
     const char* precision;
@@ -125,7 +123,7 @@ TEST(Ceilings, TensorCoreRowsAreWellFormedComputeRoofs) {
 
   // An sm_90 part has every tensor-core row; the wgmma ones (sm_90a code) only from a build whose
   // architectures include 90, as this one's do when it says it holds them.
-  const CeilingTable h100 = datasheet_table(h100_like());
+  const RoofTable h100 = datasheet_table(h100_like());
   int h100_rows = 0;
   for (const Expected& e : expected) {
     const Roof* r = h100.find(e.id);
@@ -154,34 +152,34 @@ TEST(Ceilings, TensorCoreRowsAreWellFormedComputeRoofs) {
   }
 
   // An sm_80 part has no m16n8k16 FP64 shape; a Turing part only wmma f16; an unknown one none.
-  const CeilingTable a100 = datasheet_table(with_compute_capability(h100_like(), 8, 0));
+  const RoofTable a100 = datasheet_table(with_compute_capability(h100_like(), 8, 0));
   EXPECT_EQ(a100.find(kRoofMmaF64M16n8k16), nullptr);
   EXPECT_NE(a100.find(kRoofMmaF64M8n8k4), nullptr);
   EXPECT_NE(a100.find(kRoofMmaTf32), nullptr);
-  const CeilingTable ada = datasheet_table(with_compute_capability(h100_like(), 8, 9));
+  const RoofTable ada = datasheet_table(with_compute_capability(h100_like(), 8, 9));
   EXPECT_EQ(ada.find(kRoofMmaF64M16n8k16), nullptr);
   EXPECT_NE(ada.find(kRoofMmaBf16), nullptr);
-  const CeilingTable turing = datasheet_table(with_compute_capability(h100_like(), 7, 5));
+  const RoofTable turing = datasheet_table(with_compute_capability(h100_like(), 7, 5));
   EXPECT_NE(turing.find(kRoofWmmaF16), nullptr);
   for (const char* id : {kRoofMmaF16, kRoofMmaBf16, kRoofMmaTf32, kRoofMmaF64M8n8k4, kRoofWmmaTf32, kRoofWmmaF64})
     EXPECT_EQ(turing.find(id), nullptr) << id;
   // sm_90a code runs on compute capability 9.0 alone: a Blackwell part has every mma.sync row
   // but no wgmma one.
-  const CeilingTable blackwell = datasheet_table(with_compute_capability(h100_like(), 10, 0));
+  const RoofTable blackwell = datasheet_table(with_compute_capability(h100_like(), 10, 0));
   EXPECT_NE(blackwell.find(kRoofMmaF64M16n8k16), nullptr);
   for (const char* id : {kRoofWgmmaF16, kRoofWgmmaBf16, kRoofWgmmaTf32}) {
     EXPECT_EQ(blackwell.find(id), nullptr) << id;
     EXPECT_EQ(a100.find(id), nullptr) << id;
   }
-  const CeilingTable unknown = datasheet_table(with_compute_capability(h100_like(), 0, 0));
+  const RoofTable unknown = datasheet_table(with_compute_capability(h100_like(), 0, 0));
   EXPECT_EQ(unknown.roofs.size(), h100.roofs.size() - h100_rows);
   // The plain roofs are the same on every part.
   for (const char* id : {kRoofFp32Fma, kRoofFp64Fma, kRoofHbmCopy, kRoofHbmRead, kRoofL2Read, kRoofSharedRead})
     EXPECT_NE(unknown.find(id), nullptr) << id;
 }
 
-CeilingTable measured_table() {
-  CeilingTable t = datasheet_table(h100_like());
+RoofTable measured_table() {
+  RoofTable t = datasheet_table(h100_like());
   t.measured_at = "2026-11-22T18:00:00Z";
   double v = 1000;
   for (Roof& r : t.roofs) {
@@ -191,7 +189,7 @@ CeilingTable measured_table() {
   return t;
 }
 
-Roof& roof(CeilingTable& t, const std::string& id) {
+Roof& roof(RoofTable& t, const std::string& id) {
   for (Roof& r : t.roofs)
     if (r.id == id) return r;
   throw std::runtime_error("no roof " + id);
@@ -201,7 +199,7 @@ Roof& roof(CeilingTable& t, const std::string& id) {
 // and 64 x 64 warp tiles: a 48 KB slab (A 128 and B 256 rows of 128 bytes) feeds 8 warps x 4 k
 // steps x 4 x 8 instructions. Beside the multiplied slab, as many landing slabs as fit, up to 3:
 // an H100 (227 KB per block) 3, an A100 (163 KB) 2, sm_86/89 (99 KB) 1, less than two slabs none.
-TEST(Ceilings, SmemFedRowsCarryTheKernelsTraffic) {
+TEST(Roofs, SmemFedRowsCarryTheKernelsTraffic) {
   EXPECT_EQ(kFedRoofSlabBytes, std::size_t{(128 + 256) * 128});
   EXPECT_EQ(kFedRoofInstructionsPerSlab, (128 / 64) * (256 / 64) * 4 * (64 / 16) * (64 / 8));
   EXPECT_EQ(fed_roof_landings(227 * 1024), 3);
@@ -211,8 +209,8 @@ TEST(Ceilings, SmemFedRowsCarryTheKernelsTraffic) {
   for (std::size_t kb : {227, 163, 99}) EXPECT_LE(fed_roof_shared_bytes(fed_roof_landings(kb * 1024)), kb * 1024);
 }
 
-TEST(Ceilings, TopRoofsAndDram) {
-  CeilingTable t = measured_table();
+TEST(Roofs, TopRoofsAndDram) {
+  RoofTable t = measured_table();
   roof(t, kRoofHbmCopy).measured = 2800;
   roof(t, kRoofHbmRead).measured = 3000;
   EXPECT_EQ(t.dram()->id, kRoofHbmRead);
@@ -230,33 +228,33 @@ TEST(Ceilings, TopRoofsAndDram) {
   for (Roof& r : t.roofs)
     if (r.precision == "tf32") r.measured = 0;
   EXPECT_EQ(t.top_compute("tf32"), nullptr);
-  EXPECT_DOUBLE_EQ(ceiling_ratio(*t.find(kRoofHbmCopy)), 3100 / t.find(kRoofHbmCopy)->datasheet);
+  EXPECT_DOUBLE_EQ(roof_ratio(*t.find(kRoofHbmCopy)), 3100 / t.find(kRoofHbmCopy)->datasheet);
 }
 
 // A cached table is current when it has every roof this build measures on the device, each
 // measured, every compute roof with its clock; one from an earlier version is measured again.
-TEST(Ceilings, ACachedTableIsCurrentOnlyWithEveryRoofAndClock) {
+TEST(Roofs, ACachedTableIsCurrentOnlyWithEveryRoofAndClock) {
   const DeviceInfo device = h100_like();
-  CeilingTable t = measured_table();
-  EXPECT_TRUE(ceilings_current(t, device));
-  CeilingTable no_clock = t;
+  RoofTable t = measured_table();
+  EXPECT_TRUE(roofs_current(t, device));
+  RoofTable no_clock = t;
   roof(no_clock, kRoofMmaBf16).clock_mhz = 0;  // written before the clock was recorded
-  EXPECT_FALSE(ceilings_current(no_clock, device));
-  CeilingTable missing = t;
+  EXPECT_FALSE(roofs_current(no_clock, device));
+  RoofTable missing = t;
   missing.roofs.erase(missing.roofs.begin() + 2);  // written before a roof existed
-  EXPECT_FALSE(ceilings_current(missing, device));
-  CeilingTable unmeasured = t;
+  EXPECT_FALSE(roofs_current(missing, device));
+  RoofTable unmeasured = t;
   roof(unmeasured, kRoofL2Read).measured = 0;
-  EXPECT_FALSE(ceilings_current(unmeasured, device));
+  EXPECT_FALSE(roofs_current(unmeasured, device));
   // Roofs it does not know (a later version's) do not make it stale.
-  CeilingTable extra = t;
+  RoofTable extra = t;
   Roof later = t.roofs.front();
   later.id = "a_later_roof";
   extra.roofs.push_back(later);
-  EXPECT_TRUE(ceilings_current(extra, device));
+  EXPECT_TRUE(roofs_current(extra, device));
 }
 
-TEST(Ceilings, RidgePointIsWhereBandwidthMeetsCompute) {
+TEST(Roofs, RidgePointIsWhereBandwidthMeetsCompute) {
   const double p = 60000, b = 3000;
   const double ridge = ridge_intensity(p, b);
   EXPECT_DOUBLE_EQ(ridge, 20.0);
@@ -267,11 +265,11 @@ TEST(Ceilings, RidgePointIsWhereBandwidthMeetsCompute) {
   EXPECT_EQ(ridge_intensity(p, 0), 0.0);
 }
 
-TEST(CeilingsFile, RoundTripsEveryField) {
-  const CeilingTable t = measured_table();
-  CeilingTable back;
+TEST(RoofsFile, RoundTripsEveryField) {
+  const RoofTable t = measured_table();
+  RoofTable back;
   std::string error;
-  ASSERT_TRUE(ceilings_from_json(ceilings_to_json(t), &back, &error)) << error;
+  ASSERT_TRUE(roofs_from_json(roofs_to_json(t), &back, &error)) << error;
   EXPECT_EQ(back.device_name, t.device_name);
   EXPECT_EQ(back.driver_version, t.driver_version);
   EXPECT_EQ(back.measured_at, t.measured_at);
@@ -288,31 +286,29 @@ TEST(CeilingsFile, RoundTripsEveryField) {
     EXPECT_DOUBLE_EQ(back.roofs[i].clock_mhz, t.roofs[i].clock_mhz);
   }
   // A roof without a datasheet value says null, not 0.
-  EXPECT_NE(ceilings_to_json(t).find("\"datasheet\": null"), std::string::npos);
+  EXPECT_NE(roofs_to_json(t).find("\"datasheet\": null"), std::string::npos);
 }
 
-TEST(CeilingsFile, RejectsWhatIsNotACeilingsFile) {
-  CeilingTable t;
+TEST(RoofsFile, RejectsWhatIsNotARoofsFile) {
+  RoofTable t;
   std::string error;
-  EXPECT_FALSE(ceilings_from_json("not json", &t, &error));
-  EXPECT_FALSE(ceilings_from_json("{\"roofs\": []}", &t, &error));
-  EXPECT_NE(error.find("tilescope_ceilings"), std::string::npos) << error;
-  EXPECT_FALSE(ceilings_from_json("{\"tilescope_ceilings\": 1, \"roofs\": {}}", &t, &error));
-  EXPECT_FALSE(ceilings_from_json(
-      "{\"tilescope_ceilings\": 1, \"roofs\": [{\"id\": \"x\", \"kind\": \"sideways\", \"measured\": 1}]}", &t,
-      &error));
+  EXPECT_FALSE(roofs_from_json("not json", &t, &error));
+  EXPECT_FALSE(roofs_from_json("{\"roofs\": []}", &t, &error));
+  EXPECT_NE(error.find("tilescope_roofs"), std::string::npos) << error;
+  EXPECT_FALSE(roofs_from_json("{\"tilescope_roofs\": 1, \"roofs\": {}}", &t, &error));
+  EXPECT_FALSE(roofs_from_json(
+      "{\"tilescope_roofs\": 1, \"roofs\": [{\"id\": \"x\", \"kind\": \"sideways\", \"measured\": 1}]}", &t, &error));
   EXPECT_NE(error.find("kind"), std::string::npos) << error;
-  EXPECT_FALSE(ceilings_from_json(
-      "{\"tilescope_ceilings\": 1, \"roofs\": [{\"id\": \"x\", \"kind\": \"compute\", \"measured\": -5}]}", &t,
-      &error));
+  EXPECT_FALSE(roofs_from_json(
+      "{\"tilescope_roofs\": 1, \"roofs\": [{\"id\": \"x\", \"kind\": \"compute\", \"measured\": -5}]}", &t, &error));
   EXPECT_NE(error.find("measured"), std::string::npos) << error;
-  EXPECT_FALSE(load_ceilings_file("/nonexistent/ceilings.json", &t, &error));
+  EXPECT_FALSE(load_roofs_file("/nonexistent/roofs.json", &t, &error));
 }
 
-class CeilingsCache : public ::testing::Test {
+class RoofsCache : public ::testing::Test {
  protected:
   void SetUp() override {
-    char pattern[] = "/tmp/tilescope_ceilings_XXXXXX";
+    char pattern[] = "/tmp/tilescope_roofs_XXXXXX";
     ASSERT_NE(mkdtemp(pattern), nullptr);
     dir_ = pattern;
   }
@@ -323,43 +319,43 @@ class CeilingsCache : public ::testing::Test {
   std::string dir_;
 };
 
-TEST_F(CeilingsCache, KeyedByDeviceAndDriverWithAnotherDriverAsFallback) {
-  CeilingTable t = measured_table();
+TEST_F(RoofsCache, KeyedByDeviceAndDriverWithAnotherDriverAsFallback) {
+  RoofTable t = measured_table();
   t.device_name = "GPU/with spaces";
   std::string path, error;
-  ASSERT_TRUE(cache_ceilings(dir_ + "/sub", t, &path, &error)) << error;  // creates the folder
+  ASSERT_TRUE(cache_roofs(dir_ + "/sub", t, &path, &error)) << error;  // creates the folder
   EXPECT_EQ(std::filesystem::path(path).parent_path(), std::filesystem::path(dir_ + "/sub"));
   EXPECT_EQ(std::filesystem::path(path).filename().string().find('/'), std::string::npos);
   EXPECT_EQ(path.find(' '), std::string::npos) << path;
 
-  CeilingTable found;
+  RoofTable found;
   bool exact = false;
-  ASSERT_TRUE(find_cached_ceilings(dir_ + "/sub", t.device_name, t.driver_version, &found, &exact));
+  ASSERT_TRUE(find_cached_roofs(dir_ + "/sub", t.device_name, t.driver_version, &found, &exact));
   EXPECT_TRUE(exact);
   EXPECT_EQ(found.roofs.size(), t.roofs.size());
   // Another driver: the same device's table, marked inexact.
-  ASSERT_TRUE(find_cached_ceilings(dir_ + "/sub", t.device_name, "99.9", &found, &exact));
+  ASSERT_TRUE(find_cached_roofs(dir_ + "/sub", t.device_name, "99.9", &found, &exact));
   EXPECT_FALSE(exact);
   EXPECT_EQ(found.driver_version, t.driver_version);
   // Another device: nothing, even one whose name makes the same file-safe text.
-  EXPECT_FALSE(find_cached_ceilings(dir_ + "/sub", "GPU_with_spaces", t.driver_version, &found, &exact));
-  EXPECT_FALSE(find_cached_ceilings(dir_ + "/sub", "Another GPU", t.driver_version, &found, &exact));
-  EXPECT_FALSE(find_cached_ceilings("", t.device_name, t.driver_version, &found, &exact));
+  EXPECT_FALSE(find_cached_roofs(dir_ + "/sub", "GPU_with_spaces", t.driver_version, &found, &exact));
+  EXPECT_FALSE(find_cached_roofs(dir_ + "/sub", "Another GPU", t.driver_version, &found, &exact));
+  EXPECT_FALSE(find_cached_roofs("", t.device_name, t.driver_version, &found, &exact));
   // No temporary file is left behind.
   int files = 0;
   for (const auto& e : std::filesystem::directory_iterator(dir_ + "/sub")) files += e.is_regular_file();
   EXPECT_EQ(files, 1);
 }
 
-TEST_F(CeilingsCache, FolderFollowsXdgCacheHome) {
+TEST_F(RoofsCache, FolderFollowsXdgCacheHome) {
   const char* old = std::getenv("XDG_CACHE_HOME");
   const std::string saved = old ? old : "";
   setenv("XDG_CACHE_HOME", dir_.c_str(), 1);
-  EXPECT_EQ(ceilings_cache_dir(), dir_ + "/tilescope");
+  EXPECT_EQ(roofs_cache_dir(), dir_ + "/tilescope");
   setenv("XDG_CACHE_HOME", "", 1);
   const char* home = std::getenv("HOME");
   if (home && *home) {
-    EXPECT_EQ(ceilings_cache_dir(), std::string(home) + "/.cache/tilescope");
+    EXPECT_EQ(roofs_cache_dir(), std::string(home) + "/.cache/tilescope");
   }
   if (old)
     setenv("XDG_CACHE_HOME", saved.c_str(), 1);
@@ -367,21 +363,21 @@ TEST_F(CeilingsCache, FolderFollowsXdgCacheHome) {
     unsetenv("XDG_CACHE_HOME");
 }
 
-TEST(BenchCeilings, ParsesAndRefusesSweepOptions) {
-  EXPECT_TRUE(parse_bench_args({"--ceilings"}).ceilings);
-  const BenchOptions with_files = parse_bench_args({"--ceilings", "--json", "c.json", "--csv", "c.csv"});
+TEST(BenchRoofs, ParsesAndRefusesSweepOptions) {
+  EXPECT_TRUE(parse_bench_args({"--roofs"}).roofs);
+  const BenchOptions with_files = parse_bench_args({"--roofs", "--json", "c.json", "--csv", "c.csv"});
   EXPECT_TRUE(with_files.ok()) << with_files.error;
   EXPECT_EQ(with_files.json_path, "c.json");
-  EXPECT_FALSE(parse_bench_args({"--ceilings", "--sizes", "1024"}).ok());
-  EXPECT_FALSE(parse_bench_args({"--ceilings", "--variants", "all"}).ok());
-  EXPECT_FALSE(parse_bench_args({"--ceilings", "--list"}).ok());
-  EXPECT_NE(bench_usage().find("--ceilings"), std::string::npos);
-  EXPECT_NE(bench_synopsis().find("--ceilings"), std::string::npos);
+  EXPECT_FALSE(parse_bench_args({"--roofs", "--sizes", "1024"}).ok());
+  EXPECT_FALSE(parse_bench_args({"--roofs", "--variants", "all"}).ok());
+  EXPECT_FALSE(parse_bench_args({"--roofs", "--list"}).ok());
+  EXPECT_NE(bench_usage().find("--roofs"), std::string::npos);
+  EXPECT_NE(bench_synopsis().find("--roofs"), std::string::npos);
 }
 
-TEST(BenchCeilings, TableShowsMeasuredDatasheetAndRatio) {
-  CeilingTable t = measured_table();
-  const std::string text = format_ceiling_table(t);
+TEST(BenchRoofs, TableShowsMeasuredDatasheetAndRatio) {
+  RoofTable t = measured_table();
+  const std::string text = format_roof_table(t);
   for (const Roof& r : t.roofs) EXPECT_NE(text.find(r.name), std::string::npos) << r.name;
   EXPECT_NE(text.find("none"), std::string::npos);  // L2 and shared memory have no datasheet value
   // Every row's name stands apart from its kind, the longest tensor-core name included.
@@ -390,15 +386,15 @@ TEST(BenchCeilings, TableShowsMeasuredDatasheetAndRatio) {
   EXPECT_NE(text.find("MHz"), std::string::npos);
   EXPECT_NE(text.find(" 1755  GFLOP/s"), std::string::npos) << text;
   EXPECT_NE(text.find(" -  GB/s"), std::string::npos) << text;
-  const std::string csv = ceilings_to_csv(t);
+  const std::string csv = roofs_to_csv(t);
   EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), static_cast<long>(t.roofs.size() + 1));
   EXPECT_NE(csv.find(",unit,clock_mhz,method\n"), std::string::npos);
   EXPECT_NE(csv.find(",GFLOP/s,1755,"), std::string::npos);
 }
 
-TEST(BenchCeilings, WithoutAGpuSaysWhyAndExits3) {
-  if (probe_device().ok()) GTEST_SKIP() << "a GPU is present: tests/gpu_ceilings_test.cpp measures";
-  const tilescope::testing::ProgramOutcome o = tilescope::testing::run_program(TILESCOPE_BINARY, "bench --ceilings");
+TEST(BenchRoofs, WithoutAGpuSaysWhyAndExits3) {
+  if (probe_device().ok()) GTEST_SKIP() << "a GPU is present: tests/gpu_roofs_test.cpp measures";
+  const tilescope::testing::ProgramOutcome o = tilescope::testing::run_program(TILESCOPE_BINARY, "bench --roofs");
   const std::string& output = o.output;
   EXPECT_EQ(o.code, 3) << output;
   EXPECT_NE(output.find("no usable GPU"), std::string::npos) << output;
