@@ -1,17 +1,17 @@
 // tilescope: with no command (or window options only) the window or its headless twin
-// (ui/gui_main.h); `tilescope bench` the headless benchmark (cli/bench_command.h); `tilescope
-// plot` a CSV's timing plot as a PNG (ui/plot_command.h).
+// (app/ui/shell/gui_main.h); `tilescope bench` the headless benchmark (cli/bench_command.h); `tilescope
+// plot` a CSV's timing plot as a PNG (app/ui/shell/plot_command.h).
 #include <cstring>
 #include <exception>
 #include <iostream>
 
-#include "cli/bench_command.h"
-#include "cuda_libraries.h"
+#include "app/cli/bench_command.h"
+#include "kernels/cuda/cuda_libraries.h"
 #ifdef TILESCOPE_HAS_GUI
-#include "gl_gemm/gl_shader_runner.h"
-#include "gl_gemm/shader_gemm.h"
-#include "ui/gui_main.h"
-#include "ui/plot_command.h"
+#include "app/gl_gemm/gl_shader_runner.h"
+#include "app/gl_gemm/shader_gemm.h"
+#include "app/ui/shell/gui_main.h"
+#include "app/ui/shell/plot_command.h"
 #endif
 #include "version.h"
 

@@ -1,4 +1,4 @@
-#include "cli/arg_parser.h"
+#include "app/cli/arg_parser.h"
 
 #include <cctype>
 #include <limits>

@@ -1,12 +1,12 @@
-#include "cli/bench_args.h"
+#include "app/cli/bench_args.h"
 
 #include <cctype>
 #include <functional>
 #include <limits>
 
-#include "cli/arg_parser.h"
-#include "cli/size_list.h"
-#include "registry.h"
+#include "app/cli/arg_parser.h"
+#include "app/cli/size_list.h"
+#include "kernels/core/registry.h"
 
 namespace tilescope {
 namespace {

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "gemm_types.h"
-#include "variant.h"
+#include "kernels/core/gemm_types.h"
+#include "kernels/core/variant.h"
 
 namespace tilescope {
 
@@ -30,7 +30,7 @@ struct BenchOptions {
 
   bool help = false;  // -h / --help: print the usage, run nothing
   bool list = false;  // --list: print the registry, run nothing
-  // --roofs: measure the device's roofs (kernels/roofs.h) instead of a sweep, print them,
+  // --roofs: measure the device's roofs (kernels/roofs/roofs.h) instead of a sweep, print them,
   // cache them; --csv / --json then receive the roofs.
   bool roofs = false;
 

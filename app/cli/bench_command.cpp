@@ -1,4 +1,4 @@
-#include "cli/bench_command.h"
+#include "app/cli/bench_command.h"
 
 #include <signal.h>
 
@@ -12,18 +12,18 @@
 #include <string>
 #include <vector>
 
-#include "cli/bench_args.h"
-#include "cli/results_table.h"
-#include "cli/roofs_command.h"
-#include "device_info.h"
-#include "export/atomic_file.h"
-#include "export/count_text.h"
-#include "export/printable_text.h"
-#include "export/results_csv.h"
-#include "export/results_json.h"
-#include "measure.h"
-#include "reference.h"
-#include "registry.h"
+#include "app/cli/bench_args.h"
+#include "app/cli/results_table.h"
+#include "app/cli/roofs_command.h"
+#include "app/export/atomic_file.h"
+#include "app/export/count_text.h"
+#include "app/export/printable_text.h"
+#include "app/export/results_csv.h"
+#include "app/export/results_json.h"
+#include "kernels/core/registry.h"
+#include "kernels/cuda/device_info.h"
+#include "kernels/measure/measure.h"
+#include "kernels/measure/reference.h"
 #include "version.h"
 
 namespace tilescope {

@@ -18,8 +18,8 @@
 #include <string>
 #include <vector>
 
-#include "cli/bench_args.h"
-#include "measure.h"
+#include "app/cli/bench_args.h"
+#include "kernels/measure/measure.h"
 
 namespace tilescope {
 

@@ -1,10 +1,10 @@
-#include "cli/results_table.h"
+#include "app/cli/results_table.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 
-#include "registry.h"
+#include "kernels/core/registry.h"
 
 namespace tilescope {
 namespace {

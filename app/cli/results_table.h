@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "device_info.h"
-#include "measure.h"
+#include "kernels/cuda/device_info.h"
+#include "kernels/measure/measure.h"
 
 namespace tilescope {
 

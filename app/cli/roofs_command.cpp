@@ -1,13 +1,13 @@
-#include "cli/roofs_command.h"
+#include "app/cli/roofs_command.h"
 
 #include <cstdio>
 #include <exception>
 
-#include "cli/bench_command.h"
-#include "device_info.h"
-#include "export/atomic_file.h"
-#include "export/results_csv.h"
-#include "export/roofs_cache.h"
+#include "app/cli/bench_command.h"
+#include "app/export/atomic_file.h"
+#include "app/export/results_csv.h"
+#include "app/export/roofs_cache.h"
+#include "kernels/cuda/device_info.h"
 
 namespace tilescope {
 

@@ -1,4 +1,4 @@
-// `tilescope bench --roofs`: measures the device's roofs (kernels/roofs.h), prints them
+// `tilescope bench --roofs`: measures the device's roofs (kernels/roofs/roofs.h), prints them
 // next to the datasheet-derived values, caches them for the window and `tilescope plot
 // --roofline`, and writes --json (the cache's format) and --csv (one row per roof) on request.
 #pragma once
@@ -6,8 +6,8 @@
 #include <ostream>
 #include <string>
 
-#include "cli/bench_args.h"
-#include "roofs.h"
+#include "app/cli/bench_args.h"
+#include "kernels/roofs/roofs.h"
 
 namespace tilescope {
 

@@ -1,4 +1,4 @@
-#include "cli/size_list.h"
+#include "app/cli/size_list.h"
 
 #include <cctype>
 #include <unordered_set>

@@ -1,4 +1,4 @@
-#include "export/file_names.h"
+#include "app/export/file_names.h"
 
 namespace tilescope {
 

@@ -1,4 +1,4 @@
-#include "export/plot_image.h"
+#include "app/export/plot_image.h"
 
 #include <GL/gl.h>
 #include <imgui.h>
@@ -6,9 +6,9 @@
 
 #include <algorithm>
 
-#include "export/png_writer.h"
-#include "platform/render_target.h"
-#include "plot/roofline_render.h"
+#include "app/export/png_writer.h"
+#include "app/platform/render_target.h"
+#include "app/plot/roofline_render.h"
 
 namespace tilescope {
 

@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "platform/image.h"
-#include "plot/plot_widget.h"
-#include "plot/roofline_model.h"
+#include "app/platform/image.h"
+#include "app/plot/plot_widget.h"
+#include "app/plot/roofline_model.h"
 
 namespace tilescope {
 

@@ -1,8 +1,8 @@
-#include "export/png_write_queue.h"
+#include "app/export/png_write_queue.h"
 
 #include <utility>
 
-#include "export/png_writer.h"
+#include "app/export/png_writer.h"
 
 namespace tilescope {
 

@@ -12,7 +12,7 @@
 #include <thread>
 #include <vector>
 
-#include "platform/image.h"
+#include "app/platform/image.h"
 
 namespace tilescope {
 

@@ -1,4 +1,4 @@
-#include "export/png_writer.h"
+#include "app/export/png_writer.h"
 
 #include <stb_image.h>
 #include <stb_image_write.h>
@@ -9,7 +9,7 @@
 #include <fstream>
 #include <iterator>
 
-#include "export/atomic_file.h"
+#include "app/export/atomic_file.h"
 
 namespace tilescope {
 namespace {

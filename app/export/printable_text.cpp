@@ -1,4 +1,4 @@
-#include "export/printable_text.h"
+#include "app/export/printable_text.h"
 
 #include <cstdint>
 

@@ -1,4 +1,4 @@
-#include "export/results_csv.h"
+#include "app/export/results_csv.h"
 
 #include <sys/stat.h>
 
@@ -13,8 +13,8 @@
 #include <memory>
 #include <string_view>
 
-#include "export/atomic_file.h"
-#include "export/printable_text.h"
+#include "app/export/atomic_file.h"
+#include "app/export/printable_text.h"
 
 namespace tilescope {
 namespace {

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "measure.h"
+#include "kernels/measure/measure.h"
 
 namespace tilescope {
 

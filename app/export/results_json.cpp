@@ -1,4 +1,4 @@
-#include "export/results_json.h"
+#include "app/export/results_json.h"
 
 #include <nlohmann/json.hpp>
 

@@ -1,4 +1,4 @@
-#include "export/roofs_cache.h"
+#include "app/export/roofs_cache.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -7,8 +7,8 @@
 #include <sstream>
 #include <system_error>
 
-#include "export/atomic_file.h"
-#include "export/user_dirs.h"
+#include "app/export/atomic_file.h"
+#include "app/export/user_dirs.h"
 
 namespace tilescope {
 

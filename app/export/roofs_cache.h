@@ -6,7 +6,7 @@
 
 #include <string>
 
-#include "roofs.h"
+#include "kernels/roofs/roofs.h"
 
 namespace tilescope {
 

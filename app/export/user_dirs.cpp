@@ -1,4 +1,4 @@
-#include "export/user_dirs.h"
+#include "app/export/user_dirs.h"
 
 #include <cstdlib>
 

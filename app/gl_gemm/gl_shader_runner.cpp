@@ -1,4 +1,4 @@
-#include "gl_gemm/gl_shader_runner.h"
+#include "app/gl_gemm/gl_shader_runner.h"
 
 #include <GL/gl.h>
 #include <sys/resource.h>
@@ -16,11 +16,11 @@
 #include <utility>
 #include <vector>
 
-#include "external_runner.h"
-#include "gl_gemm/shader_gemm.h"
-#include "gl_gemm/shader_time_estimate.h"
-#include "platform/egl_context.h"
-#include "platform/software_renderer.h"
+#include "app/gl_gemm/shader_gemm.h"
+#include "app/gl_gemm/shader_time_estimate.h"
+#include "app/platform/egl_context.h"
+#include "app/platform/software_renderer.h"
+#include "kernels/core/external_runner.h"
 
 namespace tilescope {
 namespace {

@@ -1,4 +1,4 @@
-// Runs the texture-shader variant (kernels/07_gl_shader.cpp) for the Measurer: the runner that
+// Runs the texture-shader variant (kernels/variants/07_gl_shader.cpp) for the Measurer: the runner that
 // main() installs through external_runner.h. The GL work happens on a thread of its own with a
 // context of its own, so that
 //   - the window's context and frames are never touched, and
@@ -19,7 +19,7 @@
 
 #include <string>
 
-#include "platform/gl_thread_context.h"
+#include "app/platform/gl_thread_context.h"
 
 namespace tilescope {
 

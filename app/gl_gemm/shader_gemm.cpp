@@ -1,4 +1,4 @@
-#include "gl_gemm/shader_gemm.h"
+#include "app/gl_gemm/shader_gemm.h"
 
 #include <GL/gl.h>
 #include <GL/glext.h>
@@ -12,9 +12,9 @@
 #include <sstream>
 #include <utility>
 
-#include "enum_names.h"
-#include "gemm_types.h"
-#include "platform/gl_check.h"
+#include "app/platform/gl_check.h"
+#include "kernels/core/enum_names.h"
+#include "kernels/core/gemm_types.h"
 
 namespace tilescope {
 namespace {

@@ -19,9 +19,9 @@
 #include <string>
 #include <vector>
 
-#include "no_copy.h"
-#include "platform/data_dirs.h"
-#include "shader_modes.h"
+#include "app/platform/data_dirs.h"
+#include "kernels/core/no_copy.h"
+#include "kernels/core/shader_modes.h"
 
 namespace tilescope {
 

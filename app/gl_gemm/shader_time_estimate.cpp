@@ -1,10 +1,10 @@
-#include "gl_gemm/shader_time_estimate.h"
+#include "app/gl_gemm/shader_time_estimate.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 
-#include "gl_gemm/shader_gemm.h"
+#include "app/gl_gemm/shader_gemm.h"
 
 namespace tilescope {
 namespace {

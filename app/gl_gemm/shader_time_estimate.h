@@ -10,7 +10,7 @@
 
 #include <string>
 
-#include "shader_modes.h"
+#include "kernels/core/shader_modes.h"
 
 namespace tilescope {
 

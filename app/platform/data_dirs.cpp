@@ -1,6 +1,6 @@
 // The data-folder lookup (data_dirs.h): pure path arithmetic over an "exists" predicate, and
 // the running program's inputs.
-#include "platform/data_dirs.h"
+#include "app/platform/data_dirs.h"
 
 #include <limits.h>
 #include <stdlib.h>

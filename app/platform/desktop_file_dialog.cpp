@@ -1,4 +1,4 @@
-#include "platform/desktop_file_dialog.h"
+#include "app/platform/desktop_file_dialog.h"
 
 #include <fcntl.h>
 #include <signal.h>

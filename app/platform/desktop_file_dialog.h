@@ -3,7 +3,7 @@
 // other program's on that desktop (places, bookmarks, network folders, type-ahead). It runs on
 // a thread of its own while the window keeps drawing frames; the UI asks each frame whether an
 // answer has come. Where no such tool exists (headless, a bare X server, a script's
-// environment) the UI uses its own chooser instead (ui/file_chooser.h).
+// environment) the UI uses its own chooser instead (app/ui/shell/file_chooser.h).
 #pragma once
 
 #include <sys/types.h>
@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "platform/background_result.h"
+#include "app/platform/background_result.h"
 
 namespace tilescope {
 

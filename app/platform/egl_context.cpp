@@ -1,4 +1,4 @@
-#include "platform/egl_context.h"
+#include "app/platform/egl_context.h"
 
 // Keep X11's macros (None, Bool, Status...) out: eglplatform.h includes Xlib.h otherwise.
 #define EGL_NO_X11 1
@@ -10,7 +10,7 @@
 #include <cstring>
 #include <vector>
 
-#include "platform/code_names.h"
+#include "app/platform/code_names.h"
 
 namespace tilescope {
 namespace {

@@ -9,7 +9,7 @@
 
 #include <string>
 
-#include "platform/host.h"
+#include "app/platform/host.h"
 
 namespace tilescope {
 

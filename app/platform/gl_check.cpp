@@ -1,11 +1,11 @@
-#include "platform/gl_check.h"
+#include "app/platform/gl_check.h"
 
 #include <GL/glext.h>
 
 #include <cstdio>
 #include <vector>
 
-#include "platform/code_names.h"
+#include "app/platform/code_names.h"
 
 namespace tilescope {
 namespace {

@@ -1,4 +1,4 @@
-#include "platform/gl_texture_storage.h"
+#include "app/platform/gl_texture_storage.h"
 
 #include <GL/gl.h>
 

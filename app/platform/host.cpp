@@ -1,5 +1,5 @@
 // The parts of a host that don't depend on how its GL context was made.
-#include "platform/host.h"
+#include "app/platform/host.h"
 
 #include <GL/gl.h>
 #include <imgui.h>
@@ -9,7 +9,7 @@
 #include <cstdio>
 #include <utility>
 
-#include "platform/host_internal.h"
+#include "app/platform/host_internal.h"
 
 namespace tilescope {
 

@@ -37,8 +37,8 @@
 #include <string>
 #include <vector>
 
-#include "platform/gl_thread_context.h"
-#include "platform/image.h"
+#include "app/platform/gl_thread_context.h"
+#include "app/platform/image.h"
 
 namespace tilescope {
 

@@ -1,4 +1,4 @@
-#include "platform/render_target.h"
+#include "app/platform/render_target.h"
 
 #include <GL/gl.h>
 #include <GL/glext.h>
@@ -7,8 +7,8 @@
 #include <cstring>
 #include <vector>
 
-#include "platform/gl_check.h"
-#include "platform/gl_texture_storage.h"
+#include "app/platform/gl_check.h"
+#include "app/platform/gl_texture_storage.h"
 
 namespace tilescope {
 namespace {

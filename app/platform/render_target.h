@@ -6,7 +6,7 @@
 
 #include <string>
 
-#include "platform/image.h"
+#include "app/platform/image.h"
 
 namespace tilescope {
 

@@ -17,8 +17,8 @@
 #include <string>
 #include <vector>
 
-#include "platform/host.h"
-#include "platform/host_internal.h"
+#include "app/platform/host.h"
+#include "app/platform/host_internal.h"
 
 namespace tilescope {
 namespace {

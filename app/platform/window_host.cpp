@@ -11,10 +11,10 @@
 #include <memory>
 #include <string>
 
-#include "platform/gl_check.h"
-#include "platform/host.h"
-#include "platform/host_internal.h"
-#include "platform/render_target.h"
+#include "app/platform/gl_check.h"
+#include "app/platform/host.h"
+#include "app/platform/host_internal.h"
+#include "app/platform/render_target.h"
 
 namespace tilescope {
 namespace {

@@ -1,4 +1,4 @@
-#include "plot/label_placement.h"
+#include "app/plot/label_placement.h"
 
 #include <algorithm>
 #include <cmath>

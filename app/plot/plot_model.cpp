@@ -1,5 +1,5 @@
 // The plot's arithmetic: axis mapping, ticks with short labels, auto-fit, hit-testing.
-#include "plot/plot_model.h"
+#include "app/plot/plot_model.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,5 +1,5 @@
 // Layout and drawing of the timing plot with ImDrawList (see plot_render.h).
-#include "plot/plot_render.h"
+#include "app/plot/plot_render.h"
 
 #include <algorithm>
 #include <cfloat>

@@ -7,7 +7,7 @@
 
 #include <vector>
 
-#include "plot/plot_widget.h"
+#include "app/plot/plot_widget.h"
 
 namespace tilescope::plot_detail {
 

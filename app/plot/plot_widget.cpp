@@ -1,6 +1,6 @@
 // The interactive timing plot (legend toggling, hover tooltip, wheel zoom, drag pan, double-click
 // to auto-fit) and its non-interactive twin for the PNG export. Drawing lives in plot_render.cpp.
-#include "plot/plot_widget.h"
+#include "app/plot/plot_widget.h"
 
 #include <imgui_internal.h>  // SetItemUsingMouseWheel: keep the wheel from scrolling the panel
 
@@ -8,7 +8,7 @@
 #include <cmath>
 #include <cstdio>
 
-#include "plot/plot_render.h"
+#include "app/plot/plot_render.h"
 
 namespace tilescope {
 

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "plot/plot_model.h"
+#include "app/plot/plot_model.h"
 
 namespace tilescope {
 

@@ -1,4 +1,4 @@
-#include "plot/roofline_layout.h"
+#include "app/plot/roofline_layout.h"
 
 #include <algorithm>
 #include <cfloat>

@@ -11,9 +11,9 @@
 #include <string>
 #include <vector>
 
-#include "plot/label_placement.h"
-#include "plot/plot_render.h"
-#include "plot/roofline_model.h"
+#include "app/plot/label_placement.h"
+#include "app/plot/plot_render.h"
+#include "app/plot/roofline_model.h"
 
 namespace tilescope {
 

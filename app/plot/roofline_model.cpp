@@ -1,4 +1,4 @@
-#include "plot/roofline_model.h"
+#include "app/plot/roofline_model.h"
 
 #include <algorithm>
 #include <cmath>
@@ -7,7 +7,7 @@
 #include <map>
 #include <set>
 
-#include "registry.h"
+#include "kernels/core/registry.h"
 
 namespace tilescope {
 

@@ -1,6 +1,6 @@
 // The Roofline view's arithmetic, apart from drawing so it can be tested: every result placed
-// at its arithmetic intensity (FLOPs / global bytes, kernels/traffic.h) against its GFLOP/s,
-// on log-log axes, under the device's measured roofs (kernels/roofs.h): a horizontal line
+// at its arithmetic intensity (FLOPs / global bytes, kernels/models/traffic.h) against its GFLOP/s,
+// on log-log axes, under the device's measured roofs (kernels/roofs/roofs.h): a horizontal line
 // per compute roof of the shown precision (FMA pipe and tensor cores), a slanted line
 // (bandwidth x intensity) per bandwidth roof, and a ridge point where each bandwidth roof
 // meets the top compute roof.
@@ -9,11 +9,11 @@
 #include <string>
 #include <vector>
 
-#include "measure.h"
-#include "plot/plot_model.h"
-#include "plot/plot_widget.h"
-#include "roofs.h"
-#include "traffic.h"
+#include "app/plot/plot_model.h"
+#include "app/plot/plot_widget.h"
+#include "kernels/measure/measure.h"
+#include "kernels/models/traffic.h"
+#include "kernels/roofs/roofs.h"
 
 namespace tilescope {
 

@@ -1,4 +1,4 @@
-#include "plot/roofline_render.h"
+#include "app/plot/roofline_render.h"
 
 #include <algorithm>
 #include <cfloat>
@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "plot/plot_render.h"
-#include "plot/plot_widget.h"
-#include "plot/roofline_layout.h"
+#include "app/plot/plot_render.h"
+#include "app/plot/plot_widget.h"
+#include "app/plot/roofline_layout.h"
 
 namespace tilescope {
 

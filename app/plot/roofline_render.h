@@ -9,7 +9,7 @@
 
 #include <imgui.h>
 
-#include "plot/roofline_model.h"
+#include "app/plot/roofline_model.h"
 
 namespace tilescope {
 

@@ -1,10 +1,10 @@
-#include "runner/runner.h"
+#include "app/runner/runner.h"
 
 #include <algorithm>
 #include <cstdio>
 #include <exception>
 
-#include "registry.h"
+#include "kernels/core/registry.h"
 
 namespace tilescope {
 

@@ -16,9 +16,9 @@
 #include <thread>
 #include <vector>
 
-#include "measure.h"
-#include "roofs.h"
-#include "runner/timing_history.h"
+#include "app/runner/timing_history.h"
+#include "kernels/measure/measure.h"
+#include "kernels/roofs/roofs.h"
 
 namespace tilescope {
 
@@ -63,7 +63,7 @@ class Runner {
   std::vector<LiveSample> live_trace() const;
   bool gpu() const { return gpu_; }
 
-  // Measures the device's roofs (kernels/roofs.h, about a second) on the worker, before
+  // Measures the device's roofs (kernels/roofs/roofs.h, about a second) on the worker, before
   // the next job: a job started meanwhile waits for it instead of being refused. False without
   // a GPU or while a measurement is pending. The caller (the window at start-up, when its cache
   // has none) polls roofs_version() and reads the table with roofs().

@@ -1,4 +1,4 @@
-#include "runner/timing_history.h"
+#include "app/runner/timing_history.h"
 
 #include <algorithm>
 

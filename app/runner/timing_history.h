@@ -18,7 +18,7 @@
 #include <tuple>
 #include <vector>
 
-#include "measure.h"
+#include "kernels/measure/measure.h"
 
 namespace tilescope {
 

@@ -5,7 +5,7 @@
 
 #include <cmath>
 
-#include "random_inputs.h"  // TILESCOPE_HD
+#include "kernels/measure/random_inputs.h"  // TILESCOPE_HD
 
 namespace tilescope {
 

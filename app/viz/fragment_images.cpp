@@ -1,9 +1,9 @@
-#include "viz/fragment_images.h"
+#include "app/viz/fragment_images.h"
 
 #include <algorithm>
 #include <cstdio>
 
-#include "viz/colors.h"
+#include "app/viz/colors.h"
 
 namespace tilescope {
 

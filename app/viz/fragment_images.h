@@ -1,9 +1,9 @@
 // What the fragment pictures of the mapping view show, as plain data computed from a tensor-core
-// model's FragmentPicture (kernels/fragment_model.h): which lane and register hold each element of
+// model's FragmentPicture (kernels/models/fragment_model.h): which lane and register hold each element of
 // one mma instruction's A, B and C; which lane's bytes land in which shared-memory bank for one
 // request of a warp, and how many wavefronts that takes; which k tiles sit in the ring of
 // shared-memory stages. No ImGui here, so the pictures' contents are tested without a window
-// (ui/fragment_view.cpp draws them).
+// (app/ui/mapping/fragment_view.cpp draws them).
 #pragma once
 
 #include <array>
@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "fragment_model.h"
+#include "kernels/models/fragment_model.h"
 
 namespace tilescope {
 

@@ -1,11 +1,11 @@
-#include "viz/gl_texture.h"
+#include "app/viz/gl_texture.h"
 
 #include <GL/gl.h>
 #include <GL/glext.h>
 
 #include <cstdint>
 
-#include "platform/gl_texture_storage.h"
+#include "app/platform/gl_texture_storage.h"
 
 namespace tilescope {
 

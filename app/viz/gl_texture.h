@@ -6,8 +6,8 @@
 
 #include <cstdint>
 
-#include "no_copy.h"
-#include "platform/image.h"
+#include "app/platform/image.h"
+#include "kernels/core/no_copy.h"
 
 namespace tilescope {
 

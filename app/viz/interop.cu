@@ -8,9 +8,9 @@
 
 #include <string>
 
-#include "cuda_check.h"
-#include "viz/colors.h"
-#include "viz/interop.h"
+#include "app/viz/colors.h"
+#include "app/viz/interop.h"
+#include "kernels/cuda/cuda_check.h"
 
 namespace tilescope {
 

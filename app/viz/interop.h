@@ -1,4 +1,4 @@
-// The GPU path of the mapping view: an instrumented run's buffers (kernels/trace.h) are turned
+// The GPU path of the mapping view: an instrumented run's buffers (kernels/instrument/trace.h) are turned
 // into colours by CUDA kernels that write straight into OpenGL textures through CUDA–GL
 // interop — no copy through the host. The colours and the sampling are those of the host path
 // (viz/colors.h, mapping_images.cpp), so both paths give the same pictures (a GPU test checks).
@@ -7,8 +7,8 @@
 #include <memory>
 #include <string>
 
-#include "trace.h"
-#include "viz/colors.h"
+#include "app/viz/colors.h"
+#include "kernels/instrument/trace.h"
 
 namespace tilescope {
 

@@ -1,9 +1,9 @@
-#include "viz/mapping_images.h"
+#include "app/viz/mapping_images.h"
 
 #include <algorithm>
 #include <cmath>
 
-#include "viz/colors.h"
+#include "app/viz/colors.h"
 
 namespace tilescope {
 

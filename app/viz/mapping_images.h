@@ -9,9 +9,9 @@
 #include <cstdint>
 #include <string>
 
-#include "mapping_model.h"
-#include "platform/image.h"
-#include "viz/colors.h"
+#include "app/platform/image.h"
+#include "app/viz/colors.h"
+#include "kernels/models/mapping_model.h"
 
 namespace tilescope {
 

@@ -1,8 +1,8 @@
-#include "viz/stage_handshake.h"
+#include "app/viz/stage_handshake.h"
 
 #include <algorithm>
 
-#include "enum_names.h"
+#include "kernels/core/enum_names.h"
 
 namespace tilescope {
 

@@ -1,7 +1,7 @@
 // The handshake of a ring whose stages each have a "full" and an "empty" mbarrier (a producer that
 // copies, consumers that multiply: wgmma_tma), at one phase of the tile animation, as plain data:
 // which slab each buffer holds and what is happening to it, and which barrier each side waits on.
-// No ImGui here, so the states are tested without a window (ui/stage_ring_view.cpp draws them).
+// No ImGui here, so the states are tested without a window (app/ui/mapping/stage_ring_view.cpp draws them).
 //
 // The moment shown, in phase p (p slabs done, slab c = p - 1 multiplied; p = 0 before the loop):
 // the consumers have waited on full[c % stages] and issued slab c's products, and wait for slab
@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "fragment_model.h"
+#include "kernels/models/fragment_model.h"
 
 namespace tilescope {
 

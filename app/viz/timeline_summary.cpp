@@ -1,4 +1,4 @@
-#include "viz/timeline_summary.h"
+#include "app/viz/timeline_summary.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,13 +1,13 @@
-// The numbers of the pipeline timeline (kernels/timeline.h), computed apart from drawing so that
+// The numbers of the pipeline timeline (kernels/instrument/timeline.h), computed apart from drawing so that
 // they can be unit-tested on a result made by hand: the summary line under the bars (kernel time,
 // average copy latency, how busy the consumers were, how much of the copying the multiplications
-// hid) and the time axis's labels. Plain C++, no ImGui (ui/timeline_view.cpp draws the bars).
+// hid) and the time axis's labels. Plain C++, no ImGui (app/ui/mapping/timeline_view.cpp draws the bars).
 #pragma once
 
 #include <string>
 #include <vector>
 
-#include "timeline.h"
+#include "kernels/instrument/timeline.h"
 
 namespace tilescope {
 

@@ -1,8 +1,8 @@
-#include "viz/warpgroup_images.h"
+#include "app/viz/warpgroup_images.h"
 
 #include <algorithm>
 
-#include "text_format.h"
+#include "kernels/core/text_format.h"
 
 namespace tilescope {
 

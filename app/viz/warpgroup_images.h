@@ -1,15 +1,15 @@
 // What the warpgroup pictures of the mapping view say, as plain data and words computed from a
 // FragmentPicture whose instruction is issued by a group of warps (wgmma: group_warps = 4): which
 // warp, lane and register hold each element of the instruction's C, the band of rows of each warp,
-// and the TMA boxes that fill one stage of the ring. No ImGui here (ui/warpgroup_view.cpp and
-// ui/stage_ring_view.cpp draw them), so the words are tested without a window.
+// and the TMA boxes that fill one stage of the ring. No ImGui here (app/ui/mapping/warpgroup_view.cpp and
+// app/ui/mapping/stage_ring_view.cpp draw them), so the words are tested without a window.
 #pragma once
 
 #include <string>
 #include <vector>
 
-#include "fragment_model.h"
-#include "viz/fragment_images.h"
+#include "app/viz/fragment_images.h"
+#include "kernels/models/fragment_model.h"
 
 namespace tilescope {
 

@@ -4,12 +4,12 @@
 // in 90_naive_columns.cuh.
 #include <algorithm>
 
-#include "90_naive_columns.cuh"
-#include "kernel_common.cuh"
-#include "kernel_names.h"
-#include "probe.cuh"
-#include "variant.h"
-#include "variant_launch.cuh"
+#include "kernels/core/kernel_common.cuh"
+#include "kernels/core/kernel_names.h"
+#include "kernels/core/variant.h"
+#include "kernels/core/variant_launch.cuh"
+#include "kernels/instrument/probe.cuh"
+#include "tests/example_variant/90_naive_columns.cuh"
 
 namespace tilescope {
 
@@ -157,7 +157,7 @@ extern const VariantDescriptor kNaiveColumnsVariant = [] {
   v.default_config = config_named(v.configs, "32r8c");
   set_launches<ColumnsLaunch>(v);
   v.kernel_for = columns_kernel_for;
-  v.kernel_text = "90_naive_columns.cuh";
+  v.kernel_text = "tests/example_variant/90_naive_columns.cuh";
   v.kernel_names = columns_kernel_names;
   v.model = columns_model;
   v.model_caps.staged_phases = false;  // one phase: the whole K loop, straight from global memory

@@ -24,8 +24,8 @@
 // per-variant test suites show that a new variant needs no test code of its own.
 #pragma once
 
-#include "device_types.cuh"
-#include "no_probe.cuh"
+#include "kernels/instrument/no_probe.cuh"
+#include "kernels/ptx/device_types.cuh"
 
 namespace tilescope {
 

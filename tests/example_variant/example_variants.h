@@ -1,7 +1,7 @@
 // The example variants a test program adds to the registry (test_registry.cpp).
 #pragma once
 
-#include "registry.h"
+#include "kernels/core/registry.h"
 
 namespace tilescope {
 

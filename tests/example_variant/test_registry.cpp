@@ -4,7 +4,7 @@
 // a member of a static library that the linker could leave out), so its initializer always runs.
 #include <algorithm>
 
-#include "example_variant/example_variants.h"
+#include "tests/example_variant/example_variants.h"
 
 namespace tilescope {
 

@@ -12,12 +12,12 @@
 #include <set>
 #include <string>
 
-#include "../help_text.h"
-#include "../run_program.h"
-#include "../variant_picks.h"
-#include "export/png_writer.h"
-#include "image_checks.h"
-#include "plot/plot_widget.h"
+#include "app/export/png_writer.h"
+#include "app/plot/plot_widget.h"
+#include "tests/gui/image_checks.h"
+#include "tests/support/help_text.h"
+#include "tests/support/run_program.h"
+#include "tests/support/variant_picks.h"
 
 using namespace tilescope;
 using namespace tilescope::testing;

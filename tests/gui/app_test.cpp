@@ -1,6 +1,6 @@
 // The whole UI rendered headless (EGL; Mesa's surfaceless platform in CI), in process: the same
 // App the window shows, checked pixel by pixel, and the plot's PNG export.
-#include "ui/app.h"
+#include "app/ui/shell/app.h"
 
 #include <gtest/gtest.h>
 #include <imgui_internal.h>  // FindWindowByName: whether Help's windows were drawn
@@ -12,13 +12,13 @@
 #include <string>
 #include <vector>
 
-#include "export/png_writer.h"
-#include "gui_test_support.h"
-#include "image_checks.h"
-#include "registry.h"
-#include "ui/lesson_list.h"
-#include "ui/script.h"
-#include "ui/shortcut_list.h"
+#include "app/export/png_writer.h"
+#include "app/ui/script/script.h"
+#include "app/ui/shell/lesson_list.h"
+#include "app/ui/shell/shortcut_list.h"
+#include "kernels/core/registry.h"
+#include "tests/gui/gui_test_support.h"
+#include "tests/gui/image_checks.h"
 
 using namespace tilescope;
 using namespace tilescope::testing;
@@ -230,14 +230,15 @@ TEST(Help, ListsEveryKeyTheUiReads) {
     if (s.key != 0) listed.insert(s.key_name);
   const std::regex read_key(R"(\b(GLFW_KEY_[A-Z0-9_]+))");
   int reads = 0;
-  for (const auto& e : std::filesystem::directory_iterator(std::string(TILESCOPE_SOURCE_DIR) + "/app/ui")) {
+  for (const auto& e : std::filesystem::recursive_directory_iterator(std::string(TILESCOPE_SOURCE_DIR) + "/app/ui")) {
     const std::string file = e.path().filename().string();
     if (e.path().extension() != ".cpp" || file == "key_presses.cpp" || file == "shortcut_list.cpp") continue;
     const std::string text = tilescope::testing::read_file(e.path().string());
     for (std::sregex_iterator m(text.begin(), text.end(), read_key), end; m != end; ++m) {
       ++reads;
       EXPECT_EQ(listed.count((*m)[1].str()), 1u)
-          << (*m)[1].str() << " read in " << file << " is not in Help > Keyboard shortcuts (ui/shortcut_list.cpp)";
+          << (*m)[1].str() << " read in " << file
+          << " is not in Help > Keyboard shortcuts (app/ui/shell/shortcut_list.cpp)";
     }
   }
   EXPECT_GT(reads, 10);

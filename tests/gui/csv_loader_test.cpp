@@ -1,6 +1,6 @@
 // File > Load CSV off the UI thread: the loader reads on its own thread with progress and
 // cancel, and the App takes the rows in a later frame while it keeps drawing.
-#include "ui/csv_loader.h"
+#include "app/ui/timing/csv_loader.h"
 
 #include <fcntl.h>
 #include <gtest/gtest.h>
@@ -13,11 +13,11 @@
 #include <thread>
 #include <vector>
 
-#include "../printable_check.h"
-#include "../run_program.h"
-#include "export/results_csv.h"
-#include "gui_test_support.h"
-#include "ui/app.h"
+#include "app/export/results_csv.h"
+#include "app/ui/shell/app.h"
+#include "tests/gui/gui_test_support.h"
+#include "tests/support/printable_check.h"
+#include "tests/support/run_program.h"
 
 using namespace tilescope;
 using namespace tilescope::testing;

@@ -1,7 +1,7 @@
 // The data-folder lookup (platform/data_dirs.h): the order installed > source tree, the
 // environment for the shaders only, what is reported when nothing is found; on invented
 // filesystems, on a real one in a temporary folder, and for this very test program.
-#include "platform/data_dirs.h"
+#include "app/platform/data_dirs.h"
 
 #include <gtest/gtest.h>
 #include <limits.h>
@@ -16,8 +16,8 @@
 #include <set>
 #include <string>
 
-#include "gl_gemm/shader_gemm.h"
-#include "gui_test_support.h"
+#include "app/gl_gemm/shader_gemm.h"
+#include "tests/gui/gui_test_support.h"
 
 namespace tilescope {
 namespace {

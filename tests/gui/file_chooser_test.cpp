@@ -2,7 +2,7 @@
 // desktop's dialog as a separate program (a stand-in zenity/kdialog on $PATH), the recent
 // files, Esc closing dialogs without acting, F12's file name, and the status bar's message.
 #define GLFW_INCLUDE_NONE
-#include "ui/file_chooser.h"
+#include "app/ui/shell/file_chooser.h"
 
 #include <GLFW/glfw3.h>
 #include <gtest/gtest.h>
@@ -18,14 +18,14 @@
 #include <thread>
 #include <vector>
 
-#include "../printable_check.h"
-#include "gui_test_support.h"
-#include "platform/desktop_file_dialog.h"
-#include "ui/app.h"
-#include "ui/file_paths.h"
-#include "ui/folder_listing.h"
-#include "ui/modal_escape.h"
-#include "ui/text_fit.h"
+#include "app/platform/desktop_file_dialog.h"
+#include "app/ui/shell/app.h"
+#include "app/ui/shell/file_paths.h"
+#include "app/ui/shell/folder_listing.h"
+#include "app/ui/shell/modal_escape.h"
+#include "app/ui/shell/text_fit.h"
+#include "tests/gui/gui_test_support.h"
+#include "tests/support/printable_check.h"
 
 using namespace tilescope;
 using namespace tilescope::testing;

@@ -1,5 +1,5 @@
 // Tensor-core test data made by hand, so the fragment pictures are checked without any variant:
-// the m16n8k16 16-bit layout of mma.sync (kernels/mma_ptx.cuh), ldmatrix x4 reads of a 64 x 32
+// the m16n8k16 16-bit layout of mma.sync (kernels/ptx/mma_ptx.cuh), ldmatrix x4 reads of a 64 x 32
 // tile of 2-byte elements with and without the XOR swizzle, and a small warp-level mapping model
 // whose owners follow that layout.
 #pragma once
@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "mapping_model.h"
+#include "kernels/models/mapping_model.h"
 
 namespace tilescope::testing {
 

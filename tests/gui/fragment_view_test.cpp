@@ -2,21 +2,21 @@
 // FragmentPicture made by hand: the m16n8k16 layout and ldmatrix reads with and without the
 // swizzle), the warp / lane / register colouring of C on the host path, and the views drawn by
 // ImGui under Mesa (EGL surfaceless in CI), checked pixel by pixel.
-#include "ui/fragment_view.h"
+#include "app/ui/mapping/fragment_view.h"
 
 #include <gtest/gtest.h>
 #include <imgui.h>
 
 #include <set>
 
-#include "fragment_test_data.h"
-#include "gui_test_support.h"
-#include "image_checks.h"
-#include "registry.h"
-#include "render_window.h"
-#include "viz/colors.h"
-#include "viz/fragment_images.h"
-#include "viz/mapping_images.h"
+#include "app/viz/colors.h"
+#include "app/viz/fragment_images.h"
+#include "app/viz/mapping_images.h"
+#include "kernels/core/registry.h"
+#include "tests/gui/fragment_test_data.h"
+#include "tests/gui/gui_test_support.h"
+#include "tests/gui/image_checks.h"
+#include "tests/gui/render_window.h"
 
 using namespace tilescope;
 using namespace tilescope::testing;

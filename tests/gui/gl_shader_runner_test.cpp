@@ -2,7 +2,7 @@
 // frames must not wait for a run, a run too long for a class is refused before it draws with an
 // estimate and a size that fits, and a long run shows its progress. On a GPU these tests skip:
 // the stalls and the hour-long runs were llvmpipe's.
-#include "gl_gemm/gl_shader_runner.h"
+#include "app/gl_gemm/gl_shader_runner.h"
 
 #include <GL/gl.h>
 #include <gtest/gtest.h>
@@ -16,11 +16,11 @@
 #include <string>
 #include <thread>
 
-#include "../variant_picks.h"
-#include "gl_gemm/shader_gemm.h"
-#include "gui_test_support.h"
-#include "measure.h"
-#include "platform/software_renderer.h"
+#include "app/gl_gemm/shader_gemm.h"
+#include "app/platform/software_renderer.h"
+#include "kernels/measure/measure.h"
+#include "tests/gui/gui_test_support.h"
+#include "tests/support/variant_picks.h"
 
 namespace tilescope {
 namespace {

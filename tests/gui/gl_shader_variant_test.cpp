@@ -16,15 +16,15 @@
 #include <thread>
 #include <utility>
 
-#include "../variant_picks.h"
-#include "external_runner.h"
-#include "gl_gemm/gl_shader_runner.h"
-#include "gl_gemm/shader_gemm.h"
-#include "gui_test_support.h"
-#include "measure.h"
-#include "platform/host.h"
-#include "platform/software_renderer.h"
-#include "registry.h"
+#include "app/gl_gemm/gl_shader_runner.h"
+#include "app/gl_gemm/shader_gemm.h"
+#include "app/platform/host.h"
+#include "app/platform/software_renderer.h"
+#include "kernels/core/external_runner.h"
+#include "kernels/core/registry.h"
+#include "kernels/measure/measure.h"
+#include "tests/gui/gui_test_support.h"
+#include "tests/support/variant_picks.h"
 
 namespace tilescope {
 namespace {

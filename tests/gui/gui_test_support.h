@@ -17,10 +17,10 @@
 #include <string>
 #include <vector>
 
-#include "export/png_writer.h"
-#include "gl_gemm/shader_gemm.h"
-#include "platform/host.h"
-#include "ui/app.h"
+#include "app/export/png_writer.h"
+#include "app/gl_gemm/shader_gemm.h"
+#include "app/platform/host.h"
+#include "app/ui/shell/app.h"
 
 namespace tilescope::testing {
 

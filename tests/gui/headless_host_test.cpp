@@ -10,13 +10,13 @@
 #include <memory>
 #include <string>
 
-#include "export/atomic_file.h"
-#include "export/png_writer.h"
-#include "gui_test_support.h"
-#include "image_checks.h"
-#include "platform/gl_check.h"
-#include "platform/host.h"
-#include "platform/render_target.h"
+#include "app/export/atomic_file.h"
+#include "app/export/png_writer.h"
+#include "app/platform/gl_check.h"
+#include "app/platform/host.h"
+#include "app/platform/render_target.h"
+#include "tests/gui/gui_test_support.h"
+#include "tests/gui/image_checks.h"
 
 namespace tilescope {
 namespace {

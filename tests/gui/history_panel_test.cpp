@@ -1,7 +1,7 @@
 // The History tab (ui/history_panel): the arithmetic behind its tables, the pass schedule and
 // texel layout it draws (checked against the engine's own plan), the whole tab rendered
 // headless for every mode, and the Reload button's compile log.
-#include "ui/history_panel.h"
+#include "app/ui/history/history_panel.h"
 
 #include <GL/gl.h>
 #include <gtest/gtest.h>
@@ -18,14 +18,14 @@
 #include <tuple>
 #include <vector>
 
-#include "../variant_picks.h"
-#include "export/png_writer.h"
-#include "gui_test_support.h"
-#include "image_checks.h"
-#include "platform/host.h"
-#include "text_clip_check.h"
-#include "ui/app.h"
-#include "viz/colors.h"
+#include "app/export/png_writer.h"
+#include "app/platform/host.h"
+#include "app/ui/shell/app.h"
+#include "app/viz/colors.h"
+#include "tests/gui/gui_test_support.h"
+#include "tests/gui/image_checks.h"
+#include "tests/gui/text_clip_check.h"
+#include "tests/support/variant_picks.h"
 
 using namespace tilescope;
 using namespace tilescope::testing;

@@ -8,7 +8,7 @@
 #include <cstdlib>
 #include <set>
 
-#include "platform/image.h"
+#include "app/platform/image.h"
 
 namespace tilescope::testing {
 

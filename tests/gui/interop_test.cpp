@@ -4,7 +4,7 @@
 // runs under EGL on the NVIDIA GPU. Also prints the refresh time of 4096 x 4096 images.
 // Tensor-core variants are compared in every input type they compute and every colouring of
 // their selected block (warp, lane, register), so the device evaluates viz/colors.h as the host.
-#include "viz/interop.h"
+#include "app/viz/interop.h"
 
 #include <GL/gl.h>
 #include <gtest/gtest.h>
@@ -14,13 +14,13 @@
 #include <cstdio>
 #include <vector>
 
-#include "../variant_picks.h"
-#include "device_info.h"
-#include "platform/host.h"
-#include "registry.h"
-#include "trace.h"
-#include "viz/gl_texture.h"
-#include "viz/mapping_images.h"
+#include "app/platform/host.h"
+#include "app/viz/gl_texture.h"
+#include "app/viz/mapping_images.h"
+#include "kernels/core/registry.h"
+#include "kernels/cuda/device_info.h"
+#include "kernels/instrument/trace.h"
+#include "tests/support/variant_picks.h"
 
 using namespace tilescope;
 

@@ -10,9 +10,9 @@
 #include <memory>
 #include <string>
 
-#include "gui_test_support.h"
-#include "platform/host.h"
-#include "ui/app.h"
+#include "app/platform/host.h"
+#include "app/ui/shell/app.h"
+#include "tests/gui/gui_test_support.h"
 
 using namespace tilescope;
 using namespace tilescope::testing;

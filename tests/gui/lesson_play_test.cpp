@@ -22,14 +22,14 @@
 #include <thread>
 #include <vector>
 
-#include "../variant_picks.h"
-#include "gl_gemm/gl_shader_runner.h"
-#include "gui_test_support.h"
-#include "lesson_files.h"
-#include "presenter_views.h"
-#include "resizable_host.h"
-#include "ui/app.h"
-#include "ui/script.h"
+#include "app/gl_gemm/gl_shader_runner.h"
+#include "app/ui/script/script.h"
+#include "app/ui/shell/app.h"
+#include "tests/gui/gui_test_support.h"
+#include "tests/gui/lesson_files.h"
+#include "tests/gui/presenter_views.h"
+#include "tests/gui/resizable_host.h"
+#include "tests/support/variant_picks.h"
 
 using namespace tilescope;
 namespace ts = tilescope::testing;

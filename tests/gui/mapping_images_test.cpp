@@ -1,14 +1,14 @@
 // The mapping view's host path: images computed from the model, uploaded with glTexSubImage2D
 // and drawn by ImGui under Mesa (EGL surfaceless in CI), checked pixel by pixel at known cells.
-#include "viz/mapping_images.h"
+#include "app/viz/mapping_images.h"
 
 #include <gtest/gtest.h>
 #include <imgui.h>
 
-#include "../variant_picks.h"
-#include "platform/host.h"
-#include "registry.h"
-#include "viz/gl_texture.h"
+#include "app/platform/host.h"
+#include "app/viz/gl_texture.h"
+#include "kernels/core/registry.h"
+#include "tests/support/variant_picks.h"
 
 using namespace tilescope;
 

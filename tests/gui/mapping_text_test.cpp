@@ -13,12 +13,12 @@
 #include <string>
 #include <vector>
 
-#include "../variant_picks.h"
-#include "block_account.h"
-#include "gui_test_support.h"
-#include "registry.h"
-#include "ui/app_state.h"
-#include "ui/mapping_panel.h"
+#include "app/ui/mapping/mapping_panel.h"
+#include "app/ui/shell/app_state.h"
+#include "kernels/core/registry.h"
+#include "kernels/models/block_account.h"
+#include "tests/gui/gui_test_support.h"
+#include "tests/support/variant_picks.h"
 
 using namespace tilescope;
 

@@ -1,7 +1,7 @@
 // The timing plot: tick generation, log mapping, auto-fit and hit-testing (plot_model), then the
 // widget itself driven through a headless ImGui context (no window, no GL: ImGui only builds
 // draw lists), so legend clicks, zoom, double-click and the tooltip are checked too.
-#include "plot/plot_model.h"
+#include "app/plot/plot_model.h"
 
 #include <gtest/gtest.h>
 #include <imgui.h>
@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "plot/plot_render.h"
-#include "plot/plot_widget.h"
+#include "app/plot/plot_render.h"
+#include "app/plot/plot_widget.h"
 
 namespace tilescope {
 namespace {

@@ -1,7 +1,7 @@
 // The window's PNG files are encoded and written beside the frames (export/png_write_queue.h):
 // every file asked for arrives whole and in order, a failure comes back as a sentence, and the
 // queue's end writes what is still queued instead of dropping it.
-#include "export/png_write_queue.h"
+#include "app/export/png_write_queue.h"
 
 #include <gtest/gtest.h>
 
@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "export/png_writer.h"
-#include "gui_test_support.h"
+#include "app/export/png_writer.h"
+#include "tests/gui/gui_test_support.h"
 
 using namespace tilescope;
 

@@ -5,11 +5,11 @@
 
 #include <string>
 
-#include "gui_test_support.h"
-#include "registry.h"
-#include "ui/app.h"
-#include "ui/controls_panel.h"
-#include "ui/script.h"
+#include "app/ui/script/script.h"
+#include "app/ui/shell/app.h"
+#include "app/ui/shell/controls_panel.h"
+#include "kernels/core/registry.h"
+#include "tests/gui/gui_test_support.h"
 
 using namespace tilescope;
 using namespace tilescope::testing;

@@ -10,11 +10,11 @@
 #include <string>
 #include <vector>
 
-#include "gui_test_support.h"
-#include "lesson_files.h"
-#include "presenter_views.h"
-#include "ui/app.h"
-#include "ui/script.h"
+#include "app/ui/script/script.h"
+#include "app/ui/shell/app.h"
+#include "tests/gui/gui_test_support.h"
+#include "tests/gui/lesson_files.h"
+#include "tests/gui/presenter_views.h"
 
 using namespace tilescope;
 namespace ts = tilescope::testing;

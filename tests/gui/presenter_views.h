@@ -17,11 +17,11 @@
 #include <utility>
 #include <vector>
 
-#include "mapping_model.h"
-#include "registry.h"
-#include "text_clip_check.h"
-#include "ui/app.h"
-#include "viz/warpgroup_images.h"
+#include "app/ui/shell/app.h"
+#include "app/viz/warpgroup_images.h"
+#include "kernels/core/registry.h"
+#include "kernels/models/mapping_model.h"
+#include "tests/gui/text_clip_check.h"
 
 namespace tilescope::testing {
 

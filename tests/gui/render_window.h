@@ -9,8 +9,8 @@
 
 #include <string>
 
-#include "gui_test_support.h"
-#include "platform/image.h"
+#include "app/platform/image.h"
+#include "tests/gui/gui_test_support.h"
 
 namespace tilescope::testing {
 

@@ -15,7 +15,7 @@
 #include <string>
 #include <utility>
 
-#include "platform/host.h"
+#include "app/platform/host.h"
 
 namespace tilescope::testing {
 

@@ -3,7 +3,7 @@
 // benchmark CSVs) at plot sizes from a full-HD export down to the strip a 1280 x 720 window
 // leaves, checked for overlaps by sampling (not with the placement's own geometry); the legend
 // never over a point; a plot too small to read says so.
-#include "plot/roofline_layout.h"
+#include "app/plot/roofline_layout.h"
 
 #include <gtest/gtest.h>
 #include <imgui_internal.h>  // FindWindowByName: whether the frame opened a tooltip
@@ -12,10 +12,10 @@
 #include <string>
 #include <vector>
 
-#include "export/results_csv.h"
-#include "export/roofs_cache.h"
-#include "gui_test_support.h"
-#include "plot/roofline_render.h"
+#include "app/export/results_csv.h"
+#include "app/export/roofs_cache.h"
+#include "app/plot/roofline_render.h"
+#include "tests/gui/gui_test_support.h"
 
 using namespace tilescope;
 

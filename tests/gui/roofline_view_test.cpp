@@ -14,16 +14,16 @@
 #include <thread>
 #include <vector>
 
-#include "../run_program.h"
-#include "export/plot_image.h"
-#include "export/png_writer.h"
-#include "export/results_csv.h"
-#include "export/roofs_cache.h"
-#include "gui_test_support.h"
-#include "image_checks.h"
-#include "plot/roofline_model.h"
-#include "registry.h"
-#include "runner/runner.h"
+#include "app/export/plot_image.h"
+#include "app/export/png_writer.h"
+#include "app/export/results_csv.h"
+#include "app/export/roofs_cache.h"
+#include "app/plot/roofline_model.h"
+#include "app/runner/runner.h"
+#include "kernels/core/registry.h"
+#include "tests/gui/gui_test_support.h"
+#include "tests/gui/image_checks.h"
+#include "tests/support/run_program.h"
 
 using namespace tilescope;
 using namespace tilescope::testing;

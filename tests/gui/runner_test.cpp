@@ -1,6 +1,6 @@
 // The runner without a GPU (as in CI): the CPU reference stands in for the kernels, which is
 // enough to test the threading, progress, cancel and the history.
-#include "runner/runner.h"
+#include "app/runner/runner.h"
 
 #include <gtest/gtest.h>
 

@@ -16,9 +16,9 @@
 #include <string>
 #include <vector>
 
-#include "../help_text.h"
-#include "../variant_picks.h"
-#include "gui_test_support.h"
+#include "tests/gui/gui_test_support.h"
+#include "tests/support/help_text.h"
+#include "tests/support/variant_picks.h"
 
 using namespace tilescope;
 

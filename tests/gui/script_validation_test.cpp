@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "../variant_picks.h"
-#include "registry.h"
-#include "ui/script.h"
+#include "app/ui/script/script.h"
+#include "kernels/core/registry.h"
+#include "tests/support/variant_picks.h"
 
 using namespace tilescope;
 

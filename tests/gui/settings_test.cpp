@@ -1,14 +1,14 @@
-#include "ui/settings.h"
+#include "app/ui/shell/settings.h"
 
 #include <gtest/gtest.h>
 
 #include <cstdio>
 #include <fstream>
 
-#include "../variant_picks.h"
-#include "registry.h"
-#include "ui/app_state.h"
-#include "ui/recent_files.h"
+#include "app/ui/shell/app_state.h"
+#include "app/ui/shell/recent_files.h"
+#include "kernels/core/registry.h"
+#include "tests/support/variant_picks.h"
 
 using namespace tilescope;
 

@@ -9,10 +9,10 @@
 #include <cstdio>
 #include <vector>
 
-#include "device_info.h"
-#include "gl_gemm/shader_gemm.h"
-#include "platform/host.h"
-#include "random_inputs.h"
+#include "app/gl_gemm/shader_gemm.h"
+#include "app/platform/host.h"
+#include "kernels/cuda/device_info.h"
+#include "kernels/measure/random_inputs.h"
 
 using namespace tilescope;
 

@@ -1,7 +1,7 @@
 // The legacy texture-shader GEMM, run for real in CI: Mesa llvmpipe through EGL's surfaceless
 // platform renders GL_R32F / GL_RGBA32F in fp32, so every mode is checked against the double
 // reference with the project's float tolerance (4 u sqrt(K), largest element error relative to the largest element).
-#include "gl_gemm/shader_gemm.h"
+#include "app/gl_gemm/shader_gemm.h"
 
 #include <GL/gl.h>
 #include <gtest/gtest.h>
@@ -23,10 +23,10 @@
 #include <tuple>
 #include <vector>
 
-#include "gui_test_support.h"
-#include "measure.h"
-#include "platform/host.h"
-#include "reference.h"
+#include "app/platform/host.h"
+#include "kernels/measure/measure.h"
+#include "kernels/measure/reference.h"
+#include "tests/gui/gui_test_support.h"
 
 namespace tilescope {
 namespace {

@@ -1,13 +1,13 @@
 // The estimate that refuses texture-shader runs too long for a class (no GL: plain arithmetic
 // over the passes the engine would draw).
-#include "gl_gemm/shader_time_estimate.h"
+#include "app/gl_gemm/shader_time_estimate.h"
 
 #include <gtest/gtest.h>
 
 #include <cstdlib>
 #include <string>
 
-#include "gl_gemm/shader_gemm.h"
+#include "app/gl_gemm/shader_gemm.h"
 
 namespace tilescope {
 namespace {

@@ -2,7 +2,7 @@
 // a label past a panel's edge, a button's label clipped on the CPU, an ellipsised tab and table
 // header, a character without a glyph — and nothing where the text is whole or only scrolled
 // out of view.
-#include "text_clip_check.h"
+#include "tests/gui/text_clip_check.h"
 
 #include <gtest/gtest.h>
 
@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "gui_test_support.h"
+#include "tests/gui/gui_test_support.h"
 
 using namespace tilescope;
 using namespace tilescope::testing;

@@ -4,7 +4,7 @@
 // consumer waits, no bar); the recording request (the window's sizes, clamped); and the Mapping
 // tab's Timeline view and the record-timeline action where no timeline can be recorded (no GPU, or
 // a window told not to use it): the reason is shown and reported, nothing crashes.
-#include "ui/timeline_view.h"
+#include "app/ui/mapping/timeline_view.h"
 
 #include <gtest/gtest.h>
 #include <imgui.h>
@@ -18,17 +18,17 @@
 #include <string>
 #include <vector>
 
-#include "../variant_picks.h"
-#include "device_info.h"
-#include "export/png_writer.h"
-#include "gui_test_support.h"
-#include "image_checks.h"
-#include "registry.h"
-#include "ui/app.h"
-#include "ui/script.h"
-#include "ui/timeline_recorder.h"
-#include "viz/colors.h"
-#include "viz/timeline_summary.h"
+#include "app/export/png_writer.h"
+#include "app/ui/mapping/timeline_recorder.h"
+#include "app/ui/script/script.h"
+#include "app/ui/shell/app.h"
+#include "app/viz/colors.h"
+#include "app/viz/timeline_summary.h"
+#include "kernels/core/registry.h"
+#include "kernels/cuda/device_info.h"
+#include "tests/gui/gui_test_support.h"
+#include "tests/gui/image_checks.h"
+#include "tests/support/variant_picks.h"
 
 using namespace tilescope;
 using namespace tilescope::testing;

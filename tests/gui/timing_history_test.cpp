@@ -1,6 +1,6 @@
 // The history every panel reads: rows shared with readers (no copy per frame), copy-on-write
 // while a reader holds them, and "% of cuBLAS" kept right as rows arrive in any order.
-#include "runner/timing_history.h"
+#include "app/runner/timing_history.h"
 
 #include <gtest/gtest.h>
 
@@ -8,8 +8,8 @@
 #include <stdexcept>
 #include <vector>
 
-#include "registry.h"
-#include "variant.h"
+#include "kernels/core/registry.h"
+#include "kernels/core/variant.h"
 
 using namespace tilescope;
 

@@ -13,10 +13,10 @@
 #include <string>
 #include <vector>
 
-#include "gui_test_support.h"
-#include "platform/host.h"
-#include "text_clip_check.h"
-#include "ui/app.h"
+#include "app/platform/host.h"
+#include "app/ui/shell/app.h"
+#include "tests/gui/gui_test_support.h"
+#include "tests/gui/text_clip_check.h"
 
 using namespace tilescope;
 namespace ts = tilescope::testing;

@@ -12,16 +12,16 @@
 #include <string>
 #include <vector>
 
-#include "fragment_test_data.h"
-#include "gui_test_support.h"
-#include "image_checks.h"
-#include "mapping_model.h"
-#include "registry.h"
-#include "render_window.h"
-#include "ui/fragment_view.h"
-#include "viz/colors.h"
-#include "viz/stage_handshake.h"
-#include "viz/warpgroup_images.h"
+#include "app/ui/mapping/fragment_view.h"
+#include "app/viz/colors.h"
+#include "app/viz/stage_handshake.h"
+#include "app/viz/warpgroup_images.h"
+#include "kernels/core/registry.h"
+#include "kernels/models/mapping_model.h"
+#include "tests/gui/fragment_test_data.h"
+#include "tests/gui/gui_test_support.h"
+#include "tests/gui/image_checks.h"
+#include "tests/gui/render_window.h"
 
 using namespace tilescope;
 using namespace tilescope::testing;

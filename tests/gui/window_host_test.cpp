@@ -9,9 +9,9 @@
 #include <memory>
 #include <string>
 
-#include "gui_test_support.h"
-#include "image_checks.h"
-#include "platform/host.h"
+#include "app/platform/host.h"
+#include "tests/gui/gui_test_support.h"
+#include "tests/gui/image_checks.h"
 
 namespace tilescope {
 namespace {

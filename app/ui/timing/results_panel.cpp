@@ -1,0 +1,248 @@
+// The results table: every measured row (newest first) with the numbers a class discusses —
+// median and min time, GFLOP/s, % of cuBLAS, % of peak, relative error, registers per thread,
+// shared memory per block, occupancy — and the first (cold) run apart.
+#include <imgui.h>
+
+#include <algorithm>
+#include <climits>
+#include <cstdarg>
+#include <cstdint>
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "app/export/count_text.h"
+#include "app/ui/shell/app.h"
+#include "app/ui/shell/widgets.h"
+#include "app/ui/timing/timing_panel.h"
+
+namespace tilescope {
+
+namespace {
+
+void cell(const char* fmt, ...) IM_FMTARGS(1);
+void cell(const char* fmt, ...) {
+  ImGui::TableNextColumn();
+  va_list args;
+  va_start(args, fmt);
+  ImGui::TextV(fmt, args);
+  va_end(args);
+}
+
+// A cell of a figure the row may lack (not verified, a library that hides its resources, no
+// clock reading): "-" where it is not `known`.
+void cell_if(bool known, const char* fmt, ...) IM_FMTARGS(2);
+void cell_if(bool known, const char* fmt, ...) {
+  ImGui::TableNextColumn();
+  if (!known) {
+    ImGui::TextUnformatted("-");
+    return;
+  }
+  va_list args;
+  va_start(args, fmt);
+  ImGui::TextV(fmt, args);
+  va_end(args);
+}
+
+void header_with_tooltip(const char* name, const char* help) {
+  ImGui::TableNextColumn();
+  ImGui::TableHeader(name);
+  help_tooltip(help);
+}
+
+// "Results", the problem filter, the row count and Clear, on a line above the table that wraps
+// where the tab is narrow.
+void draw_results_toolbar(TabContext& ctx, std::size_t row_count) {
+  AppState& state = ctx.state;
+  ImGui::TextUnformatted("Results");
+  const char* filter = "only this problem and precision";
+  same_line_if_fits(check_width(filter));
+  ImGui::Checkbox(filter, &state.only_current_problem);
+  help_tooltip("Show only the rows of the problem and precision chosen on the left.");
+  const std::string rows = "(" + count_text(row_count, "row", "rows") + ")";
+  same_line_if_fits(text_width(rows.c_str()));
+  ImGui::TextDisabled("%s", rows.c_str());
+  same_line_if_fits(button_width("Clear"));
+  if (ImGui::SmallButton("Clear")) ctx.history.clear();
+  help_tooltip("Forget every result (export the CSV first if you want to keep them).");
+}
+
+// Rows of other problems and precisions are hidden when asked; the CPU reference always shows.
+bool row_is_shown(const AppState& state, const RunResult& r) {
+  return !state.only_current_problem ||
+         (r.problem == state.problem && (r.precision == state.precision || r.variant_id == kCpuReferenceId));
+}
+
+// The indices of the shown rows, newest first, kept until the rows or the filter change: with
+// a million rows, even the filter's comparisons cost more than the frame should. It refers to
+// the rows by a weak pointer, which does not hold them (a held pointer would make every append
+// copy them, timing_history.h) and whose owner cannot be mistaken for a later one.
+struct ShownRows {
+  std::weak_ptr<const std::vector<RunResult>> rows;
+  std::uint64_t version = ~0ull;
+  Problem problem = Problem::Gemm;
+  Precision precision = Precision::F32;
+  bool only_current = false;
+  std::vector<std::size_t> indices;
+  // The longest words of the shown rows' text columns, and their largest size, which the
+  // columns are made wide enough for.
+  std::string longest_variant, longest_config, longest_device;
+  std::int64_t largest_size = 0;
+
+  void update(const std::shared_ptr<const std::vector<RunResult>>& now, std::uint64_t now_version,
+              const AppState& state) {
+    const bool same_rows = !rows.owner_before(now) && !now.owner_before(rows) && !rows.expired();
+    if (same_rows && version == now_version && problem == state.problem && precision == state.precision &&
+        only_current == state.only_current_problem)
+      return;
+    rows = now;
+    version = now_version;
+    problem = state.problem;
+    precision = state.precision;
+    only_current = state.only_current_problem;
+    indices.clear();
+    longest_variant = longest_config = longest_device = "";
+    largest_size = 0;
+    auto keep_longest = [](std::string& longest, const std::string& s) {
+      if (s.size() > longest.size()) longest = s;
+    };
+    for (std::size_t i = now->size(); i > 0; --i) {
+      const RunResult& r = (*now)[i - 1];
+      if (!row_is_shown(state, r)) continue;
+      indices.push_back(i - 1);
+      keep_longest(longest_variant, r.variant_id);
+      keep_longest(longest_config, r.config_name);
+      keep_longest(longest_device, r.device_name);
+      largest_size = std::max({largest_size, r.shape.M, r.shape.N, r.shape.K});
+    }
+  }
+};
+
+ShownRows g_shown;  // UI thread only
+
+// The 16 columns, with the header row and the variant frozen (the config too where the table has
+// room), and a tooltip on every header. Each column is as wide as its header and the widest
+// value it shows or can show, at the font of the frame: widths follow presenter mode and Ctrl+=.
+void setup_results_columns(const ShownRows& shown) {
+  const char* names[] = {"variant", "config",     "M x N x K", "first", "median", "min",       "GFLOP/s", "% cuBLAS",
+                         "% peak",  "rel. error", "check",     "regs",  "smem",   "occupancy", "MHz",     "device"};
+  char shape[96];
+  std::snprintf(shape, sizeof shape, "%lld x %lld x %lld", static_cast<long long>(shown.largest_size),
+                static_cast<long long>(shown.largest_size), static_cast<long long>(shown.largest_size));
+  // The widest value of each column: the longest shown, or the widest its format writes.
+  const std::string widest[] = {shown.longest_variant,
+                                shown.longest_config,
+                                shape,
+                                "99.9 ms*",
+                                "99.9 ms",
+                                "99.9 ms",
+                                "999,999",
+                                "100.0%",
+                                "100.0%",
+                                "1.0e-10",
+                                "FAIL",
+                                "255",
+                                "227.0 KB",
+                                "100%",
+                                "9999",
+                                shown.longest_device};
+  float frozen = 0;
+  for (int i = 0; i < 16; ++i) {
+    const float width = std::max(text_width(names[i]), text_width(widest[i].c_str()));
+    if (i < 2) frozen += width;
+    // The error of a failed run is written in the "first" column across the empty ones after it.
+    const ImGuiTableColumnFlags no_clip = i == 3 ? ImGuiTableColumnFlags_NoClip : 0;
+    ImGui::TableSetupColumn(names[i], ImGuiTableColumnFlags_WidthFixed | ImGuiTableColumnFlags_NoResize | no_clip,
+                            width);
+  }
+  ImGui::TableSetupScrollFreeze(frozen < ImGui::GetContentRegionAvail().x * 0.45f ? 2 : 1, 1);
+  ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
+  header_with_tooltip(names[0], "The kernel.");
+  header_with_tooltip(names[1], "Its tile configuration (cuBLAS: which routine).");
+  header_with_tooltip(names[2], "C is M x N; every element is a dot product of length K.");
+  header_with_tooltip(names[3],
+                      "The first run, without warm-up; * = the first use of this kernel in the program, "
+                      "including loading it (cuBLAS: its start-up, ~100 ms).");
+  header_with_tooltip(
+      names[4],
+      "The median of the timed runs (CUDA events; GL_TIME_ELAPSED for the texture shaders): the number to compare.");
+  header_with_tooltip(names[5], "The fastest timed run.");
+  header_with_tooltip(names[6],
+                      "2·M·N·K floating-point operations / median time. For AᵀA every variant is "
+                      "credited with the full product, even those that skip half of it.");
+  header_with_tooltip(names[7], "Speed relative to the fastest cuBLAS routine measured on the same problem and size.");
+  header_with_tooltip(names[8],
+                      "Speed relative to what the GPU's FMA units can do at most (tensor cores not counted).");
+  header_with_tooltip(names[9], "||C - C_ref|| / ||C_ref|| against a double-precision reference.");
+  header_with_tooltip(names[10],
+                      "pass: the error is within the tolerance for this K and arithmetic, and every "
+                      "element was written.");
+  header_with_tooltip(names[11],
+                      "Registers per thread. More registers per thread means fewer threads fit on a multiprocessor.");
+  header_with_tooltip(names[12], "Shared memory per block (static + dynamic).");
+  header_with_tooltip(names[13], "Active warps per multiprocessor / the most it can hold.");
+  header_with_tooltip(names[14],
+                      "The SM clock while the timed runs ran (the median of the driver's readings). A GPU at its "
+                      "power limit runs slower than its maximum clock: compare speeds at one clock.");
+  header_with_tooltip(names[15], "Where it ran.");
+}
+
+// One result: its numbers, or its error across the remaining columns.
+void draw_result_row(const RunResult& r) {
+  ImGui::TableNextRow();
+  cell("%s", r.variant_id.c_str());
+  cell("%s", r.config_name.c_str());
+  cell("%lld x %lld x %lld", static_cast<long long>(r.shape.M), static_cast<long long>(r.shape.N),
+       static_cast<long long>(r.shape.K));
+  if (!r.ok()) {
+    ImGui::TableNextColumn();
+    ImGui::TextColored(ImVec4(1, 0.5f, 0.4f, 1), "%s", r.error.c_str());
+    return;
+  }
+  cell("%s%s", format_ms(r.first_ms).c_str(), r.first_was_cold ? "*" : "");
+  cell("%s", format_ms(r.median_ms).c_str());
+  cell("%s", format_ms(r.min_ms).c_str());
+  cell("%s", format_gflops(r.gflops).c_str());
+  cell_if(r.pct_of_cublas >= 0, "%.1f%%", r.pct_of_cublas);
+  cell_if(r.pct_of_peak > 0, "%.1f%%", r.pct_of_peak);
+  cell_if(r.verified, "%.1e", r.rel_error);
+  ImGui::TableNextColumn();
+  if (!r.verified)
+    ImGui::TextDisabled("-");
+  else if (r.passed)
+    ImGui::TextColored(ImVec4(0.35f, 0.85f, 0.45f, 1), "pass");
+  else
+    ImGui::TextColored(ImVec4(1, 0.35f, 0.3f, 1), "FAIL");
+  cell_if(r.registers_per_thread > 0, "%d", r.registers_per_thread);
+  cell_if(r.threads_per_block > 0, "%.1f KB", (r.static_shared_bytes + r.dynamic_shared_bytes) / 1024.0);
+  cell_if(r.occupancy >= 0, "%.0f%%", r.occupancy * 100);
+  cell_if(r.run_clock_mhz > 0, "%.0f", r.run_clock_mhz);
+  cell("%s", r.device_name.c_str());
+}
+
+}  // namespace
+
+// Only the rows in view are drawn (ImGuiListClipper): a loaded history of 100,000 rows costs a
+// frame what 40 cost. The rows are shared with the history, not copied (rows()).
+void TimingPanel::draw_results_table(TabContext& ctx) {
+  const std::uint64_t version = ctx.history.version();  // before rows(): a newer one only rebuilds again
+  const std::shared_ptr<const std::vector<RunResult>> shared = ctx.history.rows();
+  const std::vector<RunResult>& rows = *shared;
+  draw_results_toolbar(ctx, rows.size());
+
+  // Wider than the tab, it scrolls across, the variant column staying in view.
+  const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_Borders | ImGuiTableFlags_ScrollY |
+                                ImGuiTableFlags_ScrollX | ImGuiTableFlags_SizingFixedFit;
+  if (!ImGui::BeginTable("results", 16, flags)) return;
+  g_shown.update(shared, version, ctx.state);
+  setup_results_columns(g_shown);
+  const std::vector<std::size_t>& shown = g_shown.indices;
+  ImGuiListClipper clipper;
+  clipper.Begin(static_cast<int>(std::min<std::size_t>(shown.size(), static_cast<std::size_t>(INT_MAX))));
+  while (clipper.Step())
+    for (int d = clipper.DisplayStart; d < clipper.DisplayEnd; ++d) draw_result_row(rows[shown[d]]);
+  ImGui::EndTable();
+}
+
+}  // namespace tilescope

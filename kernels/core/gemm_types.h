@@ -1,0 +1,111 @@
+// The vocabulary every part of tilescope shares: which product, which precision, which sizes,
+// which tile configuration. Plain C++ (no CUDA), so the CLI, the tests and later the UI can
+// use it on a machine without a GPU.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "kernels/core/enum_names.h"   // how the vocabulary's enums are named, in both directions
+#include "kernels/core/gemm_basics.h"  // Problem, Precision, ceil_div: device code uses them too
+
+namespace tilescope {
+
+const char* to_string(Problem p);    // "gemm" | "ata"
+const char* to_string(Precision p);  // "f32" | "f64" | "tf32" | "f16" | "bf16"
+bool parse_problem(const std::string& text, Problem* out);
+bool parse_precision(const std::string& text, Precision* out);
+
+// The facts of one input type, written once (gemm_types.cpp's table); everything that differs
+// between precisions asks here.
+struct PrecisionFacts {
+  Precision precision;
+  const char* name;         // to_string's word: command line, CSV, settings
+  const char* label;        // for the user: "float", "TF32 (float storage, 10-bit mantissa)"
+  const char* description;  // one sentence for a tooltip
+  std::size_t input_bytes;  // bytes of one stored element of A and B
+  bool double_output;       // C and the accumulation in double (f64) rather than float
+  int significand_bits;     // precision p of the input type (with the implicit bit): u = 2^-p
+  int min_tensor_core_cc;   // oldest compute capability (x10) whose tensor cores take it; 0: none needed
+  bool has_fma_peak;        // the plain FMA peak of device_info.h applies (f32, f64)
+};
+const PrecisionFacts& precision_facts(Precision p);
+// All input types, in the order menus and help texts list them.
+const std::vector<Precision>& all_precisions();
+// "f32, f64, tf32, f16, bf16" (with `separator` between the names).
+std::string precision_names(const char* separator);
+
+// Bytes of one element of A and B as stored.
+inline std::size_t element_bytes(Precision p) {
+  return precision_facts(p).input_bytes;
+}
+// Bytes of one element of C (float, or double for f64).
+inline std::size_t output_bytes(Precision p) {
+  return precision_facts(p).double_output ? 8 : 4;
+}
+// The unit roundoff of the input type: 2^-24 (f32), 2^-53 (f64), 2^-11 (tf32, f16), 2^-8 (bf16).
+double input_unit_roundoff(Precision p);
+// The unit roundoff of the accumulation: 2^-53 for f64, 2^-24 (FP32) for every other type.
+double accumulation_unit_roundoff(Precision p);
+
+struct Shape {
+  std::int64_t M = 0, N = 0, K = 0;
+};
+// "1024x512x256": M x N x K, as tables and progress lines write a shape.
+std::string shape_text(const Shape& s);
+
+// The median of a run's times (the mean of the two middle ones for an even count); values
+// must not be empty.
+double median_of(std::vector<double> values);
+
+// Sizes of the operands as stored, in elements.
+std::int64_t a_elements(Problem p, const Shape& s);  // Gemm: M*K, Ata: K*N
+std::int64_t b_elements(Problem p, const Shape& s);  // Gemm: K*N, Ata: 0 (B is A)
+std::int64_t c_elements(Problem p, const Shape& s);  // M*N
+// Work counted the same way for every variant of a problem: 2*M*N*K (Ata: 2*N*N*K), so a
+// variant that skips the lower triangle (syrk, regtile_prefetch) is credited with the full product.
+double flop_count(Problem p, const Shape& s);
+// Ata has one free output size: M is forced to N. Returns the normalised shape.
+Shape normalised(Problem p, Shape s);
+
+// Which part of C a configuration writes. A variant that writes only the upper triangle of
+// a symmetric C (cublas syrk) is verified on that triangle only.
+enum class OutputPart { Full, UpperTriangle };
+
+// One compiled configuration of a variant. Tile names follow the literature:
+// BM x BN block tile of C, BK-deep slabs of A and B, TM x TN outputs per thread.
+struct TileConfig {
+  std::string name;  // stable id used on the command line and in CSV: "16", "128x128x8_8x8"
+  // One line on what this configuration is or changes, where a learner meets its name (the
+  // configuration combo's tooltip, `bench --list`): "per-stage mbarriers instead of one barrier".
+  std::string description;
+  int bm = 0, bn = 0, bk = 0;
+  int tm = 1, tn = 1;
+  int threads_x = 0, threads_y = 0;  // block shape (0 for cuBLAS)
+  int warp_m = 0, warp_n = 0;        // tensor-core kernels: the warp tile of C (0: not warp-tiled)
+  int stages = 0;                    // buffers of a cp.async ring (0: none)
+  // Blocks launched as one thread-block cluster, one tile above the other in a block column, each
+  // copying 1 / cluster_m of their common B slab into all their shared memories (TMA multicast).
+  int cluster_m = 1;
+  // Warps that hold one warp tile together (a warpgroup's wgmma: 4; mma.sync and wmma: 1).
+  int group_warps = 1;
+  const char* math = "";  // what arithmetic it uses, stated for the user
+  bool opt_in = false;    // run only when named explicitly (TF32 tensor cores)
+  int engine_mode = 0;    // variants drawn by an external engine: which of its modes
+  bool tf32 = false;      // float inputs rounded to TF32 (10-bit mantissa) by the tensor cores
+  OutputPart output = OutputPart::Full;
+  int threads() const { return threads_x * threads_y; }
+};
+
+// What the device allows; filled from cudaGetDeviceProperties on a GPU, or by hand in tests.
+struct DeviceLimits {
+  int max_threads_per_block = 1024;
+  std::size_t shared_per_block_default = 48 * 1024;  // without opt-in
+  std::size_t shared_per_block_optin = 48 * 1024;    // with cudaFuncAttributeMaxDynamicSharedMemorySize
+  int regs_per_block = 65536;
+  int max_regs_per_thread = 255;
+  int compute_capability = 0;  // major * 10 + minor (90 for Hopper); 0 = unknown (not checked)
+};
+
+}  // namespace tilescope

@@ -1,0 +1,103 @@
+// The pipeline timeline: a pipelined kernel's instrumented build (a TimelineProbe instead of the
+// timed build's NoProbe, probe.cuh) stamps, per block and per k slab it moves through its ring of
+// shared-memory stages, when the copy was issued, when its bytes had arrived, and when each
+// consumer began and finished multiplying it. run_timeline runs it once and returns the stamps in
+// nanoseconds since the launch's first stamp, for the Mapping tab's timeline bars; a GPU test
+// checks the orderings the barriers impose. Plain C++ header.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "kernels/core/gemm_types.h"
+
+namespace tilescope {
+
+// Consumers (warpgroups that multiply) a stamp record has room for.
+constexpr int kTimelineMaxConsumers = 4;
+
+// One k slab of one block, in SM clock cycles (clock64 of the block's SM); 0 = not stamped.
+struct TimelineStamps {
+  std::uint64_t issued = 0;                           // the producer found the stage free and issued the copies
+  std::uint64_t arrived = 0;                          // an observer saw the stage's barrier complete: all bytes landed
+  std::uint64_t started[kTimelineMaxConsumers] = {};  // consumer c saw it complete and began
+  std::uint64_t done[kTimelineMaxConsumers] = {};     // consumer c's products of it completed
+};
+
+// Per block: the SM clock and the global nanosecond timer read together at the start and the end,
+// which convert the block's cycles into nanoseconds on one axis for all blocks.
+struct TimelineClock {
+  std::uint64_t cycles_begin = 0, ns_begin = 0, cycles_end = 0, ns_end = 0;
+  std::uint32_t sm = 0;       // %smid
+  std::uint32_t records = 0;  // slabs this block moved (it stamps the first records_per_block)
+};
+
+// What the instrumented kernel writes into (device pointers), passed inside its TimelineProbe.
+struct TimelineBuffers {
+  TimelineStamps* stamps = nullptr;  // blocks x records_per_block, block-major
+  TimelineClock* clocks = nullptr;   // one per block
+  int records_per_block = 0;
+};
+
+// What a launch of a variant's timeline build looks like, from the variant (before the launch).
+struct TimelineLayout {
+  int blocks = 0;          // of the launch (a persistent kernel: at most one per SM)
+  int stages = 0;          // buffers in the ring: slab n of a block uses stage n % stages
+  int consumers = 0;       // warpgroups that multiply each slab (<= kTimelineMaxConsumers)
+  int slabs_per_tile = 0;  // k slabs of one tile of C: a block's slab n is of its tile n / slabs_per_tile
+  int slab_depth = 0;      // k per slab
+  std::int64_t tiles = 0;  // tiles of C in the launch
+  // What the blocks share out, in turn (block b takes b, b + blocks, ..., or in clusters of
+  // `cluster` blocks: cluster c takes c, c + clusters, ...): tiles, or groups of `cluster` tiles.
+  std::int64_t works = 0;
+  int cluster = 1;
+};
+
+// One slab on the host, in nanoseconds since the earliest block began; negative = not stamped.
+struct TimelineSlab {
+  int index = 0;  // the block's n-th slab
+  int stage = 0;  // n % stages
+  int tile = 0;   // the block's tile (0 = its first), n / slabs_per_tile
+  double issued = -1, arrived = -1;
+  double started[kTimelineMaxConsumers] = {-1, -1, -1, -1};
+  double done[kTimelineMaxConsumers] = {-1, -1, -1, -1};
+};
+
+struct TimelineBlock {
+  int block = 0;
+  int sm = 0;
+  double begin = 0, end = 0;  // ns, the block's first and last stamp
+  int slabs_total = 0;        // slabs it moved; slabs holds the first records_per_block of them
+  std::vector<TimelineSlab> slabs;
+  std::vector<TimelineStamps> raw;  // the same slabs in cycles, for the ordering checks
+};
+
+struct TimelineResult {
+  std::string error;  // empty when the run happened
+  bool ok() const { return error.empty(); }
+  std::string variant_id, config_name;
+  Problem problem = Problem::Gemm;
+  Precision precision = Precision::BF16;
+  Shape shape;
+  TimelineLayout layout;
+  double kernel_ns = 0;  // the earliest begin to the latest end
+  std::vector<TimelineBlock> blocks;
+};
+
+// Runs the timeline build of one configuration once on random inputs (fill_random with `seed`),
+// stamping at most `records_per_block` slabs per block. Throws nothing: on failure the result
+// holds the reason (no GPU, no timeline build, refused, a CUDA error).
+TimelineResult run_timeline(const std::string& variant_id, int config_index, Problem problem, Precision precision,
+                            const Shape& shape, int records_per_block, std::uint64_t seed);
+
+// The orderings a correct pipeline obeys, from the raw cycles of one block (the GPU test and the
+// view's caption use them): "" when all hold, else the first broken one in words.
+//  - every slab: issued <= arrived (the observer may see the barrier late, never early) and
+//    issued <= started[c] <= done[c] for each consumer c;
+//  - a stage is refilled only after every consumer finished its previous slab:
+//    done[c] of slab n <= issued of slab n + stages;
+//  - each consumer takes the slabs in order: started[c] and done[c] do not decrease with n.
+std::string timeline_order_violation(const TimelineBlock& block, const TimelineLayout& layout);
+
+}  // namespace tilescope

@@ -1,0 +1,110 @@
+// Instrumented runs: the very kernels that are timed, compiled a second time with a TraceProbe
+// instead of the timed build's NoProbe (probe.cuh), record on the GPU who wrote each element of
+// C and how often each element of A and B was loaded from global memory; a phase limit stops
+// the K loop early so that C holds the real partial sums after p phases. The mapping view draws
+// these buffers, and a GPU test requires them to equal the mapping model (mapping_model.h)
+// exactly. Plain C++ header.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "kernels/core/gemm_types.h"
+#include "kernels/core/no_copy.h"
+#include "kernels/models/mapping_model.h"
+
+struct CUstream_st;
+
+namespace tilescope {
+
+struct VariantDescriptor;  // variant.h
+
+// What the instrumented kernels record into, passed by value inside their TraceProbe. Device
+// pointers; the timed kernels never see it (their NoProbe is empty).
+struct TraceBuffers {
+  // Per element of C (row-major): the id of the thread that stored it (trace_writer_id), -1
+  // when nothing stored it, -2 when it was stored more than once. Initialise to -1.
+  int* writer = nullptr;
+  // Per element of the stored A and B: global loads, a vector load counting each of its
+  // elements. AᵀA: b_reads must be the same buffer as a_reads (B is A), as the model counts.
+  unsigned* a_reads = nullptr;
+  unsigned* b_reads = nullptr;
+  // p >= 0: run only the first p phases of the K loop (tiled variants: the k < p * BK slabs;
+  // naive, whose K loop is one phase: p = 0 computes nothing, p >= 1 all of K). Loads of later
+  // phases, prefetches included, are not issued. C is still stored, so it holds the partial
+  // sums. p < 0: the whole loop.
+  int phase_limit = -1;
+  // Accumulator slots per thread in the writer ids (the model's writer_slots()).
+  int slots = kTraceSlots;
+};
+
+// The writer id: ((block_linear * threads_per_block) + thread_linear) * slots + slot, with
+// block_linear = blockIdx.y * gridDim.x + blockIdx.x, thread_linear = threadIdx.y *
+// blockDim.x + threadIdx.x and slot the accumulator of the thread (regtile_prefetch: i * TN + j
+// of acc[i][j]; the tensor-core kernels: the accumulator register of the lane), below `slots`,
+// the model's writer_slots(). An AᵀA mirror store carries the id of the accumulator it copies.
+constexpr int trace_writer_id(int block_linear, int threads_per_block, int thread_linear, int slot,
+                              int slots = kTraceSlots) {
+  return (block_linear * threads_per_block + thread_linear) * slots + slot;
+}
+// The owner an id names (mirrored is not encoded: false). For id < 0, block_x = -1.
+Owner decode_writer(int id, const Dim2& grid, const Dim2& block, int slots = kTraceSlots);
+// The largest writer id a launch can produce must fit in an int.
+bool writer_ids_fit(const Dim2& grid, const Dim2& block, int slots = kTraceSlots);
+
+struct TraceResult {
+  std::string error;  // empty when the run happened
+  bool ok() const { return error.empty(); }
+  Shape shape;                         // normalised (AᵀA: M = N)
+  Dim2 grid, block;                    // of the launch, to decode writer ids
+  int slots = kTraceSlots;             // accumulator slots per thread in the writer ids
+  std::vector<int> writer;             // M x N, see TraceBuffers::writer
+  std::vector<std::uint32_t> a_reads;  // stored A (gemm M x K, AᵀA K x N): both roles for AᵀA
+  std::vector<std::uint32_t> b_reads;  // K x N; empty for AᵀA
+  std::vector<double> c;               // M x N after the run; NaN where nothing was stored
+};
+
+// A trace kept on the device (inputs, C, writer map, read counters), for drawing it on the GPU
+// through CUDA–GL interop without a trip through the host. Reuses its buffers between runs.
+class DeviceTrace : NoCopy {
+ public:
+  DeviceTrace();
+  ~DeviceTrace();
+
+  // Like run_trace, but the results stay on the device. False and *error on failure.
+  bool run(const std::string& variant_id, int config_index, Problem problem, Precision precision, const Shape& shape,
+           int phase_limit, std::uint64_t seed, std::string* error);
+  bool valid() const;
+  // Device pointers, valid until the next run. AᵀA: b_reads() == a_reads().
+  const int* writer() const;
+  const unsigned* a_reads() const;
+  const unsigned* b_reads() const;
+  Shape shape() const;
+  Problem problem() const;
+  Dim2 grid() const;
+  Dim2 block() const;
+  int slots() const;            // accumulator slots per thread in the writer ids
+  CUstream_st* stream() const;  // the stream the trace ran on (cudaStream_t)
+  // Host copies, as run_trace returns them.
+  bool copy_to(TraceResult* out, std::string* error) const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// Why an instrumented build (traced or timeline) of a configuration cannot run these sizes here:
+// sizes out of range, no usable GPU, or what the device refuses ("" = it can). The caller has
+// checked that the variant has such a build.
+std::string instrumented_run_refusal(const VariantDescriptor& v, int config_index, Problem problem, Precision precision,
+                                     const Shape& shape);
+
+// Runs the instrumented kernel of one configuration once, on inputs filled like the Measurer's
+// (fill_random with `seed`: A is stream 0, B stream 1), with fresh device buffers of its own.
+// Throws nothing: on failure returns a result with error set (also copied to *error if given).
+TraceResult run_trace(const std::string& variant_id, int config_index, Problem problem, Precision precision,
+                      const Shape& shape, int phase_limit, std::uint64_t seed, std::string* error);
+
+}  // namespace tilescope

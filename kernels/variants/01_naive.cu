@@ -1,0 +1,192 @@
+// 01 naive — one thread per element of C.
+//
+// The launch file of naive: descriptor, launch, mapping model; the story and the kernel are
+// in 01_naive.cuh.
+#include <algorithm>
+
+#include "kernels/core/kernel_common.cuh"
+#include "kernels/core/kernel_names.h"
+#include "kernels/core/variant.h"
+#include "kernels/core/variant_launch.cuh"
+#include "kernels/instrument/probe.cuh"
+#include "kernels/variants/01_naive.cuh"
+
+namespace tilescope {
+
+extern const VariantDescriptor kNaiveVariant;
+
+namespace {
+
+// The one kernel of a launch: its template arguments are chosen here and nowhere else (kAta by
+// naive_ata), so that naive_kernel_for names exactly the kernel the launch runs and
+// naive_kernel_names spells it for NVRTC.
+bool naive_ata(Problem p) {
+  return p == Problem::Ata;
+}
+
+template <typename T, typename Probe>
+auto naive_kernel(Problem p) {
+  return naive_ata(p) ? naive_gemm_kernel<T, true, Probe> : naive_gemm_kernel<T, false, Probe>;
+}
+
+std::vector<std::string> naive_kernel_names(const TileConfig&, Precision q, Problem p) {
+  return {kernel_name("naive_gemm_kernel", {fma_element_type(q), cpp_bool(naive_ata(p)), kNoProbeName})};
+}
+
+KernelLaunchShape naive_kernel_for(const GemmArgs& g, int config_index) {
+  const void* kernel = with_fma_type(g.precision, [&](auto element) {
+    return reinterpret_cast<const void*>(naive_kernel<decltype(element), NoProbe>(g.problem));
+  });
+  return {kernel, kNaiveVariant.configs[config_index].threads(), 0};
+}
+
+struct NaiveLaunch {
+  template <typename Probe>
+  static void run(const GemmArgs& g, int config_index, const Probe& probe) {
+    const TileConfig& cfg = kNaiveVariant.configs[config_index];
+    with_fma_type(g.precision, [&](auto element) {
+      using T = decltype(element);
+      const int M = static_cast<int>(g.shape.M), N = static_cast<int>(g.shape.N), K = static_cast<int>(g.shape.K);
+      const dim3 block(cfg.threads_x, cfg.threads_y);
+      const dim3 grid = checked_grid(ceil_div(N, cfg.threads_x), ceil_div(M, cfg.threads_y));
+      const T* a = static_cast<const T*>(g.a);
+      const T* b = g.problem == Problem::Ata ? a : static_cast<const T*>(g.b);
+      const auto kernel = naive_kernel<T, Probe>(g.problem);
+      kernel<<<grid, block, 0, g.stream>>>(a, b, static_cast<T*>(g.c), M, N, K, probe);
+      CUDA_CHECK_LAUNCH("naive_gemm_kernel");
+    });
+  }
+};
+
+// ---- the mapping model ---------------------------------------------------------------------
+// What naive_gemm_kernel does, as plain host code: the launcher's grid, one output per thread,
+// nothing through shared memory (one "phase": the whole K loop), every operand from global memory.
+class NaiveModel final : public MappingModel {
+ public:
+  NaiveModel(const TileConfig& cfg, Problem problem, const Shape& shape)
+      : ata_(problem == Problem::Ata),
+        s_(shape),
+        block_{cfg.threads_x, cfg.threads_y},
+        grid_{static_cast<int>(ceil_div(shape.N, cfg.threads_x)), static_cast<int>(ceil_div(shape.M, cfg.threads_y))} {}
+
+  Dim2 grid() const override { return grid_; }
+  Dim2 block() const override { return block_; }
+  int phases() const override { return 1; }
+  // Every block runs; its threads outside C return before reading anything.
+  bool block_active(int, int) const override { return true; }
+  Owner owner(std::int64_t i, std::int64_t j) const override {
+    Owner o;
+    o.block_x = static_cast<int>(j / block_.x);
+    o.block_y = static_cast<int>(i / block_.y);
+    o.thread_x = static_cast<int>(j % block_.x);
+    o.thread_y = static_cast<int>(i % block_.y);
+    return o;
+  }
+  TileRect a_tile(int, int, int) const override { return {}; }
+  TileRect b_tile(int, int, int) const override { return {}; }
+  void thread_loads(int bx, int by, int tx, int ty, int phase, int piece, std::vector<ElementRef>* a,
+                    std::vector<ElementRef>* b) const override {
+    a->clear();
+    b->clear();
+    const std::int64_t row = static_cast<std::int64_t>(by) * block_.y + ty;
+    const std::int64_t col = static_cast<std::int64_t>(bx) * block_.x + tx;
+    if (phase != 0 || piece != 0 || row >= s_.M || col >= s_.N) return;
+    for (std::int64_t k = 0; k < s_.K; ++k) {
+      // Gemm: A[row][k] and B[k][col]. AᵀA: A^T[row][k] = A[k][row], and A[k][col].
+      a->push_back(ata_ ? ElementRef{k, row} : ElementRef{row, k});
+      b->push_back({k, col});
+    }
+  }
+  // The one phase is the whole K loop; the block's threads inside C each read two operands per k
+  // and keep their one sum in a register.
+  PhaseWork phase_work(int bx, int by, int) const override {
+    PhaseWork w;
+    w.k1 = w.steps = s_.K;
+    const TileRect c = block_rect(bx, by);
+    w.outputs = c.elements();
+    w.global = {2LL * block_.x * block_.y, "2 x rows x cols",
+                "2 x " + std::to_string(block_.y) + " x " + std::to_string(block_.x)};
+    const std::string k = std::to_string(s_.K);
+    w.words.push_back(std::string("Each thread read ") +
+                      (ata_ ? "two columns of A (one as its row of Aᵀ)" : "its row of A and its column of B") +
+                      " straight from global memory, one element of each per k: 2 x K = " + std::to_string(2 * s_.K) +
+                      " loads.");
+    w.words.push_back("It added the K = " + k +
+                      " products into its one element of C, kept in a register. Nothing is reused: the " +
+                      std::to_string(block_.x) + " threads of a row of the block each load the same row of " +
+                      (ata_ ? "Aᵀ" : "A") + " again.");
+    return w;
+  }
+  // Gemm: A(r, k) is read by the N threads of row r, B(k, c) by the M threads of column c.
+  // AᵀA: A(k, c) is read by the N threads of row c (as A^T) and the N of column c.
+  std::int64_t a_reads(std::int64_t, std::int64_t) const override { return ata_ ? 2 * s_.N : s_.N; }
+  std::int64_t b_reads(std::int64_t, std::int64_t) const override { return ata_ ? 0 : s_.M; }
+  // Every element of a matrix is read equally often: the totals are the count times the size.
+  std::int64_t a_reads_total(std::int64_t rows, std::int64_t cols) const override {
+    return rows * cols * a_reads(0, 0);
+  }
+  std::int64_t b_reads_total(std::int64_t rows, std::int64_t cols) const override {
+    return rows * cols * b_reads(0, 0);
+  }
+  std::string reads_summary() const override {
+    if (ata_)
+      return "each element of A is read 2N = " + std::to_string(2 * s_.N) +
+             " times from global memory: N times as an element of A^T and N times as one of A";
+    return "each element of A is read N = " + std::to_string(s_.N) +
+           " times and each element of B M = " + std::to_string(s_.M) + " times from global memory";
+  }
+
+ private:
+  // The block's tile of C: its threads' elements, clipped to C.
+  TileRect block_rect(int bx, int by) const {
+    const std::int64_t r0 = static_cast<std::int64_t>(by) * block_.y, c0 = static_cast<std::int64_t>(bx) * block_.x;
+    return {std::min<std::int64_t>(r0, s_.M), std::min<std::int64_t>(r0 + block_.y, s_.M),
+            std::min<std::int64_t>(c0, s_.N), std::min<std::int64_t>(c0 + block_.x, s_.N)};
+  }
+
+  bool ata_;
+  Shape s_;
+  Dim2 block_, grid_;
+};
+
+std::unique_ptr<MappingModel> naive_model(int config_index, Problem problem, Precision, const Shape& shape) {
+  return std::make_unique<NaiveModel>(kNaiveVariant.configs[config_index], problem, normalised(problem, shape));
+}
+
+TileConfig naive_config(int bx, int by, const char* description) {
+  TileConfig c;
+  c.name = std::to_string(bx) + "x" + std::to_string(by);
+  c.description = description;
+  c.bm = by;
+  c.bn = bx;
+  c.threads_x = bx;
+  c.threads_y = by;
+  c.math = "FP32 / FP64 FMA";
+  return c;
+}
+
+}  // namespace
+
+extern const VariantDescriptor kNaiveVariant = [] {
+  VariantDescriptor v;
+  v.id = "naive";
+  v.label = "Naive";
+  v.summary =
+      "One thread computes one element of C, reading a whole row of A and a whole column of B "
+      "straight from global memory. Simple and correct, but every element of A and B is fetched "
+      "again and again.";
+  v.role = Role::Kernel;
+  v.backend = Backend::Cuda;
+  v.configs = {naive_config(16, 16, "blocks of 16 x 16 threads, one output each"),
+               naive_config(32, 32, "blocks of 32 x 32 threads: the largest block, 1024 threads")};
+  v.default_config = config_named(v.configs, "16x16");
+  set_launches<NaiveLaunch>(v);
+  v.kernel_for = naive_kernel_for;
+  v.kernel_text = "kernels/variants/01_naive.cuh";
+  v.kernel_names = naive_kernel_names;
+  v.model = naive_model;
+  v.model_caps.staged_phases = false;  // one phase: the whole K loop, straight from global memory
+  return v;
+}();
+
+}  // namespace tilescope

@@ -1,0 +1,45 @@
+// 01 naive — one thread per element of C.
+//
+// Idea: the textbook definition C[i][j] = sum_k A[i][k] * B[k][j], one thread per (i, j), every
+// operand read straight from global memory.
+// Changed from cuBLAS: everything — this is the starting point of the lesson.
+// Thread -> C: C(row, col) with row = blockIdx.y * BY + threadIdx.y, col = blockIdx.x * BX + threadIdx.x.
+//   threadIdx.x runs along a row of C, so a warp reads one row of B contiguously (coalesced) and
+//   all its threads read the same A[row][k] (a broadcast).
+// AᵀA: A is K x N, and A^T[i][k] = A[k][i]; the thread reads column i and column j of A. It
+//   computes every element of C, both triangles, the same way.
+// What to look for: each element of A is read N times and each of B M times from global memory
+//   (the heatmaps are flat); arithmetic intensity ~ 1/4 FLOP per byte on paper. On big-cache GPUs
+//   (Hopper: 50 MB L2) the caches hide much of it, so naive is slower than tiling by less than
+//   textbooks suggest.
+// Trace build (trace.h): the same kernel with a TraceProbe (probe.cuh), whose loads and store also
+//   record reads and writers; the K loop is one phase, so a phase limit p = 0 computes nothing.
+// This file is the variant's kernel text, device-only: the build compiles it into the launch file
+// (01_naive.cu: descriptor, launch, mapping model), and NVRTC compiles it alone (a CPU test).
+#pragma once
+
+#include "kernels/instrument/no_probe.cuh"
+#include "kernels/ptx/device_types.cuh"
+
+namespace tilescope {
+
+// Probe: NoProbe in the timed build, TraceProbe in the instrumented one (probe.cuh).
+template <typename T, bool kAta, typename Probe>
+__global__ void naive_gemm_kernel(const T* __restrict__ A, const T* __restrict__ B, T* __restrict__ C, int M, int N,
+                                  int K, Probe probe) {
+  const int col = blockIdx.x * blockDim.x + threadIdx.x;
+  const int row = blockIdx.y * blockDim.y + threadIdx.y;
+  if (row >= M || col >= N) return;
+  // K; a trace's phase limit may end it sooner. The whole K loop is naive's one phase.
+  const int k_end = probe.k_end(K, K);
+  T acc = 0;
+  for (int k = 0; k < k_end; ++k) {
+    // AᵀA: A^T[row][k] = A[k][row], and B is A.
+    const T a = probe.load(Operand::A, A, kAta ? (std::int64_t)k * N + row : (std::int64_t)row * K + k);
+    const T b = probe.load(Operand::B, kAta ? A : B, (std::int64_t)k * N + col);
+    acc += a * b;
+  }
+  probe.store(C, (std::int64_t)row * N + col, acc, 0);
+}
+
+}  // namespace tilescope

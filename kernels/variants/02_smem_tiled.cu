@@ -1,0 +1,233 @@
+// 02 smem_tiled — TILE x TILE tiles of A and B staged in shared memory.
+//
+// The launch file of smem_tiled: descriptor, launch, mapping model; the story and the kernel are
+// in 02_smem_tiled.cuh.
+#include <algorithm>
+
+#include "kernels/core/kernel_common.cuh"
+#include "kernels/core/kernel_names.h"
+#include "kernels/core/variant.h"
+#include "kernels/core/variant_launch.cuh"
+#include "kernels/instrument/probe.cuh"
+#include "kernels/variants/02_smem_tiled.cuh"
+
+namespace tilescope {
+
+extern const VariantDescriptor kSmemTiledVariant;
+
+namespace {
+
+// The one kernel of a launch: its template arguments are chosen here and nowhere else (TILE by
+// the configuration's bm, kAta by tiled_ata), so that smem_tiled_kernel_for names exactly the
+// kernel the launch runs and smem_tiled_kernel_names spells it for NVRTC.
+bool tiled_ata(Problem p) {
+  return p == Problem::Ata;
+}
+
+template <typename T, int TILE, typename Probe>
+auto tiled_kernel(Problem p) {
+  return tiled_ata(p) ? smem_tiled_kernel<T, TILE, true, Probe> : smem_tiled_kernel<T, TILE, false, Probe>;
+}
+
+template <typename T, typename Probe>
+auto tiled_kernel(Problem p, int tile) {
+  switch (tile) {
+    case 8:
+      return tiled_kernel<T, 8, Probe>(p);
+    case 16:
+      return tiled_kernel<T, 16, Probe>(p);
+    case 32:
+      return tiled_kernel<T, 32, Probe>(p);
+    default:
+      throw GpuError("smem_tiled was not compiled for TILE = " + std::to_string(tile));
+  }
+}
+
+std::vector<std::string> smem_tiled_kernel_names(const TileConfig& cfg, Precision q, Problem p) {
+  return {kernel_name("smem_tiled_kernel",
+                      {fma_element_type(q), std::to_string(cfg.bm), cpp_bool(tiled_ata(p)), kNoProbeName})};
+}
+
+KernelLaunchShape smem_tiled_kernel_for(const GemmArgs& g, int config_index) {
+  const TileConfig& cfg = kSmemTiledVariant.configs[config_index];
+  const void* kernel = with_fma_type(g.precision, [&](auto element) {
+    return reinterpret_cast<const void*>(tiled_kernel<decltype(element), NoProbe>(g.problem, cfg.bm));
+  });
+  return {kernel, cfg.threads(), 0};
+}
+
+struct SmemTiledLaunch {
+  template <typename Probe>
+  static void run(const GemmArgs& g, int config_index, const Probe& probe) {
+    const int tile = kSmemTiledVariant.configs[config_index].bm;
+    with_fma_type(g.precision, [&](auto element) {
+      using T = decltype(element);
+      const int M = static_cast<int>(g.shape.M), N = static_cast<int>(g.shape.N), K = static_cast<int>(g.shape.K);
+      const dim3 block(tile, tile);
+      const dim3 grid = checked_grid(ceil_div(N, tile), ceil_div(M, tile));
+      const T* a = static_cast<const T*>(g.a);
+      const T* b = g.problem == Problem::Ata ? a : static_cast<const T*>(g.b);
+      const auto kernel = tiled_kernel<T, Probe>(g.problem, tile);
+      kernel<<<grid, block, 0, g.stream>>>(a, b, static_cast<T*>(g.c), M, N, K, probe);
+      CUDA_CHECK_LAUNCH("smem_tiled_kernel");
+    });
+  }
+};
+
+std::size_t smem_tiled_shared_bytes(const TileConfig& cfg, Precision p) {
+  return 2u * cfg.bm * cfg.bm * element_bytes(p);
+}
+
+// ---- the mapping model ---------------------------------------------------------------------
+// What smem_tiled_kernel does, as plain host code: one output per thread (as naive), and in phase
+// p the block stages rows/columns [p * TILE, (p + 1) * TILE) of k of both operands, one element
+// per thread, the out-of-matrix ones replaced by 0 without a read.
+class SmemTiledModel final : public MappingModel {
+ public:
+  SmemTiledModel(int tile, Problem problem, const Shape& shape)
+      : ata_(problem == Problem::Ata),
+        t_(tile),
+        s_(shape),
+        grid_{static_cast<int>(ceil_div(shape.N, tile)), static_cast<int>(ceil_div(shape.M, tile))} {}
+
+  Dim2 grid() const override { return grid_; }
+  Dim2 block() const override { return {t_, t_}; }
+  int phases() const override { return static_cast<int>(ceil_div(s_.K, t_)); }
+  bool block_active(int, int) const override { return true; }
+  Owner owner(std::int64_t i, std::int64_t j) const override {
+    Owner o;
+    o.block_x = static_cast<int>(j / t_);
+    o.block_y = static_cast<int>(i / t_);
+    o.thread_x = static_cast<int>(j % t_);
+    o.thread_y = static_cast<int>(i % t_);
+    return o;
+  }
+  // Gemm: rows of the block x this phase's k of A. AᵀA: this phase's k x the block row's
+  // columns of A (loaded as A[k][m], read transposed from shared memory).
+  TileRect a_tile(int, int by, int phase) const override {
+    const TileRect rows = span(by, s_.M), ks = span(phase, s_.K);
+    return ata_ ? TileRect{ks.row0, ks.row1, rows.row0, rows.row1} : TileRect{rows.row0, rows.row1, ks.row0, ks.row1};
+  }
+  TileRect b_tile(int bx, int, int phase) const override {
+    const TileRect cols = span(bx, s_.N), ks = span(phase, s_.K);
+    return {ks.row0, ks.row1, cols.row0, cols.row1};
+  }
+  void thread_loads(int bx, int by, int tx, int ty, int phase, int piece, std::vector<ElementRef>* a,
+                    std::vector<ElementRef>* b) const override {
+    a->clear();
+    b->clear();
+    if (piece != 0 || phase < 0 || phase >= phases()) return;
+    const std::int64_t k0 = static_cast<std::int64_t>(phase) * t_;
+    const std::int64_t row = static_cast<std::int64_t>(by) * t_ + ty, col = static_cast<std::int64_t>(bx) * t_ + tx;
+    if (ata_) {
+      const std::int64_t k = k0 + ty, m = static_cast<std::int64_t>(by) * t_ + tx;
+      if (k < s_.K && m < s_.M) a->push_back({k, m});
+    } else {
+      const std::int64_t k = k0 + tx;
+      if (row < s_.M && k < s_.K) a->push_back({row, k});
+    }
+    const std::int64_t k = k0 + ty;
+    if (k < s_.K && col < s_.N) b->push_back({k, col});
+  }
+  // Phase p: every thread stages one element of each tile, then reads a row of the A tile and a
+  // column of the B tile from shared memory, TILE steps (zeros past K included).
+  PhaseWork phase_work(int bx, int by, int phase) const override {
+    PhaseWork w;
+    const TileRect ks = span(phase, s_.K), rows = span(by, s_.M), cols = span(bx, s_.N);
+    w.k0 = ks.row0;
+    w.k1 = ks.row1;
+    w.steps = t_;
+    w.outputs = (rows.row1 - rows.row0) * (cols.row1 - cols.row0);
+    const std::string t = std::to_string(t_), threads = std::to_string(t_ * t_);
+    w.global = {2LL * t_, "2 x TILE", "2 x " + t};
+    w.shared = {2LL * t_ * t_, "2 x threads", "2 x " + threads};
+    w.words.push_back("Each of the block's " + t + " x " + t + " threads loaded one element of the " + t + " x " + t +
+                      " tile of " + (ata_ ? "Aᵀ (loaded as rows of A, read transposed)" : "A") +
+                      " and one of the tile of " + (ata_ ? "A" : "B") +
+                      " from global memory and stored them in shared memory (0 without a load outside the matrices); "
+                      "a barrier, so that the tiles are whole before anyone reads them.");
+    w.words.push_back("Then each thread read " + t +
+                      " values of each tile from shared memory, a row of the first and a "
+                      "column of the second, and added their products to its one element of C; a second barrier "
+                      "before the tiles are overwritten. Every element loaded is used by " +
+                      t + " threads.");
+    return w;
+  }
+  // Gemm: A(r, k) is staged once by each of the ceil(N / TILE) blocks of block row r / TILE;
+  // B(k, c) once by each of the ceil(M / TILE) blocks of block column c / TILE. AᵀA: both roles.
+  std::int64_t a_reads(std::int64_t, std::int64_t) const override {
+    return ata_ ? 2 * ceil_div(s_.N, t_) : ceil_div(s_.N, t_);
+  }
+  std::int64_t b_reads(std::int64_t, std::int64_t) const override { return ata_ ? 0 : ceil_div(s_.M, t_); }
+  // Every element of a matrix is read equally often: the totals are the count times the size.
+  std::int64_t a_reads_total(std::int64_t rows, std::int64_t cols) const override {
+    return rows * cols * a_reads(0, 0);
+  }
+  std::int64_t b_reads_total(std::int64_t rows, std::int64_t cols) const override {
+    return rows * cols * b_reads(0, 0);
+  }
+  std::string reads_summary() const override {
+    const std::string t = std::to_string(t_);
+    if (ata_)
+      return "each element of A is read 2 ceil(N / " + t + ") = " + std::to_string(2 * ceil_div(s_.N, t_)) +
+             " times from global memory: once per block of its block row (as A^T) and once per block of its block "
+             "column";
+    return "each element of A is read ceil(N / " + t + ") = " + std::to_string(ceil_div(s_.N, t_)) +
+           " times and each element of B ceil(M / " + t + ") = " + std::to_string(ceil_div(s_.M, t_)) +
+           " times from global memory (naive: N and M)";
+  }
+
+ private:
+  // [index * TILE, (index + 1) * TILE) clipped to [0, n), in row0/row1.
+  TileRect span(int index, std::int64_t n) const {
+    const std::int64_t lo = std::min<std::int64_t>(static_cast<std::int64_t>(index) * t_, n);
+    return {lo, std::min<std::int64_t>(lo + t_, n), 0, 0};
+  }
+
+  bool ata_;
+  int t_;
+  Shape s_;
+  Dim2 grid_;
+};
+
+std::unique_ptr<MappingModel> smem_tiled_model(int config_index, Problem problem, Precision, const Shape& shape) {
+  return std::make_unique<SmemTiledModel>(kSmemTiledVariant.configs[config_index].bm, problem,
+                                          normalised(problem, shape));
+}
+
+TileConfig tile_config(int tile, const char* description) {
+  TileConfig c;
+  c.name = std::to_string(tile);
+  c.description = description;
+  c.bm = c.bn = c.bk = tile;
+  c.threads_x = c.threads_y = tile;
+  c.math = "FP32 / FP64 FMA";
+  return c;
+}
+
+}  // namespace
+
+extern const VariantDescriptor kSmemTiledVariant = [] {
+  VariantDescriptor v;
+  v.id = "smem_tiled";
+  v.label = "Shared-memory tiled";
+  v.summary =
+      "The block's threads cooperatively copy a TILE x TILE tile of A and of B into fast on-chip "
+      "shared memory, wait for each other, then each thread multiplies from there. Every element "
+      "fetched from global memory is now reused TILE times.";
+  v.role = Role::Kernel;
+  v.backend = Backend::Cuda;
+  v.configs = {tile_config(8, "8 x 8 tiles: each element fetched from global memory serves 8 products"),
+               tile_config(16, "16 x 16 tiles, the textbook's choice: 16 products per fetched element"),
+               tile_config(32, "32 x 32 tiles: 32 products per fetch, 1024 threads and 8 KB (float) per block")};
+  v.default_config = config_named(v.configs, "16");  // the textbook's choice
+  set_launches<SmemTiledLaunch>(v);
+  v.kernel_for = smem_tiled_kernel_for;
+  v.kernel_text = "kernels/variants/02_smem_tiled.cuh";
+  v.kernel_names = smem_tiled_kernel_names;
+  v.shared_bytes = smem_tiled_shared_bytes;
+  v.model = smem_tiled_model;
+  return v;
+}();
+
+}  // namespace tilescope

@@ -1,0 +1,395 @@
+// 03 regtile_prefetch — register tiles per thread, shared-memory slabs per block, and the next
+// slab prefetched from global memory into registers while the current one is computed.
+//
+// The launch file of regtile_prefetch: descriptor, compiled set, launch, mapping model; the story
+// and the kernel are in 03_regtile_prefetch.cuh.
+#include <algorithm>
+#include <cstdint>
+
+#include "kernels/core/kernel_common.cuh"
+#include "kernels/core/kernel_names.h"
+#include "kernels/core/variant.h"
+#include "kernels/core/variant_launch.cuh"
+#include "kernels/instrument/probe.cuh"
+#include "kernels/variants/03_regtile_prefetch.cuh"
+
+namespace tilescope {
+
+extern const VariantDescriptor kRegtilePrefetchVariant;
+
+namespace {
+
+// ---- the compiled set ---------------------------------------------------------------------
+// One row per configuration; the descriptor's config list is built from the same rows.
+struct RegtileParams {
+  int bm = 0, bn = 0, bk = 0;  // block tile of C and slab depth
+  int tm = 0, tn = 0;          // a thread's tile of C
+  int pieces = 1;              // the next slab is prefetched in this many pieces of BK / pieces
+  int min_blocks = 1;          // blocks per multiprocessor asked of the compiler (float)
+  const char* description = "";
+};
+constexpr RegtileParams kParams[] = {
+    {.bm = 48, .bn = 48, .bk = 16, .tm = 3, .tn = 3, .description = "the seed: 16 x 16 threads of 3 x 3 outputs each"},
+    {.bm = 64,
+     .bn = 64,
+     .bk = 8,
+     .tm = 8,
+     .tn = 8,
+     .description = "8 x 8 threads of 8 x 8 outputs: fewer loads per FMA"},
+    {.bm = 128,
+     .bn = 128,
+     .bk = 8,
+     .tm = 8,
+     .tn = 8,
+     .description = "a 128 x 128 block tile: one slab in shared memory feeds 256 threads"},
+    // Deep slabs (one barrier per 32 k) prefetched in 4 pieces of 8, and room for 2 blocks per
+    // multiprocessor (float: <= 128 registers). Measured on an H200 at N = 4096: 94% of
+    // cublasSgemm, where the same tile with BK = 16 in one piece and 1 block/SM reached 63%.
+    {.bm = 128,
+     .bn = 128,
+     .bk = 32,
+     .tm = 8,
+     .tn = 8,
+     .pieces = 4,
+     .min_blocks = 2,
+     .description = "deep slabs (one barrier per 32 k) prefetched in 4 pieces, 2 blocks per multiprocessor"},
+};
+constexpr int kNumConfigs = sizeof(kParams) / sizeof(kParams[0]);
+
+std::string config_name(const RegtileParams& p) {
+  return std::to_string(p.bm) + "x" + std::to_string(p.bn) + "x" + std::to_string(p.bk) + "_" + std::to_string(p.tm) +
+         "x" + std::to_string(p.tn);
+}
+
+// A kernel of the compiled set, with the block size and shared memory its launch needs.
+template <typename T, typename Probe>
+struct RegtileKernel {
+  void (*kernel)(const T*, const T*, T*, int, int, int, Probe) = nullptr;
+  int threads = 0;
+  std::size_t shared_bytes = 0;
+};
+
+// kMinBlocks of a row for elements of `element_bytes`: 64 double accumulators alone take 128
+// registers, so double never asks for 2 blocks per SM.
+constexpr int min_blocks_of(const RegtileParams& p, std::size_t element_bytes) {
+  return element_bytes == 4 ? p.min_blocks : 1;
+}
+
+template <typename T, int C, bool kAta, bool kVec, typename Probe>
+auto instance() {
+  constexpr RegtileParams p = kParams[C];
+  constexpr int kMinBlocks = min_blocks_of(p, sizeof(T));
+  return regtile_prefetch_kernel<T, p.bm, p.bn, p.bk, p.tm, p.tn, p.pieces, kMinBlocks, kAta, kVec, Probe>;
+}
+
+template <typename T, int C, typename Probe>
+RegtileKernel<T, Probe> config_kernel(bool ata, bool vec) {
+  constexpr RegtileParams p = kParams[C];
+  using S = RegtileShape<T, p.bm, p.bn, p.bk, p.tm, p.tn>;
+  // A traced thread's writer ids number its accumulators (trace.h).
+  static_assert(p.tm * p.tn <= kTraceSlots, "a writer id has room for 64 accumulator slots");
+  RegtileKernel<T, Probe> k;
+  if (ata)
+    k.kernel = vec ? instance<T, C, true, true, Probe>() : instance<T, C, true, false, Probe>();
+  else
+    k.kernel = vec ? instance<T, C, false, true, Probe>() : instance<T, C, false, false, Probe>();
+  k.threads = S::NT;
+  k.shared_bytes = S::kSharedElems * sizeof(T);
+  return k;
+}
+
+// 16-byte loads need every row start aligned: leading dimensions multiples of the vector.
+bool can_vectorize(const GemmArgs& g) {
+  const std::int64_t w = kVecBytes / static_cast<std::int64_t>(element_bytes(g.precision));
+  auto aligned = [](const void* p) { return reinterpret_cast<std::uintptr_t>(p) % kVecBytes == 0; };
+  if (!aligned(g.a) || !aligned(g.c) || (g.problem == Problem::Gemm && !aligned(g.b))) return false;
+  if (g.problem == Problem::Ata) return g.shape.N % w == 0;
+  return g.shape.K % w == 0 && g.shape.N % w == 0;
+}
+
+// The one kernel of a launch: its template arguments are chosen here and nowhere else, so that
+// regtile_kernel_for names exactly the kernel the launch runs. The traced build doubles the
+// instantiations (TraceProbe for every configuration x type x problem x vec), which is what
+// run_trace needs to trace exactly the path the timed launch takes.
+template <typename T, typename Probe>
+RegtileKernel<T, Probe> launch_kernel(const GemmArgs& g, int config_index) {
+  return with_row<kNumConfigs>(kRegtilePrefetchVariant, config_index, [&](auto row) {
+    return config_kernel<T, decltype(row)::value, Probe>(g.problem == Problem::Ata, can_vectorize(g));
+  });
+}
+
+// The kernels a case may run, spelled for NVRTC: launch_kernel's two, with and without vectors
+// (can_vectorize decides per launch, by the buffers' alignment and the sizes).
+std::vector<std::string> regtile_kernel_names(const TileConfig& cfg, Precision q, Problem problem) {
+  std::vector<std::string> out;
+  const RegtileParams* p = row_of(kParams, kRegtilePrefetchVariant.configs, cfg);
+  if (!p) return out;
+  for (bool vec : {false, true})
+    out.push_back(kernel_name("regtile_prefetch_kernel",
+                              {fma_element_type(q), std::to_string(p->bm), std::to_string(p->bn), std::to_string(p->bk),
+                               std::to_string(p->tm), std::to_string(p->tn), std::to_string(p->pieces),
+                               std::to_string(min_blocks_of(*p, element_bytes(q))), cpp_bool(problem == Problem::Ata),
+                               cpp_bool(vec), kNoProbeName}));
+  return out;
+}
+
+KernelLaunchShape regtile_kernel_for(const GemmArgs& g, int config_index) {
+  return with_fma_type(g.precision, [&](auto element) {
+    const auto k = launch_kernel<decltype(element), NoProbe>(g, config_index);
+    return KernelLaunchShape{reinterpret_cast<const void*>(k.kernel), k.threads, k.shared_bytes};
+  });
+}
+
+struct RegtileLaunch {
+  template <typename Probe>
+  static void run(const GemmArgs& g, int config_index, const Probe& probe) {
+    with_fma_type(g.precision, [&](auto element) {
+      using T = decltype(element);
+      const RegtileParams& p = kParams[config_index];
+      const RegtileKernel<T, Probe> k = launch_kernel<T, Probe>(g, config_index);
+      // Above 48 KB a block's dynamic shared memory must be allowed explicitly.
+      if (k.shared_bytes > 48 * 1024)
+        CUDA_CHECK(cudaFuncSetAttribute(k.kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                        static_cast<int>(k.shared_bytes)));
+      const int M = static_cast<int>(g.shape.M), N = static_cast<int>(g.shape.N), K = static_cast<int>(g.shape.K);
+      const dim3 block(p.bn / p.tn, p.bm / p.tm);
+      const dim3 grid = checked_grid(ceil_div(N, p.bn), ceil_div(M, p.bm));
+      const T* a = static_cast<const T*>(g.a);
+      const T* b = g.problem == Problem::Ata ? a : static_cast<const T*>(g.b);
+      const auto kernel = k.kernel;
+      kernel<<<grid, block, k.shared_bytes, g.stream>>>(a, b, static_cast<T*>(g.c), M, N, K, probe);
+      CUDA_CHECK_LAUNCH("regtile_prefetch_kernel");
+    });
+  }
+};
+
+std::string regtile_refuses(Problem problem, Precision, const TileConfig& cfg) {
+  if (problem == Problem::Ata && cfg.bm != cfg.bn)
+    return "AᵀA mirrors square blocks across the diagonal: BM must equal BN";
+  return "";
+}
+
+std::size_t regtile_shared_bytes(const TileConfig& cfg, Precision p) {
+  const std::size_t pad = kVecBytes / element_bytes(p);
+  return 2u * cfg.bk * ((cfg.bm + pad) + (cfg.bn + pad)) * element_bytes(p);
+}
+
+// ---- the mapping model ---------------------------------------------------------------------
+// What regtile_prefetch_kernel does, as plain host code, for one row of kParams and one
+// precision (the vector width W of row_in_tile/col_in_tile and of the loads depends on it).
+class RegtileModel final : public MappingModel {
+ public:
+  RegtileModel(const RegtileParams& p, Problem problem, Precision precision, const Shape& shape)
+      : p_(p), ata_(problem == Problem::Ata), f32_(precision == Precision::F32), s_(shape) {
+    const int w = kVecBytes / static_cast<int>(element_bytes(precision));
+    cw_ = (p.tm % w == 0 && p.tn % w == 0) ? w : 1;
+    tx_ = p.bn / p.tn;
+    ty_ = p.bm / p.tm;
+    bkp_ = p.bk / p.pieces;
+    // As can_vectorize() decides for buffers of their own (cudaMalloc aligns them to 256 bytes).
+    vec_ = ata_ ? s_.N % w == 0 : (s_.K % w == 0 && s_.N % w == 0);
+    grid_ = {static_cast<int>(ceil_div(s_.N, p.bn)), static_cast<int>(ceil_div(s_.M, p.bm))};
+  }
+
+  Dim2 grid() const override { return grid_; }
+  Dim2 block() const override { return {tx_, ty_}; }
+  int phases() const override { return static_cast<int>(ceil_div(s_.K, p_.bk)); }
+  int pieces() const override { return p_.pieces; }
+  // AᵀA: the lower-triangle blocks return at once; their mirrors write their elements.
+  bool block_active(int bx, int by) const override { return !ata_ || by <= bx; }
+
+  Owner owner(std::int64_t i, std::int64_t j) const override {
+    // AᵀA: C(i, j) below the diagonal is stored by the thread that computed C(j, i), as its mirror.
+    if (ata_ && i > j) {
+      Owner o = direct_owner(j, i);
+      o.mirrored = true;
+      return o;
+    }
+    return direct_owner(i, j);
+  }
+
+  TileRect a_tile(int bx, int by, int phase) const override {
+    if (!block_active(bx, by)) return {};
+    const Span rows = span(by, p_.bm, s_.M), ks = span(phase, p_.bk, s_.K);
+    // Gemm: the block's rows of A x the slab's k. AᵀA: the slab's rows of A x the block row's columns.
+    return ata_ ? TileRect{ks.lo, ks.hi, rows.lo, rows.hi} : TileRect{rows.lo, rows.hi, ks.lo, ks.hi};
+  }
+  TileRect b_tile(int bx, int by, int phase) const override {
+    if (!block_active(bx, by)) return {};
+    const Span cols = span(bx, p_.bn, s_.N), ks = span(phase, p_.bk, s_.K);
+    return {ks.lo, ks.hi, cols.lo, cols.hi};
+  }
+
+  // The TileMover loads of fetch(phase * BK + piece * BKP): vector v = tid + l * NT of the
+  // piece, row v / (COLS / LW), columns (v % (COLS / LW)) * LW + [0, LW), read when its first
+  // element lies inside the matrix (with LW > 1 a vector is all in or all out).
+  void thread_loads(int bx, int by, int tx, int ty, int phase, int piece, std::vector<ElementRef>* a,
+                    std::vector<ElementRef>* b) const override {
+    a->clear();
+    b->clear();
+    if (!block_active(bx, by) || phase < 0 || phase >= phases() || piece < 0 || piece >= p_.pieces) return;
+    const int tid = ty * tx_ + tx;
+    const std::int64_t k0 = static_cast<std::int64_t>(phase) * p_.bk + static_cast<std::int64_t>(piece) * bkp_;
+    const std::int64_t m0 = static_cast<std::int64_t>(by) * p_.bm, n0 = static_cast<std::int64_t>(bx) * p_.bn;
+    if (ata_)
+      mover_loads(bkp_, p_.bm, k0, m0, s_.K, s_.N, tid, a);
+    else
+      mover_loads(p_.bm, bkp_, m0, k0, s_.M, s_.K, tid, a);
+    mover_loads(bkp_, p_.bn, k0, n0, s_.K, s_.N, tid, b);
+  }
+
+  // Slab `phase` waits in shared memory (it came through the prefetch registers); every thread
+  // reads TM + TN values of it per k for TM x TN multiply-adds, BK steps, while its loads of the
+  // next slab are in flight into the prefetch registers.
+  PhaseWork phase_work(int bx, int by, int phase) const override {
+    PhaseWork w;
+    const Span ks = span(phase, p_.bk, s_.K), rows = span(by, p_.bm, s_.M), cols = span(bx, p_.bn, s_.N);
+    w.k0 = ks.lo;
+    w.k1 = ks.hi;
+    w.steps = p_.bk;
+    w.outputs = (rows.hi - rows.lo) * (cols.hi - cols.lo);
+    const std::string bm = std::to_string(p_.bm), bn = std::to_string(p_.bn), bk = std::to_string(p_.bk);
+    const std::string tm = std::to_string(p_.tm), tn = std::to_string(p_.tn);
+    w.global = {static_cast<std::int64_t>(p_.bm) + p_.bn, "BM + BN", bm + " + " + bn};
+    w.shared = {static_cast<std::int64_t>(tx_) * ty_ * (p_.tm + p_.tn), "threads x (TM + TN)",
+                std::to_string(tx_ * ty_) + " x (" + tm + " + " + tn + ")"};
+    const std::string slab = std::string("The slab (") + (ata_ ? "A as Aᵀ: BK x BM = " : "A: BM x BK = ") +
+                             (ata_ ? bk + " x " + bm : bm + " x " + bk) + ", B: BK x BN = " + bk + " x " + bn + ")";
+    w.words.push_back(phase == 0 ? slab +
+                                       " was loaded before the loop: from global memory into the prefetch "
+                                       "registers, then into shared memory; one barrier."
+                                 : slab + " came from global memory into the prefetch registers during phase " +
+                                       std::to_string(phase) +
+                                       " and was parked in the other shared-memory buffer; one barrier.");
+    w.words.push_back("Each thread read TM = " + tm + " values of A and TN = " + tn +
+                      " of B from shared memory per k and did TM x TN = " + std::to_string(p_.tm * p_.tn) +
+                      " multiply-adds with them into its registers (an outer product), BK = " + bk + " times.");
+    if (phase + 1 < phases()) {
+      const Span next = span(phase + 1, p_.bk, s_.K);
+      w.words.push_back("Meanwhile each thread loaded its part of the next slab (k = " + std::to_string(next.lo) +
+                        " ... " + std::to_string(next.hi - 1) + ") from global memory into its prefetch registers" +
+                        (p_.pieces > 1 ? ", in " + std::to_string(p_.pieces) + " pieces of " + std::to_string(bkp_) +
+                                             " k, each parked in the other buffer one piece later."
+                                       : ", and parked it in the other buffer after the last k."));
+    } else {
+      w.words.push_back("Nothing was left to prefetch: this was the last slab.");
+    }
+    return w;
+  }
+
+  // Each block loads every slab of its rows (A) and columns (B) exactly once, clipped to the
+  // matrix. Gemm: A(r, k) by the g = ceil(N / BN) blocks of block row r / BM; B(k, c) by the
+  // ceil(M / BM) blocks of block column c / BN. AᵀA (active blocks by <= bx only): A(k, c) with
+  // b = c / BN as the A operand by blocks (bx >= b, by = b): g - b of them, and as the B operand
+  // by blocks (bx = b, by <= b): b + 1 of them; g + 1 in all, whatever the column.
+  std::int64_t a_reads(std::int64_t, std::int64_t) const override {
+    return ata_ ? ceil_div(s_.N, p_.bn) + 1 : ceil_div(s_.N, p_.bn);
+  }
+  std::int64_t b_reads(std::int64_t, std::int64_t) const override { return ata_ ? 0 : ceil_div(s_.M, p_.bm); }
+  // Every element of a matrix is read equally often: the totals are the count times the size.
+  std::int64_t a_reads_total(std::int64_t rows, std::int64_t cols) const override {
+    return rows * cols * a_reads(0, 0);
+  }
+  std::int64_t b_reads_total(std::int64_t rows, std::int64_t cols) const override {
+    return rows * cols * b_reads(0, 0);
+  }
+  std::string reads_summary() const override {
+    const std::int64_t g = ceil_div(s_.N, p_.bn);
+    if (ata_)
+      return "each element of A is read g + 1 = " + std::to_string(g + 1) + " times from global memory (g = ceil(N / " +
+             std::to_string(p_.bn) + ") = " + std::to_string(g) +
+             "): by the upper-triangle blocks of its block row as A^T and of its block column as A";
+    return "each element of A is read ceil(N / " + std::to_string(p_.bn) + ") = " + std::to_string(g) +
+           " times and each element of B ceil(M / " + std::to_string(p_.bm) +
+           ") = " + std::to_string(ceil_div(s_.M, p_.bm)) + " times from global memory";
+  }
+
+ private:
+  struct Span {
+    std::int64_t lo, hi;
+  };
+  static Span span(int index, int size, std::int64_t n) {
+    const std::int64_t lo = std::min<std::int64_t>(static_cast<std::int64_t>(index) * size, n);
+    return {lo, std::min<std::int64_t>(lo + size, n)};
+  }
+
+  // Inverts RegtileShape::row_in_tile / col_in_tile: r = (i / W) * W * T + t * W + i % W.
+  void invert(int r, int threads, int* t, int* i) const {
+    const int chunk = r / (cw_ * threads), within = r % (cw_ * threads);
+    *t = within / cw_;
+    *i = chunk * cw_ + within % cw_;
+  }
+  Owner direct_owner(std::int64_t i, std::int64_t j) const {
+    Owner o;
+    o.block_x = static_cast<int>(j / p_.bn);
+    o.block_y = static_cast<int>(i / p_.bm);
+    int ii = 0, jj = 0;
+    invert(static_cast<int>(i % p_.bm), ty_, &o.thread_y, &ii);
+    invert(static_cast<int>(j % p_.bn), tx_, &o.thread_x, &jj);
+    o.slot = ii * p_.tn + jj;
+    return o;
+  }
+
+  // TileMover<T, rows_in_tile, cols_in_tile, NT, LW>::load(src, ld, r0, c0, rows, cols, tid).
+  void mover_loads(int tile_rows, int tile_cols, std::int64_t r0, std::int64_t c0, std::int64_t rows, std::int64_t cols,
+                   int tid, std::vector<ElementRef>* out) const {
+    const int lw = !vec_ ? 1 : f32_ ? widest_dividing<float>(tile_cols) : widest_dividing<double>(tile_cols);
+    const int vecs_per_row = tile_cols / lw, vecs = tile_rows * vecs_per_row, nt = tx_ * ty_;
+    for (int v = tid; v < vecs; v += nt) {
+      const std::int64_t gr = r0 + v / vecs_per_row, gc = c0 + (v % vecs_per_row) * lw;
+      if (gr < rows && gc < cols)
+        for (int w = 0; w < lw; ++w) out->push_back({gr, gc + w});
+    }
+  }
+
+  RegtileParams p_;
+  bool ata_, f32_;
+  Shape s_;
+  int cw_ = 1, tx_ = 1, ty_ = 1, bkp_ = 1;
+  bool vec_ = false;
+  Dim2 grid_;
+};
+
+TileConfig regtile_config(const RegtileParams& p) {
+  TileConfig c;
+  c.name = config_name(p);
+  c.description = p.description;
+  c.bm = p.bm;
+  c.bn = p.bn;
+  c.bk = p.bk;
+  c.tm = p.tm;
+  c.tn = p.tn;
+  c.threads_x = p.bn / p.tn;
+  c.threads_y = p.bm / p.tm;
+  c.math = "FP32 / FP64 FMA";
+  return c;
+}
+
+}  // namespace
+
+extern const VariantDescriptor kRegtilePrefetchVariant = [] {
+  VariantDescriptor v;
+  v.id = "regtile_prefetch";
+  v.label = "Register-tiled + prefetch";
+  v.summary =
+      "Each block owns a large tile of C and each thread a small TM x TN tile of it, kept in "
+      "registers. Slabs of A and B go through shared memory, and the next slab is already being "
+      "fetched from global memory while the current one is multiplied, hiding memory latency. "
+      "For AᵀA only the upper-triangle blocks are computed and mirrored.";
+  v.role = Role::Kernel;
+  v.backend = Backend::Cuda;
+  v.configs = configs_of(kParams, regtile_config);
+  v.default_config = config_named(v.configs, "128x128x32_8x8");  // the deep-slab tile the lesson ends on
+  v.refuses = regtile_refuses;
+  set_launches<RegtileLaunch>(v);
+  v.kernel_for = regtile_kernel_for;
+  v.kernel_text = "kernels/variants/03_regtile_prefetch.cuh";
+  v.kernel_names = regtile_kernel_names;
+  v.shared_bytes = regtile_shared_bytes;
+  v.model = row_model<RegtileModel, kParams>;
+  v.model_caps.prefetch = true;
+  v.model_caps.mirrored_ata = true;
+  return v;
+}();
+
+}  // namespace tilescope

@@ -1,0 +1,499 @@
+// 06 wgmma_tma — Hopper's own road to the tensor cores: warpgroups multiply straight out of shared
+// memory (wgmma), the copy engine fills it (TMA), and the block splits into a warpgroup that copies
+// and warpgroups that compute, handing the stages of a ring to each other through mbarriers.
+//
+// Built for sm_90a only (its launch file says so to CMake): wgmma and setmaxnreg exist nowhere else.
+//
+// Idea: on an H100, mma_sync is bound by shared memory, not by its tensor cores: every warp reads
+// its own fragments out of shared memory (ldmatrix) while the copies of the next slabs are written
+// into it. wgmma removes most of that traffic: the four warps of a warpgroup issue one instruction
+// together, 64 x N x 16, whose operands the tensor cores read from shared memory themselves, once
+// for the whole warpgroup, through a descriptor of the tile's layout. The copies move too: one
+// thread describes a whole tile to the Tensor Memory Accelerator (a box of a tensor map) and the
+// TMA writes it, 128-byte swizzled, while that thread's registers stay free.
+// Changed from mma_sync: no fragments in registers but the accumulators; no ldmatrix; no copy
+//   loops (one thread issues the boxes); the block's warps are specialised: warpgroup 0 copies
+//   (the producer, which gives most of its registers away with setmaxnreg) and warpgroups 1, 2, ..
+//   compute (the consumers, which take them: 128 FP32 accumulators each for a 64 x 256 tile).
+//   Each stage of the ring has two mbarriers: "full" completes when the TMA has delivered the
+//   stage's bytes (the producer announces them with expect_tx), "empty" when all consumer warps
+//   are done with it. Nobody waits on a block barrier. The persistent configurations launch one
+//   block per SM and walk the tiles (tile = block, block + grid, ...), so the producer copies the
+//   next tile's first slabs while the consumers store the last tile's C.
+// The code, in the order it runs (the kernel, wgmma_tma_kernel, comes last in this file): the
+//   block finds its ring in shared memory (Ring) and its tiles (BlockWork; both in
+//   wgmma_pipeline.cuh, with the rest of the bookkeeping), thread 0 initialises the stages'
+//   barriers, and the warpgroups part. In warpgroup 0, thread 0 runs produce: every slab of every
+//   tile, stage after stage; in the timeline build, thread 32 runs observe. Each consumer warpgroup
+//   runs, tile after tile, consume (per slab: multiply_stage issues the wgmma, free_stage hands
+//   the stage before back to the producer), then store_tile: store_tile_staged through shared
+//   memory and TMA stores, or store_tile_from_registers.
+// Thread -> C: tile b of the 1-D order of block_order.h (bands of 8 block rows; AᵀA: the upper
+//   triangle). The tile is cut in slices of 64 rows, one wgmma's; consumer warpgroup w (1, 2, ..)
+//   owns `slices` of them in a row (one each, or both with a single consumer): slice s is rows
+//   64 s .. 64 s + 63. In a slice, warp q of the group holds rows 16 q .. 16 q + 15, and lane
+//   4 g + t accumulator 4 j + r: C(16 q + g + 8 (r / 2), 8 j + 2 t + r % 2) (wgmma_ptx.cuh).
+// AᵀA (C = AᵀA, A is K x N): upper-triangle tiles only, mirrored: C(i, j), i <= j, is stored with
+//   its mirror C(j, i); a diagonal tile computes its lower half and drops it. Both operands are
+//   column blocks of A, read by the same tensor map.
+// Layouts: a slab is 64 deep, so a K-major row of it (gemm's A: 64 k of one row of A) is exactly one
+//   128-byte swizzled row. B (and both operands of AᵀA) are read N-major: a box is 64 columns x 64
+//   k rows, a 256-wide tile four boxes side by side, and wgmma reads them with its transpose bit.
+// Clusters (_c2, gemm): two blocks launched as one cluster take two tiles one above the other,
+//   which read the same slab of B: each copies its A box and half of B's boxes by a multicast TMA
+//   load into both shared memories (both "full" barriers count the bytes), and each consumer warp
+//   frees a stage on both blocks' "empty" barriers. Each B slab is read from L2 once per two tiles.
+// C: from the registers straight to global memory (two neighbours per store), or, in the _st
+//   configurations, through shared memory: each consumer writes 64 x 32 boxes of its accumulators,
+//   128-byte swizzled, into a buffer of its own and one of its threads hands each box to the TMA,
+//   which stores it while the consumer goes on (two buffers take turns; the TMA must have read a
+//   buffer before it is written again). AᵀA writes each box a second time, transposed, and the TMA
+//   stores that as the mirror; diagonal tiles store from the registers (their lower half is dropped).
+// Ragged sizes: the TMA fills what lies outside the matrix with zeros (and counts those bytes all
+//   the same), the stores are predicated and the TMA stores drop what lies outside C. The TMA
+//   needs 16-byte aligned rows (C's too, or C is stored from the registers): a matrix whose
+//   leading dimension is not a multiple of 8 halves is first copied into one whose rows are
+//   (counted in the time: that is what the ragged sizes cost here).
+// Instrumented builds: the same text with another probe (probe.cuh). The traced build counts each
+//   box's elements as reads and records who stored each element of C (a persistent block names
+//   the tile it works on, so the ids are the model's one block per tile). The timeline build
+//   (timeline_probe.cuh) stamps every slab: the producer when it issues the copies, an observer
+//   (warp 1, idle otherwise, which joins the "empty" count so the ring cannot lap it) when the
+//   bytes have landed, each consumer when it begins and when its products are done.
+// What to look for: % of cuBLAS in the same type (cuBLAS uses this instruction too) and of the
+//   wgmma roof; 128 x 128 against 128 x 256 tiles (shared-memory bytes per instruction); 3 against 4
+//   stages; one consumer warpgroup against two (while one waits for its products, the other
+//   issues); persistent against one block per tile; C from the registers against TMA stores
+//   (_st: the consumers do not wait for global memory, most of all in AᵀA's mirrored stores); in
+//   the timeline, the copies of the next stages running under the products of this one; clusters
+//   against single blocks (half of B's L2 reads).
+// This file is the variant's kernel text, device-only: the build compiles it into the launch file
+// (06_wgmma_tma.cu: descriptor, tensor maps, launch, mapping model), and NVRTC compiles it alone
+// for sm_90a (a CPU test).
+#pragma once
+
+#include "kernels/core/block_order.h"
+#include "kernels/core/gemm_basics.h"
+#include "kernels/instrument/no_probe.cuh"
+#include "kernels/ptx/device_types.cuh"
+#include "kernels/ptx/wgmma_ptx.cuh"
+#include "kernels/variants/wgmma_pipeline.cuh"
+
+namespace tilescope {
+
+// ---- the compiled set -------------------------------------------------------------------------
+// A kernel takes the index of its row (CFG), so the table is part of the kernel text; the
+// descriptor's configuration list (06_wgmma_tma.cu) is built from the same rows.
+// Each row names what it changes from the first, the fast gemm; the description says it in words
+// where a learner meets the configuration's name (the window's tooltip, `bench --list`).
+struct WgmmaParams {
+  int bm = 128, bn = 256;  // block tile of C, in slices of 64 rows
+  int stages = 4;          // buffers of the ring
+  int consumers = 2;       // warpgroups that multiply: each takes bm / 64 / consumers slices of the tile
+  bool persistent = true;  // one block per SM walking the tiles (false: one block per tile)
+  bool tma_store = false;  // C through shared memory and TMA stores (false: from the registers to global)
+  int cluster = 1;         // blocks per cluster (gemm): tiles one above the other sharing B's slabs, multicast
+  const char* description = "";
+};
+constexpr WgmmaParams kParams[] = {
+    {.description = "the fast gemm: 128 x 256 tiles, 4 stages, two consumer warpgroups, one block per SM"},
+    {.stages = 3, .description = "one stage less in flight"},
+    {.bn = 128, .stages = 5, .description = "half the tile: a third more L2 bytes per product than 128 x 256"},
+    {.bn = 128,
+     .stages = 5,
+     .consumers = 1,
+     .description = "one consumer for both slices: half the warps to hide each other's waits"},
+    {.persistent = false, .description = "one block per tile: each block's last stores and first copies exposed"},
+    {.tma_store = true, .description = "C leaves through shared memory, by TMA stores the consumers do not wait for"},
+    {.stages = 3, .tma_store = true, .description = "C by TMA stores, one stage less"},
+    {.cluster = 2, .description = "clusters of two tiles one above the other: each B slab read from L2 once"},
+    {.tma_store = true, .cluster = 2, .description = "clusters of two, and C by TMA stores"},
+    {.bm = 192,
+     .bn = 192,
+     .consumers = 3,
+     .description = "three consumers: a square tile (AᵀA) with fewer L2 bytes than 128 x 256"},
+    {.bm = 192,
+     .bn = 192,
+     .stages = 3,
+     .consumers = 3,
+     .tma_store = true,
+     .description = "the square tile with C (AᵀA: with the mirrors) through shared memory, a stage less"},
+};
+
+constexpr int kBK = 64;  // slab depth: one 128-byte row of 16-bit values
+constexpr int kProducerRegisters = 40;
+__host__ __device__ constexpr int slices_of(const WgmmaParams& p) {
+  return p.bm / 64 / p.consumers;  // 64-row slices per consumer
+}
+__host__ __device__ constexpr int threads_of(const WgmmaParams& p) {
+  return 128 * (p.consumers + 1);  // one more warpgroup copies
+}
+// What setmaxnreg gives each consumer thread: the register file (65536) less the producer's,
+// shared by the consumers, in steps of 8, at most 232.
+__host__ __device__ constexpr int consumer_registers(const WgmmaParams& p) {
+  const int each = (65536 - 128 * kProducerRegisters) / (128 * p.consumers) / 8 * 8;
+  return each < 232 ? each : 232;
+}
+constexpr int kBoxBytes = 64 * kBK * 2;  // an N-major box: 64 k rows x 128 bytes
+
+// C on its way out (tma_store): boxes of 64 rows x 32 floats (128 bytes, the widest row the
+// 128-byte swizzle takes), two per consumer so one fills while the TMA reads the other.
+constexpr int kCBoxCols = 32;
+constexpr int kCBoxBytes = 64 * kCBoxCols * 4;
+
+// Shared memory of a configuration: the ring (A and B tiles per stage), then 2 x stages mbarriers
+// (in a block of 1024 bytes), then the C boxes; plus room to align the ring to 1024 bytes.
+__host__ __device__ constexpr std::size_t shared_bytes_of(const WgmmaParams& p) {
+  return kSwizzleAtom + static_cast<std::size_t>(p.stages) * (p.bm + p.bn) * kBK * 2 + kSwizzleAtom +
+         (p.tma_store ? static_cast<std::size_t>(p.consumers) * 2 * kCBoxBytes : 0);
+}
+
+template <int CFG>
+struct WgShape {
+  static constexpr WgmmaParams p = kParams[CFG];
+  static constexpr int kThreads = threads_of(p), kSlices = slices_of(p);
+  static_assert(p.bm % (64 * p.consumers) == 0, "each consumer issues whole m64 instructions");
+  static_assert(p.bn % 64 == 0, "B arrives in boxes 64 wide");
+  static constexpr int kAcc = p.bn / 2;  // accumulators per thread and slice
+  static constexpr int kATileBytes = p.bm * kBK * 2, kBTileBytes = p.bn * kBK * 2;
+  static constexpr int kStageBytes = kATileBytes + kBTileBytes;
+  static_assert(kATileBytes % kSwizzleAtom == 0 && kBTileBytes % kSwizzleAtom == 0, "tiles keep the 1024 alignment");
+  static_assert(2 * p.stages * sizeof(std::uint64_t) <= kSwizzleAtom, "the barriers fit their block");
+  static_assert(!p.tma_store || p.bn % kCBoxCols == 0, "C leaves in whole boxes");
+  static_assert(p.cluster >= 1 && p.cluster <= 2 && (p.bn / 64) % p.cluster == 0, "B's boxes split among the cluster");
+  static constexpr std::size_t kShared = shared_bytes_of(p);
+};
+
+// ---- the producer -----------------------------------------------------------------------------
+// One thread issues every box. For each slab of each of the block's tiles it waits until the
+// consumers have freed the next stage (the first pass finds every stage free), announces the
+// stage's bytes on its "full" barrier and has the TMA copy the slab's boxes into it.
+template <typename S, bool kAta, typename Probe>
+__device__ __forceinline__ void produce(const Ring<S>& ring, const BlockWork<S, kAta>& work, const CUtensorMap& a_map,
+                                        const CUtensorMap& b_map, const Probe& probe) {
+  constexpr WgmmaParams p = S::p;
+  // The A operand's matrix (the traced build counts what lies inside): gemm M x K, AᵀA K x N.
+  const std::int64_t a_width = kAta ? work.N : work.K, a_height = kAta ? work.K : work.M;
+  RingCursor<p.stages> at;
+  for (int w = work.first; w < work.works; w += work.step) {
+    const BlockTile tile = work.tile(w);
+    const int row0 = tile.row * p.bm, col0 = tile.col * p.bn;
+    for (int slab = 0; slab < work.slabs; ++slab) {
+      mbarrier_wait_parity(&ring.empty[at.stage], at.phase ^ 1);  // the consumers are done with this stage
+      probe.issued(at.n);
+      unsigned char* const a_tile = ring.a_tile(at.stage);
+      unsigned char* const b_tile = ring.b_tile(at.stage);
+      std::uint64_t* const full = &ring.full[at.stage];
+      mbarrier_arrive_expect_tx(full, S::kStageBytes);
+      const int k0 = slab * kBK;
+      if constexpr (kAta) {
+        // Both operands are column blocks of A, N-major: the tile's rows, then its columns.
+#pragma unroll
+        for (int box = 0; box < p.bm / 64; ++box) {
+          tma_load_2d(a_tile + box * kBoxBytes, &a_map, row0 + 64 * box, k0, full);
+          probe.tma_box(Operand::A, row0 + 64 * box, k0, 64, kBK, a_width, a_height);
+        }
+#pragma unroll
+        for (int box = 0; box < p.bn / 64; ++box) {
+          tma_load_2d(b_tile + box * kBoxBytes, &a_map, col0 + 64 * box, k0, full);
+          probe.tma_box(Operand::B, col0 + 64 * box, k0, 64, kBK, a_width, a_height);
+        }
+      } else {
+        tma_load_2d(a_tile, &a_map, k0, row0, full);
+        probe.tma_box(Operand::A, k0, row0, kBK, p.bm, a_width, a_height);
+        // In a cluster, rank r copies its share of B's boxes into every block of the cluster.
+        constexpr int kShare = p.bn / 64 / p.cluster;
+        const int rank = static_cast<int>(work.rank);
+#pragma unroll
+        for (int box = rank * kShare; box < (rank + 1) * kShare; ++box) {
+          if constexpr (p.cluster > 1)
+            tma_load_2d_multicast(b_tile + box * kBoxBytes, &b_map, col0 + 64 * box, k0, full, (1u << p.cluster) - 1);
+          else
+            tma_load_2d(b_tile + box * kBoxBytes, &b_map, col0 + 64 * box, k0, full);
+          probe.tma_box(Operand::B, col0 + 64 * box, k0, 64, kBK, work.N, work.K);
+        }
+      }
+      at.advance();
+    }
+  }
+}
+
+// ---- the timeline's observer ------------------------------------------------------------------
+// Thread 32 (warp 1 of the producer warpgroup, idle otherwise), in the timeline build only: it notes
+// when each stage's bytes had all landed, and counts on the "empty" barrier so that the ring cannot
+// lap it.
+template <typename S, bool kAta, typename Probe>
+__device__ __forceinline__ void observe(const Ring<S>& ring, const BlockWork<S, kAta>& work, const Probe& probe) {
+  RingCursor<S::p.stages> at;
+  for (int w = work.first; w < work.works; w += work.step)
+    for (int slab = 0; slab < work.slabs; ++slab) {
+      mbarrier_wait_parity(&ring.full[at.stage], at.phase);
+      probe.arrived(at.n);
+      mbarrier_arrive(&ring.empty[at.stage]);
+      at.advance();
+    }
+}
+
+// ---- the consumers: the products ----------------------------------------------------------------
+// The wgmma of one stage for consumer warpgroup `group`, committed as one group: its slices, each
+// kBK / 16 instructions of 64 x BN x 16. A: gemm's is K-major (the slice's 64 rows, 32 bytes per
+// 16 k inside the swizzled rows), AᵀA's M-major (the slice's box, 16 k rows of 128 bytes per
+// step); B: N-major boxes.
+template <Precision P, typename S, bool kAta>
+__device__ __forceinline__ void multiply_stage(const unsigned char* a_tile, const unsigned char* b_tile, int group,
+                                               float (&acc)[S::kSlices][S::kAcc]) {
+  wgmma_fence();
+#pragma unroll
+  for (int sl = 0; sl < S::kSlices; ++sl) {
+    const int slice = group * S::kSlices + sl;
+#pragma unroll
+    for (int kk = 0; kk < kBK / 16; ++kk) {
+      const std::uint64_t a =
+          kAta ? sw128_descriptor(a_tile + slice * kBoxBytes + kk * 16 * 128, kBoxBytes, kSwizzleAtom)
+               : sw128_descriptor(a_tile + slice * 64 * 128 + kk * 32, 16, kSwizzleAtom);
+      const std::uint64_t b = sw128_descriptor(b_tile + kk * 16 * 128, kBoxBytes, kSwizzleAtom);
+      wgmma_m64k16<S::p.bn, P == Precision::BF16, kAta ? 1 : 0, 1>(acc[sl], a, b, 1);
+    }
+  }
+  wgmma_commit();
+}
+
+// Slab n's products are done and its stage is free again: stamped by the group's leader, announced
+// by lane 0 of each warp. A stage is free once every consumer warp of the cluster is done with it
+// (the other blocks' copies land in it too).
+template <typename S, bool kAta, typename Probe>
+__device__ __forceinline__ void free_stage(const Ring<S>& ring, const BlockWork<S, kAta>& work,
+                                           const ConsumerThread& me, int stage, int n, const Probe& probe) {
+  if (me.leader) probe.done(me.group, n);
+  if (me.lane != 0) return;
+  mbarrier_arrive(&ring.empty[stage]);
+  if constexpr (S::p.cluster > 1)
+    for (unsigned other = 0; other < S::p.cluster; ++other)
+      if (other != work.rank) mbarrier_arrive_remote(&ring.empty[stage], other);
+}
+
+// One tile's K loop for one consumer warpgroup: for each slab, wait until its stage is full and
+// issue its products; then wait until at most these are pending, which means the previous slab's
+// are done: the tensor cores no longer read that stage, and it is freed. So the products of one
+// slab are always in flight while the warpgroup waits for the next.
+template <Precision P, typename S, bool kAta, typename Probe>
+__device__ __forceinline__ void consume(const Ring<S>& ring, const BlockWork<S, kAta>& work, const ConsumerThread& me,
+                                        RingCursor<S::p.stages>& at, float (&acc)[S::kSlices][S::kAcc],
+                                        const Probe& probe) {
+#pragma unroll
+  for (int sl = 0; sl < S::kSlices; ++sl)
+#pragma unroll
+    for (int i = 0; i < S::kAcc; ++i) acc[sl][i] = 0.0f;
+  int previous = -1;
+  for (int slab = 0; slab < work.slabs; ++slab) {
+    mbarrier_wait_parity(&ring.full[at.stage], at.phase);  // the TMA has delivered this stage
+    if (me.leader) probe.started(me.group, at.n);
+    multiply_stage<P, S, kAta>(ring.a_tile(at.stage), ring.b_tile(at.stage), me.group, acc);
+    wgmma_wait<1>();
+#pragma unroll
+    for (int sl = 0; sl < S::kSlices; ++sl) fence_accumulators(acc[sl]);
+    if (previous >= 0) free_stage(ring, work, me, previous, at.n - 1, probe);
+    previous = at.stage;
+    at.advance();
+  }
+  wgmma_wait<0>();
+#pragma unroll
+  for (int sl = 0; sl < S::kSlices; ++sl) fence_accumulators(acc[sl]);
+  if (previous >= 0) free_stage(ring, work, me, previous, at.n - 1, probe);
+}
+
+// ---- the epilogues: C of one tile -----------------------------------------------------------------
+// Through shared memory, box by box: the group writes a box of its accumulators, 128-byte swizzled,
+// and its leader has the TMA store it while the group goes on. Gemm: boxes of 64 rows x 32 columns,
+// two buffers taking turns (`boxes` counts them across the tiles). AᵀA: the box and its mirror (32
+// rows x 64 columns, as two boxes of 32 x 32) in one buffer.
+template <typename S, bool kAta, typename Probe>
+__device__ __forceinline__ void store_tile_staged(const float (&acc)[S::kSlices][S::kAcc], BlockTile tile,
+                                                  const ConsumerThread& me, const BlockWork<S, kAta>& work,
+                                                  const CDestination& out, unsigned char* c_boxes, int& boxes,
+                                                  const Probe& probe) {
+  constexpr WgmmaParams p = S::p;
+  const int g = me.lane / 4, tq = me.lane % 4;
+  for (int sl = 0; sl < S::kSlices; ++sl) {
+    // A cluster's spare block below C stores nothing.
+    if (tile.row * p.bm + 64 * (me.group * S::kSlices + sl) >= work.M) continue;
+#pragma unroll
+    for (int box = 0; box < p.bn / kCBoxCols; ++box, ++boxes) {
+      unsigned char* const staged = c_boxes + (2 * me.group + (kAta ? 0 : boxes % 2)) * kCBoxBytes;
+      unsigned char* const mirror = staged + kCBoxBytes;
+      // The store issued from this buffer before must have read it.
+      if (me.leader) {
+        if constexpr (kAta)
+          bulk_wait_read<0>();
+        else
+          bulk_wait_read<1>();
+      }
+      named_barrier_sync(1 + me.group, 128);
+      const int row0 = tile.row * p.bm + 64 * (me.group * S::kSlices + sl), col0 = tile.col * p.bn + box * kCBoxCols;
+#pragma unroll
+      for (int jj = 0; jj < kCBoxCols / 8; ++jj)
+#pragma unroll
+        for (int h = 0; h < 2; ++h) {
+          const int row = 16 * me.warp + g + 8 * h, col = 8 * jj + 2 * tq, r = 4 * (box * kCBoxCols / 8 + jj) + 2 * h;
+          const float v0 = acc[sl][r], v1 = acc[sl][r + 1];
+          *reinterpret_cast<float2*>(sw128_float(staged, row, col)) = make_float2(v0, v1);
+          if constexpr (kAta) {
+            // The mirror: element (row, col) of the box goes to row col, column row % 32 of mirror
+            // box row / 32.
+            unsigned char* const m = mirror + (row / 32) * (kCBoxBytes / 2);
+            *sw128_float(m, col, row % 32) = v0;
+            *sw128_float(m, col + 1, row % 32) = v1;
+          }
+          const std::int64_t grow = row0 + row, gcol = col0 + col;
+          const int slot = sl * S::kAcc + r;
+          if (grow < work.M && gcol < work.N) probe.staged(grow * work.N + gcol, slot);
+          if (grow < work.M && gcol + 1 < work.N) probe.staged(grow * work.N + gcol + 1, slot + 1);
+          if constexpr (kAta) {
+            if (grow < work.M && gcol < work.N) probe.staged(gcol * work.N + grow, slot);
+            if (grow < work.M && gcol + 1 < work.N) probe.staged((gcol + 1) * work.N + grow, slot + 1);
+          }
+        }
+      fence_proxy_async();  // the writes above, seen by the TMA
+      named_barrier_sync(1 + me.group, 128);
+      if (me.leader) {
+        tma_store_2d(out.c_map, staged, col0, row0);
+        if constexpr (kAta) {
+          tma_store_2d(out.m_map, mirror, row0, col0);
+          tma_store_2d(out.m_map, mirror + kCBoxBytes / 2, row0 + 32, col0);
+        }
+        bulk_commit();
+      }
+    }
+  }
+}
+
+// Straight from the accumulators to C, two neighbours per store (one store where C's alignment
+// allows). AᵀA: the upper triangle and its mirror; a diagonal tile's lower half is dropped.
+template <typename S, bool kAta, typename Probe>
+__device__ __forceinline__ void store_tile_from_registers(const float (&acc)[S::kSlices][S::kAcc], BlockTile tile,
+                                                          const ConsumerThread& me, const BlockWork<S, kAta>& work,
+                                                          const CDestination& out, const Probe& probe) {
+  constexpr WgmmaParams p = S::p;
+  const int M = work.M, N = work.N;
+  const int g = me.lane / 4, tq = me.lane % 4;
+  const int col_base = tile.col * p.bn + 2 * tq;
+#pragma unroll
+  for (int sl = 0; sl < S::kSlices; ++sl) {
+    const int row_base = tile.row * p.bm + 64 * (me.group * S::kSlices + sl) + 16 * me.warp + g;
+    const int slot0 = sl * S::kAcc;
+#pragma unroll
+    for (int j = 0; j < p.bn / 8; ++j)
+#pragma unroll
+      for (int h = 0; h < 2; ++h) {
+        const int row = row_base + 8 * h, col = col_base + 8 * j, r = 4 * j + 2 * h;
+        const float v0 = acc[sl][r], v1 = acc[sl][r + 1];
+        if (row >= M) continue;
+        if constexpr (kAta) {
+          if (col < N && row <= col) {
+            probe.store(out.C, static_cast<std::int64_t>(row) * N + col, v0, slot0 + r);
+            if (row < col) probe.store(out.C, static_cast<std::int64_t>(col) * N + row, v0, slot0 + r);
+          }
+          if (col + 1 < N && row <= col + 1) {
+            probe.store(out.C, static_cast<std::int64_t>(row) * N + col + 1, v1, slot0 + r + 1);
+            if (row < col + 1) probe.store(out.C, static_cast<std::int64_t>(col + 1) * N + row, v1, slot0 + r + 1);
+          }
+        } else {
+          const std::int64_t at = static_cast<std::int64_t>(row) * N + col;
+          if (out.vec && col + 1 < N) {
+            const float pair[2] = {v0, v1};
+            probe.store(out.C, at, pair, slot0 + r);
+          } else {
+            if (col < N) probe.store(out.C, at, v0, slot0 + r);
+            if (col + 1 < N) probe.store(out.C, at + 1, v1, slot0 + r + 1);
+          }
+        }
+      }
+  }
+}
+
+// Through shared memory where the configuration stores by TMA and C's rows allow it, except AᵀA's
+// diagonal tiles (their lower half is dropped); from the registers otherwise.
+template <typename S, bool kAta, typename Probe>
+__device__ __forceinline__ void store_tile(const float (&acc)[S::kSlices][S::kAcc], BlockTile tile,
+                                           const ConsumerThread& me, const BlockWork<S, kAta>& work,
+                                           const CDestination& out, unsigned char* c_boxes, int& boxes,
+                                           const Probe& probe) {
+  if constexpr (S::p.tma_store) {
+    if (out.use_maps && (!kAta || tile.row != tile.col)) {
+      store_tile_staged(acc, tile, me, work, out, c_boxes, boxes, probe);
+      return;
+    }
+  }
+  store_tile_from_registers(acc, tile, me, work, out, probe);
+}
+
+// ---- the kernel -------------------------------------------------------------------------------
+// a_map: gemm's A (K-major boxes of 64 k x BM rows) or, for AᵀA, A itself (N-major boxes of 64
+// columns x 64 k); b_map: B (N-major boxes), unused for AᵀA. The probe (probe.cuh) is NoProbe in
+// the timed build; TraceProbe counts the boxes' reads and records the writers; TimelineProbe
+// stamps the ring, and its observer notes when each stage landed. c_map (tma_store
+// configurations): C in boxes of 32 columns x 64 rows, 128-byte swizzled; m_map (AᵀA's mirrors)
+// the same C in boxes of 32 x 32; use_c_map false where C's rows are not 16-byte aligned (the
+// stores then go from the registers).
+template <Precision P, int CFG, bool kAta, typename Probe>
+__global__ void __launch_bounds__(WgShape<CFG>::kThreads, 1)
+    wgmma_tma_kernel(const __grid_constant__ CUtensorMap a_map, const __grid_constant__ CUtensorMap b_map,
+                     const __grid_constant__ CUtensorMap c_map, const __grid_constant__ CUtensorMap m_map,
+                     bool use_c_map, float* C, int M, int N, int K, bool vec_c, Probe probe) {
+#if defined(__CUDA_ARCH__) && !defined(TILESCOPE_SM90A_PTX)
+  __trap();  // never launched: the descriptor refuses every GPU but compute capability 9.0
+#else
+  using S = WgShape<CFG>;
+  constexpr WgmmaParams p = S::p;
+  extern __shared__ unsigned char shared_raw[];
+  const Ring<S> ring(shared_raw);
+  const BlockWork<S, kAta> work(M, N, K, probe.k_end(K, kBK), kBK);
+  if (threadIdx.x == 0) {
+    for (int s = 0; s < p.stages; ++s) {
+      mbarrier_init(&ring.full[s], 1);  // the producer's arrival (plus the TMA's bytes)
+      // One arrival per consumer warp of the cluster (and the timeline's observer).
+      mbarrier_init(&ring.empty[s], 4 * p.consumers * p.cluster + (Probe::kObserves ? 1 : 0));
+    }
+    fence_mbarrier_init();
+    probe.block_begin();
+  }
+  // A cluster's blocks arrive on each other's barriers: all of them must be initialised first.
+  if constexpr (p.cluster > 1)
+    cluster_sync();
+  else
+    __syncthreads();
+
+  const int warpgroup = static_cast<int>(threadIdx.x) / 128;
+  if (warpgroup == 0) {
+    release_registers<kProducerRegisters>();
+    if (threadIdx.x == 0)
+      produce(ring, work, a_map, b_map, probe);
+    else if (Probe::kObserves && threadIdx.x == 32)
+      observe(ring, work, probe);
+  } else {
+    claim_registers<consumer_registers(p)>();
+    const ConsumerThread me(warpgroup);
+    const CDestination out{C, vec_c, &c_map, &m_map, use_c_map};
+    RingCursor<p.stages> at;
+    int boxes = 0;  // C boxes this group staged: gemm's buffers take turns
+    float acc[S::kSlices][S::kAcc];
+    for (int w = work.first; w < work.works; w += work.step) {
+      const BlockTile tile = work.tile(w);
+      probe.at_block(w * p.cluster + static_cast<int>(work.rank));
+      consume<P>(ring, work, me, at, acc, probe);
+      store_tile(acc, tile, me, work, out, ring.c_boxes, boxes, probe);
+    }
+    if constexpr (p.tma_store) {
+      if (me.leader) bulk_wait_all();  // the last boxes written before the block's shared memory goes
+    }
+  }
+  if constexpr (Probe::kObserves) {
+    __syncthreads();  // the whole block is done: its last stamp
+    if (threadIdx.x == 0) probe.block_end(work.block_slabs());
+  }
+  // No block leaves while another of its cluster may still arrive on its barriers.
+  if constexpr (p.cluster > 1) cluster_sync();
+#endif
+}
+
+}  // namespace tilescope

@@ -1,0 +1,118 @@
+// wgmma_tma's bookkeeping, kept out of its kernel text (06_wgmma_tma.cuh) so that the text reads
+// as the algorithm: where the ring of stages lies in shared memory, a position in the ring, the
+// tiles a block computes, a consumer thread's place in its warpgroup, where C goes, and the
+// swizzled address of a float in a box of C. S is a configuration's WgShape (06_wgmma_tma.cuh).
+// This header is device-only (no host header, so NVRTC compiles it as the kernel text's include).
+#pragma once
+
+#include "kernels/core/block_order.h"
+#include "kernels/core/gemm_basics.h"
+#include "kernels/ptx/device_types.cuh"
+#include "kernels/ptx/wgmma_ptx.cuh"
+
+namespace tilescope {
+
+// The block's dynamic shared memory, as shared_bytes_of sizes it: the ring on a 1024-byte boundary
+// (the swizzle works on address bits), its stages one after the other (A's tile, then B's); then
+// the stages' mbarriers, "full" then "empty", in a block of 1024 bytes; then the C boxes.
+template <typename S>
+struct Ring {
+  unsigned char* base;
+  std::uint64_t* full;     // full[s]: the producer arrived and stage s's bytes have all landed
+  std::uint64_t* empty;    // empty[s]: every consumer warp of the cluster is done with stage s
+  unsigned char* c_boxes;  // two boxes of C per consumer warpgroup (tma_store configurations)
+
+  __device__ __forceinline__ explicit Ring(unsigned char* shared_raw) {
+    const std::uint32_t raw = shared_address(shared_raw);
+    base = shared_raw + ((raw + kSwizzleAtom - 1) / kSwizzleAtom * kSwizzleAtom - raw);
+    full = reinterpret_cast<std::uint64_t*>(base + S::p.stages * S::kStageBytes);
+    empty = full + S::p.stages;
+    c_boxes = base + S::p.stages * S::kStageBytes + kSwizzleAtom;
+  }
+  __device__ __forceinline__ unsigned char* a_tile(int stage) const { return base + stage * S::kStageBytes; }
+  __device__ __forceinline__ unsigned char* b_tile(int stage) const { return a_tile(stage) + S::kATileBytes; }
+};
+
+// A position in the ring: the stage, the parity of the ring's pass its barriers are waited on
+// with, and n, the block's slab count (the timeline's stamps are numbered by it). The producer,
+// the observer and each consumer keep their own and step it alike, slab by slab.
+template <int kStages>
+struct RingCursor {
+  int stage = 0, n = 0;
+  std::uint32_t phase = 0;
+
+  // Past the last stage: stage 0 again, in the next pass (the other parity).
+  __device__ __forceinline__ void advance() {
+    const bool wrap = ++stage == kStages;
+    stage = wrap ? 0 : stage;
+    phase ^= wrap ? 1u : 0u;
+    ++n;
+  }
+};
+
+// What a block computes: C is M x N, each tile `slabs` slabs of kBK deep (the traced build may stop
+// early). The work: tiles in block_order.h's order, or for clusters groups of p.cluster block rows
+// of one block column in that order, the block taking the group's row of its rank. A block takes
+// works first, first + step, ... below `works`: one, or for the persistent configurations every
+// grid-th.
+template <typename S, bool kAta>
+struct BlockWork {
+  int M, N, K;
+  int grid_m, grid_n;
+  unsigned rank;  // the block's rank in its cluster (0 without clusters)
+  int group_rows, works, first, step, slabs;
+
+  __device__ __forceinline__ BlockWork(int m, int n, int k, int k_end, int depth)
+      : M(m),
+        N(n),
+        K(k),
+        grid_m(static_cast<int>(ceil_div(m, S::p.bm))),
+        grid_n(static_cast<int>(ceil_div(n, S::p.bn))),
+        rank(S::p.cluster > 1 ? cluster_rank() : 0),
+        group_rows(static_cast<int>(ceil_div(grid_m, S::p.cluster))),
+        works(S::p.cluster > 1 ? group_rows * grid_n : static_cast<int>(block_tile_count(kAta, grid_m, grid_n))),
+        first(static_cast<int>(blockIdx.x) / S::p.cluster),
+        step(S::p.persistent ? static_cast<int>(gridDim.x) / S::p.cluster : works),
+        slabs(static_cast<int>(ceil_div(k_end, depth))) {}
+
+  __device__ __forceinline__ BlockTile tile(int w) const {
+    if (S::p.cluster == 1) return block_tile(kAta, w, grid_m, grid_n);
+    const BlockTile group = gemm_block_tile(w, group_rows, grid_n);
+    return BlockTile{group.row * S::p.cluster + static_cast<int>(rank), group.col};
+  }
+  // The slabs this block goes through, for the timeline's last stamp.
+  __device__ __forceinline__ int block_slabs() const { return slabs * ((works - first + step - 1) / step); }
+};
+
+// A consumer thread: its warpgroup among the consumers (0 for the block's warpgroup 1), its warp
+// in the group and its lane; the group's leader (its thread 0) stamps the timeline and issues the
+// C stores.
+struct ConsumerThread {
+  int group, warp, lane;
+  bool leader;
+
+  __device__ __forceinline__ explicit ConsumerThread(int warpgroup)
+      : group(warpgroup - 1),
+        warp((static_cast<int>(threadIdx.x) / 32) % 4),
+        lane(static_cast<int>(threadIdx.x) % 32),
+        leader(threadIdx.x % 128 == 0) {}
+};
+
+// Where C goes: the matrix (stores from the registers; vec: a pair of neighbours in one store) and,
+// for the TMA stores, its maps: c_map boxes of 64 rows x 32 columns, m_map (AᵀA's mirrors) 32 x 32;
+// use_maps false where C's rows are not 16-byte aligned.
+struct CDestination {
+  float* C;
+  bool vec;
+  const CUtensorMap* c_map;
+  const CUtensorMap* m_map;
+  bool use_maps;
+};
+
+// Float `col` of row `row` in a box of 128-byte rows, 128-byte swizzled as the TMA reads it:
+// 16-byte chunk c of row r sits at chunk c ^ (r % 8).
+__device__ __forceinline__ float* sw128_float(unsigned char* box, int row, int col) {
+  return reinterpret_cast<float*>(box + row * 128 + ((col / 4) ^ (row % 8)) * 16) + col % 4;
+}
+
+}  // namespace tilescope

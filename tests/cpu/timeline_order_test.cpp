@@ -1,0 +1,67 @@
+// The orderings a pipelined kernel's timeline must obey (timeline_order_violation), on hand-made
+// stamps: a correct ring passes, and each broken rule is named.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "kernels/instrument/timeline.h"
+
+using namespace tilescope;
+
+namespace {
+
+// Two consumers, a ring of two stages, four slabs of 10 cycles each: the copy of slab n is issued
+// once slab n - 2 is done, lands 5 cycles later, and each consumer takes it then.
+TimelineBlock healthy(TimelineLayout* layout) {
+  layout->stages = 2;
+  layout->consumers = 2;
+  layout->slabs_per_tile = 4;
+  TimelineBlock b;
+  for (int n = 0; n < 4; ++n) {
+    TimelineStamps s;
+    s.issued = n < 2 ? 100 + n : 100 + 10 * n + 1;
+    s.arrived = s.issued + 5;
+    for (int c = 0; c < 2; ++c) {
+      s.started[c] = 105 + 10 * n + c;
+      s.done[c] = s.started[c] + 8;
+    }
+    b.raw.push_back(s);
+  }
+  b.slabs_total = 4;
+  return b;
+}
+
+TEST(TimelineOrder, AHealthyRingPasses) {
+  TimelineLayout layout;
+  const TimelineBlock b = healthy(&layout);
+  EXPECT_EQ(timeline_order_violation(b, layout), "");
+}
+
+TEST(TimelineOrder, NamesEachBrokenRule) {
+  TimelineLayout layout;
+  struct Breakage {
+    const char* says;
+    void (*apply)(TimelineBlock&);
+  };
+  const Breakage cases[] = {
+      {"not stamped", [](TimelineBlock& b) { b.raw[1].arrived = 0; }},
+      {"arrived before", [](TimelineBlock& b) { b.raw[1].arrived = b.raw[1].issued - 1; }},
+      {"left no stamp", [](TimelineBlock& b) { b.raw[2].done[1] = 0; }},
+      {"began before the copy", [](TimelineBlock& b) { b.raw[0].started[0] = b.raw[0].issued - 1; }},
+      {"finished before it began", [](TimelineBlock& b) { b.raw[3].done[1] = b.raw[3].started[1] - 1; }},
+      {"slab ahead",
+       [](TimelineBlock& b) {
+         b.raw[1].started[0] = b.raw[2].started[0] + 1;
+         b.raw[1].done[0] = b.raw[1].started[0] + 1;
+       }},
+      {"refilled before", [](TimelineBlock& b) { b.raw[2].issued = b.raw[0].done[1] - 1; }},
+  };
+  for (const Breakage& c : cases) {
+    TimelineBlock b = healthy(&layout);
+    c.apply(b);
+    const std::string said = timeline_order_violation(b, layout);
+    EXPECT_NE(said.find(c.says), std::string::npos) << "expected \"" << c.says << "\", got \"" << said << "\"";
+  }
+}
+
+}  // namespace
