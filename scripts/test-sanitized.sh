@@ -3,12 +3,12 @@
 # with -DTILESCOPE_SANITIZE=ON and runs the CPU test suite (ctest -L cpu), which is what runs on
 # a machine without a GPU. Extra arguments go to CMake's configure step.
 #
-# What is instrumented: our C++ files (app/, kernels/*.cpp, tests/). Not instrumented: files
-# compiled by nvcc (kernels/*.cu, host parts included), the CUDA runtime and cuBLAS. Reports name
+# What is instrumented: our C++ files (app/, kernels/**/*.cpp, tests/). Not instrumented: files
+# compiled by nvcc (kernels/**/*.cu, host parts included), the CUDA runtime and cuBLAS. Reports name
 # the file and line (RelWithDebInfo: -O2 -g).
 #
 # Device code is irrelevant here (no kernel runs in the CPU suite), so by default it is built for
-# one architecture (sm_90 and its PTX) instead of the five of a release build, and without
+# one architecture (sm_90 and its PTX) instead of the three of a release build, and without
 # optimization (cicc and ptxas at -O0, about a quarter of the time): the CUDA compile is most of
 # the build time on a small machine. Pass -DCMAKE_CUDA_ARCHITECTURES=... or -DCMAKE_CUDA_FLAGS=...
 # to change that.

@@ -1,6 +1,5 @@
-// Small helpers shared by the CUDA variants' launch files: the host ones here, the device ones
-// (vector_access.cuh, included here for the launch files that have not split their kernel text
-// out yet) in device-only headers that kernel texts include.
+// Small helpers shared by the CUDA variants' launch files: the host ones here; the device ones are
+// in device-only headers that kernel texts include (vector_access.cuh comes along from here too).
 #pragma once
 
 #include <cuda_runtime.h>

@@ -1,6 +1,6 @@
 // The registry is an explicit list on purpose: static self-registration silently loses
 // variants when the linker drops unreferenced objects from a static library. A variant file
-// kernels/NN_<id>.cu (or .cpp) defines kVariant<...> and gets one line below, in the order NN;
+// kernels/variants/NN_<id>.cu (or .cpp) defines kVariant<...> and gets one line below, in the order NN;
 // a test checks that files and lines match. The examples of tests/example_variant/ are added by
 // the test programs themselves, explicitly too (add_example_variant).
 #include "kernels/core/registry.h"

@@ -11,7 +11,7 @@ namespace tilescope {
 using VariantList = std::vector<const VariantDescriptor*>;
 
 // The variants this program runs, in teaching order: the product's, one line each in
-// registry.cpp (kernels/NN_<id>.* in the order NN), then the example variants a test program adds
+// registry.cpp (kernels/variants/NN_<id>.* in the order NN), then the example variants a test program adds
 // before its tests start (tests/example_variant/). The product adds none.
 const VariantList& variant_registry();
 // For test programs: appends an example variant after the product's (it must be Role::Extra, so

@@ -115,11 +115,11 @@ struct VariantDescriptor {
   // The kernel `launch` would run for these args (nullptr where it is not a CUDA kernel of ours).
   KernelLaunchShape (*kernel_for)(const GemmArgs&, int config_index) = nullptr;
 
-  // The kernel text: the file in kernels/ that holds the variant's story and its kernels alone,
-  // device code that NVRTC compiles ("01_naive.cuh"); nullptr where the kernels are not split
-  // out of the launch file. kernel_names gives the name expression (kernel_names.h) of every
-  // kernel the timed launch may run for a configuration, input type and problem; kernel_for's
-  // kernel is one of them.
+  // The kernel text: the file that holds the variant's story and its kernels alone, device code
+  // that NVRTC compiles, named from the repository's root ("kernels/variants/01_naive.cuh");
+  // every variant with kernels of ours has one (nullptr: cuBLAS, the texture shaders). kernel_names gives the name
+  // expression (kernel_names.h) of every kernel the timed launch may run for a configuration, input type and problem;
+  // kernel_for's kernel is one of them.
   const char* kernel_text = nullptr;
   std::vector<std::string> (*kernel_names)(const TileConfig&, Precision, Problem) = nullptr;
 

@@ -1,9 +1,9 @@
 // The variants' kernel texts (variant.h: kernel_text) are device code that compiles alone: NVRTC,
 // with no host header in reach, compiles each for the architectures the build compiles it for,
 // with every kernel its launches use (kernel_names) for every configuration x input type x
-// problem the variant runs. A variant whose kernels are still in its launch file is listed as
-// not yet split (a note, not a failure). NVRTC needs no GPU; the GPU suite checks that the names
-// are the kernels the launches run (gpu_kernel_names_test.cpp).
+// problem the variant runs; every variant with kernels of ours has a kernel text. NVRTC needs no
+// GPU; the GPU suite checks that the names are the kernels the launches run
+// (tests/gpu/gpu_kernel_names_test.cpp).
 #include <gtest/gtest.h>
 
 #include <algorithm>

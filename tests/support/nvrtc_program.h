@@ -1,7 +1,6 @@
-// Compiling a variant's kernel text (variant.h: kernel_text) alone with NVRTC, as the program
-// will at run time: NVRTC is loaded by the program's own loader (cuda_libraries.h), the text is
-// read from the source tree, and every kernel the launches use is named (kernel_names), so that
-// each is instantiated and its mangled name can be asked for. NVRTC needs no GPU.
+// Compiling a variant's kernel text (variant.h: kernel_text) alone with NVRTC: NVRTC is loaded by the program's own
+// loader (cuda_libraries.h), the text is read from the source tree, and every kernel the launches use is named
+// (kernel_names), so that each is instantiated and its mangled name can be asked for. NVRTC needs no GPU.
 #pragma once
 
 #include <nvrtc.h>  // the types and result codes only: the functions come from nvrtc_symbol
