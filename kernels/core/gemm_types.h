@@ -76,10 +76,10 @@ enum class OutputPart { Full, UpperTriangle };
 // One compiled configuration of a variant. Tile names follow the literature:
 // BM x BN block tile of C, BK-deep slabs of A and B, TM x TN outputs per thread.
 struct TileConfig {
-  std::string name;  // stable id used on the command line and in CSV: "16", "128x128x8_8x8"
+  std::string name = {};  // stable id used on the command line and in CSV: "16", "128x128x8_8x8"
   // One line on what this configuration is or changes, where a learner meets its name (the
   // configuration combo's tooltip, `bench --list`): "per-stage mbarriers instead of one barrier".
-  std::string description;
+  std::string description = {};
   int bm = 0, bn = 0, bk = 0;
   int tm = 1, tn = 1;
   int threads_x = 0, threads_y = 0;  // block shape (0 for cuBLAS)

@@ -175,8 +175,6 @@ extern const VariantDescriptor kNaiveVariant = [] {
       "One thread computes one element of C, reading a whole row of A and a whole column of B "
       "straight from global memory. Simple and correct, but every element of A and B is fetched "
       "again and again.";
-  v.role = Role::Kernel;
-  v.backend = Backend::Cuda;
   v.configs = {naive_config(16, 16, "blocks of 16 x 16 threads, one output each"),
                naive_config(32, 32, "blocks of 32 x 32 threads: the largest block, 1024 threads")};
   v.default_config = config_named(v.configs, "16x16");

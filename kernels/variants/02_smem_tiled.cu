@@ -215,8 +215,6 @@ extern const VariantDescriptor kSmemTiledVariant = [] {
       "The block's threads cooperatively copy a TILE x TILE tile of A and of B into fast on-chip "
       "shared memory, wait for each other, then each thread multiplies from there. Every element "
       "fetched from global memory is now reused TILE times.";
-  v.role = Role::Kernel;
-  v.backend = Backend::Cuda;
   v.configs = {tile_config(8, "8 x 8 tiles: each element fetched from global memory serves 8 products"),
                tile_config(16, "16 x 16 tiles, the textbook's choice: 16 products per fetched element"),
                tile_config(32, "32 x 32 tiles: 32 products per fetch, 1024 threads and 8 KB (float) per block")};

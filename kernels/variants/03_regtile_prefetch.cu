@@ -376,8 +376,6 @@ extern const VariantDescriptor kRegtilePrefetchVariant = [] {
       "registers. Slabs of A and B go through shared memory, and the next slab is already being "
       "fetched from global memory while the current one is multiplied, hiding memory latency. "
       "For AᵀA only the upper-triangle blocks are computed and mirrored.";
-  v.role = Role::Kernel;
-  v.backend = Backend::Cuda;
   v.configs = configs_of(kParams, regtile_config);
   v.default_config = config_named(v.configs, "128x128x32_8x8");  // the deep-slab tile the lesson ends on
   v.refuses = regtile_refuses;

@@ -243,8 +243,6 @@ extern const VariantDescriptor kWmmaVariant = [] {
       "double) with one wmma::mma_sync, from slabs staged in shared memory as in the tiled kernel. "
       "The fragments are opaque: which lane holds which element is not said, so C leaves through "
       "shared memory. For AᵀA only the upper-triangle blocks are launched, and mirrored.";
-  v.role = Role::Kernel;
-  v.backend = Backend::Cuda;
   v.configs = configs_of(kParams, wmma_config);
   v.default_config = config_named(v.configs, "64x64x32_w32x32");  // the smallest picture of warps and fragments
   v.precisions = {Precision::TF32, Precision::F16, Precision::BF16, Precision::F64};
@@ -260,8 +258,6 @@ extern const VariantDescriptor kWmmaVariant = [] {
   v.kernel_names = wmma_kernel_names;
   v.shared_bytes = wmma_shared_bytes;
   v.model = row_model<WmmaModel, kParams>;
-  v.model_caps.staged_phases = true;
-  v.model_caps.prefetch = false;
   v.model_caps.mirrored_ata = true;
   v.model_caps.warp_level = true;
   return v;

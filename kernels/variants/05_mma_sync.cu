@@ -406,8 +406,6 @@ extern const VariantDescriptor kMmaSyncVariant = [] {
       "named registers, fed from shared memory by ldmatrix; slabs of A and B arrive by cp.async in a ring "
       "of stages, laid out with an XOR swizzle so no two lanes collide in a bank. For AᵀA only the "
       "upper-triangle blocks run and are mirrored.";
-  v.role = Role::Kernel;
-  v.backend = Backend::Cuda;
   v.configs = configs_of(kParams, mma_config);
   // Per-stage barriers, fits an A100, the fastest 16-bit AᵀA.
   v.default_config = config_named(v.configs, "h128x128x64_s3_mb");
@@ -426,8 +424,6 @@ extern const VariantDescriptor kMmaSyncVariant = [] {
   v.kernel_names = mma_kernel_names;
   v.shared_bytes = mma_shared_bytes;
   v.model = row_model<MmaModel, kParams>;
-  v.model_caps.staged_phases = true;
-  v.model_caps.prefetch = false;
   v.model_caps.mirrored_ata = true;
   v.model_caps.warp_level = true;
   return v;

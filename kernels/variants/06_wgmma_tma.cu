@@ -502,8 +502,6 @@ extern const VariantDescriptor kWgmmaTmaVariant = [] {
       "copies and the others (one to three) compute, passing the stages of a ring through mbarriers; one block per SM "
       "walks the tiles. "
       "For AᵀA only the upper-triangle tiles run and are mirrored.";
-  v.role = Role::Kernel;
-  v.backend = Backend::Cuda;
   v.configs = configs_of(kParams, wgmma_config);
   // The window's and the lessons' first choice: runs AᵀA as well as gemm (the fastest AᵀA; gemm a
   // few % under 128x256).
@@ -527,10 +525,7 @@ extern const VariantDescriptor kWgmmaTmaVariant = [] {
   v.kernel_names = wgmma_kernel_names;
   v.shared_bytes = wgmma_shared_bytes;
   v.model = row_model<WgmmaModel, kParams>;
-  v.model_caps.staged_phases = true;
-  v.model_caps.prefetch = false;
   v.model_caps.mirrored_ata = true;
-  v.model_caps.warp_level = false;
   return v;
 }();
 

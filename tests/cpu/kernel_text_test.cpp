@@ -97,8 +97,9 @@ TEST(KernelTexts, TheLaunchFileIncludesItsKernelText) {
 
 TEST(KernelTexts, EveryKernelOfOursHasItsKernelText) {
   for (const VariantDescriptor* v : variant_registry())
-    if (v->backend == Backend::Cuda && v->kernel_for)
+    if (v->backend == Backend::Cuda && v->kernel_for) {
       EXPECT_NE(v->kernel_text, nullptr) << v->id << " runs kernels of ours but names no kernel text";
+    }
 }
 
 // One test per variant with a kernel text, so that ctest spreads the compiles over the cores.

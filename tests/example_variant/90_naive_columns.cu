@@ -151,7 +151,6 @@ extern const VariantDescriptor kNaiveColumnsVariant = [] {
       "Naive with threadIdx.x running down a column of C: a warp reads 32 rows of A at once, 32 "
       "separate memory transactions where naive needs one. The same reads, in the wrong order.";
   v.role = Role::Extra;
-  v.backend = Backend::Cuda;
   v.configs = {columns_config(32, 8, "a warp holds 32 rows of one column of C: every load of A uncoalesced"),
                columns_config(16, 16, "a warp holds 16 rows of two columns: half as bad")};
   v.default_config = config_named(v.configs, "32r8c");
