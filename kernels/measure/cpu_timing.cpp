@@ -4,6 +4,7 @@
 #include <ctime>
 #include <vector>
 
+#include "kernels/core/registry.h"
 #include "kernels/measure/measure.h"
 #include "kernels/measure/reference.h"
 
@@ -29,6 +30,12 @@ RunResult requested_row(const RunRequest& req) {
   r.seed = req.seed;
   r.timestamp = utc_timestamp_now();
   return r;
+}
+
+std::string variant_words(const std::string& id) {
+  if (id == kCpuReferenceId) return "the CPU reference";
+  const VariantDescriptor* v = find_variant(id);
+  return v ? v->label : id;
 }
 
 RunResult cpu_reference_row(const RunRequest& req, bool first_in_process) {

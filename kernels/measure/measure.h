@@ -199,6 +199,9 @@ constexpr const char* kCpuReferenceId = "cpu_reference";
 RunResult measure_cpu_reference(const RunRequest& request, bool first_in_process, const std::atomic<bool>& stop);
 // The labels of such a row (variant, problem, shape, machine) without running anything.
 RunResult cpu_reference_row(const RunRequest& request, bool first_in_process);
+// How a sentence names the variant of a request or row: "the CPU reference", a registered
+// variant's label, or the id itself (a variant this program does not have).
+std::string variant_words(const std::string& id);
 
 // Whether a row is the bar for "% of cuBLAS": a run of a baseline configuration (is_baseline in
 // variant.h: the library, not an opt-in arithmetic such as TF32).

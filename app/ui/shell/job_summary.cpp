@@ -2,17 +2,9 @@
 
 #include <algorithm>
 
-#include "kernels/core/registry.h"
-
 namespace tilescope {
 
 namespace {
-
-std::string variant_words(const std::string& id) {
-  if (id == kCpuReferenceId) return "the CPU reference";
-  const VariantDescriptor* v = find_variant(id);
-  return v ? v->label : id;
-}
 
 // "naive", "cuBLAS and naive", "4 variants": two names still read as a sentence, more do not.
 std::string who_words(const std::vector<RunRequest>& requests) {
