@@ -6,12 +6,16 @@
 #include <iostream>
 
 #include "app/cli/bench_command.h"
+#include "app/cli/compile_command.h"
+#include "app/cli/tune_command.h"
+#include "app/export/kernel_cache_files.h"
 #include "kernels/cuda/cuda_libraries.h"
 #ifdef TILESCOPE_HAS_GUI
 #include "app/gl_gemm/gl_shader_runner.h"
 #include "app/gl_gemm/shader_gemm.h"
 #include "app/ui/shell/gui_main.h"
 #include "app/ui/shell/plot_command.h"
+#include "app/ui/tune/landscape_png.h"
 #endif
 #include "version.h"
 
@@ -27,6 +31,11 @@ Commands:
   bench        time and verify the GEMM variants; print a table, write CSV/JSON
                (tilescope bench --help for its options)
   plot         render a CSV of results as a PNG plot, headless (tilescope plot --help)
+  compile      compile a kernel text's tile with NVRTC and print what it costs
+               (registers, shared memory, occupancy), with or without a GPU
+               (tilescope compile --help)
+  tune         sweep a kernel's tile parameters: compile, time and verify every
+               point, draw the GFLOP/s landscape (tilescope tune --help)
 
 Options:
   -h, --help   print this help
@@ -35,6 +44,8 @@ Options:
 )";
 
 int run(int argc, char** argv) {
+  // Tiles typed by the learner are compiled at run time and kept under the XDG cache folder.
+  tilescope::install_user_kernel_cache();
 #ifdef TILESCOPE_HAS_GUI
   // The texture-shader variant draws with OpenGL, which the compute core does not link.
   tilescope::install_gl_shader_runner();
@@ -43,6 +54,8 @@ int run(int argc, char** argv) {
                    std::strcmp(argv[1], "--version") != 0))
     return tilescope::run_gui(argc, argv);
   if (std::strcmp(argv[1], "plot") == 0) return tilescope::run_plot_command(argc - 1, argv + 1);
+  if (std::strcmp(argv[1], "tune") == 0)
+    return tilescope::run_tune_command(argc - 1, argv + 1, std::cout, std::cerr, tilescope::write_landscape_png);
 #else
   if (argc < 2) {
     std::cout << kUsage;
@@ -50,6 +63,9 @@ int run(int argc, char** argv) {
   }
 #endif
   const char* command = argv[1];
+  if (std::strcmp(command, "compile") == 0)
+    return tilescope::run_compile_command(argc - 1, argv + 1, std::cout, std::cerr);
+  if (std::strcmp(command, "tune") == 0) return tilescope::run_tune_command(argc - 1, argv + 1, std::cout, std::cerr);
   if (std::strcmp(command, "bench") == 0) return tilescope::run_bench(argc - 1, argv + 1, std::cout, std::cerr);
   if (std::strcmp(command, "-h") == 0 || std::strcmp(command, "--help") == 0 || std::strcmp(command, "help") == 0) {
     std::cout << kUsage;

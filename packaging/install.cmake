@@ -1,6 +1,6 @@
 # What `cmake --install` puts under the prefix, and what the Debian package holds:
 #   bin/tilescope
-#   share/tilescope/{shaders,assets}       read at run time; the program finds them as
+#   share/tilescope/{shaders,assets,kernels}  read at run time; the program finds them as
 #                                          <its folder>/../share/tilescope (app/platform/data_dirs.h),
 #                                          so the tree can be installed or copied to any prefix
 #   share/doc/tilescope/                   README.md, docs/*.md and the screenshots they show
@@ -12,6 +12,11 @@
 set(TILESCOPE_APP_ID io.github.tilescope.Tilescope)
 
 install(TARGETS tilescope RUNTIME DESTINATION bin)
+# The kernel texts with every header they include, under share/tilescope/kernels/ as in the
+# repository: the Source view shows them and NVRTC compiles them at run time with
+# share/tilescope/ as its include folder (kernels/jit/kernel_source.h). All of kernels/' headers
+# go, so that no include a kernel text gains can be missing from the package.
+install(DIRECTORY kernels/ DESTINATION share/tilescope/kernels FILES_MATCHING PATTERN "*.cuh" PATTERN "*.h")
 install(FILES packaging/man/tilescope.1 DESTINATION share/man/man1)
 
 # The documentation keeps the repository's layout, so that the links between files and the

@@ -7,6 +7,7 @@
 #include "app/cli/arg_parser.h"
 #include "app/cli/size_list.h"
 #include "kernels/core/registry.h"
+#include "kernels/core/typed_configs.h"
 
 namespace tilescope {
 namespace {
@@ -83,9 +84,23 @@ bool add_default_configs(std::vector<VariantSelection>* out, const VariantDescri
   return any;
 }
 
+// The items of a --variants list: split at commas, except that a key=value after a typed tile
+// belongs to it ("regtile_prefetch:bm=96,bn=80,naive" is two items); variant ids hold no '='.
+std::vector<std::string> variant_items(const std::string& text) {
+  std::vector<std::string> items;
+  for (const std::string& piece : split_commas(text)) {
+    const bool continues = piece.find('=') != std::string::npos && piece.find(':') == std::string::npos;
+    if (continues && !items.empty() && items.back().find('=') != std::string::npos)
+      items.back() += "," + piece;
+    else
+      items.push_back(piece);
+  }
+  return items;
+}
+
 bool parse_variants(const std::string& text, std::vector<VariantSelection>* out, std::string* error) {
   out->clear();
-  for (const std::string& item : split_commas(text)) {
+  for (const std::string& item : variant_items(text)) {
     if (item.empty()) {
       *error = "--variants: empty item in '" + text + "'; the variants are: " + variant_ids() + ", or all";
       return false;
@@ -111,6 +126,16 @@ bool parse_variants(const std::string& text, std::vector<VariantSelection>* out,
       continue;
     }
     const std::string config = trim(item.substr(colon + 1));
+    if (spells_typed_tile(config)) {
+      std::string why;
+      const int typed = config_named_or_typed(*v, config, &why);
+      if (typed < 0) {
+        *error = "--variants: " + why;
+        return false;
+      }
+      add_selection(out, v, typed, false, true);
+      continue;
+    }
     const int index = find_config(*v, config);
     if (index < 0) {
       *error = "--variants: variant '" + id + "' has no configuration '" + config +
@@ -367,7 +392,10 @@ What to run:
   --variants LIST    variants to run, comma separated: an id runs all its configurations
                      except opt-in ones; id:config runs one configuration (opt-in ones too,
                      e.g. smem_tiled:16, cublas:gemm_tf32); all = every variant.
-                     Default: all. See --list.
+                     id:key=value,... types a tile: the kernel text's template parameters
+                     (bm, bn, bk, tm, tn, ... as --list shows), compiled at run time by
+                     NVRTC; those left out keep the default configuration's values, e.g.
+                     regtile_prefetch:bm=96,bn=80,bk=24,tm=6,tn=5. Default: all. See --list.
   --problem LIST     gemm (C = A B) and/or ata (C = A^T A, the seed problem). Default: gemm
   --precision LIST   input types, comma separated. Default: f32
                        f32   float, FP32 FMA          f64   double, FP64

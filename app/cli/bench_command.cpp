@@ -21,6 +21,7 @@
 #include "app/export/results_csv.h"
 #include "app/export/results_json.h"
 #include "kernels/core/registry.h"
+#include "kernels/core/typed_configs.h"
 #include "kernels/cuda/device_info.h"
 #include "kernels/measure/measure.h"
 #include "kernels/measure/reference.h"
@@ -186,7 +187,7 @@ int run_without_gpu(const BenchOptions& opt, const DeviceInfo& device, std::ostr
           if (i < todo.size())
             return run_description(kCpuReferenceId, "fp64", todo[i].first, Precision::F64, todo[i].second);
           const RunRequest& r = gl_runs[i - todo.size()];
-          return run_description(r.variant_id, find_variant(r.variant_id)->configs[r.config_index].name, r.problem,
+          return run_description(r.variant_id, config_at(*find_variant(r.variant_id), r.config_index).name, r.problem,
                                  r.precision, r.shape);
         },
         [&](std::size_t i) {
@@ -258,7 +259,7 @@ int run_with_gpu(const BenchOptions& opt, const DeviceInfo& device, std::ostream
   };
   auto describe = [&](std::size_t i) {
     const RunRequest& req = jobs[i].request;
-    return run_description(req.variant_id, jobs[i].selection->variant->configs[req.config_index].name, req.problem,
+    return run_description(req.variant_id, config_at(*jobs[i].selection->variant, req.config_index).name, req.problem,
                            req.precision, req.shape);
   };
 
@@ -397,7 +398,7 @@ BenchPlan plan_bench(const BenchOptions& opt, const DeviceLimits& limits) {
         if (why.empty()) {
           usable.push_back(&sel);
         } else if (!quietly_skipped(sel, problem, precision)) {
-          plan.refused.push_back(std::string(sel.variant->id) + ":" + sel.variant->configs[sel.config_index].name +
+          plan.refused.push_back(std::string(sel.variant->id) + ":" + config_at(*sel.variant, sel.config_index).name +
                                  " " + to_string(problem) + " " + to_string(precision) + ": " + why);
         } else if (opt.variants_given && !sel.baseline && !supports(*sel.variant, precision) &&
                    told.insert(sel.variant).second) {

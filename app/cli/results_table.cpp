@@ -255,6 +255,13 @@ std::string format_registry_listing() {
     for (const TileConfig& c : v->configs)
       if (!c.description.empty())  // a hanging indent: the name at 4 columns, the lines after it at 6
         out += "    " + wrap(c.name + ": " + c.description, 92, "      ").substr(6);
+    // The parameters a learner may type instead of picking a configuration (typed_configs.h).
+    if (!v->tile_params.empty()) {
+      std::string params;
+      for (const TileParam& p : v->tile_params)
+        params += (params.empty() ? "" : "; ") + std::string(p.key) + " = " + p.meaning;
+      out += "    " + wrap("typed tiles, " + std::string(v->id) + ":key=value,...: " + params, 92, "      ").substr(6);
+    }
     out += "\n";
   }
   return out;

@@ -21,6 +21,7 @@
 #include "app/platform/egl_context.h"
 #include "app/platform/software_renderer.h"
 #include "kernels/core/external_runner.h"
+#include "kernels/core/typed_configs.h"
 
 namespace tilescope {
 namespace {
@@ -242,7 +243,7 @@ class GlShaderThread {
   std::string refusal(const ExternalRun& job, const ShaderLibrary& library, ShaderTimeRequest* request,
                       const ShaderFetchRate** rate) {
     *rate = nullptr;
-    const TileConfig& cfg = job.variant->configs[job.config_index];
+    const TileConfig& cfg = config_at(*job.variant, job.config_index);
     if (cfg.engine_mode < 0 || cfg.engine_mode >= kShaderModeCount)
       return "the texture-shader engine has no mode #" + std::to_string(cfg.engine_mode) + " (" + cfg.name + ")";
     request->mode = static_cast<ShaderMode>(cfg.engine_mode);

@@ -8,6 +8,7 @@
 #include <set>
 
 #include "kernels/core/registry.h"
+#include "kernels/core/typed_configs.h"
 
 namespace tilescope {
 
@@ -31,7 +32,7 @@ std::string series_label(const RunResult& r) {
   const VariantDescriptor* v = find_variant(r.variant_id);
   std::string label = v ? v->label : r.variant_label.empty() ? r.variant_id : r.variant_label;
   // One series for the host, whatever configuration name its rows carry.
-  if (r.variant_id != kCpuReferenceId && (!v || v->configs.size() > 1)) label += " " + r.config_name;
+  if (r.variant_id != kCpuReferenceId && (!v || config_count(*v) > 1)) label += " " + r.config_name;
   return label;
 }
 

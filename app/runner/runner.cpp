@@ -5,6 +5,7 @@
 #include <exception>
 
 #include "kernels/core/registry.h"
+#include "kernels/core/typed_configs.h"
 
 namespace tilescope {
 
@@ -14,8 +15,7 @@ std::string describe(const RunRequest& r) {
   const Shape s = normalised(r.problem, r.shape);
   std::string config;
   if (const VariantDescriptor* v = find_variant(r.variant_id))
-    if (r.config_index >= 0 && r.config_index < static_cast<int>(v->configs.size()))
-      config = v->configs[r.config_index].name;
+    if (r.config_index >= 0 && r.config_index < config_count(*v)) config = config_at(*v, r.config_index).name;
   return r.variant_id + " " + config + " " + to_string(r.problem) + " " + to_string(r.precision) + " " +
          std::to_string(s.M) + "x" + std::to_string(s.N) + "x" + std::to_string(s.K);
 }

@@ -19,6 +19,10 @@ enum class Problem { Gemm, Ata };
 // F64 accumulates and writes C in float; F64 in double.
 enum class Precision { F32, F64, TF32, F16, BF16 };
 
+// Accumulator slots per thread that writer ids leave room for, unless a model says otherwise
+// (MappingModel::writer_slots).
+constexpr int kTraceSlots = 64;
+
 // How many pieces of length b (> 0) cover a: tiles, blocks, chunks.
 TILESCOPE_HOST_DEVICE constexpr std::int64_t ceil_div(std::int64_t a, std::int64_t b) {
   return (a + b - 1) / b;

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "kernels/core/enum_names.h"   // how the vocabulary's enums are named, in both directions
@@ -75,6 +76,10 @@ enum class OutputPart { Full, UpperTriangle };
 
 // One compiled configuration of a variant. Tile names follow the literature:
 // BM x BN block tile of C, BK-deep slabs of A and B, TM x TN outputs per thread.
+// A kernel template's parameters by name, in the variant's order: {{"bm", 96}, {"bn", 80}}
+// (kernels/core/typed_configs.h).
+using TileValues = std::vector<std::pair<std::string, int>>;
+
 struct TileConfig {
   std::string name = {};  // stable id used on the command line and in CSV: "16", "128x128x8_8x8"
   // One line on what this configuration is or changes, where a learner meets its name (the
@@ -95,6 +100,9 @@ struct TileConfig {
   int engine_mode = 0;    // variants drawn by an external engine: which of its modes
   bool tf32 = false;      // float inputs rounded to TF32 (10-bit mantissa) by the tensor cores
   OutputPart output = OutputPart::Full;
+  // A tile a learner typed (compiled at run time): every parameter of the kernel text; empty for
+  // the compiled set.
+  TileValues typed = {};
   int threads() const { return threads_x * threads_y; }
 };
 

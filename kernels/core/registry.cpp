@@ -5,6 +5,8 @@
 // the test programs themselves, explicitly too (add_example_variant).
 #include "kernels/core/registry.h"
 
+#include "kernels/core/typed_configs.h"
+
 namespace tilescope {
 
 extern const VariantDescriptor kCublasVariant;           // 00_cublas.cu
@@ -48,8 +50,8 @@ const VariantDescriptor* find_variant(const std::string& id) {
 }
 
 int find_config(const VariantDescriptor& v, const std::string& config_name) {
-  for (std::size_t i = 0; i < v.configs.size(); ++i)
-    if (v.configs[i].name == config_name) return static_cast<int>(i);
+  for (int i = 0, n = config_count(v); i < n; ++i)
+    if (config_at(v, i).name == config_name) return i;
   return -1;
 }
 

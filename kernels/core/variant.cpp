@@ -4,6 +4,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "kernels/core/typed_configs.h"
+
 namespace tilescope {
 
 const char* to_string(Role r) {
@@ -13,16 +15,16 @@ const char* to_string(Role r) {
 }
 
 std::string config_index_error(const VariantDescriptor& v, int config_index) {
-  if (config_index >= 0 && config_index < static_cast<int>(v.configs.size())) return "";
+  if (config_index >= 0 && config_index < config_count(v)) return "";
   return std::string(v.id) + " has no configuration #" + std::to_string(config_index);
 }
 
 bool is_baseline(const VariantDescriptor& v, int config_index) {
-  return v.role == Role::Baseline && config_index_error(v, config_index).empty() && !v.configs[config_index].opt_in;
+  return v.role == Role::Baseline && config_index_error(v, config_index).empty() && !config_at(v, config_index).opt_in;
 }
 
 bool runs_by_default(const VariantDescriptor& v, int config_index) {
-  return v.role != Role::Extra && config_index_error(v, config_index).empty() && !v.configs[config_index].opt_in;
+  return v.role != Role::Extra && config_index_error(v, config_index).empty() && !config_at(v, config_index).opt_in;
 }
 
 bool needs_cuda(const VariantDescriptor& v) {
@@ -100,14 +102,14 @@ std::string variant_refusal(const VariantDescriptor& v, int config_index, Proble
   if (std::string why = config_index_error(v, config_index); !why.empty()) return why;
   if (!supports(v, problem)) return std::string(v.id) + " computes " + joined(v.problems) + " only";
   if (!supports(v, precision)) return precision_refusal(v, precision);
-  return v.refuses ? v.refuses(problem, precision, v.configs[config_index]) : "";
+  return v.refuses ? v.refuses(problem, precision, config_at(v, config_index)) : "";
 }
 
 std::string unsupported_reason(const VariantDescriptor& v, int config_index, Problem problem, Precision precision,
                                const DeviceLimits& limits) {
   if (std::string why = variant_refusal(v, config_index, problem, precision); !why.empty()) return why;
   if (std::string why = architecture_refusal(v, precision, limits); !why.empty()) return why;
-  const TileConfig& cfg = v.configs[config_index];
+  const TileConfig& cfg = config_at(v, config_index);
   if (cfg.threads() > limits.max_threads_per_block)
     return std::to_string(cfg.threads()) + " threads per block, the device allows " +
            std::to_string(limits.max_threads_per_block);

@@ -51,9 +51,12 @@ struct GemmArgs {
 
 // The kernel a launch would use, for cudaFuncGetAttributes / occupancy queries.
 struct KernelLaunchShape {
-  const void* kernel = nullptr;  // host stub of the __global__ function
+  const void* kernel = nullptr;  // host stub of the __global__ function, or a run-time compiled one's
+                                 // CUfunction (run_time_compiled): kernels/jit/kernel_calls.h asks
+                                 // and launches either kind
   int threads_per_block = 0;
   std::size_t dynamic_shared_bytes = 0;
+  bool run_time_compiled = false;
 };
 
 // What the mapping model can show, so that the mapping view asks the descriptor instead of the id.
@@ -67,6 +70,12 @@ struct MappingCaps {
   bool mirrored_ata = false;
   // Owners are (warp, lane, register) triples (Owner::warp, lane, reg): tensor-core fragments.
   bool warp_level = false;
+};
+
+// A template parameter of a kernel text that a learner may type (kernels/core/typed_configs.h).
+struct TileParam {
+  const char* key = "";      // "bm": as typed on the command line and in the UI
+  const char* meaning = "";  // "rows of C per block"
 };
 
 struct VariantDescriptor {
@@ -122,6 +131,14 @@ struct VariantDescriptor {
   // kernel_for's kernel is one of them.
   const char* kernel_text = nullptr;
   std::vector<std::string> (*kernel_names)(const TileConfig&, Precision, Problem) = nullptr;
+
+  // Tiles a learner types (kernels/core/typed_configs.h): the kernel text's template parameters;
+  // tile_values_of gives them for any configuration (typed: its values); typed_config makes the
+  // configuration of a full set of values (every parameter, in this order), or refuses it with the
+  // reason before anything compiles. Empty / nullptr: no typed tiles.
+  std::vector<TileParam> tile_params;
+  TileValues (*tile_values_of)(const TileConfig&) = nullptr;
+  bool (*typed_config)(const TileValues&, TileConfig* out, std::string* why) = nullptr;
 
   // Shared memory per block that a configuration needs (bytes); nullptr = none.
   std::size_t (*shared_bytes)(const TileConfig&, Precision) = nullptr;

@@ -14,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "kernels/core/kernel_names.h"
 #include "kernels/core/variant.h"
 #include "kernels/cuda/cuda_check.h"
 #include "kernels/instrument/probe.cuh"
@@ -91,6 +92,22 @@ std::unique_ptr<MappingModel> row_model(int config_index, Problem problem, Preci
 template <typename Fn>
 auto with_fma_type(Precision precision, Fn&& fn) {
   return precision == Precision::F32 ? fn(float{}) : fn(double{});
+}
+
+// The probe type as a template argument of a name expression (kernel_names.h), and the header that
+// declares it beyond the kernel text's own includes, for the kernels a launch compiles at run time.
+struct ProbeSpelling {
+  const char* name;
+  const char* header;  // "": the kernel text includes it (NoProbe)
+};
+template <typename Probe>
+ProbeSpelling probe_spelling() {
+  if constexpr (std::is_same_v<Probe, TraceProbe>) {
+    return {"tilescope::TraceProbe", "kernels/instrument/probe.cuh"};
+  } else {
+    static_assert(std::is_same_v<Probe, NoProbe>, "a probe without a spelling for run-time compiles");
+    return {kNoProbeName, ""};
+  }
 }
 
 // The timed and the traced launch (VariantDescriptor::launch, launch_traced) from one template,

@@ -1,12 +1,11 @@
 // TraceProbe, the instrumented build's probe (trace.h): the protocol every probe follows, and
 // NoProbe, the timed build's, are in no_probe.cuh, the device-only header that kernel texts
-// include; this one needs trace.h's host types, so only launch files and trace code include it.
+// include; this one is device-safe too (trace_buffers.h), so that NVRTC compiles a typed tile's
+// instrumented build, but the kernel texts do not include it: the launch files choose the probe.
 #pragma once
 
-#include <cstdint>
-
 #include "kernels/instrument/no_probe.cuh"
-#include "kernels/instrument/trace.h"
+#include "kernels/instrument/trace_buffers.h"
 
 namespace tilescope {
 

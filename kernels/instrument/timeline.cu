@@ -4,6 +4,7 @@
 #include <exception>
 
 #include "kernels/core/registry.h"
+#include "kernels/core/typed_configs.h"
 #include "kernels/core/variant.h"
 #include "kernels/cuda/cuda_check.h"
 #include "kernels/instrument/timeline.h"
@@ -91,7 +92,7 @@ TimelineResult run_timeline(const std::string& variant_id, int config_index, Pro
     const VariantDescriptor* v = nullptr;
     r.error = timeline_refusal(variant_id, config_index, problem, precision, s, records_per_block, &v);
     if (!r.error.empty()) return r;
-    r.config_name = v->configs[static_cast<std::size_t>(config_index)].name;
+    r.config_name = config_at(*v, config_index).name;
 
     const CudaStream owned_stream;
     const cudaStream_t stream = owned_stream.get();

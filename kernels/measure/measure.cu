@@ -14,8 +14,10 @@
 
 #include "kernels/core/external_runner.h"
 #include "kernels/core/registry.h"
+#include "kernels/core/typed_configs.h"
 #include "kernels/cuda/cuda_check.h"
 #include "kernels/cuda/sm_clock.h"
+#include "kernels/jit/kernel_calls.h"
 #include "kernels/measure/gpu_buffers.h"
 #include "kernels/measure/measure.h"
 #include "kernels/measure/random_inputs.h"
@@ -125,7 +127,7 @@ struct ExternalInputs {
 // What makes a kernel warm: the variant, configuration, problem and precision, and the kernel
 // itself where a launch picks one of several.
 std::string warm_key(const RunRequest& req, const VariantDescriptor& v, const KernelLaunchShape& shape) {
-  std::string key = std::string(v.id) + ":" + v.configs[req.config_index].name + ":" + to_string(req.problem) + ":" +
+  std::string key = std::string(v.id) + ":" + config_at(v, req.config_index).name + ":" + to_string(req.problem) + ":" +
                     to_string(req.precision);
   if (shape.kernel) key += ":" + std::to_string(reinterpret_cast<std::uintptr_t>(shape.kernel));
   return key;
@@ -156,7 +158,7 @@ void record_variant(RunResult& res, const VariantDescriptor& v, int config_index
   res.variant_label = v.label;
   res.backend = to_string(v.backend);
   if (!config_index_error(v, config_index).empty()) return;
-  const TileConfig& cfg = v.configs[config_index];
+  const TileConfig& cfg = config_at(v, config_index);
   res.config_name = cfg.name;
   res.math = cfg.math ? cfg.math : "";
 }
@@ -363,7 +365,7 @@ void Measurer::Impl::run_checked(const RunRequest& req, const VariantDescriptor&
   res.first_was_cold = cold;
 
   if (cancel.load()) throw GpuError("cancelled");
-  if (req.verify) verify(req, v.configs[req.config_index], sets, res);
+  if (req.verify) verify(req, config_at(v, req.config_index), sets, res);
   warm_up(v, req, sets, args);
   SampledSpan clock_during(*clock);
   const std::vector<double> times = timed_runs(v, req, sets, args);
@@ -409,26 +411,22 @@ InputSets Measurer::Impl::allocate_inputs(const RunRequest& req, const Shape& s,
 // Registers, shared memory and occupancy of the kernel into `res`; refuses (throws) what cannot
 // launch. Returns the time the query took when the kernel is cold (its module's loading), else 0.
 double Measurer::Impl::query_kernel(const KernelLaunchShape& shape, bool cold, const DeviceInfo& dev, RunResult& res) {
-  cudaFuncAttributes attr{};
   const auto q0 = std::chrono::steady_clock::now();
-  CUDA_CHECK(cudaFuncGetAttributes(&attr, shape.kernel));
+  const KernelFacts attr = kernel_facts(shape);
   const double module_load_ms = cold ? ms_since(q0) : 0;
-  res.registers_per_thread = attr.numRegs;
-  res.static_shared_bytes = static_cast<int>(attr.sharedSizeBytes);
+  res.registers_per_thread = attr.registers;
+  res.static_shared_bytes = static_cast<int>(attr.static_shared_bytes);
   res.dynamic_shared_bytes = static_cast<int>(shape.dynamic_shared_bytes);
   res.threads_per_block = shape.threads_per_block;
-  if (static_cast<long long>(attr.numRegs) * shape.threads_per_block > dev.limits.regs_per_block)
-    throw GpuError("refused: " + std::to_string(attr.numRegs) + " registers x " +
+  if (static_cast<long long>(attr.registers) * shape.threads_per_block > dev.limits.regs_per_block)
+    throw GpuError("refused: " + std::to_string(attr.registers) + " registers x " +
                    std::to_string(shape.threads_per_block) + " threads exceed the " +
                    std::to_string(dev.limits.regs_per_block) + " registers of a block");
-  if (shape.threads_per_block > attr.maxThreadsPerBlock)
-    throw GpuError("refused: the kernel can run at most " + std::to_string(attr.maxThreadsPerBlock) +
+  if (shape.threads_per_block > attr.max_threads_per_block)
+    throw GpuError("refused: the kernel can run at most " + std::to_string(attr.max_threads_per_block) +
                    " threads per block, the configuration needs " + std::to_string(shape.threads_per_block));
-  if (shape.dynamic_shared_bytes > 48 * 1024)
-    CUDA_CHECK(cudaFuncSetAttribute(shape.kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                    static_cast<int>(shape.dynamic_shared_bytes)));
-  CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&res.active_blocks_per_sm, shape.kernel,
-                                                           shape.threads_per_block, shape.dynamic_shared_bytes));
+  if (shape.dynamic_shared_bytes > 48 * 1024) allow_dynamic_shared(shape);
+  res.active_blocks_per_sm = blocks_per_sm(shape);
   if (res.active_blocks_per_sm == 0)
     throw GpuError("refused: not one block of this configuration fits on a multiprocessor");
   const int warps_per_block = (shape.threads_per_block + 31) / 32;
@@ -624,7 +622,7 @@ void Measurer::Impl::run_external(const RunRequest& req, const VariantDescriptor
   }
   if (same_gpu) res.sm_clock_mhz = dev.sm_clock_khz / 1000;
 
-  if (req.verify) verify_external(req, v.configs[req.config_index], in, out.c, dev, res);
+  if (req.verify) verify_external(req, config_at(v, req.config_index), in, out.c, dev, res);
   record_timings(res, out.times_ms, same_gpu ? dev.peak_gflops(Precision::F32) : 0);
 }
 

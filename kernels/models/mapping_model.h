@@ -19,10 +19,6 @@
 
 namespace tilescope {
 
-// Accumulator slots per thread that writer ids leave room for, unless a model says otherwise
-// (MappingModel::writer_slots).
-constexpr int kTraceSlots = 64;
-
 struct Dim2 {
   int x = 1, y = 1;
 };

@@ -8,9 +8,12 @@
 
 #include "kernels/core/kernel_common.cuh"
 #include "kernels/core/kernel_names.h"
+#include "kernels/core/typed_configs.h"
 #include "kernels/core/variant.h"
 #include "kernels/core/variant_launch.cuh"
 #include "kernels/instrument/probe.cuh"
+#include "kernels/jit/jit_kernels.h"
+#include "kernels/jit/kernel_calls.h"
 #include "kernels/variants/03_regtile_prefetch.cuh"
 
 namespace tilescope {
@@ -61,13 +64,85 @@ std::string config_name(const RegtileParams& p) {
          "x" + std::to_string(p.tn);
 }
 
-// A kernel of the compiled set, with the block size and shared memory its launch needs.
-template <typename T, typename Probe>
-struct RegtileKernel {
-  void (*kernel)(const T*, const T*, T*, int, int, int, Probe) = nullptr;
-  int threads = 0;
-  std::size_t shared_bytes = 0;
+// ---- tiles a learner types ----------------------------------------------------------------
+// The kernel template's parameters, by name (kernels/core/typed_configs.h).
+const std::vector<TileParam> kTileParams = {
+    {"bm", "rows of C per block"},
+    {"bn", "columns of C per block"},
+    {"bk", "k per shared-memory slab"},
+    {"tm", "rows of C per thread"},
+    {"tn", "columns of C per thread"},
+    {"pieces", "the next slab is prefetched in this many pieces"},
+    {"min_blocks", "blocks per multiprocessor asked of the compiler (float)"},
 };
+
+TileValues values_of(const RegtileParams& p) {
+  return {{"bm", p.bm},
+          {"bn", p.bn},
+          {"bk", p.bk},
+          {"tm", p.tm},
+          {"tn", p.tn},
+          {"pieces", p.pieces},
+          {"min_blocks", p.min_blocks}};
+}
+
+RegtileParams params_of_values(const TileValues& v) {
+  RegtileParams p;
+  p.bm = tile_value(v, "bm", 0);
+  p.bn = tile_value(v, "bn", 0);
+  p.bk = tile_value(v, "bk", 0);
+  p.tm = tile_value(v, "tm", 0);
+  p.tn = tile_value(v, "tn", 0);
+  p.pieces = tile_value(v, "pieces", 1);
+  p.min_blocks = tile_value(v, "min_blocks", 1);
+  p.description = "a tile typed by the learner, compiled at run time";
+  return p;
+}
+
+// The row of any configuration: the compiled set's, or a typed one's values.
+RegtileParams params_of(const TileConfig& cfg) {
+  if (const RegtileParams* row = row_of(kParams, kRegtilePrefetchVariant.configs, cfg)) return *row;
+  return params_of_values(cfg.typed);
+}
+RegtileParams params_at(int config_index) {
+  return params_of(config_at(kRegtilePrefetchVariant, config_index));
+}
+
+TileValues regtile_tile_values(const TileConfig& cfg) {
+  return values_of(params_of(cfg));
+}
+
+TileConfig regtile_config(const RegtileParams& p);
+std::size_t regtile_shared_bytes(const TileConfig& cfg, Precision p);
+
+// What the kernel text cannot take, in the words of its static_asserts and launch; the device's
+// limits (threads, shared memory) are checked for every configuration by unsupported_reason().
+std::string typed_refusal(const RegtileParams& p) {
+  auto n = [](int v) { return std::to_string(v); };
+  if (p.bm < 1 || p.bn < 1 || p.bk < 1 || p.tm < 1 || p.tn < 1 || p.pieces < 1 || p.min_blocks < 1)
+    return "every parameter must be at least 1";
+  if (p.bm > 512 || p.bn > 512 || p.bk > 128) return "bm and bn are at most 512, bk at most 128";
+  if (p.bm % p.tm != 0) return "tm = " + n(p.tm) + " does not divide bm = " + n(p.bm) + " (threads own whole rows)";
+  if (p.bn % p.tn != 0) return "tn = " + n(p.tn) + " does not divide bn = " + n(p.bn) + " (threads own whole columns)";
+  const int threads = (p.bm / p.tm) * (p.bn / p.tn);
+  if (threads > 1024)
+    return n(p.bm / p.tm) + " x " + n(p.bn / p.tn) + " = " + n(threads) + " threads per block: the limit is 1024";
+  if (threads < 32) return n(threads) + " threads per block: a block needs at least one warp (32 threads)";
+  if (p.bk % p.pieces != 0) return "pieces = " + n(p.pieces) + " does not divide bk = " + n(p.bk);
+  if (p.tm * p.tn > kTraceSlots)
+    return "tm x tn = " + n(p.tm * p.tn) + " accumulators per thread: at most " + n(kTraceSlots) +
+           " (a thread's registers, and the trace's writer slots)";
+  if (p.min_blocks > 32) return "min_blocks is at most 32";
+  return "";
+}
+
+bool regtile_typed_config(const TileValues& values, TileConfig* out, std::string* why) {
+  const RegtileParams p = params_of_values(values);
+  *why = typed_refusal(p);
+  if (!why->empty()) return false;
+  *out = regtile_config(p);
+  return true;
+}
 
 // kMinBlocks of a row for elements of `element_bytes`: 64 double accumulators alone take 128
 // registers, so double never asks for 2 blocks per SM.
@@ -83,19 +158,14 @@ auto instance() {
 }
 
 template <typename T, int C, typename Probe>
-RegtileKernel<T, Probe> config_kernel(bool ata, bool vec) {
-  constexpr RegtileParams p = kParams[C];
-  using S = RegtileShape<T, p.bm, p.bn, p.bk, p.tm, p.tn>;
+const void* config_kernel(bool ata, bool vec) {
   // A traced thread's writer ids number its accumulators (trace.h).
-  static_assert(p.tm * p.tn <= kTraceSlots, "a writer id has room for 64 accumulator slots");
-  RegtileKernel<T, Probe> k;
+  static_assert(kParams[C].tm * kParams[C].tn <= kTraceSlots, "a writer id has room for 64 accumulator slots");
   if (ata)
-    k.kernel = vec ? instance<T, C, true, true, Probe>() : instance<T, C, true, false, Probe>();
-  else
-    k.kernel = vec ? instance<T, C, false, true, Probe>() : instance<T, C, false, false, Probe>();
-  k.threads = S::NT;
-  k.shared_bytes = S::kSharedElems * sizeof(T);
-  return k;
+    return reinterpret_cast<const void*>(vec ? instance<T, C, true, true, Probe>()
+                                             : instance<T, C, true, false, Probe>());
+  return reinterpret_cast<const void*>(vec ? instance<T, C, false, true, Probe>()
+                                           : instance<T, C, false, false, Probe>());
 }
 
 // 16-byte loads need every row start aligned: leading dimensions multiples of the vector.
@@ -107,37 +177,53 @@ bool can_vectorize(const GemmArgs& g) {
   return g.shape.K % w == 0 && g.shape.N % w == 0;
 }
 
+// The name expression of one kernel, as NVRTC compiles it.
+std::string regtile_kernel_name(const RegtileParams& p, Precision q, Problem problem, bool vec, const char* probe) {
+  return kernel_name(
+      "regtile_prefetch_kernel",
+      {fma_element_type(q), std::to_string(p.bm), std::to_string(p.bn), std::to_string(p.bk), std::to_string(p.tm),
+       std::to_string(p.tn), std::to_string(p.pieces), std::to_string(min_blocks_of(p, element_bytes(q))),
+       cpp_bool(problem == Problem::Ata), cpp_bool(vec), probe});
+}
+
 // The one kernel of a launch: its template arguments are chosen here and nowhere else, so that
 // regtile_kernel_for names exactly the kernel the launch runs. The traced build doubles the
 // instantiations (TraceProbe for every configuration x type x problem x vec), which is what
-// run_trace needs to trace exactly the path the timed launch takes.
+// run_trace needs to trace exactly the path the timed launch takes; a typed tile's kernel is
+// compiled at run time from the same text, with the probe the launch asks for.
 template <typename T, typename Probe>
-RegtileKernel<T, Probe> launch_kernel(const GemmArgs& g, int config_index) {
-  return with_row<kNumConfigs>(kRegtilePrefetchVariant, config_index, [&](auto row) {
-    return config_kernel<T, decltype(row)::value, Probe>(g.problem == Problem::Ata, can_vectorize(g));
-  });
+KernelLaunchShape kernel_of_launch(const GemmArgs& g, int config_index) {
+  const TileConfig& cfg = config_at(kRegtilePrefetchVariant, config_index);
+  const RegtileParams p = params_of(cfg);
+  KernelLaunchShape k;
+  k.threads_per_block = cfg.threads();
+  k.dynamic_shared_bytes = regtile_shared_bytes(cfg, g.precision);
+  const bool ata = g.problem == Problem::Ata, vec = can_vectorize(g);
+  if (is_typed_config(kRegtilePrefetchVariant, config_index)) {
+    const ProbeSpelling probe = probe_spelling<Probe>();
+    k.kernel = jit_kernel(kRegtilePrefetchVariant, regtile_kernel_name(p, g.precision, g.problem, vec, probe.name),
+                          probe.header)
+                   .kernel;
+    k.run_time_compiled = true;
+    return k;
+  }
+  k.kernel = with_row<kNumConfigs>(kRegtilePrefetchVariant, config_index,
+                                   [&](auto row) { return config_kernel<T, decltype(row)::value, Probe>(ata, vec); });
+  return k;
 }
 
 // The kernels a case may run, spelled for NVRTC: launch_kernel's two, with and without vectors
 // (can_vectorize decides per launch, by the buffers' alignment and the sizes).
 std::vector<std::string> regtile_kernel_names(const TileConfig& cfg, Precision q, Problem problem) {
+  const RegtileParams p = params_of(cfg);
   std::vector<std::string> out;
-  const RegtileParams* p = row_of(kParams, kRegtilePrefetchVariant.configs, cfg);
-  if (!p) return out;
-  for (bool vec : {false, true})
-    out.push_back(kernel_name("regtile_prefetch_kernel",
-                              {fma_element_type(q), std::to_string(p->bm), std::to_string(p->bn), std::to_string(p->bk),
-                               std::to_string(p->tm), std::to_string(p->tn), std::to_string(p->pieces),
-                               std::to_string(min_blocks_of(*p, element_bytes(q))), cpp_bool(problem == Problem::Ata),
-                               cpp_bool(vec), kNoProbeName}));
+  for (bool vec : {false, true}) out.push_back(regtile_kernel_name(p, q, problem, vec, kNoProbeName));
   return out;
 }
 
 KernelLaunchShape regtile_kernel_for(const GemmArgs& g, int config_index) {
-  return with_fma_type(g.precision, [&](auto element) {
-    const auto k = launch_kernel<decltype(element), NoProbe>(g, config_index);
-    return KernelLaunchShape{reinterpret_cast<const void*>(k.kernel), k.threads, k.shared_bytes};
-  });
+  return with_fma_type(g.precision,
+                       [&](auto element) { return kernel_of_launch<decltype(element), NoProbe>(g, config_index); });
 }
 
 struct RegtileLaunch {
@@ -145,20 +231,20 @@ struct RegtileLaunch {
   static void run(const GemmArgs& g, int config_index, const Probe& probe) {
     with_fma_type(g.precision, [&](auto element) {
       using T = decltype(element);
-      const RegtileParams& p = kParams[config_index];
-      const RegtileKernel<T, Probe> k = launch_kernel<T, Probe>(g, config_index);
+      const RegtileParams p = params_at(config_index);
+      const KernelLaunchShape k = kernel_of_launch<T, Probe>(g, config_index);
       // Above 48 KB a block's dynamic shared memory must be allowed explicitly.
-      if (k.shared_bytes > 48 * 1024)
-        CUDA_CHECK(cudaFuncSetAttribute(k.kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                        static_cast<int>(k.shared_bytes)));
-      const int M = static_cast<int>(g.shape.M), N = static_cast<int>(g.shape.N), K = static_cast<int>(g.shape.K);
+      if (k.dynamic_shared_bytes > 48 * 1024) allow_dynamic_shared(k);
+      int M = static_cast<int>(g.shape.M), N = static_cast<int>(g.shape.N), K = static_cast<int>(g.shape.K);
       const dim3 block(p.bn / p.tn, p.bm / p.tm);
       const dim3 grid = checked_grid(ceil_div(N, p.bn), ceil_div(M, p.bm));
       const T* a = static_cast<const T*>(g.a);
       const T* b = g.problem == Problem::Ata ? a : static_cast<const T*>(g.b);
-      const auto kernel = k.kernel;
-      kernel<<<grid, block, k.shared_bytes, g.stream>>>(a, b, static_cast<T*>(g.c), M, N, K, probe);
-      CUDA_CHECK_LAUNCH("regtile_prefetch_kernel");
+      T* c = static_cast<T*>(g.c);
+      Probe kernel_probe = probe;
+      // What <<<...>>> does, written out so that a kernel compiled at run time launches the same way.
+      void* args[] = {&a, &b, &c, &M, &N, &K, &kernel_probe};
+      launch_kernel(k, grid, block, args, g.stream);
     });
   }
 };
@@ -384,7 +470,13 @@ extern const VariantDescriptor kRegtilePrefetchVariant = [] {
   v.kernel_text = "kernels/variants/03_regtile_prefetch.cuh";
   v.kernel_names = regtile_kernel_names;
   v.shared_bytes = regtile_shared_bytes;
-  v.model = row_model<RegtileModel, kParams>;
+  v.model = [](int config_index, Problem problem, Precision precision,
+               const Shape& shape) -> std::unique_ptr<MappingModel> {
+    return std::make_unique<RegtileModel>(params_at(config_index), problem, precision, normalised(problem, shape));
+  };
+  v.tile_params = kTileParams;
+  v.tile_values_of = regtile_tile_values;
+  v.typed_config = regtile_typed_config;
   v.model_caps.prefetch = true;
   v.model_caps.mirrored_ata = true;
   return v;

@@ -8,6 +8,7 @@
 
 #include "kernels/core/registry.h"
 #include "kernels/core/shader_modes.h"
+#include "kernels/core/typed_configs.h"
 #include "kernels/core/variant.h"
 #include "tests/support/variant_picks.h"
 
@@ -39,7 +40,7 @@ TEST(Registry, TeachingOrderAndUniqueIds) {
     EXPECT_TRUE(ids.insert(v->id).second) << v->id;
     EXPECT_FALSE(v->configs.empty()) << v->id;
     EXPECT_TRUE(config_index_error(*v, v->default_config).empty()) << v->id << ": default configuration";
-    EXPECT_FALSE(config_index_error(*v, static_cast<int>(v->configs.size())).empty()) << v->id;
+    EXPECT_FALSE(config_index_error(*v, config_count(*v)).empty()) << v->id;
     EXPECT_GT(std::string(v->summary).size(), 40u) << v->id << " needs a tooltip a student understands";
     EXPECT_STRNE(v->label, "") << v->id;
     EXPECT_FALSE(v->problems.empty()) << v->id;

@@ -107,7 +107,7 @@ class KernelTextOf : public ::testing::TestWithParam<const VariantDescriptor*> {
 
 TEST_P(KernelTextOf, CompilesAloneWithNvrtc) {
   ASSERT_TRUE(nvrtc_library().loaded) << nvrtc_library().soname << ": " << nvrtc_library().error;
-  std::cout << "NVRTC: " << nvrtc_library().path << ", CUDA headers: " << cuda_include_dir() << "\n";
+  std::cout << "NVRTC: " << nvrtc_library().path << ", CUDA headers: " << find_cuda_include_dir() << "\n";
   const VariantDescriptor& v = *GetParam();
   ASSERT_NE(v.kernel_names, nullptr) << v.id;
   const std::string text = read_kernel_text(v);

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "kernels/core/registry.h"
+#include "kernels/core/typed_configs.h"
 #include "kernels/cuda/device_info.h"
 #include "kernels/instrument/trace.h"
 #include "kernels/measure/reference.h"
@@ -188,10 +189,10 @@ TEST_P(EveryTrace, EqualsTheMappingModel) {
   tilescope::testing::DeviceBuilds builds(probe_device().limits);
   int checked = 0;
   for (const Shape& raw : trace_shapes(c.problem, c.precision))
-    for (std::size_t ci = 0; ci < v.configs.size(); ++ci) {
-      const int config = static_cast<int>(ci);
+    for (int ci = 0; ci < config_count(v); ++ci) {
+      const int config = ci;
       if (!builds.runs(v, config, c.problem, c.precision)) continue;
-      const TileConfig& cfg = v.configs[ci];
+      const TileConfig& cfg = config_at(v, ci);
       const Shape s = normalised(c.problem, raw);
       std::string why;
       const auto model = make_mapping_model(c.variant, config, c.problem, c.precision, s, &why);

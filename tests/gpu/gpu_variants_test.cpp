@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "kernels/core/registry.h"
+#include "kernels/core/typed_configs.h"
 #include "kernels/cuda/device_info.h"
 #include "kernels/cuda/sm_clock.h"
 #include "kernels/measure/gpu_buffers.h"
@@ -72,11 +73,11 @@ TEST_P(EveryVariant, CorrectOnRaggedSizesAgainstTheCpuReference) {
   tilescope::testing::DeviceBuilds builds(probe_device().limits);
   int checked = 0;
   for (const Shape& shape : ragged_shapes(c.problem)) {
-    for (std::size_t ci = 0; ci < v.configs.size(); ++ci) {
-      if (!builds.runs(v, static_cast<int>(ci), c.problem, c.precision)) continue;
+    for (int ci = 0; ci < config_count(v); ++ci) {
+      if (!builds.runs(v, ci, c.problem, c.precision)) continue;
       RunRequest r;
       r.variant_id = c.variant;
-      r.config_index = static_cast<int>(ci);
+      r.config_index = ci;
       r.problem = c.problem;
       r.precision = c.precision;
       r.shape = shape;
@@ -85,7 +86,7 @@ TEST_P(EveryVariant, CorrectOnRaggedSizesAgainstTheCpuReference) {
       r.reference = ReferenceSource::Cpu;
       r.seed = 1000 + shape.M * 7 + shape.N * 13 + shape.K;
       const RunResult res = measurer.run(r);
-      SCOPED_TRACE(c.variant + ":" + v.configs[ci].name + " " + to_string(c.problem) + " " + to_string(c.precision) +
+      SCOPED_TRACE(c.variant + ":" + config_at(v, ci).name + " " + to_string(c.problem) + " " + to_string(c.precision) +
                    " M=" + std::to_string(res.shape.M) + " N=" + std::to_string(res.shape.N) +
                    " K=" + std::to_string(res.shape.K));
       ASSERT_TRUE(res.ok()) << res.error;

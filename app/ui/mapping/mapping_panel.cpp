@@ -18,6 +18,7 @@
 #include "app/viz/stage_handshake.h"
 #include "app/viz/warpgroup_images.h"
 #include "kernels/core/registry.h"
+#include "kernels/core/typed_configs.h"
 #include "kernels/measure/random_inputs.h"
 
 namespace tilescope {
@@ -350,7 +351,7 @@ struct MappingPanel::MatrixView {
 void MappingPanel::draw_matrices(const AppState& state) {
   (void)state;
   const VariantDescriptor* v = find_variant(variant_id_);
-  const TileConfig& cfg = v->configs[config_index_];
+  const TileConfig& cfg = config_at(*v, config_index_);
   draw_matrices_header(*v, cfg);
   if (caps().warp_level) draw_colouring_choice();
 
@@ -704,7 +705,7 @@ void MappingPanel::value_grid(const char* title, const TileRect& t, bool of_a) {
 void MappingPanel::draw_animation(const AppState& state) {
   (void)state;
   const VariantDescriptor* v = find_variant(variant_id_);
-  const TileConfig& cfg = v->configs[config_index_];
+  const TileConfig& cfg = config_at(*v, config_index_);
   const int phases = model_->phases();
   section("Tile animation");
   draw_phase_controls(phases);
@@ -888,9 +889,8 @@ void MappingPanel::draw_timeline(const AppState& state) {
   if (timeline_.result() != timeline_view_.shown()) timeline_view_.show(timeline_.result());
 
   const VariantDescriptor* v = find_variant(request.variant_id);
-  const std::string config = v && config_index_error(*v, request.config_index).empty()
-                                 ? v->configs[static_cast<std::size_t>(request.config_index)].name
-                                 : "";
+  const std::string config =
+      v && config_index_error(*v, request.config_index).empty() ? config_at(*v, request.config_index).name : "";
   // The header's lines wrap where the panel is narrow.
   ImGui::PushTextWrapPos(0);
   ImGui::Text("%s %s, %s, %s, M = %lld, N = %lld, K = %lld", v ? v->label : request.variant_id.c_str(), config.c_str(),
@@ -928,7 +928,7 @@ void MappingPanel::draw_timeline(const AppState& state) {
 
   // Without a timeline the words say what it would show (the ring's depth is the configuration's).
   const auto& result = timeline_.result();
-  const int stages = config.empty() ? 0 : v->configs[static_cast<std::size_t>(request.config_index)].stages;
+  const int stages = config.empty() ? 0 : config_at(*v, request.config_index).stages;
   if (!result) {
     TimelineView::draw_explanation(stages, 0);
     return;

@@ -11,7 +11,9 @@
 #include "app/export/plot_image.h"
 #include "app/ui/history/history_model.h"
 #include "app/ui/shell/settings.h"
+#include "app/ui/shell/typed_tile_names.h"
 #include "kernels/core/registry.h"
+#include "kernels/core/typed_configs.h"
 
 namespace tilescope {
 
@@ -133,7 +135,10 @@ std::string apply_setting(const std::vector<std::string>& w, AppState& state) {
 }
 
 // VARIANT[:CONFIG] of the registry: "" or why not; *variant and *config (-1: none named) found.
-std::string variant_word(const std::string& spec, bool config_allowed, const VariantDescriptor** variant, int* config) {
+// CONFIG may be a typed tile (VARIANT:bm=96,bn=80): checked always, added to the variant's
+// configurations only with `add_typed` (a line played, not a script checked).
+std::string variant_word(const std::string& spec, bool config_allowed, const VariantDescriptor** variant, int* config,
+                         bool add_typed = false) {
   const std::size_t colon = spec.find(':');
   const std::string id = spec.substr(0, colon);
   *variant = find_variant(id);
@@ -148,6 +153,13 @@ std::string variant_word(const std::string& spec, bool config_allowed, const Var
   const std::string name = spec.substr(colon + 1);
   *config = find_config(**variant, name);
   if (*config >= 0) return "";
+  TileConfig typed;
+  std::string typed_why;
+  if (typed_tile_named(**variant, name, &typed, &typed_why)) {
+    if (add_typed) *config = add_typed_config(**variant, typed);
+    return "";
+  }
+  if (spells_typed_tile(name)) return "'" + spec + "': " + typed_why;
   std::string names;
   for (const TileConfig& c : (*variant)->configs) names += (names.empty() ? "" : ", ") + c.name;
   return "no configuration '" + name + "' of " + id + " (" + names + ")";
@@ -420,7 +432,7 @@ void do_focus_or_use(Action& x) {
   AppState& s = x.app.state();
   const VariantDescriptor* v = nullptr;
   int config = -1;
-  variant_word(w[1], w[0] == "use", &v, &config);
+  variant_word(w[1], w[0] == "use", &v, &config, true);
   for (std::size_t i = 0; v && i < s.lesson.size(); ++i) {
     LessonEntry& e = s.lesson[i];
     if (e.variant_id != v->id) continue;
@@ -468,6 +480,7 @@ const ActionEntry kActions[] = {
     {"show-timing", 0, 0, "show-timing", no_values, [](Action& x) { x.app.show_timing(); }},
     {"show-mapping", 0, 0, "show-mapping", no_values, [](Action& x) { x.app.show_mapping(); }},
     {"show-history", 0, 0, "show-history", no_values, [](Action& x) { x.app.show_history(); }},
+    {"show-source", 0, 0, "show-source", no_values, [](Action& x) { x.app.show_source(); }},
     {"reload-shaders", 0, 0, "reload-shaders", no_values, do_reload_shaders},
     {"history-mode", 1, 1, "history-mode CONFIG", check_word<int, shader_mode_word>, do_history_mode},
     {"history-pass", 1, 1, "history-pass P|all", check_word<int, pass_word>, do_history_pass},

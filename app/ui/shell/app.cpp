@@ -20,7 +20,7 @@ namespace tilescope {
 
 App::App(Host& host, const AppOptions& options)
     : host_(host), options_(options), device_(probe_device()), state_(default_app_state()) {
-  tabs_ = {&timing_, &mapping_, &history_panel_};
+  tabs_ = {&timing_, &mapping_, &history_panel_, &source_};
   if (!options_.settings_path.empty()) {
     std::string warnings;
     state_ = load_settings(options_.settings_path, state_, &warnings);

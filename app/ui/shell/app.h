@@ -25,6 +25,7 @@
 #include "app/ui/shell/file_paths.h"
 #include "app/ui/shell/help_menu.h"
 #include "app/ui/shell/tab.h"
+#include "app/ui/source/source_panel.h"
 #include "app/ui/timing/csv_loader.h"
 #include "app/ui/timing/timing_panel.h"
 #include "kernels/cuda/device_info.h"
@@ -125,6 +126,8 @@ class App {
   void show_history() { history_panel_.request_select(); }
   HistoryPanel& history_panel() { return history_panel_; }
   TimingPanel& timing() { return timing_; }
+  void show_source() { source_.request_select(); }
+  SourcePanel& source() { return source_; }
   // The Export PNG dialog (File menu, the Timing tab's button).
   void open_export_dialog();
   // Files: what a chooser is asked for. The desktop's own dialog where there is one (zenity,
@@ -217,6 +220,7 @@ class App {
   TimingPanel timing_;
   MappingPanel mapping_;
   HistoryPanel history_panel_;
+  SourcePanel source_;
   CsvLoader csv_loader_;
   HelpMenu help_;
   std::vector<Tab*> tabs_;  // the view's tabs, in tab-bar order

@@ -10,8 +10,10 @@
 #include "app/export/count_text.h"
 #include "app/gl_gemm/gl_shader_runner.h"
 #include "app/ui/shell/app.h"
+#include "app/ui/shell/typed_tile_names.h"
 #include "app/ui/shell/widgets.h"
 #include "kernels/core/registry.h"
+#include "kernels/core/typed_configs.h"
 
 namespace tilescope {
 
@@ -194,6 +196,7 @@ void ControlsPanel::draw_settings(TabContext& ctx) {
   draw_lesson_table(ctx);
 
   draw_focused_variant(ctx);
+  tile_editor_.draw(ctx);
 }
 
 // Below the buttons, the story of the focused variant: what it does and what its chosen
@@ -207,7 +210,7 @@ void ControlsPanel::draw_focused_variant(TabContext& ctx) {
   section(v->label);
   ImGui::PushTextWrapPos(0);
   ImGui::TextUnformatted(v->summary);
-  const TileConfig& cfg = v->configs[e.config_index];
+  const TileConfig& cfg = config_at(*v, e.config_index);
   if (v->backend == Backend::GlShader) {
     ImGui::TextDisabled(
         "%s: each fragment (one pixel of the render target) computes a %d x %d block of C. "
@@ -249,7 +252,8 @@ void ControlsPanel::draw_lesson_table(TabContext& ctx) {
   for (const LessonEntry& e : state.lesson)
     if (const VariantDescriptor* v = find_variant(e.variant_id)) {
       name_w = std::max(name_w, text_width(v->label));
-      for (const TileConfig& cfg : v->configs) config_w = std::max(config_w, combo_width(text_width(cfg.name.c_str())));
+      for (int c = 0, n = config_count(*v); c < n; ++c)
+        config_w = std::max(config_w, combo_width(text_width(config_short_name(*v, c).c_str())));
     }
   const float cell_pad = 2 * ImGui::GetStyle().CellPadding.x;
   const bool side_by_side =
@@ -298,14 +302,15 @@ void ControlsPanel::draw_lesson_table(TabContext& ctx) {
     }
     if (side_by_side) ImGui::TableNextColumn();
     ImGui::SetNextItemWidth(-1);
-    const TileConfig& current = v->configs[e.config_index];
-    if (ImGui::BeginCombo("##config", current.name.c_str())) {
-      for (std::size_t c = 0; c < v->configs.size(); ++c) {
-        const TileConfig& cfg = v->configs[c];
-        const std::string why = unsupported_reason(*v, static_cast<int>(c), state.problem, state.precision, dev.limits);
+    if (ImGui::BeginCombo("##config", config_short_name(*v, e.config_index).c_str())) {
+      // The compiled set, then the tiles typed this session (tile_editor.h).
+      for (int c = 0, n = config_count(*v); c < n; ++c) {
+        const TileConfig& cfg = config_at(*v, c);
+        const std::string why = unsupported_reason(*v, c, state.problem, state.precision, dev.limits);
         ImGui::BeginDisabled(!why.empty());
-        if (ImGui::Selectable(cfg.name.c_str(), static_cast<int>(c) == e.config_index))
-          e.config_index = static_cast<int>(c);
+        ImGui::PushID(c);
+        if (ImGui::Selectable(config_short_name(*v, c).c_str(), c == e.config_index)) e.config_index = c;
+        ImGui::PopID();
         ImGui::EndDisabled();
         if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
           ImGui::BeginTooltip();
@@ -313,6 +318,7 @@ void ControlsPanel::draw_lesson_table(TabContext& ctx) {
             // What the configuration changes, in words: its name alone (_mb, _c2) explains nothing.
             ImGui::PushTextWrapPos(ImGui::GetFontSize() * 32.0f);
             ImGui::TextUnformatted(cfg.description.c_str());
+            if (is_typed_config(*v, c)) ImGui::Text("typed tile: %s", cfg.name.c_str());
             ImGui::PopTextWrapPos();
             ImGui::Separator();
           }

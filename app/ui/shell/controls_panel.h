@@ -7,6 +7,7 @@
 
 #include "app/ui/shell/app_state.h"
 #include "app/ui/shell/tab.h"
+#include "app/ui/shell/tile_editor.h"
 #include "kernels/core/variant.h"
 
 namespace tilescope {
@@ -27,6 +28,8 @@ class ControlsPanel : public Panel {
   float column_width(const AppState& state, float window_width);
   // The buttons pinned at the top and the settings below them, which scroll; or the rail.
   void draw(TabContext& ctx) override;
+  // The focused variant's tile editor (drawn under its story where the variant takes typed tiles).
+  TileEditor& tile_editor() { return tile_editor_; }
 
  private:
   void draw_actions(TabContext& ctx);
@@ -42,6 +45,7 @@ class ControlsPanel : public Panel {
   bool collapsed_ = false;         // drawn as the rail
   bool wide_ = true;               // the window had room for the whole column
   std::optional<bool> user_open_;  // the toggle's choice, until the window crosses the line
+  TileEditor tile_editor_;
 };
 
 }  // namespace tilescope

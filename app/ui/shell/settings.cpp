@@ -14,8 +14,10 @@
 #include "app/export/printable_text.h"
 #include "app/export/user_dirs.h"
 #include "app/ui/shell/recent_files.h"
+#include "app/ui/shell/typed_tile_names.h"
 #include "kernels/core/enum_names.h"
 #include "kernels/core/registry.h"
+#include "kernels/core/typed_configs.h"
 
 namespace tilescope {
 
@@ -91,8 +93,8 @@ std::string settings_to_text(const AppState& s) {
   for (std::size_t i = 0; i < s.lesson.size(); ++i) {
     const LessonEntry& e = s.lesson[i];
     const VariantDescriptor* v = find_variant(e.variant_id);
-    const std::string config =
-        v && e.config_index < static_cast<int>(v->configs.size()) ? v->configs[e.config_index].name : "";
+    // A typed tile's name is its values (typed_configs.h): read back, it is typed again.
+    const std::string config = v && e.config_index < config_count(*v) ? config_at(*v, e.config_index).name : "";
     o << "variant." << e.variant_id << " = " << (e.enabled ? "on" : "off") << " " << config << "\n";
   }
   if (s.focused >= 0 && s.focused < static_cast<int>(s.lesson.size()))
@@ -143,7 +145,8 @@ bool apply_variant_line(const std::string& id, const std::string& value, AppStat
   for (LessonEntry& e : s->lesson) {
     if (e.variant_id != id) continue;
     const VariantDescriptor* d = find_variant(id);
-    const int ci = d ? find_config(*d, config) : -1;
+    std::string unknown;  // an unknown configuration keeps the default, as before
+    const int ci = d ? config_named_or_typed(*d, config, &unknown) : -1;
     bool enabled = true;
     if (!parse_bool(on, &enabled)) break;
     e.enabled = enabled;

@@ -17,6 +17,7 @@
 #include "app/ui/shell/app.h"
 #include "app/ui/shell/widgets.h"
 #include "kernels/core/registry.h"
+#include "kernels/core/typed_configs.h"
 
 namespace tilescope {
 
@@ -33,7 +34,7 @@ std::string series_label(const RunResult& r) {
   const VariantDescriptor* v = find_variant(r.variant_id);
   std::string label = v ? v->label : r.variant_label.empty() ? r.variant_id : r.variant_label;
   // Show the configuration where a variant has several (cuBLAS gemm vs syrk, TILE = 16 vs 32).
-  if (!v || v->configs.size() > 1) label += " " + r.config_name;
+  if (!v || config_count(*v) > 1) label += " " + r.config_name;
   return label;
 }
 

@@ -1,0 +1,183 @@
+#include "app/ui/source/source_panel.h"
+
+#include <imgui.h>
+#define GLFW_INCLUDE_NONE
+#include <GLFW/glfw3.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "app/ui/shell/key_presses.h"
+#include "app/ui/shell/widgets.h"
+#include "app/ui/source/probe_hooks.h"
+#include "kernels/core/registry.h"
+#include "kernels/jit/kernel_source.h"
+
+namespace tilescope {
+
+namespace {
+
+const VariantDescriptor* focused_variant(const AppState& s) {
+  if (s.lesson.empty()) return nullptr;
+  const int i = std::clamp(s.focused, 0, static_cast<int>(s.lesson.size()) - 1);
+  return find_variant(s.lesson[static_cast<std::size_t>(i)].variant_id);
+}
+
+}  // namespace
+
+void SourcePanel::draw(TabContext& ctx) {
+  draw(ctx.state);
+}
+
+void SourcePanel::draw(const AppState& state) {
+  sync(state);
+  colours_ = source_colours();
+  draw_header();
+  if (doc_.lines.empty()) return;
+  handle_keys();
+  draw_changes_bar();
+  draw_text();
+  if (compiled_code_width() <= 0) return;
+  ImGui::SameLine();
+  ImGui::BeginChild("compiled_code", ImVec2(0, 0), true);
+  draw_compiled_code();
+  ImGui::EndChild();
+}
+
+void SourcePanel::sync(const AppState& state) {
+  const VariantDescriptor* v = focused_variant(state);
+  if (!v || v == doc_.variant) return;
+  doc_ = load_source(*v);
+  scroll_to_line_ = 0;  // a new text opens at its top
+  measured_font_ = 0;   // and is measured again
+  compare_with(previous_step(*v));
+}
+
+void SourcePanel::compare_with(const VariantDescriptor* step) {
+  compared_ = step;
+  diff_ = LineDiff{};
+  diff_.marks.assign(doc_.lines.size(), LineMark::Same);
+  current_change_ = -1;
+  if (!step) return;
+  const SourceDocument old = load_source(*step);
+  // An unreadable older text compares as empty: every line is new, and its header says why.
+  compare_error_ = old.read_failed ? old.why_none : "";
+  diff_ = diff_lines(old.lines, doc_.lines);
+}
+
+void SourcePanel::go_to_change(int index) {
+  if (diff_.hunks.empty()) return;
+  current_change_ = std::clamp(index, 0, static_cast<int>(diff_.hunks.size()) - 1);
+  scroll_to_line_ = diff_.hunks[static_cast<std::size_t>(current_change_)].new_begin;
+  show_changes_ = true;
+}
+
+void SourcePanel::handle_keys() {
+  if (ImGui::GetIO().WantTextInput || !show_changes_ || diff_.hunks.empty()) return;
+  const int n = static_cast<int>(diff_.hunks.size());
+  if (key_tapped_or_repeated(GLFW_KEY_RIGHT)) go_to_change((current_change_ + 1) % n);
+  if (key_tapped_or_repeated(GLFW_KEY_LEFT)) go_to_change(current_change_ <= 0 ? n - 1 : current_change_ - 1);
+}
+
+// The variant and its file; for a variant without a text, why, in its place.
+void SourcePanel::draw_header() {
+  ImGui::PushTextWrapPos(0);
+  if (!doc_.variant) {
+    ImGui::TextWrapped("Focus a variant in the Variants table (click its name) to see its kernel text.");
+  } else if (doc_.lines.empty()) {
+    ImGui::Dummy(ImVec2(0, ImGui::GetFontSize() * 0.5f));
+    ImGui::Text("%s: no kernel text to show", doc_.variant->label);
+    if (doc_.read_failed)
+      banner(doc_.why_none);
+    else
+      ImGui::TextWrapped("%s", doc_.why_none.c_str());
+    ImGui::TextDisabled("Focus a kernel of ours in the Variants table (click its name) to see its text.");
+  } else {
+    ImGui::Text("%s", doc_.variant->label);
+    same_line_if_fits(::tilescope::text_width(doc_.path.c_str()));
+    ImGui::TextDisabled("%s, %zu lines", doc_.path.c_str(), doc_.lines.size());
+    const std::string where = kernel_text_path(kernel_text_root().root, doc_.path);
+    help_tooltip(("The very file the build compiled and NVRTC compiles: " + where).c_str());
+  }
+  ImGui::PopTextWrapPos();
+}
+
+// "What changed": the toggle, the step compared with, the change buttons and the marks' legend.
+void SourcePanel::draw_changes_bar() {
+  // The toggle reads on into the choice beside it: "What changed from [Shared-memory tiled]".
+  ImGui::Checkbox("What changed from", &show_changes_);
+  help_tooltip(
+      "Marks the lines that differ from the step before this one on the staircase (or from the step chosen): "
+      "amber a changed line, green a new one, a red line where lines were removed. Hover a mark for the old text; "
+      "Previous and Next change (left and right arrows) go from change to change.");
+  draw_compare_choice();
+  if (!show_changes_) return;
+  if (!compared_) {
+    const char* kFirst = "the first step of the staircase: nothing before it to compare with";
+    same_line_if_fits(::tilescope::text_width(kFirst));
+    ImGui::TextDisabled("%s", kFirst);
+    return;
+  }
+  if (!compare_error_.empty()) banner(compare_error_);
+  draw_change_buttons();
+  draw_legend();
+}
+
+void SourcePanel::draw_compare_choice() {
+  const char* kNothing = "nothing";
+  const char* preview = compared_ ? compared_->label : kNothing;
+  float widest = ::tilescope::text_width(kNothing);
+  const std::vector<const VariantDescriptor*> steps = kernel_staircase();
+  for (const VariantDescriptor* s : steps) widest = std::max(widest, ::tilescope::text_width(s->label));
+  same_line_if_fits(combo_width(widest));
+  ImGui::SetNextItemWidth(combo_width(widest));
+  if (!ImGui::BeginCombo("##compared", preview)) return;
+  for (const VariantDescriptor* s : steps) {
+    if (s == doc_.variant) continue;
+    if (ImGui::Selectable(s->label, s == compared_)) compare_with(s);
+  }
+  ImGui::EndCombo();
+}
+
+void SourcePanel::draw_change_buttons() {
+  const int n = static_cast<int>(diff_.hunks.size());
+  char count[96];
+  if (n == 0)
+    std::snprintf(count, sizeof count, "no line differs");
+  else if (current_change_ < 0)
+    std::snprintf(count, sizeof count, "%d change%s, %d lines marked", n, n == 1 ? "" : "s", diff_.changed_lines());
+  else
+    std::snprintf(count, sizeof count, "change %d of %d", current_change_ + 1, n);
+  if (n > 0) {
+    same_line_if_fits(button_width("< Previous change"));
+    if (ImGui::Button("< Previous change")) go_to_change(current_change_ <= 0 ? n - 1 : current_change_ - 1);
+    help_tooltip("The change before this one (left arrow).");
+    same_line_if_fits(button_width("Next change >"));
+    if (ImGui::Button("Next change >")) go_to_change((current_change_ + 1) % n);
+    help_tooltip("The change after this one (right arrow).");
+  }
+  same_line_if_fits(::tilescope::text_width(count));
+  ImGui::TextUnformatted(count);
+}
+
+// A swatch and a word for each mark, on a line that wraps where the panel is narrow.
+void SourcePanel::draw_legend() const {
+  const float em = ImGui::GetFontSize();
+  const struct {
+    ImU32 colour;
+    const char* word;
+  } marks[] = {{colours_.changed_bar, "changed"}, {colours_.added_bar, "new"}, {colours_.removed_bar, "removed"}};
+  for (const auto& m : marks) {
+    same_line_if_fits(em + ::tilescope::text_width(m.word));
+    const ImVec2 p = ImGui::GetCursorScreenPos();
+    const float h = ImGui::GetTextLineHeight();
+    ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(p.x, p.y + h * 0.2f), ImVec2(p.x + em * 0.6f, p.y + h * 0.8f),
+                                              m.colour);
+    ImGui::Dummy(ImVec2(em * 0.9f, h));
+    ImGui::SameLine(0, 0);
+    ImGui::TextUnformatted(m.word);
+  }
+}
+
+}  // namespace tilescope

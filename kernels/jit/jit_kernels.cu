@@ -1,0 +1,83 @@
+#include <cuda_runtime.h>
+
+#include <map>
+#include <mutex>
+#include <tuple>
+
+#include "kernels/cuda/cuda_check.h"
+#include "kernels/jit/jit_kernels.h"
+#include "kernels/jit/kernel_cache.h"
+#include "kernels/jit/kernel_calls.h"
+#include "kernels/jit/kernel_source.h"
+
+namespace tilescope {
+
+namespace {
+
+std::string driver_text() {
+  int version = 0;
+  return cudaDriverGetVersion(&version) == cudaSuccess && version > 0 ? std::to_string(version) : "none";
+}
+
+}  // namespace
+
+std::string device_architecture(const VariantDescriptor& v) {
+  if (v.max_compute_capability > 0) return "sm_" + std::to_string(v.max_compute_capability) + "a";
+  int device = 0, major = 0, minor = 0;
+  CUDA_CHECK(cudaGetDevice(&device));
+  CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
+  CUDA_CHECK(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device));
+  return "sm_" + std::to_string(major * 10 + minor);
+}
+
+bool kernel_text_job(const VariantDescriptor& v, const std::vector<std::string>& names, const std::string& architecture,
+                     CompileJob* job, std::string* error, const std::string& extra_header) {
+  CompileJob j;
+  if (!read_kernel_text(v, &j.source, error)) return false;
+  if (!extra_header.empty()) j.source += "\n#include \"" + extra_header + "\"\n";
+  j.file_name = v.kernel_text;
+  j.architecture = architecture;
+  j.names = names;
+  j.include_root = kernel_text_root().root;
+  j.cuda_include_dir = find_cuda_include_dir();
+  *job = std::move(j);
+  return true;
+}
+
+CompiledProgram compile_for_launch(const VariantDescriptor& v, const std::string& name,
+                                   const std::string& extra_header) {
+  CompileJob job;
+  std::string error;
+  if (!kernel_text_job(v, {name}, device_architecture(v), &job, &error, extra_header)) {
+    CompiledProgram failed;
+    failed.error = error;
+    return failed;
+  }
+  return compile_cached(job, driver_text());
+}
+
+JitKernel jit_kernel(const VariantDescriptor& v, const std::string& name, const std::string& extra_header) {
+  static std::mutex mutex;
+  static std::map<std::tuple<std::string, std::string, std::string>, JitKernel> loaded;
+  const std::string architecture = device_architecture(v);
+  // One load at a time: a second request for the same kernel must find the first one's result.
+  std::lock_guard<std::mutex> lock(mutex);
+  const auto key =
+      std::make_tuple(std::string(v.kernel_text ? v.kernel_text : "") + "+" + extra_header, name, architecture);
+  if (const auto it = loaded.find(key); it != loaded.end()) return it->second;
+  const CompiledProgram p = compile_for_launch(v, name, extra_header);
+  if (!p.compiled) {
+    std::string where;
+    for (const SourceDiagnostic& d : p.diagnostics)
+      where += "\n" + d.file + ":" + std::to_string(d.line) + ": " + d.severity + ": " + d.message;
+    throw GpuError(std::string(v.id) + ": " + name + " did not compile: " + p.error + where);
+  }
+  JitKernel k;
+  k.kernel = load_function(p.cubin, p.lowered.at(0));
+  k.resources = p.resources.at(0);
+  k.compile_seconds = p.elapsed_seconds;
+  k.from_cache = p.from_cache;
+  return loaded.emplace(key, k).first->second;
+}
+
+}  // namespace tilescope

@@ -1,0 +1,44 @@
+// Kernels compiled at run time and loaded into the running program: a launch file asks for the
+// kernel of a typed tile by its name expression, and gets a handle it launches like its compiled
+// kernels (kernel_calls.h: launch_kernel). Each (text, name, architecture) is compiled once per process (and
+// kept on disk by kernel_cache.h), on the thread that asks, which is the runner's worker for a
+// launch: never the UI thread.
+#pragma once
+
+#include <string>
+
+#include "kernels/core/variant.h"
+#include "kernels/jit/nvrtc_compiler.h"
+
+namespace tilescope {
+
+struct JitKernel {
+  const void* kernel = nullptr;  // the CUfunction: KernelLaunchShape::run_time_compiled
+  KernelResources resources;
+  double compile_seconds = 0;  // what getting it took: NVRTC's compile, or reading the cache
+  bool from_cache = false;
+};
+
+// The architecture a variant's text is compiled for on this device: "sm_90a" for code of one
+// architecture only (max_compute_capability), else "sm_<the device's>". Throws GpuError without a
+// device.
+std::string device_architecture(const VariantDescriptor& v);
+
+// The compile job of a variant's kernel text for `names` on `architecture` (the text read from the
+// kernel-text root). `extra_header` ("" for none), a file named from the root, is included after
+// the text: the instrumented build's probe, which the text itself never includes (the line numbers
+// of the text stay its own). False with *error when the text cannot be read.
+bool kernel_text_job(const VariantDescriptor& v, const std::vector<std::string>& names, const std::string& architecture,
+                     CompileJob* job, std::string* error, const std::string& extra_header = "");
+
+// What a launch's compile of the kernel `name` gives: v's kernel text (with `extra_header`, as
+// above) compiled for this device through the compile cache, not loaded. Compiling the kernels of
+// many tiles ahead on several threads (a sweep) makes each launch's own compile a fast load.
+CompiledProgram compile_for_launch(const VariantDescriptor& v, const std::string& name,
+                                   const std::string& extra_header = "");
+
+// The kernel `name` of v's kernel text (with `extra_header`, as above), compiled for this device
+// and loaded. Throws GpuError with the compiler's message when it does not compile or load.
+JitKernel jit_kernel(const VariantDescriptor& v, const std::string& name, const std::string& extra_header = "");
+
+}  // namespace tilescope

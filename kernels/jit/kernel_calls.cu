@@ -1,0 +1,108 @@
+#include <cuda.h>  // the driver's types; its functions come through the runtime's entry points
+
+#include <string>
+
+#include "kernels/cuda/cuda_check.h"
+#include "kernels/jit/kernel_calls.h"
+
+namespace tilescope {
+
+namespace {
+
+// A driver function by name, for the CUDA version the program was built with.
+template <typename F>
+F driver(const char* name) {
+  void* fn = nullptr;
+  cudaDriverEntryPointQueryResult found = cudaDriverEntryPointSymbolNotFound;
+  CUDA_CHECK(cudaGetDriverEntryPointByVersion(name, &fn, CUDART_VERSION, cudaEnableDefault, &found));
+  if (found != cudaDriverEntryPointSuccess || !fn)
+    throw GpuError(std::string("the driver has no ") + name + ": it is older than this program needs");
+  return reinterpret_cast<F>(fn);
+}
+
+void check(CUresult r, const char* what) {
+  if (r == CUDA_SUCCESS) return;
+  const char* text = nullptr;
+  driver<decltype(&cuGetErrorString)>("cuGetErrorString")(r, &text);
+  throw GpuError(std::string(what) + ": " + (text ? text : "CUDA driver error " + std::to_string(r)));
+}
+
+CUfunction function_of(const KernelLaunchShape& k) {
+  return reinterpret_cast<CUfunction>(const_cast<void*>(k.kernel));
+}
+
+int attribute(const KernelLaunchShape& k, CUfunction_attribute a) {
+  int v = 0;
+  check(driver<decltype(&cuFuncGetAttribute)>("cuFuncGetAttribute")(&v, a, function_of(k)), "cuFuncGetAttribute");
+  return v;
+}
+
+}  // namespace
+
+KernelFacts kernel_facts(const KernelLaunchShape& k) {
+  KernelFacts f;
+  if (!k.run_time_compiled) {
+    cudaFuncAttributes a{};
+    CUDA_CHECK(cudaFuncGetAttributes(&a, k.kernel));
+    f.registers = a.numRegs;
+    f.max_threads_per_block = a.maxThreadsPerBlock;
+    f.static_shared_bytes = a.sharedSizeBytes;
+    f.local_bytes = a.localSizeBytes;
+    return f;
+  }
+  f.registers = attribute(k, CU_FUNC_ATTRIBUTE_NUM_REGS);
+  f.max_threads_per_block = attribute(k, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK);
+  f.static_shared_bytes = static_cast<std::size_t>(attribute(k, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES));
+  f.local_bytes = static_cast<std::size_t>(attribute(k, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES));
+  return f;
+}
+
+void allow_dynamic_shared(const KernelLaunchShape& k) {
+  const int bytes = static_cast<int>(k.dynamic_shared_bytes);
+  if (!k.run_time_compiled) {
+    CUDA_CHECK(cudaFuncSetAttribute(k.kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
+    return;
+  }
+  check(driver<decltype(&cuFuncSetAttribute)>("cuFuncSetAttribute")(
+            function_of(k), CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, bytes),
+        "cuFuncSetAttribute");
+}
+
+int blocks_per_sm(const KernelLaunchShape& k) {
+  int blocks = 0;
+  if (!k.run_time_compiled) {
+    CUDA_CHECK(
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, k.kernel, k.threads_per_block, k.dynamic_shared_bytes));
+    return blocks;
+  }
+  check(driver<decltype(&cuOccupancyMaxActiveBlocksPerMultiprocessor)>("cuOccupancyMaxActiveBlocksPerMultiprocessor")(
+            &blocks, function_of(k), k.threads_per_block, k.dynamic_shared_bytes),
+        "cuOccupancyMaxActiveBlocksPerMultiprocessor");
+  return blocks;
+}
+
+void launch_kernel(const KernelLaunchShape& k, dim3 grid, dim3 block, void** args, cudaStream_t stream) {
+  if (!k.run_time_compiled) {
+    CUDA_CHECK(cudaLaunchKernel(k.kernel, grid, block, args, k.dynamic_shared_bytes, stream));
+  } else {
+    check(driver<decltype(&cuLaunchKernel)>("cuLaunchKernel")(function_of(k), grid.x, grid.y, grid.z, block.x, block.y,
+                                                              block.z, static_cast<unsigned>(k.dynamic_shared_bytes),
+                                                              reinterpret_cast<CUstream>(stream), args, nullptr),
+          "cuLaunchKernel");
+  }
+  CUDA_CHECK(cudaGetLastError());
+}
+
+void* load_function(const std::string& cubin, const std::string& name) {
+  // The runtime makes its context current on the first call that needs one; the driver's module
+  // calls need it current already.
+  CUDA_CHECK(cudaFree(nullptr));
+  CUmodule module = nullptr;
+  check(driver<decltype(&cuModuleLoadData)>("cuModuleLoadData")(&module, cubin.data()), "cuModuleLoadData");
+  CUfunction function = nullptr;
+  check(driver<decltype(&cuModuleGetFunction)>("cuModuleGetFunction")(&function, module, name.c_str()),
+        "cuModuleGetFunction");
+  return function;
+}
+
+}  // namespace tilescope
