@@ -10,6 +10,8 @@
 #include "app/cli/tune_command.h"
 #include "app/export/kernel_cache_files.h"
 #include "kernels/cuda/cuda_libraries.h"
+#include "kernels/jit/kernel_source.h"
+#include "kernels/jit/nvrtc_compiler.h"
 #ifdef TILESCOPE_HAS_GUI
 #include "app/gl_gemm/gl_shader_runner.h"
 #include "app/gl_gemm/shader_gemm.h"
@@ -82,6 +84,14 @@ int run(int argc, char** argv) {
     // The CUDA libraries loaded at run time: where from, or why not.
     for (const tilescope::RuntimeLibrary& lib : tilescope::runtime_libraries())
       std::cout << lib.name << ": " << (lib.loaded ? lib.path : "not loaded (" + lib.error + ")") << "\n";
+    // The run-time compiler of typed tiles and what it compiles.
+    const tilescope::RuntimeLibrary& nvrtc = tilescope::nvrtc_library();
+    std::cout << nvrtc.name << ": "
+              << (nvrtc.loaded ? nvrtc.path + " (" + tilescope::nvrtc_version_text() + ")"
+                               : "not loaded (" + nvrtc.error + "): typed tiles cannot be compiled")
+              << "\n";
+    const tilescope::KernelTextRoot& texts = tilescope::kernel_text_root();
+    std::cout << "kernel texts: " << (texts.root.empty() ? "not found" : texts.root + "/kernels") << "\n";
     return 0;
   }
   std::cerr << "tilescope: unknown command '" << command << "'\n" << kUsage;

@@ -5,6 +5,8 @@
 #   lib/                the shared libraries ldd lists for them (cuBLAS, cuBLASLt, GLFW, stb, X11
 #                       client libraries ...), except those the GPU machine must bring (below);
 #   shaders/ assets/    read at run time;
+#   kernels/            the kernel texts and the headers they include, compiled at run time (NVRTC)
+#                       for typed tiles;
 #   scripts/gpu-check.sh, which puts lib/ on the library path and points $TILESCOPE_SHADERS at
 #                       shaders/ (the programs otherwise look in the source tree they were built in).
 # Copy the folder to the GPU machine and run `scripts/gpu-check.sh OUTDIR` inside it.
@@ -31,6 +33,9 @@ mkdir -p "$bundle/build/tests" "$bundle/lib" "$bundle/scripts"
 cp "$build/tilescope" "$bundle/build/"
 cp "$build/tests/tilescope_gpu_tests" "$bundle/build/tests/"
 cp -r shaders assets "$bundle/"
+# The kernel texts and their headers: typed tiles compile from them at run time, found in the
+# folder above the programs (kernels/jit/kernel_source.h).
+find kernels \( -name '*.cuh' -o -name '*.h' \) -exec cp --parents {} "$bundle/" \;
 cp scripts/gpu-check.sh "$bundle/scripts/"
 
 # Left out, because they must be the GPU machine's own:

@@ -83,8 +83,7 @@ bool pick_config(const std::string& text, const VariantDescriptor** v, int* inde
 }
 
 void print_kernel(const KernelResources& r, const std::string& name, const ArchitectureLimits& arch, int threads,
-                  std::size_t dynamic_shared, std::ostream& out) {
-  const std::size_t shared = dynamic_shared + static_cast<std::size_t>(r.static_shared_bytes);
+                  std::size_t shared, std::ostream& out) {
   out << "  " << name << "\n    " << r.registers << " registers per thread, " << r.spill_store_bytes
       << " B spill stores, " << r.spill_load_bytes << " B spill loads, " << r.stack_bytes << " B stack; " << kib(shared)
       << " shared memory per block; " << threads << " threads per block\n    occupancy: "
@@ -134,13 +133,13 @@ int run_compile_command(int argc, const char* const* argv, std::ostream& out, st
     return kCompileBadArguments;
   }
   const TileConfig& cfg = config_at(*v, index);
-  CompileJob job;
-  if (!kernel_text_job(*v, v->kernel_names(cfg, precision, problem), arch_name, &job, &error)) {
-    err << "tilescope compile: " << error << "\n";
-    return kCompileBadArguments;
-  }
-  if (!p.has("--no-cache")) install_user_kernel_cache();
-  const CompiledProgram compiled = p.has("--no-cache") ? compile_program(job) : compile_cached(job, "none");
+  const std::vector<std::string> names = v->kernel_names(cfg, precision, problem);
+  // --no-cache: nothing read or kept. Otherwise the user's cache, keyed like the launches' compiles.
+  if (p.has("--no-cache"))
+    install_kernel_cache(nullptr);
+  else
+    install_user_kernel_cache();
+  const CompiledProgram compiled = compile_kernels(*v, names, arch_name, driver_version_text());
   out << v->id << " " << cfg.name << ": " << to_string(precision) << " " << to_string(problem) << " for " << arch_name
       << " (NVRTC " << nvrtc_version_text() << ")\n";
   if (!compiled.compiled) {
@@ -149,12 +148,12 @@ int run_compile_command(int argc, const char* const* argv, std::ostream& out, st
     err << "tilescope compile: " << compiled.error << "\n";
     return nvrtc_library().loaded ? kCompileFailed : kCompileNoNvrtc;
   }
-  const std::size_t dynamic_shared = v->shared_bytes ? v->shared_bytes(cfg, precision) : 0;
   for (std::size_t i = 0; i < compiled.resources.size(); ++i)
-    print_kernel(compiled.resources[i], job.names[i], arch, cfg.threads(), dynamic_shared, out);
+    print_kernel(compiled.resources[i], names[i], arch, cfg.threads(),
+                 shared_per_block(*v, cfg, precision, compiled.resources[i]), out);
   out << (compiled.from_cache ? "  loaded from the cache in " : "  compiled in ")
-      << seconds_text(compiled.elapsed_seconds) << (compiled.cache_note.empty() ? "" : "; " + compiled.cache_note)
-      << "\n";
+      << seconds_text(compiled.elapsed_seconds)
+      << (compiled.cache_note.empty() || p.has("--no-cache") ? "" : "; " + compiled.cache_note) << "\n";
   if (p.has("--ptx") && !write_file_atomically(p.value("--ptx"), compiled.ptx, &error)) {
     err << "tilescope compile: " << error << "\n";
     return kCompileOutputFailed;

@@ -6,6 +6,7 @@
 
 #include <initializer_list>
 #include <string>
+#include <vector>
 
 #include "kernels/core/gemm_types.h"
 
@@ -41,6 +42,41 @@ inline std::string fma_element_type(Precision p) {
 // launched kernel's name (read back from its mangling) among these; NVRTC takes it as it is.
 inline std::string precision_argument(Precision p) {
   return "(tilescope::Precision)" + std::to_string(static_cast<int>(p));
+}
+
+// The template arguments of a name expression ("ns::k<float, 64, true>" -> {"float", "64", "true"}).
+inline std::vector<std::string> template_arguments(const std::string& name) {
+  std::vector<std::string> out;
+  const std::size_t open = name.find('<'), close = name.rfind('>');
+  if (open == std::string::npos || close == std::string::npos || close < open) return out;
+  std::string arg;
+  for (char c : name.substr(open + 1, close - open - 1)) {
+    if (c == ',') {
+      out.push_back(arg);
+      arg.clear();
+    } else if (c != ' ' || !arg.empty()) {
+      arg += c;
+    }
+  }
+  out.push_back(arg);
+  return out;
+}
+
+// What sets names[i] apart from the other kernels of one configuration, for a label where the
+// whole name expression is too long: ": template argument 10 = true"; "" for a lone kernel.
+inline std::string kernel_difference(const std::vector<std::string>& names, std::size_t i) {
+  if (names.size() < 2) return "";
+  const std::vector<std::string> mine = template_arguments(names[i]);
+  std::string out;
+  for (std::size_t a = 0; a < mine.size(); ++a) {
+    bool differs = false;
+    for (const std::string& other : names) {
+      const std::vector<std::string> theirs = template_arguments(other);
+      differs = differs || a >= theirs.size() || theirs[a] != mine[a];
+    }
+    if (differs) out += (out.empty() ? ": template argument " : ", ") + std::to_string(a + 1) + " = " + mine[a];
+  }
+  return out;
 }
 
 }  // namespace tilescope

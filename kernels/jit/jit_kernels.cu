@@ -1,5 +1,8 @@
 #include <cuda_runtime.h>
 
+#include <algorithm>
+#include <chrono>
+#include <future>
 #include <map>
 #include <mutex>
 #include <tuple>
@@ -12,14 +15,15 @@
 
 namespace tilescope {
 
-namespace {
-
-std::string driver_text() {
+std::string driver_version_text() {
   int version = 0;
   return cudaDriverGetVersion(&version) == cudaSuccess && version > 0 ? std::to_string(version) : "none";
 }
 
-}  // namespace
+std::size_t shared_per_block(const VariantDescriptor& v, const TileConfig& cfg, Precision precision,
+                             const KernelResources& compiled) {
+  return v.shared_bytes ? v.shared_bytes(cfg, precision) : static_cast<std::size_t>(compiled.static_shared_bytes);
+}
 
 std::string device_architecture(const VariantDescriptor& v) {
   if (v.max_compute_capability > 0) return "sm_" + std::to_string(v.max_compute_capability) + "a";
@@ -53,7 +57,42 @@ CompiledProgram compile_for_launch(const VariantDescriptor& v, const std::string
     failed.error = error;
     return failed;
   }
-  return compile_cached(job, driver_text());
+  return compile_cached(job, driver_version_text());
+}
+
+CompiledProgram compile_kernels(const VariantDescriptor& v, const std::vector<std::string>& names,
+                                const std::string& architecture, const std::string& driver) {
+  const auto start = std::chrono::steady_clock::now();
+  std::vector<std::future<CompiledProgram>> parts;
+  for (const std::string& name : names)
+    parts.push_back(std::async(std::launch::async, [&v, name, architecture, driver] {
+      CompileJob job;
+      std::string error;
+      if (!kernel_text_job(v, {name}, architecture, &job, &error)) {
+        CompiledProgram failed;
+        failed.error = error;
+        return failed;
+      }
+      return compile_cached(job, driver);
+    }));
+  CompiledProgram all;
+  all.compiled = !names.empty();
+  all.from_cache = !names.empty();
+  for (std::future<CompiledProgram>& f : parts) {
+    CompiledProgram p = f.get();
+    all.compiled = all.compiled && p.compiled;
+    all.from_cache = all.from_cache && p.from_cache;
+    if (!p.error.empty()) all.error += (all.error.empty() ? "" : "\n") + p.error;
+    if (!p.cache_note.empty()) all.cache_note = p.cache_note;
+    all.log += p.log;
+    all.ptx += p.ptx;
+    all.diagnostics.insert(all.diagnostics.end(), p.diagnostics.begin(), p.diagnostics.end());
+    all.lowered.insert(all.lowered.end(), p.lowered.begin(), p.lowered.end());
+    all.resources.insert(all.resources.end(), p.resources.begin(), p.resources.end());
+    all.compile_seconds = std::max(all.compile_seconds, p.compile_seconds);
+  }
+  all.elapsed_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return all;
 }
 
 JitKernel jit_kernel(const VariantDescriptor& v, const std::string& name, const std::string& extra_header) {

@@ -19,6 +19,12 @@ struct JitKernel {
   bool from_cache = false;
 };
 
+// Shared memory per block of a compiled kernel of configuration `cfg`: the descriptor's figure where
+// it gives one (VariantDescriptor::shared_bytes counts a kernel's static and dynamic shared memory
+// together), else the static shared memory the compiled code declares.
+std::size_t shared_per_block(const VariantDescriptor& v, const TileConfig& cfg, Precision precision,
+                             const KernelResources& compiled);
+
 // The architecture a variant's text is compiled for on this device: "sm_90a" for code of one
 // architecture only (max_compute_capability), else "sm_<the device's>". Throws GpuError without a
 // device.
@@ -30,6 +36,16 @@ std::string device_architecture(const VariantDescriptor& v);
 // of the text stay its own). False with *error when the text cannot be read.
 bool kernel_text_job(const VariantDescriptor& v, const std::vector<std::string>& names, const std::string& architecture,
                      CompileJob* job, std::string* error, const std::string& extra_header = "");
+
+// The driver's version as the compile cache keys it ("13000"; "none" without a driver).
+std::string driver_version_text();
+
+// Each of `names` compiled as its own program for `architecture` (in parallel, through the compile
+// cache, each exactly as a launch on such a device compiles it, so a later launch loads them), and
+// the results in one: compiled when all compiled, their names, resources and messages in order, the
+// wall time, from the cache when all were. For a tile's cost shown before any run.
+CompiledProgram compile_kernels(const VariantDescriptor& v, const std::vector<std::string>& names,
+                                const std::string& architecture, const std::string& driver);
 
 // What a launch's compile of the kernel `name` gives: v's kernel text (with `extra_header`, as
 // above) compiled for this device through the compile cache, not loaded. Compiling the kernels of

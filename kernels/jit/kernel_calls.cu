@@ -98,7 +98,17 @@ void* load_function(const std::string& cubin, const std::string& name) {
   // calls need it current already.
   CUDA_CHECK(cudaFree(nullptr));
   CUmodule module = nullptr;
-  check(driver<decltype(&cuModuleLoadData)>("cuModuleLoadData")(&module, cubin.data()), "cuModuleLoadData");
+  const CUresult loaded = driver<decltype(&cuModuleLoadData)>("cuModuleLoadData")(&module, cubin.data());
+  if (loaded == CUDA_ERROR_UNSUPPORTED_PTX_VERSION || loaded == CUDA_ERROR_INVALID_IMAGE ||
+      loaded == CUDA_ERROR_NO_BINARY_FOR_GPU) {
+    int driver_version = 0;
+    cudaDriverGetVersion(&driver_version);
+    throw GpuError("the driver (CUDA " + std::to_string(driver_version / 1000) + "." +
+                   std::to_string(driver_version % 1000 / 10) +
+                   ") cannot load the code NVRTC compiled for this GPU: the driver is older than the run-time "
+                   "compiler; update the NVIDIA driver, or run the compiled set only");
+  }
+  check(loaded, "cuModuleLoadData");
   CUfunction function = nullptr;
   check(driver<decltype(&cuModuleGetFunction)>("cuModuleGetFunction")(&function, module, name.c_str()),
         "cuModuleGetFunction");

@@ -6,9 +6,12 @@
 
 #include "kernels/core/kernel_common.cuh"
 #include "kernels/core/kernel_names.h"
+#include "kernels/core/typed_configs.h"
 #include "kernels/core/variant.h"
 #include "kernels/core/variant_launch.cuh"
 #include "kernels/instrument/probe.cuh"
+#include "kernels/jit/jit_kernels.h"
+#include "kernels/jit/kernel_calls.h"
 #include "kernels/variants/02_smem_tiled.cuh"
 
 namespace tilescope {
@@ -43,33 +46,54 @@ auto tiled_kernel(Problem p, int tile) {
   }
 }
 
+// The name expression of the kernel, as NVRTC compiles it.
+std::string smem_tiled_kernel_name(int tile, Precision q, Problem p, const char* probe) {
+  return kernel_name("smem_tiled_kernel", {fma_element_type(q), std::to_string(tile), cpp_bool(tiled_ata(p)), probe});
+}
+
 std::vector<std::string> smem_tiled_kernel_names(const TileConfig& cfg, Precision q, Problem p) {
-  return {kernel_name("smem_tiled_kernel",
-                      {fma_element_type(q), std::to_string(cfg.bm), cpp_bool(tiled_ata(p)), kNoProbeName})};
+  return {smem_tiled_kernel_name(cfg.bm, q, p, kNoProbeName)};
+}
+
+// The kernel of a launch: from the compiled set, or, for a typed tile, compiled at run time from
+// the same text with the probe the launch asks for.
+template <typename T, typename Probe>
+KernelLaunchShape kernel_of_launch(const GemmArgs& g, int config_index) {
+  const TileConfig& cfg = config_at(kSmemTiledVariant, config_index);
+  KernelLaunchShape k{nullptr, cfg.threads(), 0};
+  if (is_typed_config(kSmemTiledVariant, config_index)) {
+    const ProbeSpelling probe = probe_spelling<Probe>();
+    k.kernel =
+        jit_kernel(kSmemTiledVariant, smem_tiled_kernel_name(cfg.bm, g.precision, g.problem, probe.name), probe.header)
+            .kernel;
+    k.run_time_compiled = true;
+  } else {
+    k.kernel = reinterpret_cast<const void*>(tiled_kernel<T, Probe>(g.problem, cfg.bm));
+  }
+  return k;
 }
 
 KernelLaunchShape smem_tiled_kernel_for(const GemmArgs& g, int config_index) {
-  const TileConfig& cfg = kSmemTiledVariant.configs[config_index];
-  const void* kernel = with_fma_type(g.precision, [&](auto element) {
-    return reinterpret_cast<const void*>(tiled_kernel<decltype(element), NoProbe>(g.problem, cfg.bm));
-  });
-  return {kernel, cfg.threads(), 0};
+  return with_fma_type(g.precision,
+                       [&](auto element) { return kernel_of_launch<decltype(element), NoProbe>(g, config_index); });
 }
 
 struct SmemTiledLaunch {
   template <typename Probe>
   static void run(const GemmArgs& g, int config_index, const Probe& probe) {
-    const int tile = kSmemTiledVariant.configs[config_index].bm;
+    const int tile = config_at(kSmemTiledVariant, config_index).bm;
     with_fma_type(g.precision, [&](auto element) {
       using T = decltype(element);
-      const int M = static_cast<int>(g.shape.M), N = static_cast<int>(g.shape.N), K = static_cast<int>(g.shape.K);
+      int M = static_cast<int>(g.shape.M), N = static_cast<int>(g.shape.N), K = static_cast<int>(g.shape.K);
       const dim3 block(tile, tile);
       const dim3 grid = checked_grid(ceil_div(N, tile), ceil_div(M, tile));
       const T* a = static_cast<const T*>(g.a);
       const T* b = g.problem == Problem::Ata ? a : static_cast<const T*>(g.b);
-      const auto kernel = tiled_kernel<T, Probe>(g.problem, tile);
-      kernel<<<grid, block, 0, g.stream>>>(a, b, static_cast<T*>(g.c), M, N, K, probe);
-      CUDA_CHECK_LAUNCH("smem_tiled_kernel");
+      T* c = static_cast<T*>(g.c);
+      Probe kernel_probe = probe;
+      // What <<<...>>> does, written out so that a kernel compiled at run time launches the same way.
+      void* args[] = {&a, &b, &c, &M, &N, &K, &kernel_probe};
+      launch_kernel(kernel_of_launch<T, Probe>(g, config_index), grid, block, args, g.stream);
     });
   }
 };
@@ -191,7 +215,7 @@ class SmemTiledModel final : public MappingModel {
 };
 
 std::unique_ptr<MappingModel> smem_tiled_model(int config_index, Problem problem, Precision, const Shape& shape) {
-  return std::make_unique<SmemTiledModel>(kSmemTiledVariant.configs[config_index].bm, problem,
+  return std::make_unique<SmemTiledModel>(config_at(kSmemTiledVariant, config_index).bm, problem,
                                           normalised(problem, shape));
 }
 
@@ -203,6 +227,23 @@ TileConfig tile_config(int tile, const char* description) {
   c.threads_x = c.threads_y = tile;
   c.math = "FP32 / FP64 FMA";
   return c;
+}
+
+// ---- tiles a learner types (kernels/core/typed_configs.h) -------------------------------------
+const std::vector<TileParam> kTileParams = {{"tile", "rows and columns of C per block, one element per thread"}};
+
+TileValues smem_tiled_tile_values(const TileConfig& cfg) {
+  return {{"tile", cfg.bm}};
+}
+
+bool smem_tiled_typed_config(const TileValues& values, TileConfig* out, std::string* why) {
+  const int tile = tile_value(values, "tile", 0);
+  if (tile < 1 || tile > 32) {
+    *why = "tile = " + std::to_string(tile) + ": a block of tile x tile threads needs 1 <= tile <= 32 (1024 threads)";
+    return false;
+  }
+  *out = tile_config(tile, "a tile typed by the learner, compiled at run time");
+  return true;
 }
 
 }  // namespace
@@ -225,6 +266,9 @@ extern const VariantDescriptor kSmemTiledVariant = [] {
   v.kernel_names = smem_tiled_kernel_names;
   v.shared_bytes = smem_tiled_shared_bytes;
   v.model = smem_tiled_model;
+  v.tile_params = kTileParams;
+  v.tile_values_of = smem_tiled_tile_values;
+  v.typed_config = smem_tiled_typed_config;
   return v;
 }();
 

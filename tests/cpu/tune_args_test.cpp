@@ -18,8 +18,7 @@ namespace tilescope {
 namespace {
 
 const VariantDescriptor& typed_variant() {
-  return testing::variant_where([](const VariantDescriptor& v) { return takes_typed_tiles(v); },
-                                "a variant taking typed tiles");
+  return testing::typed_prefetch_kernel();
 }
 
 std::string key(int i) {

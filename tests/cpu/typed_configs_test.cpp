@@ -21,7 +21,7 @@ namespace {
 using testing::variant_where;
 
 const VariantDescriptor& typed_variant() {
-  return variant_where([](const VariantDescriptor& v) { return takes_typed_tiles(v); }, "one that takes typed tiles");
+  return testing::typed_prefetch_kernel();
 }
 
 bool contains(const std::string& text, const std::string& part) {

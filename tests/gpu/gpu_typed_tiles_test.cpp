@@ -1,9 +1,9 @@
 // Typed tiles on the GPU. The samples (typed_tile_samples.h) are added before any test runs, so
 // the suites that prove every configuration (EveryVariant: checked against the FP64 reference on
 // ragged sizes; EveryTrace: the trace equals the mapping model) prove them too. Here: that they
-// were added, that a run-time compiled copy of a shipped kernel is the same machine code in
-// registers and local memory, and that the occupancy computed from the compiled code equals the
-// driver's.
+// were added, that a run-time compiled copy of a shipped configuration launches with the same
+// block and shared memory (its registers are reported: NVRTC's code is not nvcc's), and that the
+// occupancy computed from the compiled code equals the driver's.
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
@@ -11,6 +11,7 @@
 
 #include "kernels/core/registry.h"
 #include "kernels/core/typed_configs.h"
+#include "kernels/cuda/cuda_libraries.h"
 #include "kernels/cuda/device_info.h"
 #include "kernels/jit/kernel_calls.h"
 #include "kernels/jit/occupancy.h"
@@ -26,6 +27,9 @@ constexpr int kSamplesPerVariant = 4;
 class TypedTileSamples : public ::testing::Environment {
  public:
   void SetUp() override {
+    // Without NVRTC no typed tile can compile: the proofs then cover the compiled set alone, and
+    // SamplesAreAddedForEveryVariantThatTakesThem says so by skipping.
+    if (!nvrtc_library().loaded) return;
     const DeviceLimits limits = probe_device().ok() ? probe_device().limits : DeviceLimits{};
     for (const VariantDescriptor* v : variant_registry())
       for (const std::string& name : tilescope::testing::typed_tile_samples(*v, kSamplesPerVariant, 2026, limits))
@@ -45,6 +49,9 @@ void launched_kernel(const VariantDescriptor& v, int index, KernelLaunchShape* s
 }  // namespace
 
 TEST(GpuTypedTiles, SamplesAreAddedForEveryVariantThatTakesThem) {
+  if (!nvrtc_library().loaded)
+    GTEST_SKIP() << "NVRTC (" << nvrtc_library().soname << ") is not loaded, so no typed tile was added to the "
+                 << "proofs: " << nvrtc_library().error;
   int variants = 0;
   for (const VariantDescriptor* v : variant_registry()) {
     if (!takes_typed_tiles(*v)) continue;
@@ -56,8 +63,9 @@ TEST(GpuTypedTiles, SamplesAreAddedForEveryVariantThatTakesThem) {
   EXPECT_GT(variants, 0) << "no variant takes typed tiles";
 }
 
-TEST(GpuTypedTiles, RunTimeCompiledDefaultIsTheBuildsOwnKernel) {
+TEST(GpuTypedTiles, RunTimeCompiledDefaultLaunchesLikeTheBuildsOwn) {
   SKIP_WITHOUT_GPU();
+  if (!nvrtc_library().loaded) GTEST_SKIP() << "NVRTC is not loaded: " << nvrtc_library().error;
   int checked = 0;
   for (const VariantDescriptor* v : variant_registry()) {
     if (!takes_typed_tiles(*v) || !v->kernel_for) continue;
@@ -72,12 +80,13 @@ TEST(GpuTypedTiles, RunTimeCompiledDefaultIsTheBuildsOwnKernel) {
     EXPECT_FALSE(built.run_time_compiled);
     EXPECT_TRUE(compiled.run_time_compiled);
     const KernelFacts a = kernel_facts(built), b = kernel_facts(compiled);
-    EXPECT_EQ(a.registers, b.registers) << v->id;
+    EXPECT_GT(b.registers, 0) << v->id;
     EXPECT_EQ(a.static_shared_bytes, b.static_shared_bytes) << v->id;
     EXPECT_EQ(built.threads_per_block, compiled.threads_per_block);
     EXPECT_EQ(built.dynamic_shared_bytes, compiled.dynamic_shared_bytes);
-    // Local memory is reported, not required equal: the build's kernel may keep a stack frame the
-    // run-time one does not (nvcc's and NVRTC's front ends differ); the timing run compares speed.
+    // Registers and local memory are reported, not required equal: nvcc and NVRTC do not emit the
+    // same machine code from one text (measured on an H100: 32 and 31 registers for smem_tiled's
+    // default, 8 and 0 bytes of stack for regtile_prefetch's). The benchmarks compare their speed.
     std::cout << v->id << ": " << a.registers << " registers, " << a.local_bytes << " B local ahead of time; "
               << b.registers << " registers, " << b.local_bytes << " B local at run time\n";
     ++checked;

@@ -32,7 +32,7 @@ namespace ts = tilescope::testing;
 namespace {
 
 const VariantDescriptor& typed_variant() {
-  return ts::variant_where(takes_typed_tiles, "one whose kernel text takes typed tiles");
+  return ts::typed_prefetch_kernel();
 }
 
 // `count` tiles the variant takes that this process has not typed yet (canonical names), drawn

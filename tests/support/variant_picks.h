@@ -13,6 +13,7 @@
 
 #include "kernels/core/registry.h"
 #include "kernels/core/shader_modes.h"
+#include "kernels/core/typed_configs.h"
 #include "kernels/core/variant.h"
 #include "variant_facts_text.h"
 
@@ -69,6 +70,13 @@ inline const VariantDescriptor& tiled_kernel() {
 inline const VariantDescriptor& prefetch_kernel() {
   return variant_where([](const VariantDescriptor& v) { return is_product_kernel(v) && v.model_caps.prefetch; },
                        "a kernel with prefetch");
+}
+// The kernel with prefetch when it takes typed tiles (kernels/core/typed_configs.h): several
+// parameters, with rules of their own (thread tiles dividing the block tile, pieces dividing the slab).
+inline const VariantDescriptor& typed_prefetch_kernel() {
+  return variant_where(
+      [](const VariantDescriptor& v) { return is_product_kernel(v) && v.model_caps.prefetch && takes_typed_tiles(v); },
+      "a kernel with prefetch that takes typed tiles");
 }
 // The texture-shader history.
 inline const VariantDescriptor& shader_variant_desc() {

@@ -20,7 +20,7 @@ namespace tilescope {
 
 App::App(Host& host, const AppOptions& options)
     : host_(host), options_(options), device_(probe_device()), state_(default_app_state()) {
-  tabs_ = {&timing_, &mapping_, &history_panel_, &source_};
+  tabs_ = {&timing_, &mapping_, &history_panel_, &source_, &tune_};
   if (!options_.settings_path.empty()) {
     std::string warnings;
     state_ = load_settings(options_.settings_path, state_, &warnings);
@@ -254,6 +254,10 @@ bool App::live() {
   requests.resize(1);
   requests[0].repetitions = std::max(1, std::min(state_.repetitions, 5));  // a quick median per point
   return start_job(JobKind::Live, std::move(requests), skipped, "re-run", "re-running");
+}
+
+bool App::start_runs(JobKind kind, std::vector<RunRequest> requests) {
+  return start_job(kind, std::move(requests), "", "time", "timing");
 }
 
 void App::cancel() {

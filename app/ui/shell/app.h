@@ -28,6 +28,7 @@
 #include "app/ui/source/source_panel.h"
 #include "app/ui/timing/csv_loader.h"
 #include "app/ui/timing/timing_panel.h"
+#include "app/ui/tune/tune_panel.h"
 #include "kernels/cuda/device_info.h"
 
 namespace tilescope {
@@ -63,6 +64,9 @@ class App {
   bool live();
   void cancel();
   bool busy() const;
+  // A list of runs made elsewhere (the Tune tab's points) handed to the Runner as one job, with
+  // the status line and ticket of Run and Sweep. False with status set when it cannot start.
+  bool start_runs(JobKind kind, std::vector<RunRequest> requests);
 
   // Work that ends after the call asking for it (a plot export or screenshot: once its file is
   // written, a frame or more after the one asking;
@@ -128,6 +132,8 @@ class App {
   TimingPanel& timing() { return timing_; }
   void show_source() { source_.request_select(); }
   SourcePanel& source() { return source_; }
+  void show_tune() { tune_.request_select(); }
+  TunePanel& tune() { return tune_; }
   // The Export PNG dialog (File menu, the Timing tab's button).
   void open_export_dialog();
   // Files: what a chooser is asked for. The desktop's own dialog where there is one (zenity,
@@ -221,6 +227,7 @@ class App {
   MappingPanel mapping_;
   HistoryPanel history_panel_;
   SourcePanel source_;
+  TunePanel tune_;
   CsvLoader csv_loader_;
   HelpMenu help_;
   std::vector<Tab*> tabs_;  // the view's tabs, in tab-bar order

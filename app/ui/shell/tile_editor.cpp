@@ -8,6 +8,7 @@
 #include "app/runner/runner.h"
 #include "app/ui/shell/app.h"
 #include "app/ui/shell/widgets.h"
+#include "kernels/core/kernel_names.h"
 #include "kernels/core/registry.h"
 #include "kernels/core/typed_configs.h"
 #include "kernels/cuda/device_info.h"
@@ -35,9 +36,8 @@ double seconds_since(std::chrono::steady_clock::time_point t) {
 // The compile of one tile, on the editor's thread: the job (the kernel text read from the disk),
 // then NVRTC through the disk cache.
 TileCompile run_compile(const VariantDescriptor& v, TileCompile c, const std::string& driver) {
-  CompileJob job;
-  if (!kernel_text_job(v, c.names, c.architecture, &job, &c.error)) return c;
-  c.program = compile_cached(job, driver);
+  c.program = compile_kernels(v, c.names, c.architecture, driver);
+  if (!c.program.compiled && c.program.lowered.empty() && c.program.diagnostics.empty()) c.error = c.program.error;
   return c;
 }
 
@@ -102,12 +102,11 @@ bool TileEditor::compile(const TabContext& ctx) {
   c.precision = precision_;
   c.problem = problem_;
   c.threads = tile_.threads();
-  c.dynamic_shared = variant_->shared_bytes ? variant_->shared_bytes(tile_, precision_) : 0;
+  c.config = tile_;
   c.names = variant_->kernel_names(tile_, precision_, problem_);
   // The driver is part of the cache's key: the same as the runner's compile of this tile, so
   // that Run after "Use this tile" loads what was compiled here.
-  const std::string driver =
-      ctx.device.ok() && ctx.device.driver_version > 0 ? std::to_string(ctx.device.driver_version) : "none";
+  const std::string driver = ctx.device.ok() ? driver_version_text() : "none";
   const VariantDescriptor* v = variant_;
   job_ = std::make_unique<BackgroundResult<TileCompile>>();
   job_->start([v, c, driver] { return run_compile(*v, c, driver); });
@@ -265,43 +264,7 @@ void TileEditor::draw_buttons(TabContext& ctx) {
       "(compiled at run time). It stays in the list until the program ends.");
 }
 
-namespace {
-
-// The template arguments of a name expression ("ns::k<float, 64, true>" -> {"float", "64", "true"}).
-std::vector<std::string> template_arguments(const std::string& name) {
-  std::vector<std::string> out;
-  const std::size_t open = name.find('<'), close = name.rfind('>');
-  if (open == std::string::npos || close == std::string::npos || close < open) return out;
-  std::string arg;
-  for (char c : name.substr(open + 1, close - open - 1)) {
-    if (c == ',') {
-      out.push_back(arg);
-      arg.clear();
-    } else if (c != ' ' || !arg.empty()) {
-      arg += c;
-    }
-  }
-  out.push_back(arg);
-  return out;
-}
-
-// ": argument 10 = true" for what sets names[i] apart from the other kernels of the tile; "" for one.
-std::string kernel_difference(const std::vector<std::string>& names, std::size_t i) {
-  if (names.size() < 2) return "";
-  const std::vector<std::string> mine = template_arguments(names[i]);
-  std::string out;
-  for (std::size_t a = 0; a < mine.size(); ++a) {
-    bool differs = false;
-    for (const std::string& other : names) {
-      const std::vector<std::string> theirs = template_arguments(other);
-      differs = differs || a >= theirs.size() || theirs[a] != mine[a];
-    }
-    if (differs) out += (out.empty() ? ": template argument " : ", ") + std::to_string(a + 1) + " = " + mine[a];
-  }
-  return out;
-}
-
-}  // namespace
+namespace {}  // namespace
 
 void TileEditor::draw_result() {
   if (!has_result_ || result_.variant_id != variant_->id) return;
@@ -326,7 +289,7 @@ void TileEditor::draw_result() {
     const bool known = architecture_limits(r.architecture, &arch);
     for (std::size_t i = 0; i < p.resources.size() && i < r.names.size(); ++i) {
       const KernelResources& k = p.resources[i];
-      const std::size_t shared = r.dynamic_shared + static_cast<std::size_t>(k.static_shared_bytes);
+      const std::size_t shared = shared_per_block(*variant_, r.config, r.precision, k);
       // The full name expression is too long for the column: the arguments that tell the kernels
       // apart, and the whole name on hover.
       ImGui::TextDisabled("kernel %zu of %zu%s", i + 1, r.names.size(), kernel_difference(r.names, i).c_str());

@@ -29,7 +29,7 @@ struct TileCompile {
   Precision precision = Precision::F32;
   Problem problem = Problem::Gemm;
   int threads = 0;                 // per block
-  std::size_t dynamic_shared = 0;  // per block, what the launch asks for (static comes from the compile)
+  TileConfig config;               // the tile as a configuration (its shared memory: jit_kernels.h)
   std::vector<std::string> names;  // the kernels' name expressions
   std::string error;               // why there was no compile at all (the kernel text unreadable)
   CompiledProgram program;

@@ -56,6 +56,11 @@ SourceColours source_colours() {
       ImGui::ColorConvertFloat4ToU32(ImVec4(s.Colors[ImGuiCol_HeaderHovered].x, s.Colors[ImGuiCol_HeaderHovered].y,
                                             s.Colors[ImGuiCol_HeaderHovered].z, 0.35f));
   c.current_change = ImGui::ColorConvertFloat4ToU32(text);
+  // Blue for "these go together": apart from the change marks' amber, green and red.
+  c.linked_bg = light ? rgb(0.20f, 0.45f, 1.00f, 0.22f) : rgb(0.35f, 0.60f, 1.00f, 0.28f);
+  c.count = ImGui::ColorConvertFloat4ToU32(ImVec4(text.x, text.y, text.z, 0.55f));
+  c.directive = c.line_number;
+  c.error_bg = light ? rgb(0.90f, 0.15f, 0.15f, 0.22f) : rgb(1.00f, 0.35f, 0.35f, 0.22f);
   return c;
 }
 

@@ -16,6 +16,9 @@ struct SourceColours {
   ImU32 changed_bg = 0, added_bg = 0;                     // the lines behind the text
   ImU32 hook_bg = 0;                                      // a line with a probe call, hovered
   ImU32 current_change = 0;                               // the outline of the change gone to
+  // The compiled code: a source line and its PTX instructions lit together, the instruction counts
+  // and the PTX's directives (quiet), a line the compiler complained about.
+  ImU32 linked_bg = 0, count = 0, directive = 0, error_bg = 0;
   ImU32 of(TokenKind k) const { return token[static_cast<int>(k)]; }
 };
 

@@ -8,10 +8,12 @@
 #include <cmath>
 #include <cstdio>
 
+#include "app/runner/runner.h"
 #include "app/ui/shell/key_presses.h"
 #include "app/ui/shell/widgets.h"
 #include "app/ui/source/probe_hooks.h"
 #include "kernels/core/registry.h"
+#include "kernels/cuda/device_info.h"
 #include "kernels/jit/kernel_source.h"
 
 namespace tilescope {
@@ -27,6 +29,11 @@ const VariantDescriptor* focused_variant(const AppState& s) {
 }  // namespace
 
 void SourcePanel::draw(TabContext& ctx) {
+  // What the compiled code is compiled for: this GPU (its driver is part of the cache's key, as for
+  // the runner's compiles), else the architecture chosen.
+  gpu_architecture_ =
+      ctx.runner.gpu() ? "sm_" + std::to_string(ctx.device.cc_major) + std::to_string(ctx.device.cc_minor) : "";
+  driver_ = ctx.device.ok() && ctx.device.driver_version > 0 ? std::to_string(ctx.device.driver_version) : "none";
   draw(ctx.state);
 }
 
@@ -37,6 +44,12 @@ void SourcePanel::draw(const AppState& state) {
   if (doc_.lines.empty()) return;
   handle_keys();
   draw_changes_bar();
+  draw_compiled_toggle();
+  compiled_.poll();
+  if (show_compiled_) request_compile(state);
+  show_first_compiled_line();
+  // Text and compiled code share the view: the PTX's lines are as long as the code's.
+  compiled_width_ = show_compiled_ ? std::floor(ImGui::GetContentRegionAvail().x * 0.5f) : 0;
   draw_text();
   if (compiled_code_width() <= 0) return;
   ImGui::SameLine();
@@ -50,7 +63,8 @@ void SourcePanel::sync(const AppState& state) {
   if (!v || v == doc_.variant) return;
   doc_ = load_source(*v);
   scroll_to_line_ = 0;  // a new text opens at its top
-  measured_font_ = 0;   // and is measured again
+  selected_source_ = selected_ptx_ = hover_source_ = hover_ptx_ = -1;
+  measured_font_ = 0;  // and is measured again
   compare_with(previous_step(*v));
 }
 

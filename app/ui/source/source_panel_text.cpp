@@ -26,6 +26,9 @@ int leading_columns(const std::string& line, std::size_t* bytes) {
   return columns;
 }
 
+// The gutter's instruction counts, this much smaller than the code: a quiet aside.
+constexpr float kCountScale = 0.8f;
+
 // The old lines of a tooltip, at most this many (a long removal ends with how many more).
 constexpr std::size_t kTooltipLines = 16;
 
@@ -47,8 +50,10 @@ void SourcePanel::measure() {
   char digits[16];
   std::snprintf(digits, sizeof digits, "%zu", doc_.lines.size());
   digits_width_ = ImGui::CalcTextSize(digits).x;
-  // The numbers, then room for the change bar, then a gap before the code.
-  gutter_width_ = digits_width_ + em * 1.1f;
+  // The instruction counts (with the compiled code: up to four digits, small), the numbers, then
+  // room for the change bar, then a gap before the code.
+  counts_width_ = show_compiled_ ? ImGui::CalcTextSize("0000").x * kCountScale + em * 0.5f : 0;
+  gutter_width_ = counts_width_ + digits_width_ + em * 1.1f;
   widest_ = 0;
   for (const std::string& line : doc_.lines) {
     std::size_t lead = 0;
@@ -66,6 +71,14 @@ void SourcePanel::draw_text() {
     ImGui::SetScrollY(std::max(0.0f, scroll_to_line_ * line_height_ - ImGui::GetWindowHeight() * 0.25f));
     scroll_to_line_ = -1;
   }
+  if (text_scroll_to_ >= 0) {
+    // A line linked from the PTX: scrolled to only when it is out of view.
+    const float y = text_scroll_to_ * line_height_, top = ImGui::GetScrollY();
+    if (y < top || y + line_height_ > top + ImGui::GetWindowHeight() - line_height_ * 2)
+      ImGui::SetScrollY(std::max(0.0f, y - ImGui::GetWindowHeight() * 0.25f));
+    text_scroll_to_ = -1;
+  }
+  lit_source_ = show_compiled_ ? linked_source_line() : -1;
   gutter_left_ = ImGui::GetWindowPos().x + ImGui::GetStyle().WindowPadding.x;
   view_right_ = ImGui::GetWindowPos().x + ImGui::GetWindowWidth();
   ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(ImGui::GetStyle().ItemSpacing.x, 0));
@@ -83,6 +96,20 @@ void SourcePanel::draw_text() {
   ImGui::PopStyleVar();
   if (show_changes_ && compared_) draw_change_marks(origin);
   hover(origin);
+  // The line under the mouse links to its PTX (in this frame's compiled code); a click keeps it.
+  hover_source_ = -1;
+  if (show_compiled_ && ImGui::IsWindowHovered() && line_height_ > 0) {
+    const int line = static_cast<int>(std::floor((ImGui::GetMousePos().y - origin.y) / line_height_));
+    if (line >= 0 && line < static_cast<int>(doc_.lines.size())) {
+      hover_source_ = line;
+      if (ImGui::IsMouseClicked(0)) select_source_line(line);
+      if (const SourceDiagnostic* d = diagnostic_at(line)) {
+        ImGui::BeginTooltip();
+        ImGui::Text("%s: %s", d->severity.c_str(), d->message.c_str());
+        ImGui::EndTooltip();
+      }
+    }
+  }
   ImGui::EndChild();
 }
 
@@ -91,21 +118,29 @@ void SourcePanel::draw_line(int line, ImVec2 at) const {
   const float em = ImGui::GetFontSize();
   const float text_y = at.y + (line_height_ - ImGui::GetTextLineHeight()) * 0.5f;
   const LineMark mark = show_changes_ && compared_ ? diff_.marks[static_cast<std::size_t>(line)] : LineMark::Same;
+  const float numbers_left = gutter_left_ + counts_width_;
   if (mark != LineMark::Same) {
     const bool changed = mark == LineMark::Changed;
     dl->AddRectFilled(ImVec2(gutter_left_, at.y), ImVec2(view_right_, at.y + line_height_),
                       changed ? colours_.changed_bg : colours_.added_bg);
-    const float bar = gutter_left_ + digits_width_ + em * 0.3f;
+    const float bar = numbers_left + digits_width_ + em * 0.3f;
     dl->AddRectFilled(ImVec2(bar, at.y), ImVec2(bar + em * 0.3f, at.y + line_height_),
                       changed ? colours_.changed_bar : colours_.added_bar);
   }
+  if (line == lit_source_)
+    dl->AddRectFilled(ImVec2(gutter_left_, at.y), ImVec2(view_right_, at.y + line_height_), colours_.linked_bg);
+  if (show_compiled_) {
+    if (diagnostic_at(line))
+      dl->AddRectFilled(ImVec2(gutter_left_, at.y), ImVec2(view_right_, at.y + line_height_), colours_.error_bg);
+    draw_count(line, at);
+  }
   char number[16];
   std::snprintf(number, sizeof number, "%d", line + 1);
-  dl->AddText(ImVec2(gutter_left_ + digits_width_ - ImGui::CalcTextSize(number).x, text_y), colours_.line_number,
+  dl->AddText(ImVec2(numbers_left + digits_width_ - ImGui::CalcTextSize(number).x, text_y), colours_.line_number,
               number);
   // The code scrolls sideways under the numbers: clipped past the change bar, in the gap before
   // the code's first column (the window clips top and bottom).
-  dl->PushClipRect(ImVec2(gutter_left_ + digits_width_ + em * 0.7f, -FLT_MAX), ImVec2(view_right_, FLT_MAX), true);
+  dl->PushClipRect(ImVec2(numbers_left + digits_width_ + em * 0.7f, -FLT_MAX), ImVec2(view_right_, FLT_MAX), true);
   const std::string& s = doc_.lines[static_cast<std::size_t>(line)];
   std::size_t lead = 0;
   float x = at.x + gutter_width_ + leading_columns(s, &lead) * indent_unit_;
@@ -116,6 +151,20 @@ void SourcePanel::draw_line(int line, ImVec2 at) const {
     x += ImGui::CalcTextSize(s.data() + b, s.data() + e).x;
   }
   dl->PopClipRect();
+}
+
+// The line's instruction count, small and right-aligned in the gutter's first column; none for 0.
+void SourcePanel::draw_count(int line, ImVec2 at) const {
+  const KernelLineMap& m = compiled_.line_map();
+  if (!shown_compile() || line >= static_cast<int>(m.count.size()) || m.count[static_cast<std::size_t>(line)] == 0)
+    return;
+  char count[16];
+  std::snprintf(count, sizeof count, "%d", m.count[static_cast<std::size_t>(line)]);
+  const float size = ImGui::GetFontSize() * kCountScale;
+  const ImVec2 extent = ImGui::GetFont()->CalcTextSizeA(size, FLT_MAX, 0, count);
+  const float right = gutter_left_ + counts_width_ - ImGui::GetFontSize() * 0.4f;
+  ImGui::GetWindowDrawList()->AddText(
+      ImGui::GetFont(), size, ImVec2(right - extent.x, at.y + (line_height_ - extent.y) * 0.5f), colours_.count, count);
 }
 
 // The removed-lines markers (a red line between two lines) and an outline around the change gone to.
