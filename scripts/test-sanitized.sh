@@ -26,7 +26,7 @@ cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTILESCOPE_SANITIZE=ON -
 # Only what `ctest -L cpu` runs: the CPU suite and the program it starts. The window's and the
 # GPU's test programs are neither built nor run here, and the program is built without the window
 # (-DTILESCOPE_GUI=OFF): the CPU suite runs its commands (bench, compile, tune), which that build
-# has too, never the window. About 100 files fewer to compile instrumented, which keeps CI short.
+# has too, never the window. About 80 files fewer to compile instrumented, which keeps CI short.
 cmake --build "$dir" -j"$(nproc)" --target tilescope_tests
 
 # halt_on_error: a UBSan report fails the test instead of scrolling past (UBSan recovers by
