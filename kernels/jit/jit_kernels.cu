@@ -97,12 +97,14 @@ CompiledProgram compile_kernels(const VariantDescriptor& v, const std::vector<st
 
 JitKernel jit_kernel(const VariantDescriptor& v, const std::string& name, const std::string& extra_header) {
   static std::mutex mutex;
-  static std::map<std::tuple<std::string, std::string, std::string>, JitKernel> loaded;
-  const std::string architecture = device_architecture(v);
+  static std::map<std::tuple<std::string, std::string, int>, JitKernel> loaded;
+  // Called on every launch of a typed tile: one cheap query here, the architecture only on a miss.
+  // A module belongs to its device's context, so the device is the key, not its architecture.
+  int device = 0;
+  CUDA_CHECK(cudaGetDevice(&device));
   // One load at a time: a second request for the same kernel must find the first one's result.
   std::lock_guard<std::mutex> lock(mutex);
-  const auto key =
-      std::make_tuple(std::string(v.kernel_text ? v.kernel_text : "") + "+" + extra_header, name, architecture);
+  const auto key = std::make_tuple(std::string(v.kernel_text ? v.kernel_text : "") + "+" + extra_header, name, device);
   if (const auto it = loaded.find(key); it != loaded.end()) return it->second;
   const CompiledProgram p = compile_for_launch(v, name, extra_header);
   if (!p.compiled) {
