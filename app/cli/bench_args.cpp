@@ -246,7 +246,7 @@ ArgParser bench_parser() {
   ArgParser p;
   for (const BenchText& t : kBenchTexts) p.option(t.name, "VALUE");
   for (const BenchSizes& s : kBenchSizes) p.option(s.name, "VALUE");
-  for (const char* name : {"--reps", "--warmup", "--seed", "--csv", "--json"}) p.option(name, "VALUE");
+  for (const char* name : {"--reps", "--warmup", "--seed", "--csv", "--json", "--kernel-text"}) p.option(name, "VALUE");
   for (const BenchFlag& f : kBenchFlags) p.flag(f.name);
   return p;
 }
@@ -289,6 +289,8 @@ bool apply_bench_option(const ArgParser::Arg& arg, BenchOptions* opt, RawBenchAr
       return false;
     }
     (name == "--csv" ? opt->csv_path : opt->json_path) = value;
+  } else if (name == "--kernel-text") {
+    opt->kernel_text = value;
   }
   return true;
 }
@@ -377,7 +379,7 @@ std::string bench_synopsis() {
   return R"(usage: tilescope bench [--variants LIST] [--problem gemm|ata] [--precision LIST]
                        [--sizes LIST | --m LIST --n LIST --k LIST] [--reps N] [--warmup N]
                        [--no-verify] [--no-baseline] [--seed N] [--csv FILE] [--json FILE]
-                       [--list] [-h | --help]
+                       [--kernel-text ID=FILE] [--list] [-h | --help]
        tilescope bench --roofs [--csv FILE] [--json FILE]
 )";
 }
@@ -396,6 +398,11 @@ What to run:
                      (bm, bn, bk, tm, tn, ... as --list shows), compiled at run time by
                      NVRTC; those left out keep the default configuration's values, e.g.
                      regtile_prefetch:bm=96,bn=80,bk=24,tm=6,tn=5. Default: all. See --list.
+  --kernel-text ID=FILE
+                     variant ID runs the kernel text in FILE (an edit of its shipped text,
+                     kernels/variants/NN_ID.cuh) instead of its own: its configurations are
+                     compiled from FILE at run time and named (edited TAG), TAG being the
+                     text's hash; a file that is not a kernel text is refused with 2.
   --problem LIST     gemm (C = A B) and/or ata (C = A^T A, the seed problem). Default: gemm
   --precision LIST   input types, comma separated. Default: f32
                        f32   float, FP32 FMA          f64   double, FP64
@@ -449,7 +456,7 @@ Exit codes:
   0  every run succeeded (and passed verification)
   1  a run failed, a result failed verification, or every configuration asked
      for was refused (the reasons are listed as "refused: ...")
-  2  bad arguments
+  2  bad arguments (a --kernel-text file that cannot be read or is no kernel text)
   3  no usable GPU
   4  an output file (--csv, --json) could not be written, or cannot be: its folder
      is missing or read-only, or it names a folder (then nothing was run)

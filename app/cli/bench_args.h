@@ -56,6 +56,9 @@ struct BenchOptions {
   std::uint64_t seed = 1;
   std::string csv_path;   // empty: no CSV
   std::string json_path;  // empty: no JSON
+  // --kernel-text ID=FILE: ID's configurations run the edited text in FILE (kernel_text_option.h),
+  // installed by the command (parsing reads no file). Empty: none.
+  std::string kernel_text;
 
   const std::vector<Shape>& shapes_for(Problem p) const { return p == Problem::Gemm ? gemm_shapes : ata_shapes; }
 };

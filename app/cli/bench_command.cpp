@@ -13,8 +13,10 @@
 #include <vector>
 
 #include "app/cli/bench_args.h"
+#include "app/cli/kernel_text_option.h"
 #include "app/cli/results_table.h"
 #include "app/cli/roofs_command.h"
+#include "app/cli/wrong_element.h"
 #include "app/export/atomic_file.h"
 #include "app/export/count_text.h"
 #include "app/export/printable_text.h"
@@ -52,6 +54,7 @@ std::string progress_outcome(const RunResult& r) {
   if (!r.ok()) return "error: " + r.error;
   std::string text = ms_text(r.median_ms) + " ms";
   if (r.verified && !r.passed) text += "  FAIL";
+  if (const std::string where = wrong_element_sentence(r); !where.empty()) text += "\n    " + where;
   return text;
 }
 
@@ -278,8 +281,26 @@ int run_with_gpu(const BenchOptions& opt, const DeviceInfo& device, std::ostream
   return sweep.interrupted ? report_interrupt(rows.size(), jobs.size(), err) : code;
 }
 
+// --kernel-text: installs the edit and turns the edited variant's selections into its edited
+// configurations. False with *error.
+bool use_kernel_text(BenchOptions* opt, std::string* error) {
+  if (opt->kernel_text.empty()) return true;
+  KernelTextOption edit;
+  if (!install_kernel_text_option(opt->kernel_text, &edit, error)) return false;
+  bool selected = false;
+  for (VariantSelection& sel : opt->selections) {
+    if (sel.variant != edit.variant) continue;
+    selected = true;
+    sel.config_index = edited_or_same(edit, *sel.variant, sel.config_index, error);
+    if (sel.config_index < 0) return false;
+  }
+  if (!selected) *error = std::string("--kernel-text: ") + edit.variant->id + " is not among the variants to run";
+  return selected;
+}
+
 int run_bench_unguarded(int argc, char** argv, std::ostream& out, std::ostream& err) {
-  const BenchOptions opt = parse_bench_args(argc, argv);
+  BenchOptions opt = parse_bench_args(argc, argv);
+  if (std::string error; opt.ok() && !opt.help && !use_kernel_text(&opt, &error)) opt.error = error;
   if (opt.help) {
     out << bench_usage();
     return kExitOk;

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "app/cli/arg_parser.h"
+#include "app/cli/kernel_text_option.h"
 #include "app/export/atomic_file.h"
 #include "app/export/kernel_cache_files.h"
 #include "kernels/core/registry.h"
@@ -19,7 +20,8 @@ namespace tilescope {
 namespace {
 
 const char* kCompileUsage = R"(usage: tilescope compile --variant ID[:CONFIG | :key=value,...] [--arch ARCH]
-                         [--precision f32|f64|...] [--problem gemm|ata] [--ptx FILE] [--no-cache]
+                         [--precision f32|f64|...] [--problem gemm|ata] [--ptx FILE] [--cubin FILE]
+                         [--no-cache] [--kernel-text ID=FILE]
 
 Compiles one configuration of a variant's kernel text with NVRTC, as the program does at run time
 for a typed tile, and prints what it costs: registers, spills, stack and shared memory of each
@@ -34,10 +36,16 @@ cache ($XDG_CACHE_HOME/tilescope/kernels). No GPU is needed.
   --precision P       the input type (default f32, or the variant's first where it takes no f32)
   --problem P         gemm (default) or ata
   --ptx FILE          write the PTX there
+  --cubin FILE        write the machine code of the first kernel there (for nvdisasm or
+                      cuobjdump: `nvdisasm -g FILE` shows the SASS with its source lines)
   --no-cache          compile afresh and keep nothing
+  --kernel-text ID=FILE
+                      compile the text in FILE (an edit of ID's kernel text) instead of the
+                      shipped one: the configuration is compiled as a typed tile of the edit
 
-Exit codes: 0 compiled; 1 the compiler rejected the text; 2 bad arguments or a refused tile;
-3 NVRTC could not be loaded; 4 --ptx could not be written.
+Exit codes: 0 compiled; 1 the compiler rejected the text; 2 bad arguments, a refused tile, or a
+--kernel-text file that cannot be read or is no kernel text;
+3 NVRTC could not be loaded; 4 --ptx or --cubin could not be written.
 
 Example:
   tilescope compile --variant regtile_prefetch:bm=96,bn=80,bk=24,tm=6,tn=5 --arch sm_80
@@ -95,7 +103,7 @@ void print_kernel(const KernelResources& r, const std::string& name, const Archi
 int run_compile_command(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
   ArgParser p;
   p.option("--variant", "ID").option("--arch", "ARCH").option("--precision", "P").option("--problem", "P");
-  p.option("--ptx", "FILE").flag("--no-cache");
+  p.option("--ptx", "FILE").option("--cubin", "FILE").option("--kernel-text", "ID=FILE").flag("--no-cache");
   if (!p.parse(argc, argv)) {
     err << "tilescope compile: " << p.error() << "\n";
     return kCompileBadArguments;
@@ -111,9 +119,14 @@ int run_compile_command(int argc, const char* const* argv, std::ostream& out, st
   Problem problem = Problem::Gemm;
   std::string arch_name = p.value("--arch", "sm_90");
   ArchitectureLimits arch;
+  KernelTextOption edit;
   if (!p.has("--variant"))
     error = "--variant is required";
   else if (!pick_config(p.value("--variant"), &v, &index, &error)) {
+  } else if (p.has("--kernel-text") && !install_kernel_text_option(p.value("--kernel-text"), &edit, &error)) {
+  } else if (edit.variant && edit.variant != v) {
+    error = std::string("--kernel-text: ") + edit.variant->id + " is not the variant to compile";
+  } else if ((index = edited_or_same(edit, *v, index, &error)) < 0) {
   } else if (!parse_precision(p.value("--precision", default_precision(*v)), &precision))
     error = "--precision: unknown input type '" + p.value("--precision") + "'";
   else if (!parse_problem(p.value("--problem", "gemm"), &problem))
@@ -154,7 +167,8 @@ int run_compile_command(int argc, const char* const* argv, std::ostream& out, st
   out << (compiled.from_cache ? "  loaded from the cache in " : "  compiled in ")
       << seconds_text(compiled.elapsed_seconds)
       << (compiled.cache_note.empty() || p.has("--no-cache") ? "" : "; " + compiled.cache_note) << "\n";
-  if (p.has("--ptx") && !write_file_atomically(p.value("--ptx"), compiled.ptx, &error)) {
+  if ((p.has("--ptx") && !write_file_atomically(p.value("--ptx"), compiled.ptx, &error)) ||
+      (p.has("--cubin") && !write_file_atomically(p.value("--cubin"), compiled.cubin, &error))) {
     err << "tilescope compile: " << error << "\n";
     return kCompileOutputFailed;
   }

@@ -14,7 +14,7 @@ enum CompileExit : int {
   kCompileFailed = 1,        // the compiler rejected the text (its messages are printed at their lines)
   kCompileBadArguments = 2,  // an unknown variant, architecture or option; a refused tile
   kCompileNoNvrtc = 3,       // NVRTC could not be loaded
-  kCompileOutputFailed = 4,  // --ptx could not be written
+  kCompileOutputFailed = 4,  // --ptx or --cubin could not be written
 };
 
 // argv[0] is the command word (`compile`).

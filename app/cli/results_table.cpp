@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "kernels/core/registry.h"
+#include "kernels/core/typed_configs.h"
 
 namespace tilescope {
 namespace {
@@ -261,6 +262,9 @@ std::string format_registry_listing() {
       for (const TileParam& p : v->tile_params)
         params += (params.empty() ? "" : "; ") + std::string(p.key) + " = " + p.meaning;
       out += "    " + wrap("typed tiles, " + std::string(v->id) + ":key=value,...: " + params, 92, "      ").substr(6);
+      // Each configuration of the compiled set as a typed tile: the same kernel, compiled at run time.
+      for (const TileConfig& c : v->configs)
+        out += "      " + c.name + " typed: " + tile_values_text(v->tile_values_of(c)) + "\n";
     }
     out += "\n";
   }

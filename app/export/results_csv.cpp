@@ -206,6 +206,11 @@ const std::vector<Column>& columns() {
       field_column("fetches_per_fma", &RunResult::fetches_per_fma),
       // Added 2026-11-23; files without it load with 0 (unknown).
       field_column("run_clock_mhz", &RunResult::run_clock_mhz),
+      // Added 2026-11-26; files without them load with -1 (not located).
+      field_column("wrong_row", &RunResult::wrong_row),
+      field_column("wrong_col", &RunResult::wrong_col),
+      field_column("wrong_value", &RunResult::wrong_value),
+      field_column("wrong_expected", &RunResult::wrong_expected),
   };
   return kColumns;
 }
@@ -410,7 +415,7 @@ bool check_header(const RecordParser& header, std::size_t* n_cols, std::string* 
   const std::vector<Column>& all_cols = columns();
   const std::size_t fields = header.field_count();
   *n_cols = all_cols.size();
-  for (const char* first_added : {"timer", "run_clock_mhz"}) {  // the first column of each addition
+  for (const char* first_added : {"timer", "run_clock_mhz", "wrong_row"}) {  // the first column of each addition
     std::size_t before = 0;
     while (before < all_cols.size() && std::string_view(all_cols[before].name) != first_added) ++before;
     if (fields == before) *n_cols = before;

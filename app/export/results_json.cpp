@@ -89,6 +89,10 @@ Json result_json(const RunResult& r) {
       {"driver_version", r.driver_version},
       {"runtime_version", r.runtime_version},
       {"cublas_version", r.cublas_version},
+      {"wrong_row", r.wrong_row},
+      {"wrong_col", r.wrong_col},
+      {"wrong_value", r.wrong_value},
+      {"wrong_expected", r.wrong_expected},
   };
 }
 

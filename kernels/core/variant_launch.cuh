@@ -18,6 +18,8 @@
 #include "kernels/core/variant.h"
 #include "kernels/cuda/cuda_check.h"
 #include "kernels/instrument/probe.cuh"
+#include "kernels/instrument/timeline.h"
+#include "kernels/instrument/timeline_probe.cuh"
 
 namespace tilescope {
 
@@ -104,6 +106,8 @@ template <typename Probe>
 ProbeSpelling probe_spelling() {
   if constexpr (std::is_same_v<Probe, TraceProbe>) {
     return {"tilescope::TraceProbe", "kernels/instrument/probe.cuh"};
+  } else if constexpr (std::is_same_v<Probe, TimelineProbe>) {
+    return {kTimelineProbeName, kTimelineProbeHeader};
   } else {
     static_assert(std::is_same_v<Probe, NoProbe>, "a probe without a spelling for run-time compiles");
     return {kNoProbeName, ""};

@@ -3,7 +3,8 @@
 // shared-memory stages, when the copy was issued, when its bytes had arrived, and when each
 // consumer began and finished multiplying it. run_timeline runs it once and returns the stamps in
 // nanoseconds since the launch's first stamp, for the Mapping tab's timeline bars; a GPU test
-// checks the orderings the barriers impose. Plain C++ header.
+// checks the orderings the barriers impose. Plain C++ header; what the kernel stamps into is in
+// timeline_buffers.h, which NVRTC compiles too.
 #pragma once
 
 #include <cstdint>
@@ -11,34 +12,14 @@
 #include <vector>
 
 #include "kernels/core/gemm_types.h"
+#include "kernels/instrument/timeline_buffers.h"
 
 namespace tilescope {
 
-// Consumers (warpgroups that multiply) a stamp record has room for.
-constexpr int kTimelineMaxConsumers = 4;
-
-// One k slab of one block, in SM clock cycles (clock64 of the block's SM); 0 = not stamped.
-struct TimelineStamps {
-  std::uint64_t issued = 0;                           // the producer found the stage free and issued the copies
-  std::uint64_t arrived = 0;                          // an observer saw the stage's barrier complete: all bytes landed
-  std::uint64_t started[kTimelineMaxConsumers] = {};  // consumer c saw it complete and began
-  std::uint64_t done[kTimelineMaxConsumers] = {};     // consumer c's products of it completed
-};
-
-// Per block: the SM clock and the global nanosecond timer read together at the start and the end,
-// which convert the block's cycles into nanoseconds on one axis for all blocks.
-struct TimelineClock {
-  std::uint64_t cycles_begin = 0, ns_begin = 0, cycles_end = 0, ns_end = 0;
-  std::uint32_t sm = 0;       // %smid
-  std::uint32_t records = 0;  // slabs this block moved (it stamps the first records_per_block)
-};
-
-// What the instrumented kernel writes into (device pointers), passed inside its TimelineProbe.
-struct TimelineBuffers {
-  TimelineStamps* stamps = nullptr;  // blocks x records_per_block, block-major
-  TimelineClock* clocks = nullptr;   // one per block
-  int records_per_block = 0;
-};
+// The timeline build's probe as a template argument of a name expression (kernel_names.h), and
+// the header NVRTC appends to a kernel text to compile it (variant_launch.cuh: probe_spelling).
+inline constexpr const char* kTimelineProbeName = "tilescope::TimelineProbe";
+inline constexpr const char* kTimelineProbeHeader = "kernels/instrument/timeline_probe.cuh";
 
 // What a launch of a variant's timeline build looks like, from the variant (before the launch).
 struct TimelineLayout {

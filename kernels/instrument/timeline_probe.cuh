@@ -3,12 +3,13 @@
 // clock and the global nanosecond timer at its start and end, and, per slab n of the block (the
 // first records_per_block of them), when the producer issued the copies, when the observer saw
 // them land, and when each consumer began and finished its products. One thread stamps each.
+// Device-safe (timeline_buffers.h), so that NVRTC compiles a typed tile's timeline build; the
+// kernel texts do not include it: the launch files choose the probe.
 #pragma once
 
-#include <cstdint>
-
 #include "kernels/instrument/no_probe.cuh"
-#include "kernels/instrument/timeline.h"
+#include "kernels/instrument/timeline_buffers.h"
+#include "kernels/ptx/device_types.cuh"
 
 namespace tilescope {
 

@@ -86,6 +86,7 @@ CompiledProgram compile_kernels(const VariantDescriptor& v, const std::vector<st
     if (!p.cache_note.empty()) all.cache_note = p.cache_note;
     all.log += p.log;
     all.ptx += p.ptx;
+    if (all.cubin.empty()) all.cubin = p.cubin;
     all.diagnostics.insert(all.diagnostics.end(), p.diagnostics.begin(), p.diagnostics.end());
     all.lowered.insert(all.lowered.end(), p.lowered.begin(), p.lowered.end());
     all.resources.insert(all.resources.end(), p.resources.begin(), p.resources.end());

@@ -43,7 +43,8 @@ std::string driver_version_text();
 // Each of `names` compiled as its own program for `architecture` (in parallel, through the compile
 // cache, each exactly as a launch on such a device compiles it, so a later launch loads them), and
 // the results in one: compiled when all compiled, their names, resources and messages in order, the
-// wall time, from the cache when all were. For a tile's cost shown before any run.
+// wall time, from the cache when all were; the machine code (cubin) is the first kernel's. For a
+// tile's cost shown before any run.
 CompiledProgram compile_kernels(const VariantDescriptor& v, const std::vector<std::string>& names,
                                 const std::string& architecture, const std::string& driver);
 

@@ -1,6 +1,10 @@
 #include <cuda.h>  // the driver's types; its functions come through the runtime's entry points
 
+#include <cstddef>
+#include <map>
+#include <mutex>
 #include <string>
+#include <tuple>
 
 #include "kernels/cuda/cuda_check.h"
 #include "kernels/jit/kernel_calls.h"
@@ -9,15 +13,10 @@ namespace tilescope {
 
 namespace {
 
-// A driver function by name, for the CUDA version the program was built with.
+// A driver function by name, with the signature of the CUDA version the program was built with.
 template <typename F>
 F driver(const char* name) {
-  void* fn = nullptr;
-  cudaDriverEntryPointQueryResult found = cudaDriverEntryPointSymbolNotFound;
-  CUDA_CHECK(cudaGetDriverEntryPointByVersion(name, &fn, CUDART_VERSION, cudaEnableDefault, &found));
-  if (found != cudaDriverEntryPointSuccess || !fn)
-    throw GpuError(std::string("the driver has no ") + name + ": it is older than this program needs");
-  return reinterpret_cast<F>(fn);
+  return driver_function<F>(name, CUDART_VERSION);
 }
 
 void check(CUresult r, const char* what) {
@@ -37,7 +36,55 @@ int attribute(const KernelLaunchShape& k, CUfunction_attribute a) {
   return v;
 }
 
+// A launch of `grid` x `block` in clusters of `cluster` blocks along x, spelled for both APIs:
+// the runtime's for a built kernel, the driver's for a run-time compiled one.
+struct ClusterConfig {
+  cudaLaunchAttribute attribute{};
+  cudaLaunchConfig_t config{};
+  CUlaunchAttribute driver_attribute{};
+  CUlaunchConfig driver_config{};
+
+  ClusterConfig(const KernelLaunchShape& k, dim3 grid, dim3 block, int cluster, cudaStream_t stream) {
+    attribute.id = cudaLaunchAttributeClusterDimension;
+    attribute.val.clusterDim.x = static_cast<unsigned>(cluster);
+    attribute.val.clusterDim.y = 1;
+    attribute.val.clusterDim.z = 1;
+    config.gridDim = grid;
+    config.blockDim = block;
+    config.dynamicSmemBytes = k.dynamic_shared_bytes;
+    config.stream = stream;
+    config.attrs = &attribute;
+    config.numAttrs = 1;
+    driver_attribute.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+    driver_attribute.value.clusterDim.x = static_cast<unsigned>(cluster);
+    driver_attribute.value.clusterDim.y = 1;
+    driver_attribute.value.clusterDim.z = 1;
+    driver_config.gridDimX = grid.x;
+    driver_config.gridDimY = grid.y;
+    driver_config.gridDimZ = grid.z;
+    driver_config.blockDimX = block.x;
+    driver_config.blockDimY = block.y;
+    driver_config.blockDimZ = block.z;
+    driver_config.sharedMemBytes = static_cast<unsigned>(k.dynamic_shared_bytes);
+    driver_config.hStream = reinterpret_cast<CUstream>(stream);
+    driver_config.attrs = &driver_attribute;
+    driver_config.numAttrs = 1;
+  }
+  // The structs point into themselves.
+  ClusterConfig(const ClusterConfig&) = delete;
+  ClusterConfig& operator=(const ClusterConfig&) = delete;
+};
+
 }  // namespace
+
+void* driver_entry_point(const char* name, int version) {
+  void* fn = nullptr;
+  cudaDriverEntryPointQueryResult found = cudaDriverEntryPointSymbolNotFound;
+  CUDA_CHECK(cudaGetDriverEntryPointByVersion(name, &fn, version, cudaEnableDefault, &found));
+  if (found != cudaDriverEntryPointSuccess || !fn)
+    throw GpuError(std::string("the driver has no ") + name + ": it is older than this program needs");
+  return fn;
+}
 
 KernelFacts kernel_facts(const KernelLaunchShape& k) {
   KernelFacts f;
@@ -81,8 +128,15 @@ int blocks_per_sm(const KernelLaunchShape& k) {
   return blocks;
 }
 
-void launch_kernel(const KernelLaunchShape& k, dim3 grid, dim3 block, void** args, cudaStream_t stream) {
-  if (!k.run_time_compiled) {
+void launch_kernel(const KernelLaunchShape& k, dim3 grid, dim3 block, void** args, cudaStream_t stream, int cluster) {
+  if (cluster > 1) {
+    const ClusterConfig c(k, grid, block, cluster, stream);
+    if (!k.run_time_compiled)
+      CUDA_CHECK(cudaLaunchKernelExC(&c.config, k.kernel, args));
+    else
+      check(driver<decltype(&cuLaunchKernelEx)>("cuLaunchKernelEx")(&c.driver_config, function_of(k), args, nullptr),
+            "cuLaunchKernelEx");
+  } else if (!k.run_time_compiled) {
     CUDA_CHECK(cudaLaunchKernel(k.kernel, grid, block, args, k.dynamic_shared_bytes, stream));
   } else {
     check(driver<decltype(&cuLaunchKernel)>("cuLaunchKernel")(function_of(k), grid.x, grid.y, grid.z, block.x, block.y,
@@ -91,6 +145,29 @@ void launch_kernel(const KernelLaunchShape& k, dim3 grid, dim3 block, void** arg
           "cuLaunchKernel");
   }
   CUDA_CHECK(cudaGetLastError());
+}
+
+int resident_clusters(const KernelLaunchShape& k, int cluster) {
+  int device = 0;
+  CUDA_CHECK(cudaGetDevice(&device));
+  using Key = std::tuple<const void*, int, int, int, std::size_t>;
+  static std::mutex guard;
+  static std::map<Key, int> known;
+  const std::lock_guard<std::mutex> lock(guard);
+  const Key key{k.kernel, device, cluster, k.threads_per_block, k.dynamic_shared_bytes};
+  if (const auto it = known.find(key); it != known.end()) return it->second;
+  // One cluster's grid: the count is of clusters, whatever the launch's grid.
+  const ClusterConfig c(k, dim3(static_cast<unsigned>(cluster)), dim3(static_cast<unsigned>(k.threads_per_block)),
+                        cluster, nullptr);
+  int clusters = 0;
+  if (!k.run_time_compiled)
+    CUDA_CHECK(cudaOccupancyMaxActiveClusters(&clusters, k.kernel, &c.config));
+  else
+    check(driver<decltype(&cuOccupancyMaxActiveClusters)>("cuOccupancyMaxActiveClusters")(&clusters, function_of(k),
+                                                                                          &c.driver_config),
+          "cuOccupancyMaxActiveClusters");
+  known[key] = clusters;
+  return clusters;
 }
 
 void* load_function(const std::string& cubin, const std::string& name) {

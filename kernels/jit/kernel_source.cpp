@@ -7,6 +7,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "kernels/jit/edited_texts.h"
+
 namespace tilescope {
 
 namespace fs = std::filesystem;
@@ -85,6 +87,7 @@ bool read_kernel_text(const VariantDescriptor& v, std::string* text, std::string
     *error = std::string(v.label) + " has no kernel text of ours (" + to_string(v.backend) + ")";
     return false;
   }
+  if (edited_text_of(v, text)) return true;
   return read_root_file(v.kernel_text, text, error);
 }
 

@@ -36,7 +36,8 @@ const KernelTextRoot& kernel_text_root();
 // The file a kernel text names relative to a root (a path of that root's kernels/).
 std::string kernel_text_path(const std::string& root, const std::string& relative);
 
-// A kernel text's bytes. False with *error saying why (no kernel text, no root found, an
+// A kernel text's bytes: the edit installed for v where there is one (edited_texts.h), else the
+// file. False with *error saying why (no kernel text, no root found, an
 // unreadable file).
 bool read_kernel_text(const VariantDescriptor& v, std::string* text, std::string* error);
 // The same for any file named from the root ("kernels/ptx/mma_ptx.cuh").

@@ -227,6 +227,7 @@ struct Measurer::Impl {
   void time_first_run(const VariantDescriptor& v, const RunRequest& req, const GemmArgs& args, RunResult& res);
   void verify(const RunRequest& req, const TileConfig& cfg, const InputSets& sets, RunResult& res);
   ErrorReport compare_with_host_reference(const RunRequest& req, const Shape& s, OutputPart part);
+  void locate_first_wrong(const RunRequest& req, const Shape& s, OutputPart part, bool host_reference, RunResult& res);
   void warm_up(const VariantDescriptor& v, const RunRequest& req, const InputSets& sets, GemmArgs args);
   std::vector<double> timed_runs(const VariantDescriptor& v, const RunRequest& req, const InputSets& sets,
                                  GemmArgs args);
@@ -477,6 +478,31 @@ void Measurer::Impl::verify(const RunRequest& req, const TileConfig& cfg, const 
   }
   record_check(res, er, unit_roundoff_for(req.precision, cfg.tf32), s.K, er.checked,
                error_growth_for(req.precision, cfg.tf32));
+  if (!res.passed && s.M * s.N <= kMaxLocatedElements)
+    locate_first_wrong(req, s, cfg.output, res.reference == "cpu_fp64", res);
+}
+
+// A failed check's first wrong element, from C and the reference the check compared (host_ref, or
+// the cuBLAS one in ref_c).
+void Measurer::Impl::locate_first_wrong(const RunRequest& req, const Shape& s, OutputPart part, bool host_reference,
+                                        RunResult& res) {
+  const std::int64_t n = s.M * s.N;
+  std::vector<double> device_ref;
+  if (!host_reference) {
+    device_ref.resize(static_cast<std::size_t>(n));
+    CUDA_CHECK(cudaMemcpy(device_ref.data(), ref_c.get(), device_ref.size() * 8, cudaMemcpyDeviceToHost));
+  }
+  const double* ref = host_reference ? host_ref.data() : device_ref.data();
+  std::vector<char> out(static_cast<std::size_t>(n) * output_bytes(req.precision));
+  CUDA_CHECK(cudaMemcpy(out.data(), c.get(), out.size(), cudaMemcpyDeviceToHost));
+  const WrongElement w =
+      precision_facts(req.precision).double_output
+          ? first_wrong_element(reinterpret_cast<const double*>(out.data()), ref, s.M, s.N, part, res.tolerance)
+          : first_wrong_element(reinterpret_cast<const float*>(out.data()), ref, s.M, s.N, part, res.tolerance);
+  res.wrong_row = w.row;
+  res.wrong_col = w.col;
+  res.wrong_value = w.value;
+  res.wrong_expected = w.expected;
 }
 
 // The device C against the CPU reference of input set 0, computed once per problem, precision,

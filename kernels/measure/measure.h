@@ -24,6 +24,9 @@ struct VariantDescriptor;  // variant.h
 // about sqrt(K) blocks of K (so that it rounds differently from the kernels' one FMA chain per element).
 enum class ReferenceSource { Auto, Cpu, CublasDgemm };
 constexpr double kCpuReferenceMaxWork = 300.0 * 300.0 * 300.0;
+// A failed check locates its first wrong element (RunResult::wrong_row) when C has at most this
+// many elements: C and the reference are copied to the host for it (768 MiB at this size).
+constexpr std::int64_t kMaxLocatedElements = 8192LL * 8192LL;
 constexpr int kSampledReferencePoints = 4096;
 
 struct RunRequest {
@@ -73,6 +76,12 @@ struct RunResult {
   double rel_error = -1;
   double tolerance = 0;
   std::int64_t unwritten = 0;  // elements still holding the poison (NaN) after the run
+  // A failed check's first wrong element (row-major order over the checked part: the poison, or
+  // off by more than the tolerance), its value and the reference's: where a learner starts looking.
+  // -1 when none was located (the check passed, or C was too large to copy back:
+  // kMaxLocatedElements).
+  std::int64_t wrong_row = -1, wrong_col = -1;
+  double wrong_value = 0, wrong_expected = 0;
   // "cpu_fp64" | "cublas_dgemm" | "cpu_fp64_sampled" (texture shaders without a CUDA device,
   // above kCpuReferenceMaxWork: the error over kSampledReferencePoints random elements, the
   // poison check over all of C).

@@ -142,6 +142,28 @@ ErrorReport sampled_compare_to_reference(const float* c, Problem problem, const 
   return r;
 }
 
+template <typename T>
+WrongElement first_wrong_element(const T* c, const double* ref, std::int64_t m, std::int64_t n, OutputPart part,
+                                 double rel_tolerance) {
+  double max_ref = 0;
+  for (std::int64_t i = 0; i < m; ++i)
+    for (std::int64_t j = part == OutputPart::UpperTriangle ? i : 0; j < n; ++j)
+      max_ref = std::fmax(max_ref, std::fabs(ref[i * n + j]));
+  const double limit = rel_tolerance * max_ref;
+  for (std::int64_t i = 0; i < m; ++i) {
+    for (std::int64_t j = part == OutputPart::UpperTriangle ? i : 0; j < n; ++j) {
+      const double v = static_cast<double>(c[i * n + j]), x = ref[i * n + j];
+      // Written as "not within" so that NaN counts as wrong.
+      if (!(std::fabs(v - x) <= limit)) return {i, j, v, x};
+    }
+  }
+  return {};
+}
+
+template WrongElement first_wrong_element<float>(const float*, const double*, std::int64_t, std::int64_t, OutputPart,
+                                                 double);
+template WrongElement first_wrong_element<double>(const double*, const double*, std::int64_t, std::int64_t, OutputPart,
+                                                  double);
 template ErrorReport compare_to_reference<float>(const float*, const double*, std::int64_t, std::int64_t, OutputPart);
 template ErrorReport compare_to_reference<double>(const double*, const double*, std::int64_t, std::int64_t, OutputPart);
 

@@ -39,6 +39,17 @@ double relative_max_error(double max_diff, double max_ref);
 template <typename T>
 ErrorReport compare_to_reference(const T* c, const double* ref, std::int64_t m, std::int64_t n, OutputPart part);
 
+// The first element of the checked part, in row-major order, that holds NaN or differs from the
+// reference by more than rel_tolerance x max |ref| (the check's own measure, element by element):
+// row -1 when there is none.
+struct WrongElement {
+  std::int64_t row = -1, col = -1;
+  double value = 0, expected = 0;
+};
+template <typename T>
+WrongElement first_wrong_element(const T* c, const double* ref, std::int64_t m, std::int64_t n, OutputPart part,
+                                 double rel_tolerance);
+
 // The relative error over `samples` elements of the full M x N result `c` picked at random (the
 // same for a given seed; all of them when C has no more), each computed by
 // reference_element_f64: a check at sizes where a full CPU reference takes too long. The NaN

@@ -1,14 +1,18 @@
 // 01 naive — one thread per element of C.
 //
-// The launch file of naive: descriptor, launch, mapping model; the story and the kernel are
-// in 01_naive.cuh.
+// The launch file of naive: descriptor, tiles a learner types, launch, mapping model; the story
+// and the kernel are in 01_naive.cuh.
 #include <algorithm>
+#include <cstdint>
 
 #include "kernels/core/kernel_common.cuh"
 #include "kernels/core/kernel_names.h"
+#include "kernels/core/typed_configs.h"
 #include "kernels/core/variant.h"
 #include "kernels/core/variant_launch.cuh"
 #include "kernels/instrument/probe.cuh"
+#include "kernels/jit/jit_kernels.h"
+#include "kernels/jit/kernel_calls.h"
 #include "kernels/variants/01_naive.cuh"
 
 namespace tilescope {
@@ -19,7 +23,8 @@ namespace {
 
 // The one kernel of a launch: its template arguments are chosen here and nowhere else (kAta by
 // naive_ata), so that naive_kernel_for names exactly the kernel the launch runs and
-// naive_kernel_names spells it for NVRTC.
+// naive_kernel_names spells it for NVRTC. The block's shape is no template argument (the kernel
+// reads blockDim): every block shape, typed or compiled, runs the same kernel.
 bool naive_ata(Problem p) {
   return p == Problem::Ata;
 }
@@ -29,31 +34,52 @@ auto naive_kernel(Problem p) {
   return naive_ata(p) ? naive_gemm_kernel<T, true, Probe> : naive_gemm_kernel<T, false, Probe>;
 }
 
+// The name expression of the kernel, as NVRTC compiles it.
+std::string naive_kernel_name(Precision q, Problem p, const char* probe) {
+  return kernel_name("naive_gemm_kernel", {fma_element_type(q), cpp_bool(naive_ata(p)), probe});
+}
+
 std::vector<std::string> naive_kernel_names(const TileConfig&, Precision q, Problem p) {
-  return {kernel_name("naive_gemm_kernel", {fma_element_type(q), cpp_bool(naive_ata(p)), kNoProbeName})};
+  return {naive_kernel_name(q, p, kNoProbeName)};
+}
+
+// The kernel of a launch: from the build, or, for a typed block shape, compiled at run time from
+// the same text with the probe the launch asks for (the same code: the block's shape is chosen at
+// launch, but a typed tile runs what NVRTC compiles, as every typed tile does).
+template <typename T, typename Probe>
+KernelLaunchShape kernel_of_launch(const GemmArgs& g, int config_index) {
+  KernelLaunchShape k{nullptr, config_at(kNaiveVariant, config_index).threads(), 0};
+  if (is_typed_config(kNaiveVariant, config_index)) {
+    const ProbeSpelling probe = probe_spelling<Probe>();
+    k.kernel = jit_kernel(kNaiveVariant, naive_kernel_name(g.precision, g.problem, probe.name), probe.header).kernel;
+    k.run_time_compiled = true;
+  } else {
+    k.kernel = reinterpret_cast<const void*>(naive_kernel<T, Probe>(g.problem));
+  }
+  return k;
 }
 
 KernelLaunchShape naive_kernel_for(const GemmArgs& g, int config_index) {
-  const void* kernel = with_fma_type(g.precision, [&](auto element) {
-    return reinterpret_cast<const void*>(naive_kernel<decltype(element), NoProbe>(g.problem));
-  });
-  return {kernel, kNaiveVariant.configs[config_index].threads(), 0};
+  return with_fma_type(g.precision,
+                       [&](auto element) { return kernel_of_launch<decltype(element), NoProbe>(g, config_index); });
 }
 
 struct NaiveLaunch {
   template <typename Probe>
   static void run(const GemmArgs& g, int config_index, const Probe& probe) {
-    const TileConfig& cfg = kNaiveVariant.configs[config_index];
+    const TileConfig& cfg = config_at(kNaiveVariant, config_index);
     with_fma_type(g.precision, [&](auto element) {
       using T = decltype(element);
-      const int M = static_cast<int>(g.shape.M), N = static_cast<int>(g.shape.N), K = static_cast<int>(g.shape.K);
+      int M = static_cast<int>(g.shape.M), N = static_cast<int>(g.shape.N), K = static_cast<int>(g.shape.K);
       const dim3 block(cfg.threads_x, cfg.threads_y);
       const dim3 grid = checked_grid(ceil_div(N, cfg.threads_x), ceil_div(M, cfg.threads_y));
       const T* a = static_cast<const T*>(g.a);
       const T* b = g.problem == Problem::Ata ? a : static_cast<const T*>(g.b);
-      const auto kernel = naive_kernel<T, Probe>(g.problem);
-      kernel<<<grid, block, 0, g.stream>>>(a, b, static_cast<T*>(g.c), M, N, K, probe);
-      CUDA_CHECK_LAUNCH("naive_gemm_kernel");
+      T* c = static_cast<T*>(g.c);
+      Probe kernel_probe = probe;
+      // What <<<...>>> does, written out so that a kernel compiled at run time launches the same way.
+      void* args[] = {&a, &b, &c, &M, &N, &K, &kernel_probe};
+      launch_kernel(kernel_of_launch<T, Probe>(g, config_index), grid, block, args, g.stream);
     });
   }
 };
@@ -150,7 +176,7 @@ class NaiveModel final : public MappingModel {
 };
 
 std::unique_ptr<MappingModel> naive_model(int config_index, Problem problem, Precision, const Shape& shape) {
-  return std::make_unique<NaiveModel>(kNaiveVariant.configs[config_index], problem, normalised(problem, shape));
+  return std::make_unique<NaiveModel>(config_at(kNaiveVariant, config_index), problem, normalised(problem, shape));
 }
 
 TileConfig naive_config(int bx, int by, const char* description) {
@@ -163,6 +189,37 @@ TileConfig naive_config(int bx, int by, const char* description) {
   c.threads_y = by;
   c.math = "FP32 / FP64 FMA";
   return c;
+}
+
+// ---- tiles a learner types (kernels/core/typed_configs.h) -------------------------------------
+// The block's shape: the kernel reads it from blockDim, so it is no template argument; a typed one
+// is launched with the kernel NVRTC compiles, the same code for every shape.
+const std::vector<TileParam> kTileParams = {
+    {"block_x", "threads per block along a row of C (its columns), one element each"},
+    {"block_y", "threads per block along a column of C (its rows)"},
+};
+
+TileValues naive_tile_values(const TileConfig& cfg) {
+  return {{"block_x", cfg.threads_x}, {"block_y", cfg.threads_y}};
+}
+
+// What a block cannot be: the device's limit of 1024 threads (which bounds each side too). A
+// block that is not whole warps is taken: its last warp runs partly empty, which is worth seeing.
+std::string typed_refusal(int bx, int by) {
+  auto n = [](int v) { return std::to_string(v); };
+  if (bx < 1 || by < 1) return "block_x = " + n(bx) + ", block_y = " + n(by) + ": a block has at least 1 x 1 threads";
+  const std::int64_t threads = std::int64_t{bx} * by;
+  if (threads > 1024)
+    return n(bx) + " x " + n(by) + " = " + std::to_string(threads) + " threads per block: the limit is 1024";
+  return "";
+}
+
+bool naive_typed_config(const TileValues& values, TileConfig* out, std::string* why) {
+  const int bx = tile_value(values, "block_x", 0), by = tile_value(values, "block_y", 0);
+  *why = typed_refusal(bx, by);
+  if (!why->empty()) return false;
+  *out = naive_config(bx, by, "a block shape typed by the learner, compiled at run time");
+  return true;
 }
 
 }  // namespace
@@ -183,6 +240,9 @@ extern const VariantDescriptor kNaiveVariant = [] {
   v.kernel_text = "kernels/variants/01_naive.cuh";
   v.kernel_names = naive_kernel_names;
   v.model = naive_model;
+  v.tile_params = kTileParams;
+  v.tile_values_of = naive_tile_values;
+  v.typed_config = naive_typed_config;
   v.model_caps.staged_phases = false;  // one phase: the whole K loop, straight from global memory
   return v;
 }();

@@ -4,6 +4,8 @@
 // operand read straight from global memory.
 // Changed from cuBLAS: everything — this is the starting point of the lesson.
 // Thread -> C: C(row, col) with row = blockIdx.y * BY + threadIdx.y, col = blockIdx.x * BX + threadIdx.x.
+//   The block's shape BX x BY is blockDim, chosen at launch and no template argument: the compiled
+//   configurations and a block shape a learner types (block_x, block_y) run the same kernel.
 //   threadIdx.x runs along a row of C, so a warp reads one row of B contiguously (coalesced) and
 //   all its threads read the same A[row][k] (a broadcast).
 // AᵀA: A is K x N, and A^T[i][k] = A[k][i]; the thread reads column i and column j of A. It

@@ -1,16 +1,20 @@
 // 04 wmma — the first tensor-core step: a warp multiplies whole fragments of A and B with one
 // call, through nvcuda::wmma, and never says which of its lanes holds what.
 //
-// The launch file of wmma: descriptor, compiled set, launch, mapping model; the story and the
-// kernel are in 04_wmma.cuh.
+// The launch file of wmma: descriptor, compiled set, tiles a learner types, launch, mapping model;
+// the story, the kernel and the rules a tile must keep are in 04_wmma.cuh.
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 
 #include "kernels/core/kernel_common.cuh"
 #include "kernels/core/kernel_names.h"
+#include "kernels/core/typed_configs.h"
 #include "kernels/core/variant.h"
 #include "kernels/core/variant_launch.cuh"
 #include "kernels/instrument/probe.cuh"
+#include "kernels/jit/jit_kernels.h"
+#include "kernels/jit/kernel_calls.h"
 #include "kernels/models/block_tile_model.h"
 #include "kernels/variants/04_wmma.cuh"
 
@@ -29,120 +33,228 @@ FragmentShape fragment_shape(Precision p) {
 // ---- the compiled set ---------------------------------------------------------------------
 // One row per configuration, for every input type (BK = 32 is a whole number of k steps of each
 // fragment shape); the descriptor's config list is built from the same rows.
-struct WmmaParams {
-  int bm = 0, bn = 0, bk = 0;    // block tile of C and slab depth
-  int warps_m = 0, warps_n = 0;  // the block's warps, as a grid over its tile
+struct WmmaRow {
+  WmmaTile tile;  // block tile of C, slab depth, warp tile (04_wmma.cuh)
   const char* description = "";
-  constexpr int warps() const { return warps_m * warps_n; }
 };
-constexpr WmmaParams kParams[] = {
-    {.bm = 64,
-     .bn = 64,
-     .bk = 32,
-     .warps_m = 2,
-     .warps_n = 2,
+constexpr WmmaRow kParams[] = {
+    {.tile = {.bm = 64, .bn = 64, .bk = 32, .wm = 32, .wn = 32},
      .description = "4 warps of 32 x 32: 2 x 2 fragments each in f16 (4 x 4 in f64)"},
-    {.bm = 128,
-     .bn = 128,
-     .bk = 32,
-     .warps_m = 2,
-     .warps_n = 4,
+    {.tile = {.bm = 128, .bn = 128, .bk = 32, .wm = 64, .wn = 32},
      .description = "8 warps of 64 x 32: 4 x 2 fragments each in f16 (8 x 4 in f64), each slab feeds twice the tile"},
 };
 constexpr int kNumConfigs = sizeof(kParams) / sizeof(kParams[0]);
 
-template <Precision P, typename Probe>
-struct WmmaKernel {
-  using In = typename WmmaTypes<P>::In;
-  using Acc = typename WmmaTypes<P>::Acc;
-  void (*kernel)(const In*, const In*, Acc*, int, int, int, Probe) = nullptr;
-  int warps = 0;
-  std::size_t shared_bytes = 0;
+// "64x64x32_w32x32": block tile and slab, warp tile.
+std::string config_name(const WmmaTile& t) {
+  return std::to_string(t.bm) + "x" + std::to_string(t.bn) + "x" + std::to_string(t.bk) + "_w" + std::to_string(t.wm) +
+         "x" + std::to_string(t.wn);
+}
+
+// ---- tiles a learner types ----------------------------------------------------------------
+// The kernel template's parameters, by name (kernels/core/typed_configs.h); the warps are given
+// by their tile, as the configurations' names give them (the kernel takes bm / wm x bn / wn).
+const std::vector<TileParam> kTileParams = {
+    {"bm", "rows of C per block"},
+    {"bn", "columns of C per block"},
+    {"bk", "k per shared-memory slab (whole fragments deep)"},
+    {"wm", "rows of C per warp (whole fragments; divides bm)"},
+    {"wn", "columns of C per warp (whole fragments; divides bn)"},
 };
 
-template <Precision P, int C, typename Probe>
-WmmaKernel<P, Probe> config_kernel(bool ata) {
-  constexpr WmmaParams p = kParams[C];
-  using S = WmmaShape<P, p.bm, p.bn, p.bk, p.warps_m, p.warps_n>;
-  // A traced lane's writer ids number the warp's fragments (trace.h).
-  static_assert(S::FRAGS_M * S::FRAGS_N <= kTraceSlots, "a writer id has room for the warp's fragments");
-  WmmaKernel<P, Probe> k;
-  k.kernel = ata ? wmma_kernel<P, p.bm, p.bn, p.bk, p.warps_m, p.warps_n, true, Probe>
-                 : wmma_kernel<P, p.bm, p.bn, p.bk, p.warps_m, p.warps_n, false, Probe>;
-  k.warps = p.warps_m * p.warps_n;
+TileValues values_of(const WmmaTile& t) {
+  return {{"bm", t.bm}, {"bn", t.bn}, {"bk", t.bk}, {"wm", t.wm}, {"wn", t.wn}};
+}
+
+WmmaTile tile_of_values(const TileValues& v) {
+  return {tile_value(v, "bm", 0), tile_value(v, "bn", 0), tile_value(v, "bk", 0), tile_value(v, "wm", 0),
+          tile_value(v, "wn", 0)};
+}
+
+// The tile of any configuration: a compiled row's, or a typed one's values; none for a name of
+// neither (a configuration from elsewhere).
+std::optional<WmmaTile> tile_of(const TileConfig& cfg) {
+  if (const WmmaRow* row = row_of(kParams, kWmmaVariant.configs, cfg)) return row->tile;
+  if (cfg.typed.empty()) return std::nullopt;
+  return tile_of_values(cfg.typed);
+}
+WmmaTile tile_at(int config_index) {
+  const std::optional<WmmaTile> t = tile_of(config_at(kWmmaVariant, config_index));
+  if (!t) throw GpuError(config_index_error(kWmmaVariant, config_index));
+  return *t;
+}
+
+TileValues wmma_tile_values(const TileConfig& cfg) {
+  const std::optional<WmmaTile> t = tile_of(cfg);
+  return t ? values_of(*t) : TileValues{};
+}
+
+// The words of the rule (wmma_tile_fault, 04_wmma.cuh) that tile t breaks for input type P.
+template <Precision P>
+std::string fault_words(const WmmaTile& t) {
+  auto n = [](int v) { return std::to_string(v); };
+  constexpr FragmentShape f = WmmaTypes<P>::kShape;
+  const std::string fragment = n(f.m) + " x " + n(f.n) + " x " + n(f.k);
+  switch (wmma_tile_fault<P>(t)) {
+    case WmmaFault::None:
+      return "";
+    case WmmaFault::WarpTiling:
+      return "the warp tile " + n(t.wm) + " x " + n(t.wn) + " does not tile the block tile " + n(t.bm) + " x " +
+             n(t.bn);
+    case WmmaFault::Warps:
+      return n(t.bm / t.wm) + " x " + n(t.bn / t.wn) + " = " + n(warps_of(t)) +
+             " warps per block: the limit is 32 (1024 threads)";
+    case WmmaFault::WarpTile:
+      return "wm = " + n(t.wm) + ", wn = " + n(t.wn) + ": a warp tile is whole " + n(f.m) + " x " + n(f.n) +
+             " fragments (the fragment " + fragment + ")";
+    case WmmaFault::SlabDepth:
+      return "bk = " + n(t.bk) + ": a slab is whole fragments deep, a multiple of " + n(f.k) + " (the fragment " +
+             fragment + ")";
+    case WmmaFault::Registers:
+      return "a " + n(t.wm) + " x " + n(t.wn) + " warp tile holds " +
+             n(accumulator_registers(t, f, static_cast<int>(sizeof(typename WmmaTypes<P>::Acc)))) +
+             " accumulator registers per lane: a thread has at most 255";
+  }
+  return "";
+}
+std::string fault_words(const WmmaTile& t, Precision q) {
+  return with_tensor_core_precision(q, [&](auto type) { return fault_words<decltype(type)::value>(t); });
+}
+
+TileConfig wmma_config(const WmmaTile& t, const std::string& name, const char* description);
+
+// What no input type's kernel can take: values out of range, then the kernel text's rules (every
+// type's, so that a tile is refused here only when every type refuses it; one that suits some
+// types is refused for the others by wmma_refuses, naming the rule). The device's limits (shared
+// memory) are checked for every configuration by unsupported_reason().
+std::string typed_refusal(const WmmaTile& t) {
+  if (t.bm < 1 || t.bn < 1 || t.bk < 1 || t.wm < 1 || t.wn < 1) return "bm, bn, bk, wm and wn must be at least 1";
+  if (t.bm > 512 || t.bn > 512 || t.bk > 256) return "bm and bn are at most 512, bk at most 256";
+  std::string first, all;
+  for (Precision q : kWmmaVariant.precisions) {
+    const std::string why = fault_words(t, q);
+    if (why.empty()) return "";
+    if (first.empty()) first = why;
+    if (why != first) all = "no input type takes it";
+  }
+  return all.empty() ? first : all + " (" + to_string(kWmmaVariant.precisions.front()) + ": " + first + ")";
+}
+
+bool wmma_typed_config(const TileValues& values, TileConfig* out, std::string* why) {
+  const WmmaTile t = tile_of_values(values);
+  *why = typed_refusal(t);
+  if (!why->empty()) return false;
+  *out = wmma_config(t, "", "a tile typed by the learner, compiled at run time");
+  return true;
+}
+
+// ---- launching --------------------------------------------------------------------------------
+// Shared memory of a tile's kernel for input type P (slabs, then the staging areas of C).
+template <Precision P>
+std::size_t tile_shared_bytes(const WmmaTile& t) {
   using Types = WmmaTypes<P>;
-  k.shared_bytes = shared_bytes_for(p.bm, p.bn, p.bk, p.warps(), sizeof(typename Types::In),
-                                    sizeof(typename Types::Acc), Types::kShape.m, Types::kShape.n);
+  return shared_bytes_for(t.bm, t.bn, t.bk, warps_of(t), sizeof(typename Types::In), sizeof(typename Types::Acc),
+                          Types::kShape.m, Types::kShape.n);
+}
+
+// The compiled kernel of row C; the template arguments are chosen here and nowhere else, so that
+// kernel_for names exactly the kernel the launch runs.
+template <Precision P, int C, typename Probe>
+const void* row_kernel(bool ata) {
+  constexpr WmmaTile t = kParams[C].tile;
+  constexpr int kWarpsM = t.bm / t.wm, kWarpsN = t.bn / t.wn;
+  return ata ? reinterpret_cast<const void*>(wmma_kernel<P, t.bm, t.bn, t.bk, kWarpsM, kWarpsN, true, Probe>)
+             : reinterpret_cast<const void*>(wmma_kernel<P, t.bm, t.bn, t.bk, kWarpsM, kWarpsN, false, Probe>);
+}
+
+// The name expression of a tile's kernel, as NVRTC compiles it and as the runtime names the
+// compiled one: "tilescope::wmma_kernel<(tilescope::Precision)2, 64, 64, 32, 2, 2, false,
+// tilescope::NoProbe>".
+std::string wmma_kernel_name(const WmmaTile& t, Precision q, bool ata, const char* probe) {
+  auto n = [](int v) { return std::to_string(v); };
+  return kernel_name("wmma_kernel", {precision_argument(q), n(t.bm), n(t.bn), n(t.bk), n(t.bm / t.wm), n(t.bn / t.wn),
+                                     cpp_bool(ata), probe});
+}
+
+// The kernel of a launch: from the compiled set, or, for a typed tile, compiled at run time from
+// the same text with the probe the launch asks for; with its block and shared memory.
+template <Precision P, typename Probe>
+KernelLaunchShape kernel_of_launch(const GemmArgs& g, int config_index) {
+  const WmmaTile t = tile_at(config_index);
+  const bool ata = g.problem == Problem::Ata;
+  KernelLaunchShape k;
+  k.threads_per_block = kWarpSize * warps_of(t);
+  k.dynamic_shared_bytes = tile_shared_bytes<P>(t);
+  if (is_typed_config(kWmmaVariant, config_index)) {
+    if (ata && t.bm != t.bn) throw GpuError("a tile with BM != BN has no AᵀA kernel");
+    const ProbeSpelling probe = probe_spelling<Probe>();
+    k.kernel = jit_kernel(kWmmaVariant, wmma_kernel_name(t, P, ata, probe.name), probe.header).kernel;
+    k.run_time_compiled = true;
+    return k;
+  }
+  k.kernel = with_row<kNumConfigs>(kWmmaVariant, config_index,
+                                   [&](auto row) { return row_kernel<P, decltype(row)::value, Probe>(ata); });
   return k;
 }
 
-// The one kernel of a launch: its template arguments are chosen here and nowhere else, so that
-// kernel_for names exactly the kernel the launch runs.
-template <Precision P, typename Probe>
-WmmaKernel<P, Probe> launch_kernel(const GemmArgs& g, int config_index) {
-  return with_row<kNumConfigs>(kWmmaVariant, config_index, [&](auto row) {
-    return config_kernel<P, decltype(row)::value, Probe>(g.problem == Problem::Ata);
-  });
-}
-
-// The kernel a case runs, spelled for NVRTC: config_kernel's, for the row of kParams the
-// configuration was built from.
+// The kernel a case runs, spelled for NVRTC: the one kernel_of_launch chooses for it.
 std::vector<std::string> wmma_kernel_names(const TileConfig& cfg, Precision q, Problem problem) {
-  const WmmaParams* p = row_of(kParams, kWmmaVariant.configs, cfg);
-  if (!p) return {};
-  return {kernel_name("wmma_kernel", {precision_argument(q), std::to_string(p->bm), std::to_string(p->bn),
-                                      std::to_string(p->bk), std::to_string(p->warps_m), std::to_string(p->warps_n),
-                                      cpp_bool(problem == Problem::Ata), kNoProbeName})};
+  const std::optional<WmmaTile> t = tile_of(cfg);
+  if (!t) return {};
+  return {wmma_kernel_name(*t, q, problem == Problem::Ata, kNoProbeName)};
 }
 
 // The grid: one block per block tile (gemm), or per upper-triangle block tile (AᵀA).
-std::int64_t block_count(Problem problem, const Shape& s, const WmmaParams& p) {
-  return block_tile_count(problem == Problem::Ata, static_cast<int>(ceil_div(s.M, p.bm)),
-                          static_cast<int>(ceil_div(s.N, p.bn)));
+std::int64_t block_count(Problem problem, const Shape& s, const WmmaTile& t) {
+  return block_tile_count(problem == Problem::Ata, static_cast<int>(ceil_div(s.M, t.bm)),
+                          static_cast<int>(ceil_div(s.N, t.bn)));
 }
 
 struct WmmaLaunch {
   template <typename Probe>
   static void run(const GemmArgs& g, int config_index, const Probe& probe) {
+    const WmmaTile t = tile_at(config_index);
     with_tensor_core_precision(g.precision, [&](auto type) {
       constexpr Precision P = decltype(type)::value;
       using In = typename WmmaTypes<P>::In;
       using Acc = typename WmmaTypes<P>::Acc;
-      const WmmaKernel<P, Probe> k = launch_kernel<P, Probe>(g, config_index);
+      const KernelLaunchShape k = kernel_of_launch<P, Probe>(g, config_index);
       // Above 48 KB a block's dynamic shared memory must be allowed explicitly.
-      if (k.shared_bytes > 48 * 1024)
-        CUDA_CHECK(cudaFuncSetAttribute(k.kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                        static_cast<int>(k.shared_bytes)));
+      if (k.dynamic_shared_bytes > 48 * 1024) allow_dynamic_shared(k);
       const Shape s = normalised(g.problem, g.shape);
-      const int M = static_cast<int>(s.M), N = static_cast<int>(s.N), K = static_cast<int>(s.K);
-      const dim3 grid = checked_grid(block_count(g.problem, s, kParams[config_index]), 1);
-      const dim3 block(kWarpSize, k.warps);
+      int M = static_cast<int>(s.M), N = static_cast<int>(s.N), K = static_cast<int>(s.K);
+      const dim3 grid = checked_grid(block_count(g.problem, s, t), 1);
+      const dim3 block(kWarpSize, warps_of(t));
       const In* a = static_cast<const In*>(g.a);
       const In* b = g.problem == Problem::Ata ? a : static_cast<const In*>(g.b);
-      const auto kernel = k.kernel;
-      kernel<<<grid, block, k.shared_bytes, g.stream>>>(a, b, static_cast<Acc*>(g.c), M, N, K, probe);
-      CUDA_CHECK_LAUNCH("wmma_kernel");
+      Acc* c = static_cast<Acc*>(g.c);
+      Probe kernel_probe = probe;
+      // What <<<...>>> does, written out so that a kernel compiled at run time launches the same way.
+      void* args[] = {&a, &b, &c, &M, &N, &K, &kernel_probe};
+      launch_kernel(k, grid, block, args, g.stream);
     });
   }
 };
 
 KernelLaunchShape wmma_kernel_for(const GemmArgs& g, int config_index) {
-  return with_tensor_core_precision(g.precision, [&](auto type) {
-    const auto k = launch_kernel<decltype(type)::value, NoProbe>(g, config_index);
-    return KernelLaunchShape{reinterpret_cast<const void*>(k.kernel), kWarpSize * k.warps, k.shared_bytes};
-  });
+  return with_tensor_core_precision(
+      g.precision, [&](auto type) { return kernel_of_launch<decltype(type)::value, NoProbe>(g, config_index); });
 }
 
-std::string wmma_refuses(Problem problem, Precision, const TileConfig& cfg) {
+std::string wmma_refuses(Problem problem, Precision precision, const TileConfig& cfg) {
+  const std::optional<WmmaTile> t = tile_of(cfg);
+  if (!t) return "unknown configuration " + cfg.name;
+  if (!supports(kWmmaVariant, precision)) return std::string("wmma takes no ") + to_string(precision);
   if (problem == Problem::Ata && cfg.bm != cfg.bn)
     return "AᵀA mirrors square blocks across the diagonal: BM must equal BN";
+  if (std::string why = fault_words(*t, precision); !why.empty()) return std::string(to_string(precision)) + ": " + why;
   return "";
 }
 
 std::size_t wmma_shared_bytes(const TileConfig& cfg, Precision p) {
-  const FragmentShape f = fragment_shape(p);
-  return shared_bytes_for(cfg.bm, cfg.bn, cfg.bk, cfg.threads() / kWarpSize, static_cast<int>(element_bytes(p)),
-                          static_cast<int>(output_bytes(p)), f.m, f.n);
+  const std::optional<WmmaTile> t = tile_of(cfg);
+  if (!t) return 0;
+  return with_tensor_core_precision(p, [&](auto type) { return tile_shared_bytes<decltype(type)::value>(*t); });
 }
 
 // FP64 wmma (8 x 8 x 4 double fragments) exists from sm_80, beyond the sm_70 of f16.
@@ -151,16 +263,16 @@ int wmma_min_cc_for(Precision p) {
 }
 
 // ---- the mapping model ---------------------------------------------------------------------
-// What wmma_kernel does, as plain host code, for one row of kParams and one input type (the
-// fragment shape and the chunk width W of the copy-out depend on it). Blocks are numbered as
+// What wmma_kernel does, as plain host code, for one tile and one input type (the fragment shape
+// and the chunk width W of the copy-out depend on it). Blocks are numbered as
 // the 1-D grid launches them: block_x = the linear index, block_y = 0.
 class WmmaModel final : public BlockTileModel {
  public:
-  WmmaModel(const WmmaParams& p, Problem problem, Precision precision, const Shape& shape)
-      : BlockTileModel({p.bm, p.bn, p.bk, p.warps()}, problem, shape), p_(p), f_(fragment_shape(precision)) {
+  WmmaModel(const WmmaTile& t, Problem problem, Precision precision, const Shape& shape)
+      : BlockTileModel({t.bm, t.bn, t.bk, warps_of(t)}, problem, shape), t_(t), f_(fragment_shape(precision)) {
     chunk_ = kVecBytes / static_cast<int>(output_bytes(precision));
-    wm_ = p.bm / p.warps_m;
-    wn_ = p.bn / p.warps_n;
+    wm_ = t.wm;
+    wn_ = t.wn;
     frags_n_ = wn_ / f_.n;
   }
 
@@ -178,7 +290,7 @@ class WmmaModel final : public BlockTileModel {
     const int fr = (r % wm_) / f_.m, fc = (c % wn_) / f_.n;
     const int chunk = (r % f_.m) * (f_.n / chunk_) + (c % f_.n) / chunk_;
     o->thread_x = chunk % kWarpSize;
-    o->thread_y = (r / wm_) * p_.warps_n + c / wn_;
+    o->thread_y = (r / wm_) * (t_.bn / wn_) + c / wn_;
     o->slot = fr * frags_n_ + fc;
   }
 
@@ -186,13 +298,13 @@ class WmmaModel final : public BlockTileModel {
   // fragments of each k step from shared memory and issues one mma_sync per accumulator fragment.
   void describe_phase(int bx, int, PhaseWork* w) const override {
     const Workers working = workers(bx, wm_, wn_, true);
-    const int warps = p_.warps(), frags_m = wm_ / f_.m, steps = p_.bk / f_.k;
+    const int warps = warps_of(t_), frags_m = wm_ / f_.m, steps = t_.bk / f_.k;
     w->outputs = working.outputs;
     const std::string wm = std::to_string(wm_), wn = std::to_string(wn_);
     w->shared = {static_cast<std::int64_t>(working.warps) * (wm_ + wn_),
                  working.warps < warps ? "working warps x (WM + WN)" : "warps x (WM + WN)",
                  std::to_string(working.warps) + " x (" + wm + " + " + wn + ")"};
-    const std::string bm = std::to_string(p_.bm), bn = std::to_string(p_.bn), bk = std::to_string(p_.bk);
+    const std::string bm = std::to_string(t_.bm), bn = std::to_string(t_.bn), bk = std::to_string(t_.bk);
     w->words.push_back("The block's " + std::to_string(warps * kWarpSize) + " threads loaded the slab (" +
                        (ata() ? "A as Aᵀ: BK x BM = " + bk + " x " + bm : "A: BM x BK = " + bm + " x " + bk) +
                        ", B: BK x BN = " + bk + " x " + bn +
@@ -210,26 +322,28 @@ class WmmaModel final : public BlockTileModel {
           " of the " + std::to_string(warps) + ", mirrors of tiles above it.");
   }
 
-  WmmaParams p_;
+  WmmaTile t_;
   FragmentShape f_;
   int chunk_ = 4, wm_ = 1, wn_ = 1, frags_n_ = 1;
 };
 
-TileConfig wmma_config(const WmmaParams& p) {
+TileConfig wmma_config(const WmmaTile& t, const std::string& name, const char* description) {
   TileConfig c;
-  const int wm = p.bm / p.warps_m, wn = p.bn / p.warps_n;
-  c.name = std::to_string(p.bm) + "x" + std::to_string(p.bn) + "x" + std::to_string(p.bk) + "_w" + std::to_string(wm) +
-           "x" + std::to_string(wn);
-  c.description = p.description;
-  c.bm = p.bm;
-  c.bn = p.bn;
-  c.bk = p.bk;
-  c.warp_m = wm;
-  c.warp_n = wn;
+  c.name = name;
+  c.description = description;
+  c.bm = t.bm;
+  c.bn = t.bn;
+  c.bk = t.bk;
+  c.warp_m = t.wm;
+  c.warp_n = t.wn;
   c.threads_x = kWarpSize;
-  c.threads_y = p.warps();
+  c.threads_y = warps_of(t);
   c.math = "tensor cores (nvcuda::wmma): f16, bf16 16x16x16 and tf32 16x16x8 with FP32 accumulation; f64 8x8x4";
   return c;
+}
+
+TileConfig row_config(const WmmaRow& row) {
+  return wmma_config(row.tile, config_name(row.tile), row.description);
 }
 
 }  // namespace
@@ -243,7 +357,7 @@ extern const VariantDescriptor kWmmaVariant = [] {
       "double) with one wmma::mma_sync, from slabs staged in shared memory as in the tiled kernel. "
       "The fragments are opaque: which lane holds which element is not said, so C leaves through "
       "shared memory. For AᵀA only the upper-triangle blocks are launched, and mirrored.";
-  v.configs = configs_of(kParams, wmma_config);
+  v.configs = configs_of(kParams, row_config);
   v.default_config = config_named(v.configs, "64x64x32_w32x32");  // the smallest picture of warps and fragments
   v.precisions = {Precision::TF32, Precision::F16, Precision::BF16, Precision::F64};
   v.precision_note = "f32 runs on the FMA cores; tf32 is the tensor-core path for float data";
@@ -257,7 +371,13 @@ extern const VariantDescriptor kWmmaVariant = [] {
   v.kernel_text = "kernels/variants/04_wmma.cuh";
   v.kernel_names = wmma_kernel_names;
   v.shared_bytes = wmma_shared_bytes;
-  v.model = row_model<WmmaModel, kParams>;
+  v.model = [](int config_index, Problem problem, Precision precision,
+               const Shape& shape) -> std::unique_ptr<MappingModel> {
+    return std::make_unique<WmmaModel>(tile_at(config_index), problem, precision, normalised(problem, shape));
+  };
+  v.tile_params = kTileParams;
+  v.tile_values_of = wmma_tile_values;
+  v.typed_config = wmma_typed_config;
   v.model_caps.mirrored_ata = true;
   v.model_caps.warp_level = true;
   return v;

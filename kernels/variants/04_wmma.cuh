@@ -43,10 +43,12 @@
 //   fragment loads do not avoid bank conflicts. The next variant takes the lid off (mma.sync).
 // Trace build (trace.h): the same kernel with a TraceProbe (probe.cuh), whose loads and stores also
 //   record reads and writers, and whose k_end stops the K loop after p slabs.
-#include <cuda_bf16.h>
+// A tile (a row of the compiled set, or one a learner typed) is the kernel's template arguments:
+//   BM, BN, BK and the grid of warps WARPS_M x WARPS_N over the block tile; the rules a tile must
+//   keep are one function (wmma_tile_fault) that WmmaShape asserts and the launch file puts in words.
 // This file is the variant's kernel text, device-only: the build compiles it into the launch file
-// (04_wmma.cu: descriptor, compiled set, launch, mapping model), and NVRTC compiles it alone (a
-// CPU test).
+// (04_wmma.cu: descriptor, compiled set, tiles a learner types, launch, mapping model), and NVRTC
+// compiles it alone (a CPU test, and a typed tile's launch).
 #pragma once
 
 #include <cuda_bf16.h>
@@ -169,6 +171,45 @@ __host__ __device__ constexpr std::size_t shared_bytes_for(int bm, int bn, int b
   return slabs > staging ? slabs : staging;
 }
 
+// ---- what a tile must be ----------------------------------------------------------------------
+// A tile's values: a BM x BN block tile of C, BK-deep slabs, WM x WN warp tiles (the kernel takes
+// the grid of warps, BM / WM x BN / WN).
+struct WmmaTile {
+  int bm, bn, bk, wm, wn;
+};
+__host__ __device__ constexpr int warps_of(const WmmaTile& t) {
+  return (t.bm / t.wm) * (t.bn / t.wn);
+}
+// Accumulator registers per lane of a warp tile: its fragments' elements spread over 32 lanes.
+__host__ __device__ constexpr int accumulator_registers(const WmmaTile& t, FragmentShape f, int acc_bytes) {
+  return (t.wm / f.m) * (t.wn / f.n) * (f.m * f.n / kWarpSize) * acc_bytes / 4;
+}
+
+// The first rule a tile breaks for input type P, in the order checked; None: the kernel compiles
+// for it. Every rule of WmmaShape as a function of a tile's values, so that a tile typed by a
+// learner is refused in words before anything compiles (04_wmma.cu), and WmmaShape asserts the
+// same function.
+enum class WmmaFault {
+  None,
+  WarpTiling,  // the warp tiles do not tile the block tile
+  Warps,       // more than 32 warps (1024 threads)
+  WarpTile,    // the warp tile is not whole fragments
+  SlabDepth,   // the slab is not whole fragments deep
+  Registers,   // more accumulator registers per lane than a thread has (255)
+};
+template <Precision P>
+__host__ __device__ constexpr WmmaFault wmma_tile_fault(const WmmaTile& t) {
+  constexpr FragmentShape f = WmmaTypes<P>::kShape;
+  if (t.wm < 1 || t.wn < 1 || t.bm < t.wm || t.bn < t.wn || t.bm % t.wm != 0 || t.bn % t.wn != 0)
+    return WmmaFault::WarpTiling;
+  if (warps_of(t) > 32) return WmmaFault::Warps;
+  if (t.wm % f.m != 0 || t.wn % f.n != 0) return WmmaFault::WarpTile;
+  if (t.bk < f.k || t.bk % f.k != 0) return WmmaFault::SlabDepth;
+  if (accumulator_registers(t, f, static_cast<int>(sizeof(typename WmmaTypes<P>::Acc))) > 255)
+    return WmmaFault::Registers;
+  return WmmaFault::None;
+}
+
 template <Precision P, int BM, int BN, int BK, int WARPS_M, int WARPS_N>
 struct WmmaShape {
   using In = typename WmmaTypes<P>::In;
@@ -183,12 +224,18 @@ struct WmmaShape {
   static constexpr int LDB = padded(BN, kInBytes);  // row length of Bs[k][n]
   static constexpr int kAElems = static_cast<int>(a_region_elements(BM, BK, kInBytes));
   static constexpr int W = kVecBytes / static_cast<int>(sizeof(Acc));  // C elements per 16-byte chunk
-  static constexpr int kAccRegisters = FRAGS_M * FRAGS_N * FM * FN / kWarpSize * static_cast<int>(sizeof(Acc)) / 4;
+  static constexpr int kAccRegisters =
+      accumulator_registers({BM, BN, BK, WM, WN}, WmmaTypes<P>::kShape, static_cast<int>(sizeof(Acc)));
   // k steps of a slab unrolled: all of them, but one at a time where the accumulators alone take
   // half the registers a thread may have (f64 with 32 fragments of 8 x 8 per warp: unrolled, it
   // spilled).
   static constexpr int kStepUnroll = kAccRegisters >= 128 ? 1 : BK / FK;
-  static_assert(WM % FM == 0 && WN % FN == 0 && BK % FK == 0, "fragments must tile the warp tile and the slab");
+  static_assert(BM % WARPS_M == 0 && BN % WARPS_N == 0, "the warps split the block tile evenly");
+  static_assert(wmma_tile_fault<P>({BM, BN, BK, WM, WN}) == WmmaFault::None,
+                "a tile the kernel cannot take (wmma_tile_fault says which rule)");
+  // A traced lane's writer ids number the warp's fragments (trace.h); the register rule keeps
+  // every warp within them.
+  static_assert(FRAGS_M * FRAGS_N <= kTraceSlots, "a writer id has room for the warp's fragments");
   static_assert((FM * FN / W) % kWarpSize == 0, "a fragment's chunks are shared evenly by the lanes");
 };
 

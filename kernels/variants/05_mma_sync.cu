@@ -1,17 +1,21 @@
 // 05 mma_sync — the tensor cores with their fragments in the open: mma.sync PTX, ldmatrix,
 // a ring of cp.async stages and an XOR-swizzled shared memory.
 //
-// The launch file of mma_sync: descriptor, launch, mapping model; the story, the compiled set and
-// the three kernels are in 05_mma_sync.cuh.
+// The launch file of mma_sync: descriptor, compiled set, tiles a learner types, launch, mapping
+// model; the story, the three kernels and the rules a tile must keep are in 05_mma_sync.cuh.
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <utility>
 
 #include "kernels/core/kernel_common.cuh"
 #include "kernels/core/kernel_names.h"
+#include "kernels/core/typed_configs.h"
 #include "kernels/core/variant.h"
 #include "kernels/core/variant_launch.cuh"
 #include "kernels/instrument/probe.cuh"
+#include "kernels/jit/jit_kernels.h"
+#include "kernels/jit/kernel_calls.h"
 #include "kernels/models/block_tile_model.h"
 #include "kernels/variants/05_mma_sync.cuh"
 
@@ -21,28 +25,257 @@ extern const VariantDescriptor kMmaSyncVariant;
 
 namespace {
 
+// ---- the compiled set ---------------------------------------------------------------------------
+// Which input types a row computes (the tile sizes that suit them differ); a typed tile takes
+// every type whose rules it keeps.
+enum class Family { Bits16, Tf32, F64 };
+
+constexpr Family family_of(Precision p) {
+  return p == Precision::TF32 ? Family::Tf32 : p == Precision::F64 ? Family::F64 : Family::Bits16;
+}
+
+// One row per configuration; the descriptor's config list is built from the same rows. Each row
+// names what it changes from the first (MmaParams' defaults: 16-bit inputs, a 128 x 128 block of
+// 4 warps of 64 x 64, 32-deep slabs, 3 stages, swizzled, one block barrier per slab).
+struct MmaRow {
+  Family family = Family::Bits16;
+  MmaParams tile;
+  // What the row is or changes, where a learner meets its name (the window's tooltip, `bench --list`).
+  const char* description = "";
+};
+// Measured on an H100 at 8192 (docs/benchmarks/): deeper slabs and per-stage barriers (_mb) are
+// what made the 16-bit, TF32 and FP64 rows faster; the fragment pipeline (_fp) did not pay, and
+// stays for comparison.
+constexpr MmaRow kParams[] = {
+    {.tile = {}, .description = "the first: 4 warps of 64 x 64, 32-deep slabs, 3 stages, one block barrier per slab"},
+    {.tile = {.bn = 256}, .description = "twice the tile: 8 warps, a slab of A feeds twice the instructions"},
+    {.tile = {.bn = 256, .stages = 2},
+     .description = "double buffering only: one slab in flight while one is multiplied"},
+    {.tile = {.bn = 256, .stages = 4}, .description = "one more slab in flight: 4 stages"},
+    {.tile = {.bn = 256, .swizzle = false},
+     .description = "8 warps, rows not swizzled: the fragment loads collide in the banks"},
+    {.tile = {.bn = 256, .bk = 64}, .description = "64-deep slabs: half the barriers"},
+    {.family = Family::Tf32, .tile = {}, .description = "TF32: 4 warps of 64 x 64, 32-deep slabs, 3 stages"},
+    {.family = Family::Tf32,
+     .tile = {.bn = 256, .stages = 4, .pipeline = Pipeline::Fragments},
+     .description = "TF32, 8 warps, 4 stages; the next k step's fragments load while this one multiplies"},
+    {.family = Family::F64,
+     .tile = {.bk = 16, .wn = 32},
+     .description = "FP64: 8 warps of 64 x 32, 16-deep slabs, 3 stages"},
+    {.family = Family::F64,
+     .tile = {.bk = 16, .wn = 32, .stages = 4, .pipeline = Pipeline::Fragments},
+     .description = "FP64, 4 stages; the next k step's fragments load while this one multiplies"},
+    {.family = Family::F64, .tile = {.wn = 32}, .description = "FP64 with 32-deep slabs: half the barriers"},
+    {.tile = {.bk = 64}, .description = "4 warps, 64-deep slabs: two blocks per SM on an H100"},
+    {.tile = {.bn = 256, .bk = 128, .stages = 2},
+     .description = "8 warps, 128-deep slabs, 2 stages: a quarter of the barriers"},
+    {.family = Family::Tf32,
+     .tile = {.bn = 256, .bk = 64, .stages = 2},
+     .description = "TF32, 8 warps, 64-deep slabs, 2 stages"},
+    {.tile = {.bn = 256, .bk = 64, .stages = 4, .pipeline = Pipeline::Mbarriers},
+     .description = "per-stage mbarriers instead of one block barrier per slab: 8 warps, 4 stages"},
+    {.tile = {.bk = 64, .pipeline = Pipeline::Mbarriers},
+     .description = "per-stage mbarriers, 4 warps, 3 stages: fits an A100"},
+    {.family = Family::F64,
+     .tile = {.wn = 32, .pipeline = Pipeline::Mbarriers},
+     .description = "FP64 with per-stage mbarriers instead of one block barrier per slab"},
+};
 constexpr int kNumConfigs = sizeof(kParams) / sizeof(kParams[0]);
+
+// The tile of row CFG as the kernels' template argument.
+template <int CFG>
+using RowTile =
+    MmaTile<kParams[CFG].tile.bm, kParams[CFG].tile.bn, kParams[CFG].tile.bk, kParams[CFG].tile.wm,
+            kParams[CFG].tile.wn, kParams[CFG].tile.stages, kParams[CFG].tile.swizzle, kParams[CFG].tile.pipeline>;
 
 // "h128x256x32_s3": the family (h: 16-bit, tf32_, d: double), block tile and slab, stages, and
 // _plain without the swizzle.
-std::string config_name(const MmaParams& p) {
-  const char* family = p.family == Family::Bits16 ? "h" : p.family == Family::Tf32 ? "tf32_" : "d";
+std::string config_name(const MmaRow& row) {
+  const MmaParams& p = row.tile;
+  const char* family = row.family == Family::Bits16 ? "h" : row.family == Family::Tf32 ? "tf32_" : "d";
   return std::string(family) + std::to_string(p.bm) + "x" + std::to_string(p.bn) + "x" + std::to_string(p.bk) + "_s" +
          std::to_string(p.stages) + (p.swizzle ? "" : "_plain") + (p.pipeline == Pipeline::Fragments ? "_fp" : "") +
          (p.pipeline == Pipeline::Mbarriers ? "_mb" : "");
 }
 
+// ---- tiles a learner types ------------------------------------------------------------------------
+// The kernel template's parameters (MmaTile), by name (kernels/core/typed_configs.h).
+const std::vector<TileParam> kTileParams = {
+    {"bm", "rows of C per block"},
+    {"bn", "columns of C per block"},
+    {"bk", "k per slab of the ring (a power of two, whole instructions deep)"},
+    {"wm", "rows of C per warp (a multiple of 16)"},
+    {"wn", "columns of C per warp (a multiple of 16, a power of two)"},
+    {"stages", "slabs in the cp.async ring (at least 2; 3 with mbarriers)"},
+    {"swizzle", "1: XOR-swizzled shared-memory tiles, 0: plain rows (bank conflicts)"},
+    {"pipeline", "0: one block barrier per slab, 1: the fragment pipeline, 2: per-stage mbarriers"},
+};
+
+TileValues values_of(const MmaParams& p) {
+  return {{"bm", p.bm},
+          {"bn", p.bn},
+          {"bk", p.bk},
+          {"wm", p.wm},
+          {"wn", p.wn},
+          {"stages", p.stages},
+          {"swizzle", p.swizzle ? 1 : 0},
+          {"pipeline", static_cast<int>(p.pipeline)}};
+}
+
+// The values as a tile; out-of-range swizzle and pipeline values stay out of range (typed_refusal
+// refuses them before they are used).
+MmaParams params_of_values(const TileValues& v) {
+  MmaParams p;
+  p.bm = tile_value(v, "bm", 0);
+  p.bn = tile_value(v, "bn", 0);
+  p.bk = tile_value(v, "bk", 0);
+  p.wm = tile_value(v, "wm", 0);
+  p.wn = tile_value(v, "wn", 0);
+  p.stages = tile_value(v, "stages", 0);
+  p.swizzle = tile_value(v, "swizzle", 1) != 0;
+  p.pipeline = static_cast<Pipeline>(tile_value(v, "pipeline", 0));
+  return p;
+}
+
+// The tile of any configuration: a compiled row's, or a typed one's values; none for a name of
+// neither (a configuration from elsewhere).
+const MmaRow* row_of(const TileConfig& cfg) {
+  return tilescope::row_of(kParams, kMmaSyncVariant.configs, cfg);
+}
+std::optional<MmaParams> params_of(const TileConfig& cfg) {
+  if (const MmaRow* row = row_of(cfg)) return row->tile;
+  if (cfg.typed.empty()) return std::nullopt;
+  return params_of_values(cfg.typed);
+}
+MmaParams params_at(int config_index) {
+  const std::optional<MmaParams> p = params_of(config_at(kMmaSyncVariant, config_index));
+  if (!p) throw GpuError(config_index_error(kMmaSyncVariant, config_index));
+  return *p;
+}
+
+TileValues mma_tile_values(const TileConfig& cfg) {
+  const std::optional<MmaParams> p = params_of(cfg);
+  return p ? values_of(*p) : TileValues{};
+}
+
+// The words of the rule (mma_tile_fault, 05_mma_sync.cuh) that tile p breaks for input type P.
+template <Precision P>
+std::string fault_words(const MmaParams& p, bool ata) {
+  using T = Tensor<P>;
+  auto n = [](int v) { return std::to_string(v); };
+  const int kk = T::kK, eb = static_cast<int>(sizeof(typename T::E)), threads = warps_of(p) * 32;
+  auto tile_words = [&](const char* name, MmaTileDims d) {
+    const int chunks = d.cols * eb / 16, step = threads / std::max(chunks, 1);
+    const std::string shape = std::string(name) + "'s tile of " + n(d.rows) + " x " + n(d.cols) + " (" + n(chunks) +
+                              " 16-byte chunks per row)";
+    switch (tile_fault(d, eb, threads)) {
+      case TileFault::SwizzleWidth:
+        return shape +
+               ": its swizzle's XOR would move chunks out of their row (rows of 2, 4 or 6 chunks, or a "
+               "multiple of 8; a multiple of 8 for tf32 B and f64)";
+      case TileFault::CopyColumns:
+        return shape + ": the " + n(threads) + " threads copy it keeping one chunk column each, so " + n(chunks) +
+               " must divide " + n(threads);
+      case TileFault::CopyRows:
+        return shape + ": the " + n(threads) + " threads copy " + n(step) + " rows at a time, which must divide its " +
+               n(d.rows) + " rows";
+      case TileFault::CopySwizzle:
+        return shape + ": a thread's rows " + n(step) + " apart must share their swizzle, which repeats every " +
+               n(swizzle_period(d.swizzle)) + " rows";
+      case TileFault::None:
+        break;
+    }
+    return shape;
+  };
+  switch (mma_tile_fault<P>(p, ata)) {
+    case MmaFault::None:
+      return "";
+    case MmaFault::WarpTile:
+      return "wm = " + n(p.wm) + ", wn = " + n(p.wn) +
+             ": a warp tile is whole 16 x 16 pieces (16 x 8 instructions, B's in pairs): multiples of 16";
+    case MmaFault::WarpTiling:
+      return "the warp tile " + n(p.wm) + " x " + n(p.wn) + " does not tile the block tile " + n(p.bm) + " x " +
+             n(p.bn);
+    case MmaFault::Warps:
+      return n(p.bm / p.wm) + " x " + n(p.bn / p.wn) + " = " + n(warps_of(p)) +
+             " warps per block: the limit is 32 (1024 threads)";
+    case MmaFault::SlabDepth:
+      return "bk = " + n(p.bk) + ": a slab is whole m16n8k" + n(kk) + " instructions deep (a multiple of " + n(kk) +
+             ")";
+    case MmaFault::PowerOfTwo:
+      return std::string("bk = ") + n(p.bk) + ", wn = " + n(p.wn) + (ata ? ", wm = " + n(p.wm) : "") +
+             ": must be powers of two (a fragment's address is the lane's offset with the k step or the instruction "
+             "tile XORed in" +
+             (ata ? "; in AᵀA A's tile runs along m" : "") + ")";
+    case MmaFault::Stages:
+      return "stages = " + n(p.stages) +
+             (p.pipeline == Pipeline::Mbarriers
+                  ? ": per-stage mbarriers refill the stage of the slab before last, so the ring needs at least 3"
+                  : ": a ring needs at least 2 stages (one copied while one is multiplied)");
+    case MmaFault::FragmentSteps:
+      return "bk = " + n(p.bk) + " is one k step of m16n8k" + n(kk) +
+             ": the fragment pipeline loads the next k step during this one, so a slab needs at least 2";
+    case MmaFault::Registers:
+      return "a " + n(p.wm) + " x " + n(p.wn) + " warp tile holds " +
+             n(p.wm * p.wn / 32 * static_cast<int>(sizeof(typename T::Acc) / 4)) +
+             " accumulator registers per lane: a thread has at most 255";
+    case MmaFault::TileA:
+      return tile_words("A", a_tile_dims(p, P, ata));
+    case MmaFault::TileB:
+      return tile_words("B", b_tile_dims(p, P, ata));
+  }
+  return "";
+}
+std::string fault_words(const MmaParams& p, Precision q, bool ata) {
+  return with_tensor_core_precision(q, [&](auto type) { return fault_words<decltype(type)::value>(p, ata); });
+}
+
+TileConfig mma_config(const MmaParams& p, const std::string& name, const char* description, const char* math);
+
+// What no input type's kernel can take: values out of range, then the kernel text's rules (every
+// type's, so that a tile is refused here only when every type refuses it; one that suits some
+// types is refused for the others by mma_refuses, naming the rule). The device's limits (shared
+// memory) are checked for every configuration by unsupported_reason().
+std::string typed_refusal(const MmaParams& p, const TileValues& values) {
+  auto n = [](int v) { return std::to_string(v); };
+  if (p.bm < 1 || p.bn < 1 || p.bk < 1 || p.wm < 1 || p.wn < 1 || p.stages < 1)
+    return "bm, bn, bk, wm, wn and stages must be at least 1";
+  if (p.bm > 512 || p.bn > 512 || p.bk > 256 || p.stages > 16)
+    return "bm and bn are at most 512, bk at most 256, stages at most 16";
+  const int swizzle = tile_value(values, "swizzle", 1), pipeline = tile_value(values, "pipeline", 0);
+  if (swizzle != 0 && swizzle != 1) return "swizzle = " + n(swizzle) + ": 1 (swizzled) or 0 (plain)";
+  if (pipeline < 0 || pipeline > 2)
+    return "pipeline = " + n(pipeline) + ": 0 (block barrier), 1 (fragment pipeline) or 2 (mbarriers)";
+  std::string first, all;
+  for (Precision q : kMmaSyncVariant.precisions) {
+    const std::string why = fault_words(p, q, false);
+    if (why.empty()) return "";
+    if (first.empty()) first = why;
+    if (why != first) all = "no input type takes it";
+  }
+  return all.empty() ? first : all + " (" + to_string(kMmaSyncVariant.precisions.front()) + ": " + first + ")";
+}
+
+bool mma_typed_config(const TileValues& values, TileConfig* out, std::string* why) {
+  const MmaParams p = params_of_values(values);
+  *why = typed_refusal(p, values);
+  if (!why->empty()) return false;
+  *out = mma_config(p, "", "a tile typed by the learner, compiled at run time",
+                    "mma.sync tensor cores: m16n8k16 for f16 and bf16, m16n8k8 for tf32 and f64");
+  return true;
+}
+
 // ---- launching --------------------------------------------------------------------------------
-// The kernel of a row: its pipeline's (05_mma_sync.cuh has one kernel per pipeline), and its
+// The kernel of a tile: its pipeline's (05_mma_sync.cuh has one kernel per pipeline), and its
 // name as the kernel text spells it. Only the chosen kernel is compiled for a row.
-template <Precision P, int CFG, bool kAta, typename Probe>
+template <Precision P, typename Tile, bool kAta, typename Probe>
 constexpr auto kernel_of() {
-  if constexpr (kParams[CFG].pipeline == Pipeline::Mbarriers)
-    return mma_sync_mbarrier_kernel<P, CFG, kAta, Probe>;
-  else if constexpr (kParams[CFG].pipeline == Pipeline::Fragments)
-    return mma_sync_fragment_pipeline_kernel<P, CFG, kAta, Probe>;
+  if constexpr (Tile::p.pipeline == Pipeline::Mbarriers)
+    return mma_sync_mbarrier_kernel<P, Tile, kAta, Probe>;
+  else if constexpr (Tile::p.pipeline == Pipeline::Fragments)
+    return mma_sync_fragment_pipeline_kernel<P, Tile, kAta, Probe>;
   else
-    return mma_sync_kernel<P, CFG, kAta, Probe>;
+    return mma_sync_kernel<P, Tile, kAta, Probe>;
 }
 constexpr const char* kernel_function(Pipeline pipeline) {
   return pipeline == Pipeline::Mbarriers   ? "mma_sync_mbarrier_kernel"
@@ -50,46 +283,61 @@ constexpr const char* kernel_function(Pipeline pipeline) {
                                            : "mma_sync_kernel";
 }
 
-// One compiled kernel: input type, row of kParams, problem, probe.
-template <Precision P, int CFG, bool kAta, typename Probe>
-struct Instance {
-  using S = MmaShape<P, CFG, kAta>;
-  static constexpr auto kernel = kernel_of<P, CFG, kAta, Probe>();
-  static constexpr std::size_t shared = S::shared_bytes(Probe::kRecordsWriters);
-};
+// The name expression of a tile's kernel, as NVRTC compiles it and as the runtime names the
+// compiled one: "tilescope::mma_sync_kernel<(tilescope::Precision)3,
+// tilescope::MmaTile<128, 128, 32, 64, 64, 3, true, (tilescope::Pipeline)0>, false, tilescope::NoProbe>".
+std::string mma_kernel_name(const MmaParams& p, Precision q, bool ata, const char* probe) {
+  auto n = [](int v) { return std::to_string(v); };
+  const std::string tile = "tilescope::MmaTile<" + n(p.bm) + ", " + n(p.bn) + ", " + n(p.bk) + ", " + n(p.wm) + ", " +
+                           n(p.wn) + ", " + n(p.stages) + ", " + cpp_bool(p.swizzle) + ", (tilescope::Pipeline)" +
+                           n(static_cast<int>(p.pipeline)) + ">";
+  return kernel_name(kernel_function(p.pipeline), {precision_argument(q), tile, cpp_bool(ata), probe});
+}
 
-// Calls fn(Instance<...>{}) for the kernel of these arguments; the template arguments are chosen
-// here and nowhere else, so that kernel_for names exactly the kernel the launch runs.
-template <typename Probe, int CFG, typename Fn>
-void visit_config(const GemmArgs& g, Fn&& fn) {
+// The compiled kernel of row CFG for these arguments; the template arguments are chosen here and
+// nowhere else, so that kernel_for names exactly the kernel the launch runs.
+template <typename Probe, int CFG>
+const void* row_kernel(const GemmArgs& g) {
   constexpr Family f = kParams[CFG].family;
+  using Tile = RowTile<CFG>;
   const bool ata = g.problem == Problem::Ata;
-  auto by_problem = [&](auto precision_tag) {
+  auto by_problem = [&](auto precision_tag) -> const void* {
     constexpr Precision P = decltype(precision_tag)::value;
-    if (!ata)
-      fn(Instance<P, CFG, false, Probe>{});
-    else if constexpr (kParams[CFG].bm == kParams[CFG].bn)  // AᵀA needs square blocks: no other is compiled
-      fn(Instance<P, CFG, true, Probe>{});
-    else
-      throw GpuError("configuration " + config_name(kParams[CFG]) + " has no AᵀA kernel: BM must equal BN");
+    if (!ata) return reinterpret_cast<const void*>(kernel_of<P, Tile, false, Probe>());
+    if constexpr (Tile::p.bm == Tile::p.bn)  // AᵀA needs square blocks: no other is compiled
+      return reinterpret_cast<const void*>(kernel_of<P, Tile, true, Probe>());
+    throw GpuError("configuration " + config_name(kParams[CFG]) + " has no AᵀA kernel: BM must equal BN");
   };
   if constexpr (f == Family::Bits16) {
-    if (g.precision == Precision::BF16)
-      by_problem(std::integral_constant<Precision, Precision::BF16>{});
-    else
-      by_problem(std::integral_constant<Precision, Precision::F16>{});
+    if (g.precision == Precision::BF16) return by_problem(std::integral_constant<Precision, Precision::BF16>{});
+    return by_problem(std::integral_constant<Precision, Precision::F16>{});
   } else if constexpr (f == Family::Tf32) {
-    by_problem(std::integral_constant<Precision, Precision::TF32>{});
+    return by_problem(std::integral_constant<Precision, Precision::TF32>{});
   } else {
-    by_problem(std::integral_constant<Precision, Precision::F64>{});
+    return by_problem(std::integral_constant<Precision, Precision::F64>{});
   }
 }
 
-// Calls visit_config for the row of config_index (a run-time index, a compile-time row).
-template <typename Probe, typename Fn>
-void visit_kernel(const GemmArgs& g, int config_index, Fn&& fn) {
-  with_row<kNumConfigs>(kMmaSyncVariant, config_index,
-                        [&](auto row) { visit_config<Probe, decltype(row)::value>(g, fn); });
+// The kernel of a launch: from the compiled set, or, for a typed tile, compiled at run time from
+// the same text with the probe the launch asks for; with its block and shared memory.
+template <typename Probe>
+KernelLaunchShape kernel_of_launch(const GemmArgs& g, int config_index) {
+  const MmaParams p = params_at(config_index);
+  const bool ata = g.problem == Problem::Ata;
+  KernelLaunchShape k;
+  k.threads_per_block = warps_of(p) * 32;
+  k.dynamic_shared_bytes =
+      shared_bytes_of(p, element_bytes(g.precision), output_bytes(g.precision), Probe::kRecordsWriters);
+  if (is_typed_config(kMmaSyncVariant, config_index)) {
+    if (ata && p.bm != p.bn) throw GpuError("a tile with BM != BN has no AᵀA kernel");
+    const ProbeSpelling probe = probe_spelling<Probe>();
+    k.kernel = jit_kernel(kMmaSyncVariant, mma_kernel_name(p, g.precision, ata, probe.name), probe.header).kernel;
+    k.run_time_compiled = true;
+    return k;
+  }
+  k.kernel = with_row<kNumConfigs>(kMmaSyncVariant, config_index,
+                                   [&](auto row) { return row_kernel<Probe, decltype(row)::value>(g); });
+  return k;
 }
 
 // 16-byte copies need every row start aligned: the leading dimension a multiple of the chunk.
@@ -102,73 +350,40 @@ std::int64_t grid_blocks(const MmaParams& p, Problem problem, const Shape& s) {
                           static_cast<int>(ceil_div(s.N, p.bn)));
 }
 
-template <typename Probe>
-void launch_with(const GemmArgs& g, int config_index, const Probe& probe) {
-  visit_kernel<Probe>(g, config_index, [&](auto instance) {
-    using I = decltype(instance);
-    using S = typename I::S;
-    using E = typename S::E;
-    using Acc = typename S::Acc;
-    const auto kernel = I::kernel;
-    // Above 48 KB a block's dynamic shared memory must be allowed explicitly.
-    if (I::shared > 48 * 1024)
-      CUDA_CHECK(
-          cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(I::shared)));
-    const Shape& s = g.shape;
-    const bool ata = g.problem == Problem::Ata;
-    const E* a = static_cast<const E*>(g.a);
-    const E* b = ata ? a : static_cast<const E*>(g.b);
-    const bool vec_a = rows_aligned(a, ata ? s.N : s.K, sizeof(E));
-    const bool vec_b = rows_aligned(b, s.N, sizeof(E));
-    const bool vec_c = rows_aligned(g.c, s.N, sizeof(Acc));
-    const dim3 grid = checked_grid(grid_blocks(S::p, g.problem, s), 1);
-    const dim3 block(32, S::WARPS);
-    kernel<<<grid, block, I::shared, g.stream>>>(a, b, static_cast<Acc*>(g.c), static_cast<int>(s.M),
-                                                 static_cast<int>(s.N), static_cast<int>(s.K), vec_a, vec_b, vec_c,
-                                                 probe);
-    CUDA_CHECK_LAUNCH(kernel_function(S::p.pipeline));
-  });
-}
-
 struct MmaLaunch {
   template <typename Probe>
   static void run(const GemmArgs& g, int config_index, const Probe& probe) {
-    launch_with(g, config_index, probe);
+    const MmaParams p = params_at(config_index);
+    const KernelLaunchShape k = kernel_of_launch<Probe>(g, config_index);
+    // Above 48 KB a block's dynamic shared memory must be allowed explicitly.
+    if (k.dynamic_shared_bytes > 48 * 1024) allow_dynamic_shared(k);
+    const Shape& s = g.shape;
+    const bool ata = g.problem == Problem::Ata;
+    const void* a = g.a;
+    const void* b = ata ? g.a : g.b;
+    void* c = g.c;
+    int M = static_cast<int>(s.M), N = static_cast<int>(s.N), K = static_cast<int>(s.K);
+    bool vec_a = rows_aligned(a, ata ? s.N : s.K, element_bytes(g.precision));
+    bool vec_b = rows_aligned(b, s.N, element_bytes(g.precision));
+    bool vec_c = rows_aligned(c, s.N, output_bytes(g.precision));
+    const dim3 grid = checked_grid(grid_blocks(p, g.problem, s), 1);
+    const dim3 block(32, warps_of(p));
+    Probe kernel_probe = probe;
+    // What <<<...>>> does, written out so that a kernel compiled at run time launches the same way.
+    void* args[] = {&a, &b, &c, &M, &N, &K, &vec_a, &vec_b, &vec_c, &kernel_probe};
+    launch_kernel(k, grid, block, args, g.stream);
   }
 };
 
 KernelLaunchShape mma_kernel_for(const GemmArgs& g, int config_index) {
-  KernelLaunchShape out;
-  visit_kernel<NoProbe>(g, config_index, [&](auto instance) {
-    using I = decltype(instance);
-    out.kernel = reinterpret_cast<const void*>(I::kernel);
-    out.threads_per_block = I::S::NT;
-    out.dynamic_shared_bytes = I::shared;
-  });
-  return out;
+  return kernel_of_launch<NoProbe>(g, config_index);
 }
 
-const MmaParams* params_of(const TileConfig& cfg) {
-  return row_of(kParams, kMmaSyncVariant.configs, cfg);
-}
-
-// An instance's kernel as NVRTC names it.
-template <Precision P, int CFG, bool kAta>
-std::string spelled(Instance<P, CFG, kAta, NoProbe>) {
-  return kernel_name(kernel_function(kParams[CFG].pipeline),
-                     {precision_argument(P), std::to_string(CFG), cpp_bool(kAta), kNoProbeName});
-}
-
-// The kernel a case runs, spelled for NVRTC: the one visit_kernel chooses for it.
+// The kernel a case runs, spelled for NVRTC: the one kernel_of_launch chooses for it.
 std::vector<std::string> mma_kernel_names(const TileConfig& cfg, Precision q, Problem problem) {
-  std::vector<std::string> out;
-  const MmaParams* p = params_of(cfg);
-  if (!p) return out;
-  GemmArgs g;
-  g.precision = q;
-  g.problem = problem;
-  visit_kernel<NoProbe>(g, static_cast<int>(p - kParams), [&](auto instance) { out.push_back(spelled(instance)); });
-  return out;
+  const std::optional<MmaParams> p = params_of(cfg);
+  if (!p) return {};
+  return {mma_kernel_name(*p, q, problem == Problem::Ata, kNoProbeName)};
 }
 
 const char* family_types(Family f) {
@@ -176,18 +391,21 @@ const char* family_types(Family f) {
 }
 
 std::string mma_refuses(Problem problem, Precision precision, const TileConfig& cfg) {
-  const MmaParams* p = params_of(cfg);
+  const std::optional<MmaParams> p = params_of(cfg);
   if (!p) return "unknown configuration " + cfg.name;
-  if (family_of(precision) != p->family)
-    return "configuration " + cfg.name + " is tiled for " + family_types(p->family) + "; choose one of " +
+  if (!supports(kMmaSyncVariant, precision)) return std::string("mma_sync takes no ") + to_string(precision);
+  if (const MmaRow* row = row_of(cfg); row && family_of(precision) != row->family)
+    return "configuration " + cfg.name + " is tiled for " + family_types(row->family) + "; choose one of " +
            family_types(family_of(precision));
   if (problem == Problem::Ata && cfg.bm != cfg.bn)
     return "AᵀA mirrors square blocks across the diagonal: BM must equal BN";
+  if (std::string why = fault_words(*p, precision, problem == Problem::Ata); !why.empty())
+    return std::string(to_string(precision)) + ": " + why;
   return "";
 }
 
 std::size_t mma_shared_bytes(const TileConfig& cfg, Precision precision) {
-  const MmaParams* p = params_of(cfg);
+  const std::optional<MmaParams> p = params_of(cfg);
   return p ? shared_bytes_of(*p, element_bytes(precision), output_bytes(precision), false) : 0;
 }
 
@@ -196,7 +414,7 @@ int mma_min_cc(Precision p) {
 }
 
 // ---- the mapping model ---------------------------------------------------------------------------
-// What the mma_sync kernels do, as plain host code, for one row of kParams, problem and input type.
+// What the mma_sync kernels do, as plain host code, for one tile, problem and input type.
 class MmaModel final : public BlockTileModel {
  public:
   MmaModel(const MmaParams& p, Problem problem, Precision precision, const Shape& shape)
@@ -204,7 +422,7 @@ class MmaModel final : public BlockTileModel {
                        shape),
         p_(p),
         precision_(precision) {
-    kk_ = precision == Precision::F16 || precision == Precision::BF16 ? 16 : 8;
+    kk_ = instruction_k(precision);
     eb_ = static_cast<int>(element_bytes(precision));
     warps_n_ = p.bn / p.wn;
     mi_ = p.wm / 16;
@@ -377,10 +595,10 @@ class MmaModel final : public BlockTileModel {
   FragmentPicture picture_;
 };
 
-TileConfig mma_config(const MmaParams& p) {
+TileConfig mma_config(const MmaParams& p, const std::string& name, const char* description, const char* math) {
   TileConfig c;
-  c.name = config_name(p);
-  c.description = p.description;
+  c.name = name;
+  c.description = description;
   c.bm = p.bm;
   c.bn = p.bn;
   c.bk = p.bk;
@@ -389,10 +607,15 @@ TileConfig mma_config(const MmaParams& p) {
   c.stages = p.stages;
   c.threads_x = 32;
   c.threads_y = warps_of(p);
-  c.math = p.family == Family::Bits16 ? "mma.sync m16n8k16 tensor cores, FP32 accumulation"
-           : p.family == Family::Tf32 ? "mma.sync m16n8k8 TF32 tensor cores, FP32 accumulation"
-                                      : "mma.sync m16n8k8 FP64 tensor cores (DMMA)";
+  c.math = math;
   return c;
+}
+
+TileConfig row_config(const MmaRow& row) {
+  return mma_config(row.tile, config_name(row), row.description,
+                    row.family == Family::Bits16 ? "mma.sync m16n8k16 tensor cores, FP32 accumulation"
+                    : row.family == Family::Tf32 ? "mma.sync m16n8k8 TF32 tensor cores, FP32 accumulation"
+                                                 : "mma.sync m16n8k8 FP64 tensor cores (DMMA)");
 }
 
 }  // namespace
@@ -406,7 +629,7 @@ extern const VariantDescriptor kMmaSyncVariant = [] {
       "named registers, fed from shared memory by ldmatrix; slabs of A and B arrive by cp.async in a ring "
       "of stages, laid out with an XOR swizzle so no two lanes collide in a bank. For AᵀA only the "
       "upper-triangle blocks run and are mirrored.";
-  v.configs = configs_of(kParams, mma_config);
+  v.configs = configs_of(kParams, row_config);
   // Per-stage barriers, fits an A100, the fastest 16-bit AᵀA.
   v.default_config = config_named(v.configs, "h128x128x64_s3_mb");
   v.precisions = {Precision::F16, Precision::BF16, Precision::TF32, Precision::F64};
@@ -423,7 +646,13 @@ extern const VariantDescriptor kMmaSyncVariant = [] {
   v.kernel_text = "kernels/variants/05_mma_sync.cuh";
   v.kernel_names = mma_kernel_names;
   v.shared_bytes = mma_shared_bytes;
-  v.model = row_model<MmaModel, kParams>;
+  v.model = [](int config_index, Problem problem, Precision precision,
+               const Shape& shape) -> std::unique_ptr<MappingModel> {
+    return std::make_unique<MmaModel>(params_at(config_index), problem, precision, normalised(problem, shape));
+  };
+  v.tile_params = kTileParams;
+  v.tile_values_of = mma_tile_values;
+  v.typed_config = mma_typed_config;
   v.model_caps.mirrored_ata = true;
   v.model_caps.warp_level = true;
   return v;

@@ -18,8 +18,8 @@
 // banks: without the swizzle they collide (the "plain" configuration shows the cost). As f
 // repeats every 8 rows, a fragment's address is the lane's own offset with the k step's chunk
 // XORed in and whole rows added: two constants per load, nothing recomputed per k step.
-// Three kernels, one lesson each: a row of the compiled set names its pipeline, and the launch
-// runs that row's kernel.
+// Three kernels, one lesson each: a tile (MmaTile: a row of the compiled set, or one a learner
+// typed) names its pipeline, and the launch runs that pipeline's kernel.
 //   mma_sync_kernel (Pipeline::BlockBarrier, the rows without a suffix): one block barrier per
 //     slab keeps every warp in step.
 //   mma_sync_fragment_pipeline_kernel (Pipeline::Fragments, the `_fp` rows): the same ring, and the
@@ -54,7 +54,8 @@
 // This file is the variant's kernel text, device-only: the build compiles it into the launch file
 // (05_mma_sync.cu: descriptor, launch, mapping model), and NVRTC compiles it alone (a CPU test).
 // The instruction wrappers, the swizzled tiles and the lanes' fragment coordinates are in
-// mma_tiles.cuh; the shape of a row's block (MmaShape) and its shared memory follow the kernels.
+// mma_tiles.cuh; the shape of a tile's block (MmaShape), its shared memory and the rules a tile
+// must keep (mma_tile_fault) follow the kernels.
 #pragma once
 
 #include "kernels/core/gemm_basics.h"
@@ -65,72 +66,34 @@
 
 namespace tilescope {
 
-// ---- the compiled set -------------------------------------------------------------------------
-// A kernel takes the index of its row (CFG), so the table is part of the kernel text; the
-// descriptor's configuration list (05_mma_sync.cu) is built from the same rows.
-// Which input types a row of the table computes (the tile sizes that suit them differ).
-enum class Family { Bits16, Tf32, F64 };
-
-// How a row keeps its ring of stages in step; each has a kernel of its own below.
+// ---- a tile's values ---------------------------------------------------------------------------
+// How a tile keeps its ring of stages in step; each has a kernel of its own below.
 enum class Pipeline {
   BlockBarrier,  // one block barrier per slab: mma_sync_kernel
   Fragments,     // the same, with the next k step's fragments loading during this one's (_fp)
   Mbarriers,     // per-stage mbarriers instead of the block barrier (_mb)
 };
 
-// Each row names what it changes from the first (16-bit inputs, a 128 x 128 block of 4 warps of
-// 64 x 64, 32-deep slabs, 3 stages, swizzled, one block barrier per slab).
+// What a tile is (the defaults: the first row of the compiled set, 05_mma_sync.cu: a 128 x 128
+// block of 4 warps of 64 x 64, 32-deep slabs, 3 stages, swizzled, one block barrier per slab).
 struct MmaParams {
-  Family family = Family::Bits16;
   int bm = 128, bn = 128, bk = 32;  // block tile of C and slab depth
   int wm = 64, wn = 64;             // warp tile
   int stages = 3;                   // buffers of the cp.async ring
   bool swizzle = true;              // XOR-swizzled tiles (false: plain row-major, with bank conflicts)
   Pipeline pipeline = Pipeline::BlockBarrier;
-  // What the row is or changes, where a learner meets its name (the window's tooltip, `bench --list`).
-  const char* description = "";
-};
-// Measured on an H100 at 8192 (docs/benchmarks/): deeper slabs and per-stage barriers (_mb) are
-// what made the 16-bit, TF32 and FP64 rows faster; the fragment pipeline (_fp) did not pay, and
-// stays for comparison.
-constexpr MmaParams kParams[] = {
-    {.description = "the first: 4 warps of 64 x 64, 32-deep slabs, 3 stages, one block barrier per slab"},
-    {.bn = 256, .description = "twice the tile: 8 warps, a slab of A feeds twice the instructions"},
-    {.bn = 256, .stages = 2, .description = "double buffering only: one slab in flight while one is multiplied"},
-    {.bn = 256, .stages = 4, .description = "one more slab in flight: 4 stages"},
-    {.bn = 256, .swizzle = false, .description = "8 warps, rows not swizzled: the fragment loads collide in the banks"},
-    {.bn = 256, .bk = 64, .description = "64-deep slabs: half the barriers"},
-    {.family = Family::Tf32, .description = "TF32: 4 warps of 64 x 64, 32-deep slabs, 3 stages"},
-    {.family = Family::Tf32,
-     .bn = 256,
-     .stages = 4,
-     .pipeline = Pipeline::Fragments,
-     .description = "TF32, 8 warps, 4 stages; the next k step's fragments load while this one multiplies"},
-    {.family = Family::F64, .bk = 16, .wn = 32, .description = "FP64: 8 warps of 64 x 32, 16-deep slabs, 3 stages"},
-    {.family = Family::F64,
-     .bk = 16,
-     .wn = 32,
-     .stages = 4,
-     .pipeline = Pipeline::Fragments,
-     .description = "FP64, 4 stages; the next k step's fragments load while this one multiplies"},
-    {.family = Family::F64, .wn = 32, .description = "FP64 with 32-deep slabs: half the barriers"},
-    {.bk = 64, .description = "4 warps, 64-deep slabs: two blocks per SM on an H100"},
-    {.bn = 256, .bk = 128, .stages = 2, .description = "8 warps, 128-deep slabs, 2 stages: a quarter of the barriers"},
-    {.family = Family::Tf32, .bn = 256, .bk = 64, .stages = 2, .description = "TF32, 8 warps, 64-deep slabs, 2 stages"},
-    {.bn = 256,
-     .bk = 64,
-     .stages = 4,
-     .pipeline = Pipeline::Mbarriers,
-     .description = "per-stage mbarriers instead of one block barrier per slab: 8 warps, 4 stages"},
-    {.bk = 64, .pipeline = Pipeline::Mbarriers, .description = "per-stage mbarriers, 4 warps, 3 stages: fits an A100"},
-    {.family = Family::F64,
-     .wn = 32,
-     .pipeline = Pipeline::Mbarriers,
-     .description = "FP64 with per-stage mbarriers instead of one block barrier per slab"},
 };
 
-// The shape of a row's block for an input type and problem: after the kernels.
-template <Precision P, int CFG, bool kAta>
+// A tile's values as one type, the kernels' template argument: the kernel's name then holds every
+// value, so a row of the compiled set and a tile typed by a learner (compiled at run time) are the
+// same template with other numbers.
+template <int BM, int BN, int BK, int WM, int WN, int STAGES, bool SWIZZLE, Pipeline PIPELINE>
+struct MmaTile {
+  static constexpr MmaParams p = {BM, BN, BK, WM, WN, STAGES, SWIZZLE, PIPELINE};
+};
+
+// The shape of a tile's block for an input type and problem: after the kernels.
+template <Precision P, typename Tile, bool kAta>
 struct MmaShape;
 
 // ---- one block barrier per slab ---------------------------------------------------------------
@@ -138,12 +101,12 @@ struct MmaShape;
 // which every thread's copies of it have landed and every warp is done with the slab before.
 // blockDim = (32, warps), a 1-D grid of block tiles. Probe: NoProbe in the timed build, TraceProbe
 // in the instrumented one (probe.cuh); the same for the three kernels.
-template <Precision P, int CFG, bool kAta, typename Probe>
-__global__ void __launch_bounds__(MmaShape<P, CFG, kAta>::NT)
+template <Precision P, typename Tile, bool kAta, typename Probe>
+__global__ void __launch_bounds__(MmaShape<P, Tile, kAta>::NT)
     mma_sync_kernel(const typename Tensor<P>::E* __restrict__ A, const typename Tensor<P>::E* __restrict__ B,
                     typename Tensor<P>::Acc* __restrict__ C, int M, int N, int K, bool vec_a, bool vec_b, bool vec_c,
                     Probe probe) {
-  using S = MmaShape<P, CFG, kAta>;
+  using S = MmaShape<P, Tile, kAta>;
   static_assert(S::p.pipeline == Pipeline::BlockBarrier, "the other pipelines have kernels of their own");
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
   trap_below_sm80<S>();
@@ -171,13 +134,13 @@ __global__ void __launch_bounds__(MmaShape<P, CFG, kAta>::NT)
 // The fragments of the next k step load while this one multiplies, across slabs too: the wait for
 // the next slab comes before the last k step's instructions, so the barrier's latency and the
 // first loads of the next slab hide behind them.
-template <Precision P, int CFG, bool kAta, typename Probe>
-__global__ void __launch_bounds__(MmaShape<P, CFG, kAta>::NT)
+template <Precision P, typename Tile, bool kAta, typename Probe>
+__global__ void __launch_bounds__(MmaShape<P, Tile, kAta>::NT)
     mma_sync_fragment_pipeline_kernel(const typename Tensor<P>::E* __restrict__ A,
                                       const typename Tensor<P>::E* __restrict__ B,
                                       typename Tensor<P>::Acc* __restrict__ C, int M, int N, int K, bool vec_a,
                                       bool vec_b, bool vec_c, Probe probe) {
-  using S = MmaShape<P, CFG, kAta>;
+  using S = MmaShape<P, Tile, kAta>;
   static_assert(S::p.pipeline == Pipeline::Fragments, "this kernel is the fragment pipeline's");
   static_assert(S::KSTEPS >= 2, "the pipeline copies a slab one k step before it waits");
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
@@ -229,12 +192,12 @@ __global__ void __launch_bounds__(MmaShape<P, CFG, kAta>::NT)
 // for the slab it multiplies and for the stage it refills, so the warps may drift up to a slab
 // apart and the two warps of a scheduler need not stall at the same moment. A stage is refilled
 // after the next slab is multiplied: stages - 2 slabs are in flight.
-template <Precision P, int CFG, bool kAta, typename Probe>
-__global__ void __launch_bounds__(MmaShape<P, CFG, kAta>::NT)
+template <Precision P, typename Tile, bool kAta, typename Probe>
+__global__ void __launch_bounds__(MmaShape<P, Tile, kAta>::NT)
     mma_sync_mbarrier_kernel(const typename Tensor<P>::E* __restrict__ A, const typename Tensor<P>::E* __restrict__ B,
                              typename Tensor<P>::Acc* __restrict__ C, int M, int N, int K, bool vec_a, bool vec_b,
                              bool vec_c, Probe probe) {
-  using S = MmaShape<P, CFG, kAta>;
+  using S = MmaShape<P, Tile, kAta>;
   static_assert(S::p.pipeline == Pipeline::Mbarriers, "this kernel is the per-stage mbarriers'");
   static_assert(S::p.stages >= 3, "a decoupled ring refills the stage of the slab before last: it needs a third");
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
@@ -281,11 +244,7 @@ __global__ void __launch_bounds__(MmaShape<P, CFG, kAta>::NT)
 #endif
 }
 
-// ---- the shape of a row's block and its shared memory ------------------------------------------
-__host__ __device__ constexpr Family family_of(Precision p) {
-  return p == Precision::TF32 ? Family::Tf32 : p == Precision::F64 ? Family::F64 : Family::Bits16;
-}
-
+// ---- the shape of a tile's block and its shared memory -----------------------------------------
 // Shared memory of a configuration: the ring of stages, then reused by the epilogue's strips (per
 // warp 16 rows of the warp tile, rows padded by 32 (float) or 64 (double) bytes so that the
 // lanes' fragment stores spread over the banks), with the writer ids beside them in the trace.
@@ -312,21 +271,92 @@ __host__ __device__ constexpr std::size_t shared_bytes_of(const MmaParams& p, st
          (p.pipeline == Pipeline::Mbarriers ? 2 * static_cast<std::size_t>(p.stages) * sizeof(std::uint64_t) : 0);
 }
 
-template <Precision P, int CFG, bool kAta>
+// The shared-memory tiles of a slab: A is [m][k] in gemm, a k-major slice [k][m] of A in AᵀA; B is
+// [k][n]. Their shapes and swizzles, for MmaShape and for the rules below.
+struct MmaTileDims {
+  int rows, cols;
+  Swizzle swizzle;
+};
+__host__ __device__ constexpr MmaTileDims a_tile_dims(const MmaParams& p, Precision q, bool ata) {
+  return {ata ? p.bk : p.bm, ata ? p.bm : p.bk, tile_swizzle(p.swizzle, q, ata, true)};
+}
+__host__ __device__ constexpr MmaTileDims b_tile_dims(const MmaParams& p, Precision q, bool ata) {
+  return {p.bk, p.bn, tile_swizzle(p.swizzle, q, ata, false)};
+}
+
+// ---- what a tile must be ------------------------------------------------------------------------
+// Every rule of the templates (MmaShape's, SmemTile's and load_tile's static_asserts, the fragment
+// offsets' XOR) as a function of a tile's values, so that a tile typed by a learner is refused in
+// words before anything compiles (05_mma_sync.cu), and MmaShape asserts the same function.
+// Why a slab's tile of `elem_bytes` elements cannot be stored or copied by `threads` threads:
+enum class TileFault {
+  None,
+  SwizzleWidth,  // the XOR would move a chunk out of its row (swizzle_fits)
+  CopyColumns,   // the threads are not a whole number of rows' chunks: a thread keeps its chunk column
+  CopyRows,      // the rows are not a whole number of the threads' row steps
+  CopySwizzle,   // the row step is not a multiple of the swizzle's period
+};
+__host__ __device__ constexpr TileFault tile_fault(MmaTileDims d, int elem_bytes, int threads) {
+  const int chunks = d.cols * elem_bytes / 16;
+  if (!swizzle_fits(d.swizzle, chunks)) return TileFault::SwizzleWidth;
+  if (threads % chunks != 0) return TileFault::CopyColumns;
+  const int step = threads / chunks;
+  if (d.rows % step != 0) return TileFault::CopyRows;
+  if (step % swizzle_period(d.swizzle) != 0) return TileFault::CopySwizzle;
+  return TileFault::None;
+}
+
+__host__ __device__ constexpr bool is_power_of_two(int x) {
+  return x > 0 && (x & (x - 1)) == 0;
+}
+
+// The first rule a tile breaks for input type P and the problem, in the order checked; None: the
+// kernels compile for it.
+enum class MmaFault {
+  None,
+  WarpTile,       // wm or wn not a multiple of 16: whole instruction tiles, B's 8-column tiles in pairs
+  WarpTiling,     // the warp tiles do not tile the block tile
+  Warps,          // more than 32 warps (1024 threads)
+  SlabDepth,      // bk not a whole number of instructions deep
+  PowerOfTwo,     // bk or wn (AᵀA: wm) not a power of two (SmemTile::fragment_offset XORs within them)
+  Stages,         // fewer than 2 stages (3 with per-stage mbarriers)
+  FragmentSteps,  // the fragment pipeline with a single k step per slab
+  Registers,      // more accumulator registers per lane than a thread has (255)
+  TileA,          // A's tile: tile_fault says why
+  TileB,          // B's tile
+};
+template <Precision P>
+__host__ __device__ constexpr MmaFault mma_tile_fault(const MmaParams& p, bool ata) {
+  using T = Tensor<P>;
+  if (p.wm < 16 || p.wn < 16 || p.wm % 16 != 0 || p.wn % 16 != 0) return MmaFault::WarpTile;
+  if (p.bm < p.wm || p.bn < p.wn || p.bm % p.wm != 0 || p.bn % p.wn != 0) return MmaFault::WarpTiling;
+  if (warps_of(p) > 32) return MmaFault::Warps;
+  if (p.bk < T::kK || p.bk % T::kK != 0) return MmaFault::SlabDepth;
+  if (!is_power_of_two(p.bk) || !is_power_of_two(p.wn) || (ata && !is_power_of_two(p.wm))) return MmaFault::PowerOfTwo;
+  if (p.stages < (p.pipeline == Pipeline::Mbarriers ? 3 : 2)) return MmaFault::Stages;
+  if (p.pipeline == Pipeline::Fragments && p.bk / T::kK < 2) return MmaFault::FragmentSteps;
+  if (p.wm / 16 * (p.wn / 8) * 4 * static_cast<int>(sizeof(typename T::Acc) / 4) > 255) return MmaFault::Registers;
+  const int threads = warps_of(p) * 32, bytes = static_cast<int>(sizeof(typename T::E));
+  if (tile_fault(a_tile_dims(p, P, ata), bytes, threads) != TileFault::None) return MmaFault::TileA;
+  if (tile_fault(b_tile_dims(p, P, ata), bytes, threads) != TileFault::None) return MmaFault::TileB;
+  return MmaFault::None;
+}
+
+template <Precision P, typename Tile, bool kAta>
 struct MmaShape {
   using T = Tensor<P>;
   using E = typename T::E;
   using Acc = typename T::Acc;
-  static constexpr MmaParams p = kParams[CFG];
+  static constexpr MmaParams p = Tile::p;
+  static_assert(mma_tile_fault<P>(p, kAta) == MmaFault::None, "the tile breaks a rule of mma_tile_fault");
   static constexpr int WARPS_N = p.bn / p.wn, WARPS = warps_of(p), NT = WARPS * 32;
   static constexpr int MI = p.wm / 16, NI = p.wn / 8, KSTEPS = p.bk / T::kK;
-  static_assert(family_of(P) == p.family, "a row of kParams computes its own family of types");
   static_assert(p.bm % p.wm == 0 && p.bn % p.wn == 0 && p.wm % 16 == 0 && p.wn % 16 == 0, "warp tiling");
   static_assert(p.bk % T::kK == 0, "slabs are whole instructions deep");
   static constexpr bool kLdmatrixA = ldmatrix_operand(P, kAta, true), kLdmatrixB = ldmatrix_operand(P, kAta, false);
-  using ATile = SmemTile<sizeof(E), kAta ? p.bk : p.bm, kAta ? p.bm : p.bk,
-                         tile_swizzle(p.swizzle, P, kAta, true)>;                          // gemm [m][k], AᵀA [k][m]
-  using BTile = SmemTile<sizeof(E), p.bk, p.bn, tile_swizzle(p.swizzle, P, kAta, false)>;  // [k][n]
+  static constexpr MmaTileDims kA = a_tile_dims(p, P, kAta), kB = b_tile_dims(p, P, kAta);
+  using ATile = SmemTile<sizeof(E), kA.rows, kA.cols, kA.swizzle>;  // gemm [m][k], AᵀA [k][m]
+  using BTile = SmemTile<sizeof(E), kB.rows, kB.cols, kB.swizzle>;  // [k][n]
   static constexpr int kStageElems = ATile::kElems + BTile::kElems;
   static constexpr int kVec = 16 / static_cast<int>(sizeof(Acc));  // accumulators per 16-byte store
   static constexpr int kStripLd = strip_ld(p);

@@ -4,26 +4,28 @@
 // Built for sm_90a only (CMakeLists.txt reads this line of the launch file, which includes the
 // kernel text): wgmma and setmaxnreg exist nowhere else.
 //
-// The launch file of wgmma_tma: descriptor, tensor maps, launch, mapping model; the story, the
-// compiled set and the kernel are in 06_wgmma_tma.cuh.
+// The launch file of wgmma_tma: the compiled set, typed tiles, descriptor, tensor maps, launch,
+// mapping model; the story and the kernel are in 06_wgmma_tma.cuh.
 #include <cuda.h>
 #include <cudaTypedefs.h>
 
 #include <algorithm>
 #include <cstdint>
-#include <map>
 #include <memory>
-#include <mutex>
 #include <string>
-#include <utility>
+#include <type_traits>
+#include <vector>
 
 #include "kernels/core/kernel_common.cuh"
 #include "kernels/core/kernel_names.h"
+#include "kernels/core/typed_configs.h"
 #include "kernels/core/variant.h"
 #include "kernels/core/variant_launch.cuh"
 #include "kernels/cuda/sm90a_build.h"
 #include "kernels/instrument/probe.cuh"
 #include "kernels/instrument/timeline_probe.cuh"
+#include "kernels/jit/jit_kernels.h"
+#include "kernels/jit/kernel_calls.h"
 #include "kernels/models/block_tile_model.h"
 #include "kernels/models/fragment_model.h"
 #include "kernels/variants/06_wgmma_tma.cuh"
@@ -34,7 +36,46 @@ extern const VariantDescriptor kWgmmaTmaVariant;
 
 namespace {
 
+// ---- the compiled set ---------------------------------------------------------------------------
+// One row per configuration; the descriptor's configuration list is built from the same rows.
+// Each row names what it changes from the first, the fast gemm; the description says it in words
+// where a learner meets the configuration's name (the window's tooltip, `bench --list`).
+constexpr WgmmaParams kParams[] = {
+    {.description = "the fast gemm: 128 x 256 tiles, 4 stages, two consumer warpgroups, one block per SM"},
+    {.stages = 3, .description = "one stage less in flight"},
+    {.bn = 128,
+     .n = 128,
+     .stages = 5,
+     .description = "half the tile: a third more L2 bytes per product than 128 x 256"},
+    {.bn = 128,
+     .n = 128,
+     .stages = 5,
+     .consumers = 1,
+     .description = "one consumer for both slices: half the warps to hide each other's waits"},
+    {.persistent = false, .description = "one block per tile: each block's last stores and first copies exposed"},
+    {.tma_store = true, .description = "C leaves through shared memory, by TMA stores the consumers do not wait for"},
+    {.stages = 3, .tma_store = true, .description = "C by TMA stores, one stage less"},
+    {.cluster = 2, .description = "clusters of two tiles one above the other: each B slab read from L2 once"},
+    {.cluster = 2, .tma_store = true, .description = "clusters of two, and C by TMA stores"},
+    {.bm = 192,
+     .bn = 192,
+     .n = 192,
+     .consumers = 3,
+     .description = "three consumers: a square tile (AᵀA) with fewer L2 bytes than 128 x 256"},
+    {.bm = 192,
+     .bn = 192,
+     .n = 192,
+     .stages = 3,
+     .consumers = 3,
+     .tma_store = true,
+     .description = "the square tile with C (AᵀA: with the mirrors) through shared memory, a stage less"},
+};
 constexpr int kNumConfigs = sizeof(kParams) / sizeof(kParams[0]);
+
+// The kernel text's tile of row C.
+template <int C>
+using RowShape = WgShape<kParams[C].bm, kParams[C].bn, kParams[C].bk, kParams[C].n, kParams[C].stages,
+                         kParams[C].consumers, kParams[C].cluster, kParams[C].persistent, kParams[C].tma_store>;
 
 // Copies a rows x cols matrix of 16-bit values between leading dimensions (to give the TMA
 // 16-byte aligned rows).
@@ -57,17 +98,11 @@ std::string config_name(const WgmmaParams& p) {
 }
 
 // ---- tensor maps ----------------------------------------------------------------------------------
-// cuTensorMapEncodeTiled is a driver function; the runtime hands out its address, so the program
-// links no driver library.
+// cuTensorMapEncodeTiled is a driver function, asked for with its CUDA 12.0 signature
+// (kernel_calls.h: driver_function).
 PFN_cuTensorMapEncodeTiled_v12000 tensor_map_encoder() {
-  static const PFN_cuTensorMapEncodeTiled_v12000 encoder = [] {
-    void* fn = nullptr;
-    cudaDriverEntryPointQueryResult found = cudaDriverEntryPointSymbolNotFound;
-    CUDA_CHECK(cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &fn, 12000, cudaEnableDefault, &found));
-    if (found != cudaDriverEntryPointSuccess || fn == nullptr)
-      throw GpuError("the CUDA driver offers no cuTensorMapEncodeTiled (it needs a CUDA 12 driver)");
-    return reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(fn);
-  }();
+  static const PFN_cuTensorMapEncodeTiled_v12000 encoder =
+      driver_function<PFN_cuTensorMapEncodeTiled_v12000>("cuTensorMapEncodeTiled", 12000);
   return encoder;
 }
 
@@ -127,39 +162,178 @@ class TmaOperand {
   void* copy_ = nullptr;
 };
 
-// ---- launching --------------------------------------------------------------------------------
-// The template arguments of the kernel visit_config hands over (value: CFG), for those who spell it.
-template <Precision P, int CFG, bool kAta>
-struct KernelTag {
-  static constexpr int value = CFG;
+// ---- tiles a learner types ----------------------------------------------------------------------
+// The kernel text's template parameters (WgShape), by name (kernels/core/typed_configs.h).
+const std::vector<TileParam> kTileParams = {
+    {"bm", "rows of C per block: 64 per slice, whole slices per consumer warpgroup, at most 256 (one TMA box)"},
+    {"bn", "columns of C per block: whole 64-wide boxes of B, whole wgmma instructions"},
+    {"bk", "k per slab (a stage of the ring): a multiple of 64 (whole 128-byte swizzled rows), at most 256"},
+    {"wgmma_n", "the n of one wgmma (m64nNk16): 128, 192 or 256, dividing bn"},
+    {"stages", "buffers of the ring of slabs (at least 2)"},
+    {"consumers", "warpgroups that multiply (1 to 4); one more copies"},
+    {"cluster_m", "blocks per cluster, tiles one above the other sharing each B slab by TMA multicast (gemm)"},
+    {"persistent", "1: one block per SM walking the tiles; 0: one block per tile"},
+    {"tma_store", "1: C through shared memory and TMA stores; 0: from the registers"},
 };
 
-template <int CFG, typename Probe, typename Fn>
-void visit_config(const GemmArgs& g, Fn&& fn) {
-  static_assert(kParams[CFG].consumers <= kTimelineMaxConsumers, "the timeline stamps at most this many consumers");
-  const bool ata = g.problem == Problem::Ata;
-  auto by_problem = [&](auto precision_tag) {
+TileValues values_of(const WgmmaParams& p) {
+  return {{"bm", p.bm},
+          {"bn", p.bn},
+          {"bk", p.bk},
+          {"wgmma_n", p.n},
+          {"stages", p.stages},
+          {"consumers", p.consumers},
+          {"cluster_m", p.cluster},
+          {"persistent", p.persistent ? 1 : 0},
+          {"tma_store", p.tma_store ? 1 : 0}};
+}
+
+// Booleans arrive as whole numbers: anything but 0 and 1 is refused (typed_refusal) before this
+// reading of them counts.
+WgmmaParams params_of_values(const TileValues& v) {
+  WgmmaParams p;
+  p.bm = tile_value(v, "bm", 0);
+  p.bn = tile_value(v, "bn", 0);
+  p.bk = tile_value(v, "bk", 0);
+  p.n = tile_value(v, "wgmma_n", 0);
+  p.stages = tile_value(v, "stages", 0);
+  p.consumers = tile_value(v, "consumers", 0);
+  p.cluster = tile_value(v, "cluster_m", 0);
+  p.persistent = tile_value(v, "persistent", 1) != 0;
+  p.tma_store = tile_value(v, "tma_store", 0) != 0;
+  p.description = "a tile typed by the learner, compiled at run time";
+  return p;
+}
+
+// The row of any configuration: the compiled set's, or a typed one's values.
+WgmmaParams params_of(const TileConfig& cfg) {
+  if (const WgmmaParams* row = row_of(kParams, kWgmmaTmaVariant.configs, cfg)) return *row;
+  return params_of_values(cfg.typed);
+}
+WgmmaParams params_at(int config_index) {
+  return params_of(config_at(kWgmmaTmaVariant, config_index));
+}
+
+TileValues wgmma_tile_values(const TileConfig& cfg) {
+  return values_of(params_of(cfg));
+}
+
+TileConfig wgmma_config(const WgmmaParams& p);
+
+// Registers a consumer thread needs besides its accumulators (descriptors, addresses, counters,
+// the stores' indices). ptxas compiles the consumers' code with what setmaxnreg claims for them:
+// 40 besides compiled without spills (128 x 384 with two consumers: 192 accumulators of 232), 24
+// did not compile at all (192 x 256 with three: 128 of 152).
+constexpr int kConsumerRegistersBesidesAccumulators = 40;
+
+// What the kernel text cannot take, in the words of its static_asserts; the device's limits
+// (shared memory, threads) are checked for every configuration by unsupported_reason().
+std::string typed_refusal(const TileValues& values, const WgmmaParams& p) {
+  auto n = [](int v) { return std::to_string(v); };
+  for (const char* key : {"persistent", "tma_store"})
+    if (tile_value(values, key, 0) > 1) return std::string(key) + " = " + n(tile_value(values, key, 0)) + ": 0 or 1";
+  if (p.consumers < 1 || p.consumers > kTimelineMaxConsumers)
+    return "consumers = " + n(p.consumers) + ": 1 to " + n(kTimelineMaxConsumers) +
+           " consumer warpgroups (the timeline's records have room for " + n(kTimelineMaxConsumers) + ")";
+  if (p.bm < 64 || p.bm % (64 * p.consumers) != 0)
+    return "bm = " + n(p.bm) + ": each of the " + n(p.consumers) +
+           " consumer warpgroup(s) issues whole m64 instructions, so bm must be a multiple of 64 x " + n(p.consumers) +
+           " = " + n(64 * p.consumers);
+  if (p.bm > kMaxBoxSide)
+    return "bm = " + n(p.bm) + ": gemm's A arrives in one TMA box of bm rows, and a box has at most " + n(kMaxBoxSide) +
+           " per dimension";
+  if (p.n != 128 && p.n != 192 && p.n != 256)
+    return "wgmma_n = " + n(p.n) +
+           ": the kernel issues m64n128k16, m64n192k16 or m64n256k16 (the PTX ISA has every multiple of 8 up to 256 "
+           "for 16-bit inputs; kernels/ptx/wgmma_ptx.cuh wraps these three, whose B starts on a 64-wide box)";
+  if (p.bn < 64 || p.bn % 64 != 0)
+    return "bn = " + n(p.bn) + ": B arrives in TMA boxes 64 columns wide, so bn must be a multiple of 64";
+  if (p.bn % p.n != 0)
+    return "wgmma_n = " + n(p.n) + " does not divide bn = " + n(p.bn) + ": each slice issues bn / n whole instructions";
+  if (p.bk < kSwizzleRowElements || p.bk % kSwizzleRowElements != 0 || p.bk > kMaxBoxSide)
+    return "bk = " + n(p.bk) + ": a slab is whole 128-byte swizzled rows (multiples of " + n(kSwizzleRowElements) +
+           " k of 16 bits), and B's box of bk rows at most " + n(kMaxBoxSide);
+  if (p.stages < 2)
+    return "stages = " + n(p.stages) +
+           ": a consumer frees a stage only once the next one's products are issued, so the ring needs at least 2";
+  if (2 * p.stages * 8 > kSwizzleAtom)
+    return "stages = " + n(p.stages) + ": the stages' 2 x stages mbarriers fill one block of " + n(kSwizzleAtom) +
+           " bytes (at most " + n(kSwizzleAtom / 16) + " stages)";
+  if (p.cluster < 1 || p.cluster > kMaxCluster || (p.bn / 64) % p.cluster != 0)
+    return "cluster_m = " + n(p.cluster) + ": 1 to " + n(kMaxCluster) +
+           " blocks (the portable cluster size), sharing B's " + n(p.bn / 64) + " boxes of 64 columns evenly";
+  const int accumulators = slices_of(p) * p.bn / 2;
+  if (accumulators + kConsumerRegistersBesidesAccumulators > consumer_registers(p))
+    return n(slices_of(p)) + " slice(s) x bn / 2 = " + n(accumulators) + " accumulators per consumer thread, and " +
+           n(kConsumerRegistersBesidesAccumulators) + " registers besides, do not fit the " + n(consumer_registers(p)) +
+           " registers each of " + n(p.consumers) +
+           " consumer warpgroup(s) gets (setmaxnreg: the register file less the producer's): take more consumers, "
+           "or a smaller tile";
+  return "";
+}
+
+bool wgmma_typed_config(const TileValues& values, TileConfig* out, std::string* why) {
+  const WgmmaParams p = params_of_values(values);
+  *why = typed_refusal(values, p);
+  if (!why->empty()) return false;
+  *out = wgmma_config(p);
+  return true;
+}
+
+// ---- the kernels --------------------------------------------------------------------------------
+// The name expression of one kernel, as NVRTC compiles it and the demangler writes it.
+std::string wgmma_kernel_name(const WgmmaParams& p, Precision q, bool ata, const char* probe) {
+  const std::string shape =
+      kernel_name("WgShape", {std::to_string(p.bm), std::to_string(p.bn), std::to_string(p.bk), std::to_string(p.n),
+                              std::to_string(p.stages), std::to_string(p.consumers), std::to_string(p.cluster),
+                              cpp_bool(p.persistent), cpp_bool(p.tma_store)});
+  return kernel_name("wgmma_tma_kernel", {precision_argument(q), shape, cpp_bool(ata), probe});
+}
+
+// Whether a tile has an AᵀA kernel: square tiles, each block alone.
+constexpr bool computes_ata(const WgmmaParams& p) {
+  return p.bm == p.bn && p.cluster == 1;
+}
+
+// A compiled row's kernel for the input type and problem.
+template <int C, typename Probe>
+const void* row_kernel(Precision precision, bool ata) {
+  using S = RowShape<C>;
+  static_assert(S::p.consumers <= kTimelineMaxConsumers, "the timeline stamps at most this many consumers");
+  auto of = [&](auto precision_tag) -> const void* {
     constexpr Precision P = decltype(precision_tag)::value;
-    if (!ata)
-      fn(wgmma_tma_kernel<P, CFG, false, Probe>, KernelTag<P, CFG, false>{});
-    else if constexpr (kParams[CFG].bm == kParams[CFG].bn && kParams[CFG].cluster == 1)  // AᵀA: square, alone
-      fn(wgmma_tma_kernel<P, CFG, true, Probe>, KernelTag<P, CFG, true>{});
-    else
-      throw GpuError("configuration " + config_name(kParams[CFG]) + " has no AᵀA kernel: BM must equal BN");
+    if (!ata) return reinterpret_cast<const void*>(wgmma_tma_kernel<P, S, false, Probe>);
+    if constexpr (computes_ata(S::p)) return reinterpret_cast<const void*>(wgmma_tma_kernel<P, S, true, Probe>);
+    throw GpuError("configuration " + config_name(S::p) + " has no AᵀA kernel: BM must equal BN");
   };
-  if (g.precision == Precision::BF16)
-    by_problem(std::integral_constant<Precision, Precision::BF16>{});
-  else
-    by_problem(std::integral_constant<Precision, Precision::F16>{});
+  return precision == Precision::BF16 ? of(std::integral_constant<Precision, Precision::BF16>{})
+                                      : of(std::integral_constant<Precision, Precision::F16>{});
 }
 
-// Calls visit_config for the row of config_index (a run-time index, a compile-time row).
-template <typename Probe, typename Fn>
-void visit_kernel(const GemmArgs& g, int config_index, Fn&& fn) {
-  with_row<kNumConfigs>(kWgmmaTmaVariant, config_index,
-                        [&](auto row) { visit_config<decltype(row)::value, Probe>(g, fn); });
+// The one kernel of a launch: the compiled row's, or for a typed tile the same text compiled at
+// run time with the probe the launch asks for. Its template arguments are chosen here and nowhere
+// else, so that wgmma_kernel_for names exactly the kernel the launch runs.
+template <typename Probe>
+KernelLaunchShape kernel_of_launch(const GemmArgs& g, int config_index) {
+  const WgmmaParams p = params_at(config_index);
+  const bool ata = g.problem == Problem::Ata;
+  KernelLaunchShape k;
+  k.threads_per_block = threads_of(p);
+  k.dynamic_shared_bytes = shared_bytes_of(p);
+  if (is_typed_config(kWgmmaTmaVariant, config_index)) {
+    if (ata && !computes_ata(p))
+      throw GpuError(config_at(kWgmmaTmaVariant, config_index).name + " has no AᵀA kernel: BM must equal BN");
+    const ProbeSpelling probe = probe_spelling<Probe>();
+    k.kernel = jit_kernel(kWgmmaTmaVariant, wgmma_kernel_name(p, g.precision, ata, probe.name), probe.header).kernel;
+    k.run_time_compiled = true;
+    return k;
+  }
+  k.kernel = with_row<kNumConfigs>(kWgmmaTmaVariant, config_index,
+                                   [&](auto row) { return row_kernel<decltype(row)::value, Probe>(g.precision, ata); });
+  return k;
 }
 
+// ---- launching ------------------------------------------------------------------------------------
 std::int64_t tile_count(const WgmmaParams& p, Problem problem, const Shape& s) {
   return block_tile_count(problem == Problem::Ata, static_cast<int>(ceil_div(s.M, p.bm)),
                           static_cast<int>(ceil_div(s.N, p.bn)));
@@ -171,93 +345,54 @@ std::int64_t work_count(const WgmmaParams& p, Problem problem, const Shape& s) {
   return ceil_div(ceil_div(s.M, p.bm), p.cluster) * ceil_div(s.N, p.bn);
 }
 
-// A launch of `blocks` blocks (clusters of p.cluster) of a configuration on `stream`.
-struct Launch {
-  cudaLaunchAttribute cluster{};
-  cudaLaunchConfig_t config{};
-  Launch(const WgmmaParams& p, std::int64_t blocks, int threads, std::size_t shared, cudaStream_t stream) {
-    cluster.id = cudaLaunchAttributeClusterDimension;
-    cluster.val.clusterDim.x = static_cast<unsigned>(p.cluster);
-    cluster.val.clusterDim.y = 1;
-    cluster.val.clusterDim.z = 1;
-    config.gridDim = checked_grid(blocks, 1);
-    config.blockDim = dim3(static_cast<unsigned>(threads));
-    config.dynamicSmemBytes = shared;
-    config.stream = stream;
-    config.attrs = &cluster;
-    config.numAttrs = p.cluster > 1 ? 1 : 0;
-  }
-};
-
-// How many clusters of a kernel (its launch configuration's cluster size, threads and shared
-// memory) the GPU places at once. It depends on the kernel and the device alone, so it is asked
-// once per pair rather than before every timed launch.
-int resident_clusters(const void* kernel, const cudaLaunchConfig_t& config) {
-  int device = 0;
-  CUDA_CHECK(cudaGetDevice(&device));
-  static std::mutex guard;
-  static std::map<std::pair<const void*, int>, int> known;
-  const std::lock_guard<std::mutex> lock(guard);
-  const auto key = std::make_pair(kernel, device);
-  if (const auto it = known.find(key); it != known.end()) return it->second;
-  int clusters = 0;
-  CUDA_CHECK(cudaOccupancyMaxActiveClusters(&clusters, kernel, &config));
-  known[key] = clusters;
-  return clusters;
-}
-
 // Blocks of the launch: one per tile (per tile of a group), or for the persistent configurations
 // as many as are resident at once: one per SM, or as many clusters as the GPU can place together.
 // The kernel's shared-memory attribute must be set.
-template <int CFG, typename Kernel>
-std::int64_t blocks_of(Problem problem, const Shape& s, Kernel kernel) {
-  using S = WgShape<CFG>;
-  const std::int64_t works = work_count(S::p, problem, s);
-  if (!S::p.persistent) return works * S::p.cluster;
-  if (S::p.cluster == 1) {
+std::int64_t blocks_of(const WgmmaParams& p, const KernelLaunchShape& k, Problem problem, const Shape& s) {
+  const std::int64_t works = work_count(p, problem, s);
+  if (!p.persistent) return works * p.cluster;
+  if (p.cluster == 1) {
     int device = 0, sms = 1;
     CUDA_CHECK(cudaGetDevice(&device));
     CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
     return std::min<std::int64_t>(works, sms);
   }
-  const Launch probe_launch(S::p, S::p.cluster, S::kThreads, S::kShared, nullptr);
-  const int clusters = resident_clusters(reinterpret_cast<const void*>(kernel), probe_launch.config);
+  const int clusters = resident_clusters(k, p.cluster);
   if (clusters < 1)
-    throw GpuError("this GPU cannot place a cluster of " + std::to_string(S::p.cluster) + " blocks of " +
-                   std::to_string(S::kShared / 1024) + " KB of shared memory");
-  return std::min<std::int64_t>(works, clusters) * S::p.cluster;
+    throw GpuError("this GPU cannot place a cluster of " + std::to_string(p.cluster) + " blocks of " +
+                   std::to_string(shared_bytes_of(p) / 1024) + " KB of shared memory");
+  return std::min<std::int64_t>(works, clusters) * p.cluster;
 }
 
 // The timed, traced and timeline launches differ only in the probe.
 template <typename Probe>
 void launch_with(const GemmArgs& g, int config_index, const Probe& probe) {
-  visit_kernel<Probe>(g, config_index, [&](auto kernel, auto cfg_tag) {
-    constexpr int CFG = decltype(cfg_tag)::value;
-    using S = WgShape<CFG>;
-    const Shape& s = g.shape;
-    const bool ata = g.problem == Problem::Ata;
-    CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(S::kShared)));
-    // A: gemm M x K, AᵀA K x N; B: K x N.
-    const TmaOperand a(g.a, ata ? s.K : s.M, ata ? s.N : s.K, g.stream);
-    const std::unique_ptr<TmaOperand> b = ata ? nullptr : std::make_unique<TmaOperand>(g.b, s.K, s.N, g.stream);
-    const CUtensorMap a_map = ata ? make_input_map(a.data(), g.precision, s.K, s.N, a.ld(), 64, kBK)
-                                  : make_input_map(a.data(), g.precision, s.M, s.K, a.ld(), kBK, S::p.bm);
-    const CUtensorMap b_map = ata ? a_map : make_input_map(b->data(), g.precision, s.K, s.N, b->ld(), 64, kBK);
-    // C by TMA stores where its rows are 16-byte aligned; otherwise (and where the configuration
-    // stores from the registers) the map is a stand-in the kernel never reads.
-    const bool use_c_map = S::p.tma_store && reinterpret_cast<std::uintptr_t>(g.c) % 16 == 0 && s.N % 4 == 0;
-    const CUtensorMap c_map =
-        use_c_map ? make_tensor_map(g.c, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 4, s.M, s.N, s.N, kCBoxCols, 64) : a_map;
-    const CUtensorMap m_map =
-        use_c_map && ata ? make_tensor_map(g.c, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 4, s.M, s.N, s.N, kCBoxCols, 32)
-                         : a_map;
-    const bool vec_c = reinterpret_cast<std::uintptr_t>(g.c) % 8 == 0 && s.N % 2 == 0;
-    const Launch launch(S::p, blocks_of<CFG>(g.problem, s, kernel), S::kThreads, S::kShared, g.stream);
-    CUDA_CHECK(cudaLaunchKernelEx(&launch.config, kernel, a_map, b_map, c_map, m_map, use_c_map,
-                                  static_cast<float*>(g.c), static_cast<int>(s.M), static_cast<int>(s.N),
-                                  static_cast<int>(s.K), vec_c, probe));
-    CUDA_CHECK_LAUNCH("wgmma_tma_kernel");
-  });
+  const WgmmaParams p = params_at(config_index);
+  const KernelLaunchShape k = kernel_of_launch<Probe>(g, config_index);
+  allow_dynamic_shared(k);
+  const Shape& s = g.shape;
+  const bool ata = g.problem == Problem::Ata;
+  // A: gemm M x K in boxes of 64 k x bm rows, AᵀA K x N; B: K x N; both in boxes of 64 columns x bk k.
+  const TmaOperand a(g.a, ata ? s.K : s.M, ata ? s.N : s.K, g.stream);
+  const std::unique_ptr<TmaOperand> b = ata ? nullptr : std::make_unique<TmaOperand>(g.b, s.K, s.N, g.stream);
+  CUtensorMap a_map = ata ? make_input_map(a.data(), g.precision, s.K, s.N, a.ld(), 64, p.bk)
+                          : make_input_map(a.data(), g.precision, s.M, s.K, a.ld(), kSwizzleRowElements, p.bm);
+  CUtensorMap b_map = ata ? a_map : make_input_map(b->data(), g.precision, s.K, s.N, b->ld(), 64, p.bk);
+  // C by TMA stores where its rows are 16-byte aligned; otherwise (and where the configuration
+  // stores from the registers) the map is a stand-in the kernel never reads.
+  bool use_c_map = p.tma_store && reinterpret_cast<std::uintptr_t>(g.c) % 16 == 0 && s.N % 4 == 0;
+  CUtensorMap c_map =
+      use_c_map ? make_tensor_map(g.c, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 4, s.M, s.N, s.N, kCBoxCols, 64) : a_map;
+  CUtensorMap m_map =
+      use_c_map && ata ? make_tensor_map(g.c, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 4, s.M, s.N, s.N, kCBoxCols, 32) : a_map;
+  bool vec_c = reinterpret_cast<std::uintptr_t>(g.c) % 8 == 0 && s.N % 2 == 0;
+  float* c = static_cast<float*>(g.c);
+  int M = static_cast<int>(s.M), N = static_cast<int>(s.N), K = static_cast<int>(s.K);
+  Probe kernel_probe = probe;
+  // What <<<...>>> does, written out so that a kernel compiled at run time launches the same way.
+  void* args[] = {&a_map, &b_map, &c_map, &m_map, &use_c_map, &c, &M, &N, &K, &vec_c, &kernel_probe};
+  launch_kernel(k, checked_grid(blocks_of(p, k, g.problem, s), 1), dim3(static_cast<unsigned>(k.threads_per_block)),
+                args, g.stream, p.cluster);
 }
 
 struct WgmmaLaunch {
@@ -271,60 +406,44 @@ void wgmma_launch_timeline(const GemmArgs& g, int config_index, const TimelineBu
 }
 
 TimelineLayout wgmma_timeline_layout(const GemmArgs& g, int config_index) {
+  const WgmmaParams p = params_at(config_index);
+  const KernelLaunchShape k = kernel_of_launch<TimelineProbe>(g, config_index);
+  allow_dynamic_shared(k);
   TimelineLayout out;
-  visit_kernel<TimelineProbe>(g, config_index, [&](auto kernel, auto cfg_tag) {
-    constexpr int CFG = decltype(cfg_tag)::value;
-    using S = WgShape<CFG>;
-    CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(S::kShared)));
-    out.blocks = static_cast<int>(blocks_of<CFG>(g.problem, g.shape, kernel));
-    out.stages = S::p.stages;
-    out.consumers = S::p.consumers;
-    out.cluster = S::p.cluster;
-    out.slabs_per_tile = static_cast<int>(ceil_div(g.shape.K, kBK));
-    out.slab_depth = kBK;
-    out.tiles = tile_count(S::p, g.problem, g.shape);
-    out.works = work_count(S::p, g.problem, g.shape);
-  });
+  out.blocks = static_cast<int>(blocks_of(p, k, g.problem, g.shape));
+  out.stages = p.stages;
+  out.consumers = p.consumers;
+  out.cluster = p.cluster;
+  out.slabs_per_tile = static_cast<int>(ceil_div(g.shape.K, p.bk));
+  out.slab_depth = p.bk;
+  out.tiles = tile_count(p, g.problem, g.shape);
+  out.works = work_count(p, g.problem, g.shape);
   return out;
 }
 
 KernelLaunchShape wgmma_kernel_for(const GemmArgs& g, int config_index) {
-  KernelLaunchShape out;
-  visit_kernel<NoProbe>(g, config_index, [&](auto kernel, auto cfg_tag) {
-    out.kernel = reinterpret_cast<const void*>(kernel);
-    out.threads_per_block = WgShape<decltype(cfg_tag)::value>::kThreads;
-    out.dynamic_shared_bytes = WgShape<decltype(cfg_tag)::value>::kShared;
-  });
-  return out;
+  return kernel_of_launch<NoProbe>(g, config_index);
 }
 
-const WgmmaParams* params_of(const TileConfig& cfg) {
-  return row_of(kParams, kWgmmaTmaVariant.configs, cfg);
+// Whether a configuration is one of the compiled set or typed (one of neither: a name from elsewhere).
+bool known_config(const TileConfig& cfg) {
+  return row_of(kParams, kWgmmaTmaVariant.configs, cfg) != nullptr || !cfg.typed.empty();
 }
 
-// A tag's kernel (of the timed build) as NVRTC names it.
-template <Precision P, int CFG, bool kAta>
-std::string spelled(KernelTag<P, CFG, kAta>) {
-  return kernel_name("wgmma_tma_kernel", {precision_argument(P), std::to_string(CFG), cpp_bool(kAta), kNoProbeName});
-}
-
-// The kernel a case runs, spelled for NVRTC: the one visit_kernel chooses for it.
+// The kernel a case runs, spelled for NVRTC: the one kernel_of_launch chooses for it.
 std::vector<std::string> wgmma_kernel_names(const TileConfig& cfg, Precision q, Problem problem) {
-  std::vector<std::string> out;
-  const WgmmaParams* p = params_of(cfg);
-  if (!p) return out;
-  GemmArgs g;
-  g.precision = q;
-  g.problem = problem;
-  visit_kernel<NoProbe>(g, static_cast<int>(p - kParams), [&](auto, auto tag) { out.push_back(spelled(tag)); });
-  return out;
+  if (!known_config(cfg)) return {};
+  const WgmmaParams p = params_of(cfg);
+  const bool ata = problem == Problem::Ata;
+  if (ata && !computes_ata(p)) return {};
+  return {wgmma_kernel_name(p, q, ata, kNoProbeName)};
 }
 
 // The configurations that compute AᵀA (square tiles, no clusters), for a refusal to offer.
 std::string ata_config_names() {
   std::string out;
   for (const WgmmaParams& p : kParams)
-    if (p.bm == p.bn && p.cluster == 1) out += (out.empty() ? "" : ", ") + config_name(p);
+    if (computes_ata(p)) out += (out.empty() ? "" : ", ") + config_name(p);
   return out;
 }
 
@@ -332,20 +451,20 @@ std::string wgmma_refuses(Problem problem, Precision, const TileConfig& cfg) {
   if (!kSm90aCodeBuilt)
     return "this build holds no sm_90a code (its CUDA architectures did not include 90), and wgmma_tma is nothing "
            "else";
-  const WgmmaParams* p = params_of(cfg);
-  if (!p) return "unknown configuration " + cfg.name;
-  if (problem == Problem::Ata && p->cluster > 1)
+  if (!known_config(cfg)) return "unknown configuration " + cfg.name;
+  const WgmmaParams p = params_of(cfg);
+  if (problem == Problem::Ata && p.cluster > 1)
     return "the clusters pair gemm tiles one above the other, which share B; AᵀA's upper triangle is not paired "
            "(choose " +
-           ata_config_names() + ")";
-  if (problem == Problem::Ata && p->bm != p->bn)
-    return "AᵀA mirrors square tiles across the diagonal: BM must equal BN (choose " + ata_config_names() + ")";
+           ata_config_names() + ", or a square tile with cluster_m=1)";
+  if (problem == Problem::Ata && p.bm != p.bn)
+    return "AᵀA mirrors square tiles across the diagonal: BM must equal BN (choose " + ata_config_names() +
+           ", or a square tile with cluster_m=1)";
   return "";
 }
 
 std::size_t wgmma_shared_bytes(const TileConfig& cfg, Precision) {
-  const WgmmaParams* p = params_of(cfg);
-  return p ? shared_bytes_of(*p) : 0;
+  return known_config(cfg) ? shared_bytes_of(params_of(cfg)) : 0;
 }
 
 // ---- the mapping model ---------------------------------------------------------------------------
@@ -355,7 +474,7 @@ class WgmmaModel final : public BlockTileModel {
  public:
   WgmmaModel(const WgmmaParams& p, Problem problem, Precision precision, const Shape& shape)
       : BlockTileModel(
-            {p.bm, p.bn, kBK, threads_of(p) / 32, "copied", " by the TMA, one thread issuing every box", p.cluster},
+            {p.bm, p.bn, p.bk, threads_of(p) / 32, "copied", " by the TMA, one thread issuing every box", p.cluster},
             problem, shape),
         p_(p) {
     build_picture(precision);
@@ -377,7 +496,7 @@ class WgmmaModel final : public BlockTileModel {
   // The TMA filled a stage of the ring; every consumer warpgroup multiplied its slices straight out
   // of it (the tensor cores read A and B there) and freed it, while the next slabs' copies ran.
   void describe_phase(int, int phase, PhaseWork* w) const override {
-    const int slices = slices_of(p_), per_slice = kBK / 16, stage_kb = picture_.stage_bytes / 1024;
+    const int slices = slices_of(p_), per_slice = p_.bk / 16 * (p_.bn / p_.n), stage_kb = picture_.stage_bytes / 1024;
     const std::string bn = std::to_string(p_.bn);
     w->shared = {static_cast<std::int64_t>(p_.consumers) * slices * (64 + p_.bn), "slices x (64 + BN)",
                  std::to_string(p_.consumers * slices) + " x (64 + " + bn + ")"};
@@ -390,7 +509,7 @@ class WgmmaModel final : public BlockTileModel {
     w->words.push_back("Each of the " + std::to_string(p_.consumers) +
                        " consumer warpgroup(s) waited on the stage's "
                        "\"full\" mbarrier, then issued " +
-                       std::to_string(per_slice) + " wgmma m64n" + bn + "k16 per slice of 64 rows (" +
+                       std::to_string(per_slice) + " wgmma m64n" + std::to_string(p_.n) + "k16 per slice of 64 rows (" +
                        std::to_string(slices) +
                        " slice(s) each): the tensor cores read A "
                        "and B straight from the stage into the warpgroup's accumulator registers. Then its warps "
@@ -413,9 +532,9 @@ class WgmmaModel final : public BlockTileModel {
   void build_picture(Precision precision) {
     FragmentPicture& f = picture_;
     const char* type = precision == Precision::BF16 ? "bf16" : "f16";
-    f.instruction = "wgmma.mma_async.sync.aligned.m64n" + std::to_string(p_.bn) + "k16.f32." + type + "." + type;
+    f.instruction = "wgmma.mma_async.sync.aligned.m64n" + std::to_string(p_.n) + "k16.f32." + type + "." + type;
     f.mma_m = 64;
-    f.mma_n = p_.bn;
+    f.mma_n = p_.n;
     f.mma_k = 16;
     f.group_warps = 4;
     f.warps_m = p_.consumers;  // one warp tile per consumer warpgroup: its slices, the tile's width
@@ -431,7 +550,7 @@ class WgmmaModel final : public BlockTileModel {
     f.stage_barriers = true;
     for (int q = 0; q < 4; ++q)
       for (int lane = 0; lane < 32; ++lane)
-        for (int j = 0; j < p_.bn / 8; ++j)
+        for (int j = 0; j < p_.n / 8; ++j)
           for (int r = 0; r < 4; ++r) {
             LaneElement e;
             e.warp = q;
@@ -442,23 +561,29 @@ class WgmmaModel final : public BlockTileModel {
             f.c.push_back(e);
           }
     // The boxes of one stage, in the order the producer issues them (the kernel's loop).
-    const int box_bytes = 64 * kBK * 2;
+    const int box_bytes = box_bytes_of(p_);
+    const std::string ks = "k 0-" + std::to_string(p_.bk - 1);
     std::int64_t offset = 0;
     if (ata()) {
       for (int box = 0; box < p_.bm / 64; ++box, offset += box_bytes)
-        f.stage_copies.push_back({"A", kBK, 64, box_bytes, offset,
-                                  "k 0-63 x columns " + std::to_string(64 * box) + "-" + std::to_string(64 * box + 63) +
+        f.stage_copies.push_back({"A", p_.bk, 64, box_bytes, offset,
+                                  ks + " x columns " + std::to_string(64 * box) + "-" + std::to_string(64 * box + 63) +
                                       " of the block's rows (as Aᵀ, read transposed)"});
     } else {
-      f.stage_copies.push_back({"A", p_.bm, kBK, p_.bm * kBK * 2, 0,
-                                "rows 0-" + std::to_string(p_.bm - 1) + " x k 0-63 (K-major: one 128-byte row each)"});
-      offset = p_.bm * kBK * 2;
+      const int a_box_bytes = p_.bm * kSwizzleRowElements * 2;
+      for (int kb = 0; kb < p_.bk / kSwizzleRowElements; ++kb, offset += a_box_bytes) {
+        const int k0 = kb * kSwizzleRowElements;
+        f.stage_copies.push_back({"A", p_.bm, kSwizzleRowElements, a_box_bytes, offset,
+                                  "rows 0-" + std::to_string(p_.bm - 1) + " x k " + std::to_string(k0) + "-" +
+                                      std::to_string(k0 + kSwizzleRowElements - 1) +
+                                      " (K-major: one 128-byte row each)"});
+      }
     }
     // In a cluster, block r of it copies the r-th share of B's boxes for all of them (multicast).
     const int share = p_.bn / 64 / p_.cluster;
     for (int box = 0; box < p_.bn / 64; ++box, offset += box_bytes)
-      f.stage_copies.push_back({"B", kBK, 64, box_bytes, offset,
-                                "k 0-63 x columns " + std::to_string(64 * box) + "-" + std::to_string(64 * box + 63) +
+      f.stage_copies.push_back({"B", p_.bk, 64, box_bytes, offset,
+                                ks + " x columns " + std::to_string(64 * box) + "-" + std::to_string(64 * box + 63) +
                                     " (N-major, read transposed)" +
                                     (p_.cluster > 1 ? "; copied by block " + std::to_string(box / share) +
                                                           " of the cluster into every block's shared memory (multicast)"
@@ -476,7 +601,7 @@ TileConfig wgmma_config(const WgmmaParams& p) {
   c.description = p.description;
   c.bm = p.bm;
   c.bn = p.bn;
-  c.bk = kBK;
+  c.bk = p.bk;
   c.warp_m = 64 * slices_of(p);  // a consumer warpgroup's rows
   c.warp_n = p.bn;
   c.stages = p.stages;
@@ -484,9 +609,9 @@ TileConfig wgmma_config(const WgmmaParams& p) {
   c.group_warps = 4;
   c.threads_x = 32;
   c.threads_y = threads_of(p) / 32;
-  c.math = p.bn == 256   ? "wgmma m64n256k16 tensor cores, FP32 accumulation"
-           : p.bn == 192 ? "wgmma m64n192k16 tensor cores, FP32 accumulation"
-                         : "wgmma m64n128k16 tensor cores, FP32 accumulation";
+  c.math = p.n == 256   ? "wgmma m64n256k16 tensor cores, FP32 accumulation"
+           : p.n == 192 ? "wgmma m64n192k16 tensor cores, FP32 accumulation"
+                        : "wgmma m64n128k16 tensor cores, FP32 accumulation";
   return c;
 }
 
@@ -524,7 +649,13 @@ extern const VariantDescriptor kWgmmaTmaVariant = [] {
   v.kernel_text = "kernels/variants/06_wgmma_tma.cuh";
   v.kernel_names = wgmma_kernel_names;
   v.shared_bytes = wgmma_shared_bytes;
-  v.model = row_model<WgmmaModel, kParams>;
+  v.model = [](int config_index, Problem problem, Precision precision,
+               const Shape& shape) -> std::unique_ptr<MappingModel> {
+    return std::make_unique<WgmmaModel>(params_at(config_index), problem, precision, normalised(problem, shape));
+  };
+  v.tile_params = kTileParams;
+  v.tile_values_of = wgmma_tile_values;
+  v.typed_config = wgmma_typed_config;
   v.model_caps.mirrored_ata = true;
   return v;
 }();

@@ -36,13 +36,15 @@
 // AᵀA (C = AᵀA, A is K x N): upper-triangle tiles only, mirrored: C(i, j), i <= j, is stored with
 //   its mirror C(j, i); a diagonal tile computes its lower half and drops it. Both operands are
 //   column blocks of A, read by the same tensor map.
-// Layouts: a slab is 64 deep, so a K-major row of it (gemm's A: 64 k of one row of A) is exactly one
-//   128-byte swizzled row. B (and both operands of AᵀA) are read N-major: a box is 64 columns x 64
-//   k rows, a 256-wide tile four boxes side by side, and wgmma reads them with its transpose bit.
-// Clusters (_c2, gemm): two blocks launched as one cluster take two tiles one above the other,
-//   which read the same slab of B: each copies its A box and half of B's boxes by a multicast TMA
-//   load into both shared memories (both "full" barriers count the bytes), and each consumer warp
-//   frees a stage on both blocks' "empty" barriers. Each B slab is read from L2 once per two tiles.
+// Layouts: a slab is bk deep (64 in the compiled set); 64 k of one row of gemm's K-major A is
+//   exactly one 128-byte swizzled row, so A arrives in bk / 64 boxes of 64 k x bm rows side by side.
+//   B (and both operands of AᵀA) are read N-major: a box is 64 columns x bk k rows, a 256-wide
+//   tile four boxes side by side, and wgmma reads them with its transpose bit. One instruction is
+//   64 x n x 16: a slice takes bn / n of them per 16 k (one in the compiled set, where n = bn).
+// Clusters (_c2, gemm): blocks launched as one cluster take tiles one above the other, which read
+//   the same slab of B: each copies its A box and its share of B's boxes by a multicast TMA load
+//   into all their shared memories (every "full" barrier counts the bytes), and each consumer warp
+//   frees a stage on every block's "empty" barrier. Each B slab is read from L2 once per cluster.
 // C: from the registers straight to global memory (two neighbours per store), or, in the _st
 //   configurations, through shared memory: each consumer writes 64 x 32 boxes of its accumulators,
 //   128-byte swizzled, into a buffer of its own and one of its threads hands each box to the TMA,
@@ -68,8 +70,8 @@
 //   the timeline, the copies of the next stages running under the products of this one; clusters
 //   against single blocks (half of B's L2 reads).
 // This file is the variant's kernel text, device-only: the build compiles it into the launch file
-// (06_wgmma_tma.cu: descriptor, tensor maps, launch, mapping model), and NVRTC compiles it alone
-// for sm_90a (a CPU test).
+// (06_wgmma_tma.cu: the compiled set, descriptor, tensor maps, launch, mapping model), and NVRTC
+// compiles it alone for sm_90a (a CPU test, and a tile a learner types, at run time).
 #pragma once
 
 #include "kernels/core/block_order.h"
@@ -81,47 +83,29 @@
 
 namespace tilescope {
 
-// ---- the compiled set -------------------------------------------------------------------------
-// A kernel takes the index of its row (CFG), so the table is part of the kernel text; the
-// descriptor's configuration list (06_wgmma_tma.cu) is built from the same rows.
-// Each row names what it changes from the first, the fast gemm; the description says it in words
-// where a learner meets the configuration's name (the window's tooltip, `bench --list`).
+// ---- the tile ---------------------------------------------------------------------------------
+// A kernel takes its tile's values as template arguments (WgShape below), so that NVRTC compiles
+// any tile a learner types as the build compiles the rows of its set (06_wgmma_tma.cu). The
+// launch file refuses what these static_asserts would, with the reasons, before anything compiles.
 struct WgmmaParams {
   int bm = 128, bn = 256;  // block tile of C, in slices of 64 rows
+  int bk = 64;             // slab depth: whole 128-byte rows of 64 k (K-major boxes of A side by side)
+  int n = 256;             // the wgmma's n (m64nNk16): bn / n instructions per slice and 16 k
   int stages = 4;          // buffers of the ring
   int consumers = 2;       // warpgroups that multiply: each takes bm / 64 / consumers slices of the tile
+  int cluster = 1;         // blocks per cluster (gemm): tiles one above the other sharing B's slabs, multicast
   bool persistent = true;  // one block per SM walking the tiles (false: one block per tile)
   bool tma_store = false;  // C through shared memory and TMA stores (false: from the registers to global)
-  int cluster = 1;         // blocks per cluster (gemm): tiles one above the other sharing B's slabs, multicast
   const char* description = "";
 };
-constexpr WgmmaParams kParams[] = {
-    {.description = "the fast gemm: 128 x 256 tiles, 4 stages, two consumer warpgroups, one block per SM"},
-    {.stages = 3, .description = "one stage less in flight"},
-    {.bn = 128, .stages = 5, .description = "half the tile: a third more L2 bytes per product than 128 x 256"},
-    {.bn = 128,
-     .stages = 5,
-     .consumers = 1,
-     .description = "one consumer for both slices: half the warps to hide each other's waits"},
-    {.persistent = false, .description = "one block per tile: each block's last stores and first copies exposed"},
-    {.tma_store = true, .description = "C leaves through shared memory, by TMA stores the consumers do not wait for"},
-    {.stages = 3, .tma_store = true, .description = "C by TMA stores, one stage less"},
-    {.cluster = 2, .description = "clusters of two tiles one above the other: each B slab read from L2 once"},
-    {.tma_store = true, .cluster = 2, .description = "clusters of two, and C by TMA stores"},
-    {.bm = 192,
-     .bn = 192,
-     .consumers = 3,
-     .description = "three consumers: a square tile (AᵀA) with fewer L2 bytes than 128 x 256"},
-    {.bm = 192,
-     .bn = 192,
-     .stages = 3,
-     .consumers = 3,
-     .tma_store = true,
-     .description = "the square tile with C (AᵀA: with the mirrors) through shared memory, a stage less"},
-};
 
-constexpr int kBK = 64;  // slab depth: one 128-byte row of 16-bit values
 constexpr int kProducerRegisters = 40;
+// The TMA takes boxes of at most 256 elements per dimension, and a 128-byte swizzled box rows of
+// at most 128 bytes (64 16-bit k: one K-major box of A is 64 k deep).
+constexpr int kMaxBoxSide = 256;
+constexpr int kSwizzleRowElements = 64;
+// Blocks per cluster a launch may ask for without opting in to more (the portable size).
+constexpr int kMaxCluster = 8;
 __host__ __device__ constexpr int slices_of(const WgmmaParams& p) {
   return p.bm / 64 / p.consumers;  // 64-row slices per consumer
 }
@@ -134,7 +118,10 @@ __host__ __device__ constexpr int consumer_registers(const WgmmaParams& p) {
   const int each = (65536 - 128 * kProducerRegisters) / (128 * p.consumers) / 8 * 8;
   return each < 232 ? each : 232;
 }
-constexpr int kBoxBytes = 64 * kBK * 2;  // an N-major box: 64 k rows x 128 bytes
+// An N-major box (B, and both operands of AᵀA): 64 columns x bk k rows of 128 bytes.
+__host__ __device__ constexpr int box_bytes_of(const WgmmaParams& p) {
+  return 64 * p.bk * 2;
+}
 
 // C on its way out (tma_store): boxes of 64 rows x 32 floats (128 bytes, the widest row the
 // 128-byte swizzle takes), two per consumer so one fills while the TMA reads the other.
@@ -144,23 +131,33 @@ constexpr int kCBoxBytes = 64 * kCBoxCols * 4;
 // Shared memory of a configuration: the ring (A and B tiles per stage), then 2 x stages mbarriers
 // (in a block of 1024 bytes), then the C boxes; plus room to align the ring to 1024 bytes.
 __host__ __device__ constexpr std::size_t shared_bytes_of(const WgmmaParams& p) {
-  return kSwizzleAtom + static_cast<std::size_t>(p.stages) * (p.bm + p.bn) * kBK * 2 + kSwizzleAtom +
+  return kSwizzleAtom + static_cast<std::size_t>(p.stages) * (p.bm + p.bn) * p.bk * 2 + kSwizzleAtom +
          (p.tma_store ? static_cast<std::size_t>(p.consumers) * 2 * kCBoxBytes : 0);
 }
 
-template <int CFG>
+// A tile: its values (the order of the typed keys), and what the code derives from them.
+template <int kBM, int kBN, int kBK, int kN, int kStages, int kConsumers, int kCluster, bool kPersistent,
+          bool kTmaStore>
 struct WgShape {
-  static constexpr WgmmaParams p = kParams[CFG];
+  static constexpr WgmmaParams p = {kBM, kBN, kBK, kN, kStages, kConsumers, kCluster, kPersistent, kTmaStore};
   static constexpr int kThreads = threads_of(p), kSlices = slices_of(p);
-  static_assert(p.bm % (64 * p.consumers) == 0, "each consumer issues whole m64 instructions");
+  static_assert(p.consumers >= 1 && p.bm % (64 * p.consumers) == 0, "each consumer issues whole m64 instructions");
+  static_assert(p.bm <= kMaxBoxSide, "gemm's A arrives in boxes of bm rows");
   static_assert(p.bn % 64 == 0, "B arrives in boxes 64 wide");
-  static constexpr int kAcc = p.bn / 2;  // accumulators per thread and slice
-  static constexpr int kATileBytes = p.bm * kBK * 2, kBTileBytes = p.bn * kBK * 2;
+  static_assert(p.bk % kSwizzleRowElements == 0 && p.bk <= kMaxBoxSide, "a slab is whole 128-byte rows of k");
+  static_assert(p.n % 64 == 0 && p.bn % p.n == 0, "each instruction covers whole boxes of B");
+  static_assert(p.stages >= 2, "a stage is freed only once the next one's products are issued");
+  static constexpr int kAcc = p.bn / 2;      // accumulators per thread and slice
+  static constexpr int kInstrAcc = p.n / 2;  // of them, per instruction
+  static constexpr int kBoxBytes = box_bytes_of(p);
+  static constexpr int kAKBlockBytes = p.bm * 128;  // gemm's A: one K-major box, 64 k of the tile's rows
+  static constexpr int kATileBytes = p.bm * p.bk * 2, kBTileBytes = p.bn * p.bk * 2;
   static constexpr int kStageBytes = kATileBytes + kBTileBytes;
-  static_assert(kATileBytes % kSwizzleAtom == 0 && kBTileBytes % kSwizzleAtom == 0, "tiles keep the 1024 alignment");
+  static_assert(kAKBlockBytes % kSwizzleAtom == 0 && kBTileBytes % kSwizzleAtom == 0, "tiles keep the 1024 alignment");
   static_assert(2 * p.stages * sizeof(std::uint64_t) <= kSwizzleAtom, "the barriers fit their block");
   static_assert(!p.tma_store || p.bn % kCBoxCols == 0, "C leaves in whole boxes");
-  static_assert(p.cluster >= 1 && p.cluster <= 2 && (p.bn / 64) % p.cluster == 0, "B's boxes split among the cluster");
+  static_assert(p.cluster >= 1 && p.cluster <= kMaxCluster && (p.bn / 64) % p.cluster == 0,
+                "B's boxes split among the cluster");
   static constexpr std::size_t kShared = shared_bytes_of(p);
 };
 
@@ -185,32 +182,38 @@ __device__ __forceinline__ void produce(const Ring<S>& ring, const BlockWork<S, 
       unsigned char* const b_tile = ring.b_tile(at.stage);
       std::uint64_t* const full = &ring.full[at.stage];
       mbarrier_arrive_expect_tx(full, S::kStageBytes);
-      const int k0 = slab * kBK;
+      const int k0 = slab * p.bk;
       if constexpr (kAta) {
         // Both operands are column blocks of A, N-major: the tile's rows, then its columns.
 #pragma unroll
         for (int box = 0; box < p.bm / 64; ++box) {
-          tma_load_2d(a_tile + box * kBoxBytes, &a_map, row0 + 64 * box, k0, full);
-          probe.tma_box(Operand::A, row0 + 64 * box, k0, 64, kBK, a_width, a_height);
+          tma_load_2d(a_tile + box * S::kBoxBytes, &a_map, row0 + 64 * box, k0, full);
+          probe.tma_box(Operand::A, row0 + 64 * box, k0, 64, p.bk, a_width, a_height);
         }
 #pragma unroll
         for (int box = 0; box < p.bn / 64; ++box) {
-          tma_load_2d(b_tile + box * kBoxBytes, &a_map, col0 + 64 * box, k0, full);
-          probe.tma_box(Operand::B, col0 + 64 * box, k0, 64, kBK, a_width, a_height);
+          tma_load_2d(b_tile + box * S::kBoxBytes, &a_map, col0 + 64 * box, k0, full);
+          probe.tma_box(Operand::B, col0 + 64 * box, k0, 64, p.bk, a_width, a_height);
         }
       } else {
-        tma_load_2d(a_tile, &a_map, k0, row0, full);
-        probe.tma_box(Operand::A, k0, row0, kBK, p.bm, a_width, a_height);
+        // A K-major box is 64 k deep (one swizzled row each): a deeper slab takes several side by side.
+#pragma unroll
+        for (int kb = 0; kb < p.bk / kSwizzleRowElements; ++kb) {
+          const int k = k0 + kb * kSwizzleRowElements;
+          tma_load_2d(a_tile + kb * S::kAKBlockBytes, &a_map, k, row0, full);
+          probe.tma_box(Operand::A, k, row0, kSwizzleRowElements, p.bm, a_width, a_height);
+        }
         // In a cluster, rank r copies its share of B's boxes into every block of the cluster.
         constexpr int kShare = p.bn / 64 / p.cluster;
         const int rank = static_cast<int>(work.rank);
 #pragma unroll
         for (int box = rank * kShare; box < (rank + 1) * kShare; ++box) {
           if constexpr (p.cluster > 1)
-            tma_load_2d_multicast(b_tile + box * kBoxBytes, &b_map, col0 + 64 * box, k0, full, (1u << p.cluster) - 1);
+            tma_load_2d_multicast(b_tile + box * S::kBoxBytes, &b_map, col0 + 64 * box, k0, full,
+                                  (1u << p.cluster) - 1);
           else
-            tma_load_2d(b_tile + box * kBoxBytes, &b_map, col0 + 64 * box, k0, full);
-          probe.tma_box(Operand::B, col0 + 64 * box, k0, 64, kBK, work.N, work.K);
+            tma_load_2d(b_tile + box * S::kBoxBytes, &b_map, col0 + 64 * box, k0, full);
+          probe.tma_box(Operand::B, col0 + 64 * box, k0, 64, p.bk, work.N, work.K);
         }
       }
       at.advance();
@@ -236,23 +239,32 @@ __device__ __forceinline__ void observe(const Ring<S>& ring, const BlockWork<S, 
 
 // ---- the consumers: the products ----------------------------------------------------------------
 // The wgmma of one stage for consumer warpgroup `group`, committed as one group: its slices, each
-// kBK / 16 instructions of 64 x BN x 16. A: gemm's is K-major (the slice's 64 rows, 32 bytes per
-// 16 k inside the swizzled rows), AᵀA's M-major (the slice's box, 16 k rows of 128 bytes per
-// step); B: N-major boxes.
+// bk / 16 steps of bn / n instructions of 64 x n x 16. A: gemm's is K-major (the slice's 64 rows,
+// 32 bytes per 16 k inside the swizzled rows of one 64-k box), AᵀA's M-major (the slice's box, 16
+// k rows of 128 bytes per step); B: N-major boxes, instruction i from box i * n / 64 on. An
+// instruction's accumulators are the slice's n / 2 from i * n / 2 on: the layout of one
+// instruction as wide as the tile (wgmma_ptx.cuh), so the stores see one numbering.
 template <Precision P, typename S, bool kAta>
 __device__ __forceinline__ void multiply_stage(const unsigned char* a_tile, const unsigned char* b_tile, int group,
                                                float (&acc)[S::kSlices][S::kAcc]) {
+  constexpr WgmmaParams p = S::p;
   wgmma_fence();
 #pragma unroll
   for (int sl = 0; sl < S::kSlices; ++sl) {
     const int slice = group * S::kSlices + sl;
 #pragma unroll
-    for (int kk = 0; kk < kBK / 16; ++kk) {
+    for (int kk = 0; kk < p.bk / 16; ++kk) {
       const std::uint64_t a =
-          kAta ? sw128_descriptor(a_tile + slice * kBoxBytes + kk * 16 * 128, kBoxBytes, kSwizzleAtom)
-               : sw128_descriptor(a_tile + slice * 64 * 128 + kk * 32, 16, kSwizzleAtom);
-      const std::uint64_t b = sw128_descriptor(b_tile + kk * 16 * 128, kBoxBytes, kSwizzleAtom);
-      wgmma_m64k16<S::p.bn, P == Precision::BF16, kAta ? 1 : 0, 1>(acc[sl], a, b, 1);
+          kAta ? sw128_descriptor(a_tile + slice * S::kBoxBytes + kk * 16 * 128, S::kBoxBytes, kSwizzleAtom)
+               : sw128_descriptor(a_tile + (kk / 4) * S::kAKBlockBytes + slice * 64 * 128 + (kk % 4) * 32, 16,
+                                  kSwizzleAtom);
+#pragma unroll
+      for (int i = 0; i < p.bn / p.n; ++i) {
+        const std::uint64_t b =
+            sw128_descriptor(b_tile + i * (p.n / 64) * S::kBoxBytes + kk * 16 * 128, S::kBoxBytes, kSwizzleAtom);
+        float(&d)[S::kInstrAcc] = *reinterpret_cast<float(*)[S::kInstrAcc]>(&acc[sl][i * S::kInstrAcc]);
+        wgmma_m64k16<p.n, P == Precision::BF16, kAta ? 1 : 0, 1>(d, a, b, 1);
+      }
     }
   }
   wgmma_commit();
@@ -314,6 +326,9 @@ __device__ __forceinline__ void store_tile_staged(const float (&acc)[S::kSlices]
                                                   const Probe& probe) {
   constexpr WgmmaParams p = S::p;
   const int g = me.lane / 4, tq = me.lane % 4;
+  // Unrolled, like every loop over the accumulators: an index the compiler cannot resolve would put
+  // them in local memory.
+#pragma unroll
   for (int sl = 0; sl < S::kSlices; ++sl) {
     // A cluster's spare block below C stores nothing.
     if (tile.row * p.bm + 64 * (me.group * S::kSlices + sl) >= work.M) continue;
@@ -435,19 +450,19 @@ __device__ __forceinline__ void store_tile(const float (&acc)[S::kSlices][S::kAc
 // configurations): C in boxes of 32 columns x 64 rows, 128-byte swizzled; m_map (AᵀA's mirrors)
 // the same C in boxes of 32 x 32; use_c_map false where C's rows are not 16-byte aligned (the
 // stores then go from the registers).
-template <Precision P, int CFG, bool kAta, typename Probe>
-__global__ void __launch_bounds__(WgShape<CFG>::kThreads, 1)
+template <Precision P, typename S, bool kAta, typename Probe>
+__global__ void __launch_bounds__(S::kThreads, 1)
     wgmma_tma_kernel(const __grid_constant__ CUtensorMap a_map, const __grid_constant__ CUtensorMap b_map,
                      const __grid_constant__ CUtensorMap c_map, const __grid_constant__ CUtensorMap m_map,
                      bool use_c_map, float* C, int M, int N, int K, bool vec_c, Probe probe) {
 #if defined(__CUDA_ARCH__) && !defined(TILESCOPE_SM90A_PTX)
   __trap();  // never launched: the descriptor refuses every GPU but compute capability 9.0
 #else
-  using S = WgShape<CFG>;
   constexpr WgmmaParams p = S::p;
+  static_assert(!kAta || (p.bm == p.bn && p.cluster == 1), "AᵀA mirrors square tiles, each block alone");
   extern __shared__ unsigned char shared_raw[];
   const Ring<S> ring(shared_raw);
-  const BlockWork<S, kAta> work(M, N, K, probe.k_end(K, kBK), kBK);
+  const BlockWork<S, kAta> work(M, N, K, probe.k_end(K, p.bk), p.bk);
   if (threadIdx.x == 0) {
     for (int s = 0; s < p.stages; ++s) {
       mbarrier_init(&ring.full[s], 1);  // the producer's arrival (plus the TMA's bytes)

@@ -3,7 +3,7 @@
 // zero the accumulators, copy slabs into the ring, load the fragments of a k step, multiply them,
 // write C through shared-memory strips; and before it what those steps use (load_tile, the lanes'
 // fragment offsets). Each kernel keeps its own pipeline: when it waits, copies and multiplies.
-// S is the shape of a row of the compiled set (MmaShape, 05_mma_sync.cuh).
+// S is the shape of a tile's block (MmaShape, 05_mma_sync.cuh).
 // This header is device-only (no host header, so NVRTC compiles it as a kernel text's include).
 #pragma once
 

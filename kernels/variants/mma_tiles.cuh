@@ -15,6 +15,10 @@
 namespace tilescope {
 
 // ---- the instruction per input type -----------------------------------------------------------
+// The k of one instruction: m16n8k16 for the 16-bit types, m16n8k8 for tf32 and f64.
+__host__ __device__ constexpr int instruction_k(Precision p) {
+  return p == Precision::F16 || p == Precision::BF16 ? 16 : 8;
+}
 template <Precision P>
 struct Tensor;
 template <>
@@ -22,7 +26,7 @@ struct Tensor<Precision::F16> {
   using E = __half;
   using Acc = float;
   using Reg = std::uint32_t;
-  static constexpr int kK = 16;
+  static constexpr int kK = instruction_k(Precision::F16);
   __device__ static void mma(float (&d)[4], const Reg (&a)[4], const Reg (&b)[2]) { mma_m16n8k16_f16(d, a, b); }
 };
 template <>
@@ -30,7 +34,7 @@ struct Tensor<Precision::BF16> {
   using E = __nv_bfloat16;
   using Acc = float;
   using Reg = std::uint32_t;
-  static constexpr int kK = 16;
+  static constexpr int kK = instruction_k(Precision::BF16);
   __device__ static void mma(float (&d)[4], const Reg (&a)[4], const Reg (&b)[2]) { mma_m16n8k16_bf16(d, a, b); }
 };
 template <>
@@ -38,7 +42,7 @@ struct Tensor<Precision::TF32> {
   using E = float;
   using Acc = float;
   using Reg = std::uint32_t;
-  static constexpr int kK = 8;
+  static constexpr int kK = instruction_k(Precision::TF32);
   __device__ static Reg reg(float x) { return __float_as_uint(x); }
   __device__ static void mma(float (&d)[4], const Reg (&a)[4], const Reg (&b)[2]) { mma_m16n8k8_tf32(d, a, b); }
 };
@@ -47,7 +51,7 @@ struct Tensor<Precision::F64> {
   using E = double;
   using Acc = double;
   using Reg = double;
-  static constexpr int kK = 8;
+  static constexpr int kK = instruction_k(Precision::F64);
   __device__ static Reg reg(double x) { return x; }
   __device__ static void mma(double (&d)[4], const Reg (&a)[4], const Reg (&b)[2]) { mma_m16n8k8_f64(d, a, b); }
 };
@@ -72,6 +76,17 @@ __host__ __device__ constexpr int swizzled_offset(Swizzle sw, int elem_bytes, in
   const int chunk_elems = 16 / elem_bytes;
   return row * cols + ((col / chunk_elems) ^ chunk_xor(sw, cols / chunk_elems, row)) * chunk_elems + col % chunk_elems;
 }
+// Whether the XOR keys of a pattern keep every chunk of a row of `chunks` chunks inside its row:
+// the keys of Rows8 reach 7 (rows of 8 or more chunks) or 1 (rows of 2 or 6), those of RowPairs 6.
+__host__ __device__ constexpr bool swizzle_fits(Swizzle sw, int chunks) {
+  if (sw == Swizzle::None) return chunks >= 1;
+  if (sw == Swizzle::RowPairs) return chunks >= 8 && chunks % 8 == 0;
+  return chunks >= 8 ? chunks % 8 == 0 : chunks == 4 || (chunks >= 2 && chunks % 2 == 0);
+}
+// The rows after which a pattern's keys repeat.
+__host__ __device__ constexpr int swizzle_period(Swizzle sw) {
+  return sw == Swizzle::None ? 1 : sw == Swizzle::RowPairs ? 4 : 8;
+}
 // The pattern of a tile: the 16-bit types' ldmatrix rows and TF32's gemm A (read 8 rows at one
 // column) take Rows8; the other TF32 and FP64 tiles (read 4 rows at two columns) RowPairs.
 __host__ __device__ constexpr Swizzle tile_swizzle(bool swizzled, Precision p, bool ata, bool a_operand) {
@@ -88,6 +103,7 @@ struct SmemTile {
   static_assert(COLS % kChunkElems == 0, "rows are whole 16-byte chunks");
   static_assert(kSwizzle != Swizzle::RowPairs || kChunks >= 8, "the pair swizzle needs 8 chunks per row");
   static_assert(kSwizzle != Swizzle::Rows8 || kChunks >= 2, "the row swizzle needs 2 chunks per row");
+  static_assert(swizzle_fits(kSwizzle, kChunks), "the XOR keeps every chunk inside its row");
 
   __host__ __device__ static constexpr int chunk_xor(int row) { return tilescope::chunk_xor(kSwizzle, kChunks, row); }
   __host__ __device__ static constexpr int offset(int row, int col) {

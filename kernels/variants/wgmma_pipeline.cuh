@@ -50,7 +50,7 @@ struct RingCursor {
   }
 };
 
-// What a block computes: C is M x N, each tile `slabs` slabs of kBK deep (the traced build may stop
+// What a block computes: C is M x N, each tile `slabs` slabs of bk deep (the traced build may stop
 // early). The work: tiles in block_order.h's order, or for clusters groups of p.cluster block rows
 // of one block column in that order, the block taking the group's row of its rank. A block takes
 // works first, first + step, ... below `works`: one, or for the persistent configurations every

@@ -117,6 +117,10 @@ void expect_same(const RunResult& a, const RunResult& b) {
   EXPECT_EQ(a.passes, b.passes);
   EXPECT_EQ(a.fetches_per_fma, b.fetches_per_fma);
   EXPECT_EQ(a.run_clock_mhz, b.run_clock_mhz);
+  EXPECT_EQ(a.wrong_row, b.wrong_row);
+  EXPECT_EQ(a.wrong_col, b.wrong_col);
+  EXPECT_EQ(a.wrong_value, b.wrong_value);
+  EXPECT_EQ(a.wrong_expected, b.wrong_expected);
   EXPECT_EQ(a.first_ms, b.first_ms);
   EXPECT_EQ(a.first_was_cold, b.first_was_cold);
   EXPECT_EQ(a.median_ms, b.median_ms);
@@ -320,18 +324,32 @@ TEST(ResultsCsv, RejectsHeaderWithExtraOrMissingColumns) {
   std::string header = header_line();
   header.pop_back();
   EXPECT_TRUE(contains(csv_error(header + ",extra\n"), "line 1"));
-  // Without its last two columns the header matches no version of the file (without only the
-  // last, it is one from before the clock column: ReadsFilesFromBeforeTheClockColumn).
-  std::string truncated = header.substr(0, header.rfind(','));
-  truncated = truncated.substr(0, truncated.rfind(','));
-  EXPECT_TRUE(contains(csv_error(truncated + "\n"), "fetches_per_fma"));
+  // Without its last column the header matches no version of the file (without the last four, it
+  // is one from before the wrong-element columns: ReadsFilesFromBeforeTheWrongElementColumns).
+  EXPECT_TRUE(contains(csv_error(without_last_fields(header, 1) + "\n"), "wrong_expected"));
+  EXPECT_TRUE(contains(csv_error(without_last_fields(header, 6) + "\n"), "fetches_per_fma"));
+}
+
+// Files written before a failed check named its first wrong element load with none located.
+TEST(ResultsCsv, ReadsFilesFromBeforeTheWrongElementColumns) {
+  RunResult row = realistic_row();
+  row.wrong_row = 3;
+  row.wrong_col = 17;
+  row.wrong_value = 2.5;
+  row.wrong_expected = -0.125;
+  expect_one_row(results_to_csv({row}), row);
+  const std::string old = older_csv(row, 4);
+  EXPECT_EQ(last_column(old), "run_clock_mhz");
+  row.wrong_row = row.wrong_col = -1;
+  row.wrong_value = row.wrong_expected = 0;
+  expect_one_row(old, row);
 }
 
 // Files written before the clock column existed load, with the clock unknown (0).
 TEST(ResultsCsv, ReadsFilesFromBeforeTheClockColumn) {
   RunResult row = realistic_row();
   ASSERT_GT(row.run_clock_mhz, 0.0);
-  const std::string old = older_csv(row, 1);
+  const std::string old = older_csv(row, 5);
   EXPECT_EQ(last_column(old), "fetches_per_fma");
   row.run_clock_mhz = 0;
   expect_one_row(old, row);
@@ -343,7 +361,7 @@ TEST(ResultsCsv, ReadsFilesFromBeforeTheClockColumn) {
 TEST(ResultsCsv, ReadsFilesFromBeforeTheTextureShaderColumns) {
   RunResult row = realistic_row();
   row.timer.clear();
-  const std::string old = older_csv(row, 4);
+  const std::string old = older_csv(row, 8);
   EXPECT_EQ(last_column(old), "cublas_version");
   row.run_clock_mhz = 0;
   expect_one_row(old, row);

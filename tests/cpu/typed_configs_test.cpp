@@ -1,31 +1,31 @@
 // Typed tiles (kernels/core/typed_configs.h): the parsing of "key=value,..." with a reason for every
 // kind of mistake, the canonical name, the defaults of the keys left out, the refusals of the
-// variant that takes typed tiles (before anything compiles), and a typed configuration as a
-// first-class one: an index after the compiled set that config_at, find_config and kernel_names
-// all know.
+// kernel with prefetch (before anything compiles), and a typed configuration as a first-class one:
+// an index after the compiled set that config_at, find_config and kernel_names all know. For every
+// variant that takes typed tiles: its parameters, and its compiled set spelled as typed values
+// being the same tiles.
 #include "kernels/core/typed_configs.h"
 
 #include <gtest/gtest.h>
 
 #include <stdexcept>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "kernels/core/kernel_names.h"
 #include "kernels/core/registry.h"
-#include "tests/support/variant_picks.h"
+#include "kernels/models/mapping_model.h"
+#include "tests/support/typed_tile_checks.h"
 
 namespace tilescope {
 namespace {
 
+using testing::contains;
 using testing::variant_where;
 
 const VariantDescriptor& typed_variant() {
   return testing::typed_prefetch_kernel();
-}
-
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
 }
 
 std::string parse_error(const std::string& text) {
@@ -35,26 +35,9 @@ std::string parse_error(const std::string& text) {
   return error;
 }
 
-// The refusal of a typed tile, which must be refused.
-std::string refusal(const std::string& text) {
-  TileValues values;
-  std::string error;
-  EXPECT_TRUE(parse_tile_values(text, &values, &error)) << error;
-  TileConfig config;
-  std::string why;
-  EXPECT_FALSE(typed_tile_config(typed_variant(), values, &config, &why)) << "'" << text << "' was accepted";
-  return why;
-}
-
-// A typed tile that must be accepted: its configuration.
+// A typed tile the kernel with prefetch must accept: its configuration.
 TileConfig accepted(const std::string& text) {
-  TileValues values;
-  std::string error;
-  EXPECT_TRUE(parse_tile_values(text, &values, &error)) << error;
-  TileConfig config;
-  std::string why;
-  EXPECT_TRUE(typed_tile_config(typed_variant(), values, &config, &why)) << text << ": " << why;
-  return config;
+  return testing::accepted(typed_variant(), text);
 }
 
 TEST(TypedTiles, ParsesKeyValuePairsInTheOrderWritten) {
@@ -114,7 +97,7 @@ TEST(TypedTiles, KeysLeftOutKeepTheDefaultConfigurationsValues) {
 
 TEST(TypedTiles, AnUnknownKeyIsRefusedNamingTheParameters) {
   const VariantDescriptor& v = typed_variant();
-  const std::string why = refusal("bm=96,wide=3");
+  const std::string why = testing::refusal(v, "bm=96,wide=3");
   EXPECT_TRUE(contains(why, "'wide'")) << why;
   for (const TileParam& p : v.tile_params) EXPECT_TRUE(contains(why, p.key)) << p.key << " missing from: " << why;
 }
@@ -130,16 +113,17 @@ TEST(TypedTiles, AVariantWithoutATemplateTakesNone) {
 }
 
 TEST(TypedTiles, TheKernelTextsRulesAreCheckedBeforeAnythingCompiles) {
+  const VariantDescriptor& v = typed_variant();
   // Each tile breaks one rule and keeps every other.
-  EXPECT_TRUE(contains(refusal("bm=100,bn=64,bk=8,tm=8,tn=8,pieces=1"), "tm = 8 does not divide bm = 100"));
-  EXPECT_TRUE(contains(refusal("bm=64,bn=100,bk=8,tm=8,tn=8,pieces=1"), "tn = 8 does not divide bn = 100"));
-  EXPECT_TRUE(contains(refusal("bm=128,bn=128,bk=8,tm=2,tn=2,pieces=1"), "4096 threads per block: the limit is 1024"));
-  EXPECT_TRUE(contains(refusal("bm=16,bn=16,bk=8,tm=4,tn=4,pieces=1"), "16 threads per block: a block needs at least"));
-  EXPECT_TRUE(contains(refusal("bm=64,bn=64,bk=24,tm=4,tn=4,pieces=5"), "pieces = 5 does not divide bk = 24"));
-  EXPECT_TRUE(contains(refusal("bm=128,bn=128,bk=8,tm=16,tn=8,pieces=1"), "tm x tn = 128 accumulators per thread"));
-  EXPECT_TRUE(contains(refusal("bm=0"), "at least 1"));
-  EXPECT_TRUE(contains(refusal("bm=1024"), "at most 512"));
-  EXPECT_TRUE(contains(refusal("min_blocks=33"), "min_blocks is at most 32"));
+  testing::expect_refusal(v, "bm=100,bn=64,bk=8,tm=8,tn=8,pieces=1", "tm = 8 does not divide bm = 100");
+  testing::expect_refusal(v, "bm=64,bn=100,bk=8,tm=8,tn=8,pieces=1", "tn = 8 does not divide bn = 100");
+  testing::expect_refusal(v, "bm=128,bn=128,bk=8,tm=2,tn=2,pieces=1", "4096 threads per block: the limit is 1024");
+  testing::expect_refusal(v, "bm=16,bn=16,bk=8,tm=4,tn=4,pieces=1", "16 threads per block: a block needs at least");
+  testing::expect_refusal(v, "bm=64,bn=64,bk=24,tm=4,tn=4,pieces=5", "pieces = 5 does not divide bk = 24");
+  testing::expect_refusal(v, "bm=128,bn=128,bk=8,tm=16,tn=8,pieces=1", "tm x tn = 128 accumulators per thread");
+  testing::expect_refusal(v, "bm=0", "at least 1");
+  testing::expect_refusal(v, "bm=1024", "at most 512");
+  testing::expect_refusal(v, "min_blocks=33", "min_blocks is at most 32");
   // The edges themselves are allowed: 1024 threads, one warp, 64 accumulators.
   EXPECT_EQ(accepted("bm=128,bn=128,bk=8,tm=4,tn=4,pieces=1").threads(), 1024);
   EXPECT_EQ(accepted("bm=32,bn=32,bk=8,tm=4,tn=8,pieces=1").threads(), 32);
@@ -188,6 +172,89 @@ TEST(TypedTiles, ATypedConfigurationsKernelNamesCarryItsValues) {
     EXPECT_TRUE(contains(n, "<" + fma_element_type(Precision::F32) + ", " + values + ", ")) << n;
     EXPECT_EQ(n.rfind("tilescope::", 0), 0u) << n;
   }
+}
+
+// Every variant that takes typed tiles says what each parameter means, and every row of its
+// compiled set has a value for every parameter, in tile_params' order.
+TEST(TypedTiles, EveryCompiledRowHasAValueForEveryParameter) {
+  const std::vector<const VariantDescriptor*> typed = testing::variants_where(takes_typed_tiles);
+  ASSERT_FALSE(typed.empty());
+  for (const VariantDescriptor* v : typed) {
+    const std::vector<std::string> keys = testing::param_keys(*v);
+    for (const TileParam& p : v->tile_params) EXPECT_STRNE(p.meaning, "") << v->id << " " << p.key;
+    for (const TileConfig& c : v->configs) {
+      const TileValues values = v->tile_values_of(c);
+      ASSERT_EQ(values.size(), keys.size()) << v->id << " " << c.name;
+      for (std::size_t i = 0; i < keys.size(); ++i) EXPECT_EQ(values[i].first, keys[i]) << v->id << " " << c.name;
+    }
+  }
+}
+
+// A configuration's tile and block as numbers: bm, bn, bk, tm, tn, the block's shape, the warp
+// tile, stages, cluster_m, group_warps.
+auto tile_of(const TileConfig& c) {
+  return std::make_tuple(c.bm, c.bn, c.bk, c.tm, c.tn, c.threads_x, c.threads_y, c.warp_m, c.warp_n, c.stages,
+                         c.cluster_m, c.group_warps);
+}
+
+// What a mapping model says of a launch: block, grid, phases, accumulators per thread.
+std::tuple<int, int, int, int, int, int> launch_of(const MappingModel& m) {
+  return {m.block().x, m.block().y, m.grid().x, m.grid().y, m.phases(), m.writer_slots()};
+}
+
+// Row `row` of v's compiled set spelled as typed values is the same template with the same numbers:
+// the same tile and block, the same kernels and shared memory for every input type and problem,
+// and where the row runs, the typed tile runs too with the same mapping model. (A row may be tiled
+// for some input types only; the typed tile takes every type its rules allow.) Counts the cases that run.
+void expect_typed_row_is_the_same_tile(const VariantDescriptor& v, int row, int* runs) {
+  const TileConfig& built = v.configs[row];
+  SCOPED_TRACE(std::string(v.id) + " " + built.name);
+  const TileValues values = v.tile_values_of(built);
+  const int index = testing::added(v, tile_values_text(values));
+  ASSERT_GE(index, 0);
+  EXPECT_TRUE(is_typed_config(v, index));
+  const TileConfig& typed = config_at(v, index);
+  EXPECT_EQ(typed.name, tile_values_text(values));
+  EXPECT_EQ(typed.typed, values);
+  EXPECT_EQ(v.tile_values_of(typed), values);
+  EXPECT_EQ(tile_of(typed), tile_of(built));
+  for (Precision q : v.precisions) {
+    if (v.shared_bytes) {
+      EXPECT_EQ(v.shared_bytes(typed, q), v.shared_bytes(built, q)) << to_string(q);
+    }
+    for (Problem p : v.problems) {
+      SCOPED_TRACE(std::string(to_string(q)) + " " + to_string(p));
+      EXPECT_EQ(v.kernel_names(typed, q, p), v.kernel_names(built, q, p));
+      if (!variant_refusal(v, row, p, q).empty()) continue;
+      EXPECT_EQ(variant_refusal(v, index, p, q), "");
+      if (!v.model) continue;
+      const Shape shape = normalised(p, Shape{200, 136, 72});
+      const auto built_model = v.model(row, p, q, shape);
+      const auto typed_model = v.model(index, p, q, shape);
+      ASSERT_NE(built_model, nullptr);
+      ASSERT_NE(typed_model, nullptr);
+      EXPECT_EQ(launch_of(*typed_model), launch_of(*built_model));
+      ++*runs;
+    }
+  }
+}
+
+TEST(TypedTiles, EveryCompiledRowSpelledAsTypedValuesIsTheSameTile) {
+  for (const VariantDescriptor* v : testing::variants_where(takes_typed_tiles)) {
+    int runs = 0;
+    for (std::size_t row = 0; row < v->configs.size(); ++row)
+      expect_typed_row_is_the_same_tile(*v, static_cast<int>(row), &runs);
+    EXPECT_GT(runs, 0) << v->id << ": no row runs any case";
+  }
+}
+
+// The warp-level tensor-core kernels' register budget is a rule of one input type: a 64 x 64 warp
+// tile holds 128 float accumulators per lane, which fit, and 256 registers of doubles, which do not.
+TEST(TypedTiles, AWarpTileOfDoublesMustFitTheRegisters) {
+  for (const VariantDescriptor* v : {&testing::typed_mma_sync_kernel(), &testing::typed_wmma_kernel()})
+    testing::expect_verdicts(
+        *v, "bm=128,bn=128,wm=64,wn=64",
+        {{Problem::Gemm, Precision::F16, ""}, {Problem::Gemm, Precision::F64, "256 accumulator registers"}});
 }
 
 }  // namespace

@@ -1,9 +1,11 @@
-// The pipeline timeline's build on the GPU: for every variant with one, every configuration and
-// problem it runs, in 16-bit, on a ragged size and on one large enough for every block to walk
-// several tiles: each block stamps every slab it moves (as many as its tiles times the slabs of a
-// tile), the stamps obey the orderings the barriers impose (timeline_order_violation), and the
-// ring really overlaps: some copy is issued before the slab ahead of it is done. Skips itself
-// (visibly) where no CUDA device exists, or where the device's architecture runs no timeline build.
+// The pipeline timeline's build on the GPU: for every variant with one, every configuration (the
+// compiled set and the typed samples, gpu_typed_tiles_test.cpp, compiled at run time with the
+// timeline's probe) and problem it runs, in 16-bit, on a ragged size and on one large enough for
+// every block to walk several tiles: each block stamps every slab it moves (as many as its tiles
+// times the slabs of a tile), the stamps obey the orderings the barriers impose
+// (timeline_order_violation), and the ring really overlaps: some copy is issued before the slab
+// ahead of it is done. Skips itself (visibly) where no CUDA device exists, or where the device's
+// architecture runs no timeline build.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -11,6 +13,7 @@
 #include <vector>
 
 #include "kernels/core/registry.h"
+#include "kernels/core/typed_configs.h"
 #include "kernels/core/variant.h"
 #include "kernels/cuda/device_info.h"
 #include "kernels/instrument/timeline.h"
@@ -44,13 +47,12 @@ TEST(GpuTimeline, StampsEverySlabInAnOrderTheBarriersAllow) {
   int checked = 0;
   for (const VariantDescriptor* v : timeline_variants())
     for (Problem problem : {Problem::Gemm, Problem::Ata})
-      for (std::size_t ci = 0; ci < v->configs.size(); ++ci) {
-        const int config = static_cast<int>(ci);
+      for (int config = 0; config < config_count(*v); ++config) {
         const Precision precision = Precision::BF16;
         if (!builds.runs(*v, config, problem, precision)) continue;
         for (const Shape& raw : {Shape{300, 200, 129}, Shape{2048, 2048, 1024}}) {
           const Shape s = normalised(problem, problem == Problem::Ata ? Shape{0, raw.N, raw.K} : raw);
-          SCOPED_TRACE(std::string(v->id) + ":" + v->configs[ci].name + " " + to_string(problem) +
+          SCOPED_TRACE(std::string(v->id) + ":" + config_at(*v, config).name + " " + to_string(problem) +
                        " M=" + std::to_string(s.M) + " N=" + std::to_string(s.N) + " K=" + std::to_string(s.K));
           const int records = 4096;
           const TimelineResult r = run_timeline(v->id, config, problem, precision, s, records, 5);

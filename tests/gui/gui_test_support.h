@@ -84,6 +84,7 @@ inline void draw_known_frame(Host& host, ImVec2 window_at, ImVec2 window_size, I
 inline AppOptions without_gpu() {
   AppOptions options;
   options.use_gpu = false;
+  options.worker_program = TILESCOPE_BINARY;  // the editor's worker: the program, not this test
   return options;
 }
 

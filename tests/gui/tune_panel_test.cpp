@@ -7,10 +7,14 @@
 
 #include <gtest/gtest.h>
 #include <imgui.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
+#include <fstream>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "app/ui/shell/app.h"
@@ -201,6 +205,39 @@ TEST_F(TunePanelTest, TheTableGoesToCsvAndBack) {
   ASSERT_EQ(other.table().points.size(), tune().table().points.size());
   EXPECT_EQ(other.model().best >= 0, true);
   EXPECT_EQ(other.model().cells[other.model().best].gflops, tune().model().cells[tune().model().best].gflops);
+}
+
+// Export PNG: the landscape drawn by the program as a worker while the window keeps its frames;
+// a folder that does not exist is said in the status line, and the window goes on.
+TEST_F(TunePanelTest, TheLandscapeGoesToAPngBesideTheFrames) {
+  add_results();
+  frames(1);
+  const std::string path = ts::temp_path("tune-landscape.png");
+  unlink(path.c_str());
+  ASSERT_TRUE(tune().export_png(*app_, path)) << app_->status();
+  EXPECT_TRUE(app_->busy());
+  EXPECT_FALSE(tune().export_png(*app_, path)) << "one export at a time";
+  int drawn = 0;
+  for (; drawn < 3000 && tune().exporting_png(); ++drawn) {
+    frames(1);
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  EXPECT_FALSE(tune().exporting_png());
+  EXPECT_FALSE(app_->status_is_error()) << app_->status();
+  EXPECT_EQ(app_->status(), "wrote " + path);
+  std::ifstream png(path, std::ios::binary);
+  char magic[8] = {};
+  png.read(magic, 8);
+  EXPECT_EQ(std::string(magic + 1, 3), "PNG");
+  unlink(path.c_str());
+
+  ASSERT_TRUE(tune().export_png(*app_, "/no/such/folder/landscape.png"));
+  for (int i = 0; i < 3000 && tune().exporting_png(); ++i) {
+    frames(1);
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  EXPECT_TRUE(app_->status_is_error());
+  EXPECT_NE(app_->status().find("/no/such/folder"), std::string::npos) << app_->status();
 }
 
 TEST(TunePanel, PresenterModeAt1280x720ShowsTheTabWhole) {

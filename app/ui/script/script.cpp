@@ -396,6 +396,58 @@ void do_frames(Action& x) {
   x.frames_left = word_value<int, frames_word>(x);
 }
 
+// ---- the Source view's editor --------------------------------------------------------------------
+// Each edit action opens the focused variant's text in the editor first (a variant without one
+// fails the line with why).
+bool open_edit(Action& x) {
+  std::string why;
+  if (x.app.source().open_editor(x.app.state(), &why)) return true;
+  fail(x, why);
+  return false;
+}
+
+constexpr IntRange kOccurrence{1, 1 << 20};
+constexpr IntRange kEditLimit{2, 600};  // as the editor's own field
+constexpr WordParser<int> edit_limit_word = int_in<&kEditLimit>;
+std::string check_edit_replace(const std::vector<std::string>& w) {
+  int n = 0;
+  return int_word(w[2], kOccurrence, &n);
+}
+void do_edit_replace(Action& x) {
+  if (!open_edit(x)) return;
+  int n = 1;
+  int_word(x.w[2], kOccurrence, &n);
+  std::string why;
+  if (!x.app.source().editor().replace(x.w[1], n, x.w[3] == "-" ? "" : x.w[3], &why)) fail(x, why);
+}
+void do_edit_file(Action& x) {
+  if (!open_edit(x)) return;
+  std::string why;
+  KernelEditor& e = x.app.source().editor();
+  if (!(x.w[0] == "edit-load" ? e.load_file(x.w[1], &why) : e.save_file(x.w[1], &why))) fail(x, why);
+}
+// edit-check, edit-run: the worker starts, and the script waits for it as for a run.
+void do_edit_work(Action& x) {
+  if (!open_edit(x)) return;
+  std::string why;
+  KernelEditor& e = x.app.source().editor();
+  EditRunSettings settings = x.app.source().edit_settings(x.app.state());
+  settings.gpu = x.app.runner().gpu();
+  if (!(x.w[0] == "edit-run" ? e.run(settings, &why) : e.check(settings, &why))) return fail(x, why);
+  x.waiting = true;
+  x.wait_deadline = now_s() + e.time_limit_s() + 10;
+}
+
+// The last edit's outcome in a word: compiled (a Check that compiled), passed (a Run whose check
+// passed), failed (a Run whose results were wrong), error (anything else), none (nothing yet).
+std::string edit_outcome_word(const EditOutcome& o) {
+  if (o.summary.empty()) return "none";
+  const bool wrong = !o.rows.empty() && o.rows.front().ok() && o.rows.front().verified && !o.rows.front().passed;
+  if (wrong && !o.timed_out) return "failed";
+  if (!o.ok || o.timed_out || o.cancelled) return "error";
+  return o.action == EditAction::Check ? "compiled" : "passed";
+}
+
 std::string check_export_plot(const std::vector<std::string>& w) {
   int width = 0, height = 0;
   if (w.size() != 4) return "";
@@ -483,7 +535,36 @@ const ActionEntry kActions[] = {
     {"show-source", 0, 0, "show-source", no_values, [](Action& x) { x.app.show_source(); }},
     {"source-compiled", 1, 1, "source-compiled on|off", check_word<bool, bool_word>,
      [](Action& x) { x.app.source().set_compiled_code(word_value<bool, bool_word>(x)); }},
+    {"source-sass", 1, 1, "source-sass on|off", check_word<bool, bool_word>,
+     [](Action& x) { x.app.source().set_sass(word_value<bool, bool_word>(x)); }},
     {"show-tune", 0, 0, "show-tune", no_values, [](Action& x) { x.app.show_tune(); }},
+    {"tune-load-csv", 1, 1, "tune-load-csv PATH", no_values,
+     [](Action& x) {
+       std::string why;
+       if (!x.app.tune().load_csv(x.w[1], &why)) fail(x, why);
+     }},
+    {"tune-export-png", 1, 1, "tune-export-png PATH", no_values,
+     [](Action& x) {
+       if (!x.app.tune().export_png(x.app, x.w[1])) return fail(x, x.app.status());
+       x.waiting = true;
+       x.wait_deadline = now_s() + 120;
+     }},
+    {"edit", 1, 1, "edit on|off", check_word<bool, bool_word>,
+     [](Action& x) {
+       x.app.source().set_editing(word_value<bool, bool_word>(x));
+       x.app.show_source();
+     }},
+    {"edit-replace", 3, 3, "edit-replace TEXT N WITH|-", check_edit_replace, do_edit_replace},
+    {"edit-load", 1, 1, "edit-load PATH", no_values, do_edit_file},
+    {"edit-save", 1, 1, "edit-save PATH", no_values, do_edit_file},
+    {"edit-revert", 0, 0, "edit-revert", no_values,
+     [](Action& x) {
+       if (open_edit(x)) x.app.source().editor().revert();
+     }},
+    {"edit-limit", 1, 1, "edit-limit SECONDS", check_word<int, edit_limit_word>,
+     [](Action& x) { x.app.source().editor().set_time_limit_s(word_value<int, edit_limit_word>(x)); }},
+    {"edit-check", 0, 0, "edit-check", no_values, do_edit_work},
+    {"edit-run", 0, 0, "edit-run", no_values, do_edit_work},
     {"reload-shaders", 0, 0, "reload-shaders", no_values, do_reload_shaders},
     {"history-mode", 1, 1, "history-mode CONFIG", check_word<int, shader_mode_word>, do_history_mode},
     {"history-pass", 1, 1, "history-pass P|all", check_word<int, pass_word>, do_history_pass},
@@ -545,8 +626,10 @@ std::string compare_count(const std::vector<std::string>& w, int have, const cha
 }
 
 // The tabs a promise may name, and the App's tab each word means.
-const char* const kTabWords = "timing|mapping|history";
+const char* const kTabWords = "timing|mapping|history|source|tune";
 const Tab* named_tab(App& app, const std::string& word) {
+  if (word == "source") return &app.source();
+  if (word == "tune") return &app.tune();
   if (word == "timing") return &app.timing();
   if (word == "mapping") return &app.mapping();
   if (word == "history") return &app.history_panel();
@@ -575,9 +658,11 @@ const ExpectationEntry kExpectations[] = {
        const std::string& id = s.lesson[static_cast<std::size_t>(s.focused)].variant_id;
        return id == w[1] ? std::string() : "the focus is on " + id;
      }},
-    {"tab", 1, 1, "tab timing|mapping|history",
+    {"tab", 1, 1, "tab timing|mapping|history|source|tune",
      [](const std::vector<std::string>& w) {
-       return named_word(w[1] == "timing" || w[1] == "mapping" || w[1] == "history", w[1], kTabWords);
+       return named_word(
+           w[1] == "timing" || w[1] == "mapping" || w[1] == "history" || w[1] == "source" || w[1] == "tune", w[1],
+           kTabWords);
      },
      [](App& app, const std::vector<std::string>& w) {
        const Tab* shown = app.shown_tab();
@@ -600,6 +685,15 @@ const ExpectationEntry kExpectations[] = {
        const bool roofline = app.timing().plot_kind() == TimingPlotKind::Roofline;
        return (w[1] == "roofline") == roofline ? std::string()
                                                : std::string("the plot is ") + (roofline ? "roofline" : "timing");
+     }},
+    {"edit", 1, 1, "edit compiled|passed|failed|error",
+     [](const std::vector<std::string>& w) {
+       return named_word(w[1] == "compiled" || w[1] == "passed" || w[1] == "failed" || w[1] == "error", w[1],
+                         "compiled|passed|failed|error");
+     },
+     [](App& app, const std::vector<std::string>& w) {
+       const std::string said = edit_outcome_word(app.source().editor().last());
+       return said == w[1] ? std::string() : "the last edit's outcome is " + said;
      }},
     {"idle", 0, 0, "idle", no_values,
      [](App& app, const std::vector<std::string>&) { return app.busy() ? std::string("still busy") : std::string(); }},
@@ -769,11 +863,11 @@ bool ScriptPlayer::step(App& app, std::vector<std::string>* failures) {
     if (ticket != 0)
       pending_.push_back({ticket, line.number, a == "export-plot" || a == "screenshot", line.fails_without_gpu});
     if (quit_) return false;
-    if (a == "wait") wait_line_ = line.number;
+    if (a == "wait" || a == "edit-check" || a == "edit-run" || a == "tune-export-png") wait_line_ = line.number;
     if (a == "record-timeline") timeline_line_ = line.number, timeline_failure_expected_ = line.fails_without_gpu;
     // Actions that need frames to pass hand control back to the frame loop.
     if (a == "wait" || a == "frames" || a == "export-plot" || a == "screenshot" || a == "run" || a == "sweep" ||
-        a == "live" || a == "record-timeline")
+        a == "live" || a == "record-timeline" || a == "edit-check" || a == "edit-run" || a == "tune-export-png")
       return true;
   }
   // The end: files asked for are written after the frame, so the script waits for them; a run

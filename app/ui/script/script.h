@@ -48,6 +48,8 @@ class ScriptPlayer {
   bool step(App& app, std::vector<std::string>* failures);
   // The `# expect:` promises checked so far (kept or not).
   int promises_checked() const { return promises_checked_; }
+  // The line of the script played last (1-based; 0 before the first): what a slow frame was doing.
+  int current_line() const { return next_ > 0 ? lines_[next_ - 1].number : 0; }
   bool finished() const {
     return next_ >= lines_.size() && frames_left_ == 0 && !waiting_ && !waiting_timeline_ && pending_.empty();
   }

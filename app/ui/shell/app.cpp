@@ -21,6 +21,7 @@ namespace tilescope {
 App::App(Host& host, const AppOptions& options)
     : host_(host), options_(options), device_(probe_device()), state_(default_app_state()) {
   tabs_ = {&timing_, &mapping_, &history_panel_, &source_, &tune_};
+  source_.editor().set_program(options_.worker_program);
   if (!options_.settings_path.empty()) {
     std::string warnings;
     state_ = load_settings(options_.settings_path, state_, &warnings);
@@ -70,7 +71,7 @@ void App::record_frame_time(double ms) {
 }
 
 bool App::busy() const {
-  return runner_->progress().busy;
+  return runner_->progress().busy || source_.editor_working() || tune_.exporting_png();
 }
 
 int App::size_cap() const {
@@ -263,6 +264,7 @@ bool App::start_runs(JobKind kind, std::vector<RunRequest> requests) {
 void App::cancel() {
   if (!busy()) return;
   runner_->cancel();
+  source_.editor().cancel();
   set_status("cancelling ...", false);
 }
 
@@ -391,6 +393,9 @@ void App::frame() {
   begin_key_frame(host_.key_presses());
   step_lesson();
   finish_csv_load();
+  // An edited kernel's worker is watched every frame, whichever tab is shown.
+  source_.editor().poll(history_);
+  tune_.poll_png_export(*this);
   handle_shortcuts();
   // A screenshot is read back by end_frame(), between drawing and the swap.
   capture_in_flight_ = !pending_screenshot_.empty();

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "app/export/png_write_queue.h"
+#include "app/platform/child_process.h"
 #include "app/platform/host.h"
 #include "app/plot/plot_widget.h"
 #include "app/runner/runner.h"
@@ -41,6 +42,9 @@ struct AppOptions {
   // On a GPU, measure the Roofline view's roofs at start-up (on the runner's worker) unless
   // the cache has them for this device and driver. `tilescope plot` turns it off.
   bool measure_roofs = true;
+  // The program the Source view's editor starts as its worker (`tilescope compile|bench
+  // --kernel-text`): this program. Tests, which are other programs, name the real one.
+  std::string worker_program = this_program_path();
 };
 
 // The largest text (pixels) a window of `display` size shows whole: Ctrl+= grows it no further.
@@ -140,7 +144,7 @@ class App {
   // kdialog: platform/desktop_file_dialog.h; never headless or in presenter mode), else
   // tilescope's (app/ui/shell/file_chooser.h). The choice then loads, exports, fills the Export PNG
   // dialog's file field, or takes the screenshot.
-  enum class FileTarget { kNone, kLoadCsv, kExportCsv, kExportPlot, kScreenshot };
+  enum class FileTarget { kNone, kLoadCsv, kExportCsv, kExportPlot, kScreenshot, kLoadKernelText, kSaveKernelText };
   void choose_file(FileTarget target);
   // A chooser is open (either kind): the File menu's items wait.
   bool choosing_file() const { return file_target_ != FileTarget::kNone; }
@@ -153,6 +157,8 @@ class App {
   void quit() { host_.request_close(); }
 
   AppState& state() { return state_; }
+  // This program, as the workers beside the window start it (AppOptions::worker_program).
+  const std::string& worker_program() const { return options_.worker_program; }
   TimingHistory& history() { return history_; }
   const Runner& runner() const { return *runner_; }
   // The last message for the status bar ("wrote /home/t/plot.png", "cannot write ..."), with

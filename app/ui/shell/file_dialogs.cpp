@@ -53,11 +53,19 @@ void App::remember_file(const std::string& path) {
 FileDialogRequest App::file_request(FileTarget target) const {
   FileDialogRequest r;
   r.folder = files_folder();
-  r.save = target != FileTarget::kLoadCsv;
+  r.save = target != FileTarget::kLoadCsv && target != FileTarget::kLoadKernelText;
   const bool csv = target == FileTarget::kLoadCsv || target == FileTarget::kExportCsv;
-  r.filter_label = csv ? "CSV files" : "PNG images";
-  r.extension = csv ? "csv" : "png";
+  const bool text = target == FileTarget::kLoadKernelText || target == FileTarget::kSaveKernelText;
+  r.filter_label = csv ? "CSV files" : text ? "kernel texts" : "PNG images";
+  r.extension = csv ? "csv" : text ? "cuh" : "png";
   switch (target) {
+    case FileTarget::kLoadKernelText:
+      r.title = "Load an edited kernel text";
+      break;
+    case FileTarget::kSaveKernelText:
+      r.title = "Save the edited kernel text";
+      r.file_name = file_name_of(fresh_file_in(r.folder, "tilescope-edit", "cuh"));
+      break;
     case FileTarget::kLoadCsv:
       r.title = "Load results CSV";
       break;
@@ -133,6 +141,16 @@ void App::use_chosen_file(FileTarget target, const std::string& chosen) {
     case FileTarget::kScreenshot:
       request_screenshot(path);
       break;
+    case FileTarget::kLoadKernelText:
+    case FileTarget::kSaveKernelText: {
+      const bool load = target == FileTarget::kLoadKernelText;
+      std::string why;
+      if (load ? source_.editor().load_file(path, &why) : source_.editor().save_file(path, &why))
+        set_status((load ? "loaded " : "saved the edit to ") + path, false);
+      else
+        set_status(why, true);
+      break;
+    }
     case FileTarget::kNone:
       break;
   }

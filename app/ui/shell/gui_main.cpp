@@ -37,14 +37,29 @@ double now_ms() {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
-std::string frame_stats_text(std::vector<double> t) {
+// A frame that took longer than kSlowFrameMs, and the script line played last before it.
+struct SlowFrame {
+  int frame = 0;
+  double ms = 0;
+  int script_line = 0;
+};
+constexpr double kSlowFrameMs = 100;
+constexpr std::size_t kSlowFramesKept = 20;
+
+std::string frame_stats_text(std::vector<double> t, const std::vector<SlowFrame>& slow = {}) {
+  std::string slow_text;
+  for (const SlowFrame& f : slow) {
+    char line[128];
+    std::snprintf(line, sizeof line, "slow_frame %d %.3f ms after script line %d\n", f.frame, f.ms, f.script_line);
+    slow_text += line;
+  }
   if (t.empty()) return "frames 0\n";
   std::sort(t.begin(), t.end());
   auto at = [&](double q) { return t[std::min(t.size() - 1, static_cast<std::size_t>(q * (t.size() - 1) + 0.5))]; };
   char buf[256];
   std::snprintf(buf, sizeof buf, "frames %zu\nmedian_ms %.3f\np95_ms %.3f\nmax_ms %.3f\n", t.size(), at(0.5), at(0.95),
                 t.back());
-  return buf;
+  return buf + slow_text;
 }
 
 // One frame of the UI, in either host.
@@ -77,7 +92,8 @@ std::unique_ptr<Host> make_host(const WindowOptions& o, const std::string& confi
 }
 
 // The frame loop. Returns 1 when a script action failed, else 0; `times` gets the frames' work.
-int run_frames(Host& host, App& app, ScriptPlayer& script, const WindowOptions& o, std::vector<double>* times) {
+int run_frames(Host& host, App& app, ScriptPlayer& script, const WindowOptions& o, std::vector<double>* times,
+               std::vector<SlowFrame>* slow) {
   int code = 0;
   const bool scripted = !o.script_path.empty();
   const int frames = o.headless && !scripted && o.frames < 0 ? 3 : o.frames;
@@ -107,11 +123,13 @@ int run_frames(Host& host, App& app, ScriptPlayer& script, const WindowOptions& 
     const double work = now_ms() - start;
     app.record_frame_time(work);
     if (frame > 0) times->push_back(work);  // the first frame builds fonts and textures
+    if (frame > 0 && work > kSlowFrameMs && slow->size() < kSlowFramesKept)
+      slow->push_back({frame, work, script.current_line()});
     // Once a second, so that a session ended by a kill (a benchmark's time limit) still leaves
     // the figures of its frames so far; run_gui writes the final ones. Between frames, untimed.
     if (!o.stats_path.empty() && now_ms() - stats_written >= kFrameStatsEveryMs) {
       std::string not_yet;  // a failure is reported by the final write
-      write_file_atomically(o.stats_path, frame_stats_text(*times), &not_yet);
+      write_file_atomically(o.stats_path, frame_stats_text(*times, *slow), &not_yet);
       stats_written = now_ms();
     }
     if (o.paced) {
@@ -159,7 +177,8 @@ int run_gui(int argc, char** argv) {
     code = 1;
   }
   std::vector<double> times;
-  if (run_frames(*host, app, script, o, &times) != 0) code = 1;
+  std::vector<SlowFrame> slow;
+  if (run_frames(*host, app, script, o, &times, &slow) != 0) code = 1;
   if (!o.screenshot.empty()) {
     if (app.status_is_error()) {
       std::cerr << "tilescope: " << app.status() << "\n";
@@ -169,7 +188,7 @@ int run_gui(int argc, char** argv) {
   }
   if (!o.stats_path.empty()) {
     std::string err;
-    if (!write_file_atomically(o.stats_path, frame_stats_text(times), &err)) {
+    if (!write_file_atomically(o.stats_path, frame_stats_text(times, slow), &err)) {
       std::cerr << "tilescope: " << err << "\n";
       code = 1;
     }

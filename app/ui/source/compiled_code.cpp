@@ -1,9 +1,14 @@
 #include "app/ui/source/compiled_code.h"
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 
+#include "app/ui/source/sass_lines.h"
 #include "kernels/core/typed_configs.h"
 #include "kernels/cuda/cuda_libraries.h"
 #include "kernels/jit/jit_kernels.h"
@@ -12,6 +17,29 @@
 namespace tilescope {
 
 namespace {
+
+// `nvdisasm -gi` of a cubin, with the source lines and the call sites of inlined helpers: "" and
+// *text, or why there is none. Run as a program of its own, at most 30 s.
+std::string disassemble(const std::string& cubin, std::string* text) {
+  const std::string& tool = disassembler();
+  if (tool.empty()) return "SASS needs nvdisasm from the CUDA toolkit (not found)";
+  const char* tmp = std::getenv("TMPDIR");
+  std::string path = std::string(tmp && *tmp ? tmp : "/tmp") + "/tilescope-sass-XXXXXX";
+  const int fd = mkstemp(path.data());
+  if (fd < 0) return "SASS: no temporary file for the machine code";
+  close(fd);
+  std::ofstream(path, std::ios::binary) << cubin;
+  const std::string command = "timeout 30 '" + tool + "' -gi -c '" + path + "' 2>&1";
+  FILE* p = popen(command.c_str(), "r");
+  std::string out;
+  char buffer[65536];
+  for (std::size_t n; p && (n = std::fread(buffer, 1, sizeof buffer, p)) > 0;) out.append(buffer, n);
+  const int status = p ? pclose(p) : -1;
+  std::remove(path.c_str());
+  if (status != 0) return "nvdisasm failed: " + out.substr(0, out.find('\n'));
+  *text = std::move(out);
+  return "";
+}
 
 // The compile, on its own thread: the job (the text read from the disk), NVRTC through the disk
 // cache, and the PTX parsed, so the UI thread only draws.
@@ -23,6 +51,12 @@ CompiledCodeResult run_compile(CompiledCodeResult c) {
   if (!c.program.compiled) return c;
   c.listing = parse_ptx(c.program.ptx);
   c.text_file = ptx_file_index(c.listing, job.file_name);
+  std::string sass;
+  c.sass_note = disassemble(c.program.cubin, &sass);
+  if (c.sass_note.empty()) {
+    c.sass = parse_sass(sass);
+    c.sass_text_file = ptx_file_index(c.sass, job.file_name);
+  }
   return c;
 }
 
@@ -40,12 +74,16 @@ std::string find_disassembler() {
     }
   }
   if (nvrtc_library().loaded) dirs.push_back(fs::path(nvrtc_library().path).parent_path().parent_path() / "bin");
-  for (const char* tool : {"nvdisasm", "cuobjdump"})
-    for (const fs::path& dir : dirs) {
-      std::error_code ec;
-      if (fs::is_regular_file(dir / tool, ec)) return (dir / tool).string();
-    }
+  for (const fs::path& dir : dirs) {
+    std::error_code ec;
+    if (fs::is_regular_file(dir / "nvdisasm", ec)) return (dir / "nvdisasm").string();
+  }
   return "";
+}
+
+const std::string& disassembler() {
+  static const std::string found = find_disassembler();
+  return found;
 }
 
 void CompiledCode::request(const CompiledCodeRequest& r, int text_lines) {
@@ -102,10 +140,25 @@ void CompiledCode::set_kernel(int k) {
   remap();
 }
 
+void CompiledCode::set_sass(bool on) {
+  if (on == sass_) return;
+  sass_ = on;
+  remap();
+}
+
+const PtxListing* CompiledCode::shown_listing() const {
+  if (!has_result_) return nullptr;
+  return sass_shown() ? &result_.sass : &result_.listing;
+}
+
+int CompiledCode::shown_text_file() const {
+  return sass_shown() ? result_.sass_text_file : result_.text_file;
+}
+
 const PtxKernel* CompiledCode::ptx_kernel() const {
   if (!has_result_ || kernel_ >= static_cast<int>(result_.program.lowered.size())) return nullptr;
   const std::string& mangled = result_.program.lowered[static_cast<std::size_t>(kernel_)];
-  for (const PtxKernel& k : result_.listing.kernels)
+  for (const PtxKernel& k : shown_listing()->kernels)
     if (k.name == mangled) return &k;
   return nullptr;
 }
@@ -117,7 +170,7 @@ const KernelResources* CompiledCode::resources() const {
 
 void CompiledCode::remap() {
   const PtxKernel* k = ptx_kernel();
-  map_ = k ? map_kernel(*k, result_.text_file, text_lines_) : KernelLineMap{};
+  map_ = k ? map_kernel(*k, shown_text_file(), text_lines_) : KernelLineMap{};
 }
 
 }  // namespace tilescope

@@ -42,11 +42,17 @@ struct CompiledCodeResult {
   CompiledProgram program;
   PtxListing listing;
   int text_file = -1;  // the kernel text's `.file` index in the PTX
+  // The machine code disassembled (sass_lines.h) where nvdisasm is there; sass_note says why not.
+  PtxListing sass;
+  int sass_text_file = -1;
+  std::string sass_note;
 };
 
-// Where a disassembler of the machine code (nvdisasm, else cuobjdump) is: on PATH, or in the
-// toolkit's bin folder beside NVRTC's library folder; "" when there is none. SASS needs one.
+// Where the toolkit's disassembler of the machine code (nvdisasm) is: on PATH, or in the toolkit's
+// bin folder beside NVRTC's library folder; "" when there is none. SASS needs it. disassembler():
+// the same, looked for once (it does not come and go while the program runs).
 std::string find_disassembler();
+const std::string& disassembler();
 
 class CompiledCode {
  public:
@@ -70,6 +76,13 @@ class CompiledCode {
   // The kernel shown, among the result's (its index into names; the PTX's entry of that name).
   int kernel() const { return kernel_; }
   void set_kernel(int k);
+  // The machine code (SASS) shown instead of the PTX, where the result has it.
+  void set_sass(bool on);
+  bool sass_shown() const { return sass_ && has_result_ && !result_.sass.kernels.empty(); }
+  // What is shown: the PTX's listing or the SASS's, and the kernel text's file index in it.
+  const PtxListing* shown_listing() const;
+  int shown_text_file() const;
+  // The shown kernel in the listing shown.
   const PtxKernel* ptx_kernel() const;
   const KernelResources* resources() const;
   // The shown kernel's instructions against the text's lines (empty without a result).
@@ -84,7 +97,7 @@ class CompiledCode {
   std::unique_ptr<BackgroundResult<CompiledCodeResult>> job_;
   std::vector<std::unique_ptr<BackgroundResult<CompiledCodeResult>>> abandoned_;
   CompiledCodeResult result_;
-  bool has_result_ = false, cancelled_ = false;
+  bool has_result_ = false, cancelled_ = false, sass_ = false;
   int kernel_ = 0, generation_ = 0;
   KernelLineMap map_;
 };

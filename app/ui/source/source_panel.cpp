@@ -7,12 +7,15 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <utility>
 
 #include "app/runner/runner.h"
+#include "app/ui/shell/app.h"
 #include "app/ui/shell/key_presses.h"
 #include "app/ui/shell/widgets.h"
 #include "app/ui/source/probe_hooks.h"
 #include "kernels/core/registry.h"
+#include "kernels/core/typed_configs.h"
 #include "kernels/cuda/device_info.h"
 #include "kernels/jit/kernel_source.h"
 
@@ -34,7 +37,11 @@ void SourcePanel::draw(TabContext& ctx) {
   gpu_architecture_ =
       ctx.runner.gpu() ? "sm_" + std::to_string(ctx.device.cc_major) + std::to_string(ctx.device.cc_minor) : "";
   driver_ = ctx.device.ok() && ctx.device.driver_version > 0 ? std::to_string(ctx.device.driver_version) : "none";
+  history_ = &ctx.history;
+  gpu_ = ctx.runner.gpu();
   draw(ctx.state);
+  if (std::exchange(load_requested_, false)) ctx.app.choose_file(App::FileTarget::kLoadKernelText);
+  if (std::exchange(save_requested_, false)) ctx.app.choose_file(App::FileTarget::kSaveKernelText);
 }
 
 void SourcePanel::draw(const AppState& state) {
@@ -43,6 +50,15 @@ void SourcePanel::draw(const AppState& state) {
   draw_header();
   if (doc_.lines.empty()) return;
   handle_keys();
+  draw_edit_toggle();
+  if (editing_ && history_) {
+    std::string why;
+    if (editor_.open(*doc_.variant, &why)) {
+      editor_.draw(edit_settings(state), *history_);
+      return;
+    }
+    banner(why);
+  }
   draw_changes_bar();
   draw_compiled_toggle();
   compiled_.poll();
@@ -66,6 +82,46 @@ void SourcePanel::sync(const AppState& state) {
   selected_source_ = selected_ptx_ = hover_source_ = hover_ptx_ = -1;
   measured_font_ = 0;  // and is measured again
   compare_with(previous_step(*v));
+}
+
+EditRunSettings SourcePanel::edit_settings(const AppState& state) const {
+  EditRunSettings s;
+  if (!doc_.variant || state.lesson.empty()) return s;
+  const VariantDescriptor& v = *doc_.variant;
+  const int i = std::clamp(state.focused, 0, static_cast<int>(state.lesson.size()) - 1);
+  s.config_name = config_at(v, state.lesson[static_cast<std::size_t>(i)].config_index).name;
+  s.precision = supports(v, state.precision) ? state.precision : v.precisions.front();
+  s.problem = supports(v, state.problem) ? state.problem : v.problems.front();
+  s.shape = run_shape(state);
+  s.repetitions = state.repetitions;
+  s.architecture = architecture();
+  s.gpu = gpu_;
+  return s;
+}
+
+bool SourcePanel::open_editor(const AppState& state, std::string* why) {
+  sync(state);
+  if (!doc_.variant) {
+    *why = "no variant is focused";
+    return false;
+  }
+  return editor_.open(*doc_.variant, why);
+}
+
+// "Edit": the editor in place of the text, or the text again (the edit is kept).
+void SourcePanel::draw_edit_toggle() {
+  ImGui::Checkbox("Edit", &editing_);
+  help_tooltip(
+      "Edit the kernel text and run it in place: Check compiles it, Run compiles, checks and times it into the plot "
+      "as \"(edited ...)\". Each runs in a worker process with a time limit, so a broken edit cannot take the "
+      "window down. Revert brings back the shipped text; the edit is kept while you look at other things.");
+  if (!editing_) return;
+  same_line_if_fits(button_width("Load...") + button_width("Save..."));
+  if (ImGui::Button("Load...")) load_requested_ = true;
+  help_tooltip("Loads an edit kept in a file.");
+  ImGui::SameLine();
+  if (ImGui::Button("Save...")) save_requested_ = true;
+  help_tooltip("Keeps the edit in a file (written to a temporary file, then renamed).");
 }
 
 void SourcePanel::compare_with(const VariantDescriptor* step) {

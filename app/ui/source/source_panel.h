@@ -7,7 +7,9 @@
 // marker shows the old text. A variant without a kernel text (the library, the texture shaders)
 // gets a sentence saying why. "Compiled code" puts the PTX of the focused row's configuration beside
 // the text (compiled_code.h), each text line's instruction count in its gutter, the two linked both
-// ways: a line hovered or clicked on either side lights its partners on the other.
+// ways: a line hovered or clicked on either side lights its partners on the other. "Edit" turns the
+// text into an editor (kernel_editor.h): the learner changes it and checks, runs and times it in
+// place.
 #pragma once
 
 #include <string>
@@ -15,6 +17,7 @@
 #include "app/ui/shell/app_state.h"
 #include "app/ui/shell/tab.h"
 #include "app/ui/source/compiled_code.h"
+#include "app/ui/source/kernel_editor.h"
 #include "app/ui/source/line_diff.h"
 #include "app/ui/source/source_colours.h"
 #include "app/ui/source/source_document.h"
@@ -42,8 +45,21 @@ class SourcePanel : public Tab {
   int current_change() const { return current_change_; }
   void go_to_change(int index);
 
+  // The editor in place of the text ("Edit").
+  void set_editing(bool on) { editing_ = on; }
+  bool editing() const { return editing_; }
+  KernelEditor& editor() { return editor_; }
+  bool editor_working() const { return editor_.working(); }
+  // Opens the focused variant's text in the editor (scripts); false with *why without one.
+  bool open_editor(const AppState& state, std::string* why);
+  // What Check and Run of an edit use now: the focused row's tile, the type, the product and the
+  // sizes chosen, the architecture of the compiled code.
+  EditRunSettings edit_settings(const AppState& state) const;
+
   // The compiled code beside the text.
   void set_compiled_code(bool on);
+  // SASS instead of PTX beside the text, where nvdisasm is there.
+  void set_sass(bool on) { compiled_.set_sass(on); }
   bool compiled_code_shown() const { return show_compiled_; }
   const CompiledCode& compiled() const { return compiled_; }
   // A click on a line of the text (0-based): its PTX instructions lit, the first scrolled to.
@@ -58,6 +74,7 @@ class SourcePanel : public Tab {
   // Reads the focused variant's text when the focus moves to another variant.
   void sync(const AppState& state);
   void draw_header();
+  void draw_edit_toggle();
   void draw_changes_bar();
   void draw_compare_choice();
   void draw_change_buttons();
@@ -84,6 +101,7 @@ class SourcePanel : public Tab {
   void draw_compiled_header();
   void draw_architecture_choice();
   void draw_kernel_choice();
+  void draw_code_choice();
   void draw_ptx();
   void draw_ptx_line(int ptx_line, ImVec2 at, float width);
   void ptx_tooltip(int ptx_line) const;
@@ -94,6 +112,12 @@ class SourcePanel : public Tab {
   // The gutter's instruction count of a text line, and what the compiler said at it.
   void draw_count(int line, ImVec2 at) const;
   const SourceDiagnostic* diagnostic_at(int line) const;
+
+  KernelEditor editor_{this_program_path()};
+  bool editing_ = false;
+  TimingHistory* history_ = nullptr;  // where an edit's runs go (the window's), set by draw(TabContext&)
+  bool gpu_ = false;
+  bool load_requested_ = false, save_requested_ = false;  // taken by draw(TabContext&): the App's choosers
 
   SourceDocument doc_;
   const VariantDescriptor* compared_ = nullptr;

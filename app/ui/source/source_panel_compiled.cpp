@@ -30,12 +30,6 @@ std::string short_name(std::string name) {
   return name;
 }
 
-// The disassembler, looked for once (it does not come and go while the program runs).
-const std::string& disassembler() {
-  static const std::string found = find_disassembler();
-  return found;
-}
-
 }  // namespace
 
 void SourcePanel::set_compiled_code(bool on) {
@@ -182,7 +176,7 @@ void SourcePanel::draw_kernel_choice() {
 }
 
 void SourcePanel::draw_compiled_header() {
-  ImGui::TextUnformatted("PTX");
+  ImGui::TextUnformatted(compiled_.sass_shown() ? "SASS" : "PTX");
   draw_architecture_choice();
   draw_kernel_choice();
   ImGui::PushTextWrapPos(0);
@@ -264,11 +258,25 @@ void SourcePanel::draw_compiled_header() {
                   " the compiler's own (no source line, e.g. addresses moved out of a loop). " + how)
                      .c_str());
   }
-  if (disassembler().empty())
-    ImGui::TextDisabled("SASS needs nvdisasm from the CUDA toolkit (not found)");
-  else
-    ImGui::TextDisabled("SASS is not shown here yet (%s found)", disassembler().c_str());
+  draw_code_choice();
   ImGui::PopTextWrapPos();
+}
+
+// PTX or SASS: the machine code where nvdisasm disassembled it, else why there is none.
+void SourcePanel::draw_code_choice() {
+  const CompiledCodeResult* r = shown_compile();
+  if (!r || !r->program.compiled) return;
+  if (!r->sass_note.empty() || r->sass.kernels.empty()) {
+    ImGui::TextDisabled("%s", r->sass_note.empty() ? "SASS: the disassembly holds no kernel" : r->sass_note.c_str());
+    return;
+  }
+  bool sass = compiled_.sass_shown();
+  if (ImGui::RadioButton("PTX", !sass)) compiled_.set_sass(false);
+  ImGui::SameLine();
+  if (ImGui::RadioButton("SASS", sass)) compiled_.set_sass(true);
+  help_tooltip(
+      "PTX is the virtual instruction set NVRTC writes; SASS is the machine code ptxas made of it for this "
+      "architecture (disassembled by nvdisasm), what the GPU runs. Both are linked to the text line by line.");
 }
 
 void SourcePanel::draw_ptx() {
@@ -276,7 +284,7 @@ void SourcePanel::draw_ptx() {
   const PtxKernel* k = compiled_.ptx_kernel();
   if (!r || !r->program.compiled) return;
   if (!k) {
-    ImGui::TextDisabled("The PTX has no kernel named %s.",
+    ImGui::TextDisabled("The %s has no kernel named %s.", compiled_.sass_shown() ? "SASS" : "PTX",
                         r->program.lowered.empty() ? "?" : r->program.lowered[0].c_str());
     return;
   }
@@ -320,7 +328,6 @@ void SourcePanel::draw_ptx() {
 }
 
 void SourcePanel::draw_ptx_line(int ptx_line, ImVec2 at, float /*width*/) {
-  const CompiledCodeResult& r = *shown_compile();
   const KernelLineMap& m = compiled_.line_map();
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const float left = ImGui::GetWindowPos().x, right = left + ImGui::GetWindowWidth();
@@ -334,7 +341,7 @@ void SourcePanel::draw_ptx_line(int ptx_line, ImVec2 at, float /*width*/) {
   std::snprintf(number, sizeof number, "%d", ptx_line + 1);
   const float digits = ImGui::CalcTextSize("00000").x;
   dl->AddText(ImVec2(at.x + digits - ImGui::CalcTextSize(number).x, text_y), colours_.line_number, number);
-  const std::string& raw = r.listing.lines[static_cast<std::size_t>(ptx_line)];
+  const std::string& raw = compiled_.shown_listing()->lines[static_cast<std::size_t>(ptx_line)];
   std::size_t lead = 0;
   while (lead < raw.size() && (raw[lead] == '\t' || raw[lead] == ' ')) ++lead;
   std::string shown = raw.substr(lead);
@@ -361,8 +368,8 @@ void SourcePanel::draw_ptx_line(int ptx_line, ImVec2 at, float /*width*/) {
   x += ImGui::CalcTextSize(s + op_end, s + shown.size()).x;
   // An instruction of a header says which, at the end of its line.
   const PtxLineSource& where = src->second;
-  if (where.at.file >= 0 && where.at.file != r.text_file) {
-    const std::string note = "  // from " + ptx_file_base(r.listing, where.at.file) + ":" +
+  if (where.at.file >= 0 && where.at.file != compiled_.shown_text_file()) {
+    const std::string note = "  // from " + ptx_file_base(*compiled_.shown_listing(), where.at.file) + ":" +
                              std::to_string(where.at.line) + (where.call_unknown ? ", call site not known" : "");
     dl->AddText(ImVec2(x, text_y), colours_.directive, note.c_str());
   }
@@ -375,24 +382,25 @@ void SourcePanel::ptx_tooltip(int ptx_line) const {
   const PtxLineSource& s = it->second;
   ImGui::BeginTooltip();
   ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30);
-  const bool own = s.at.file == r->text_file;
+  const bool own = s.at.file == compiled_.shown_text_file();
+  const char* code = compiled_.sass_shown() ? "SASS" : "PTX";
   if (s.at.file < 0 || (s.text_line < 0 && !s.call_unknown)) {
     ImGui::TextWrapped(
-        "PTX line %d: no line of the text. The compiler made it on its own (its .loc says line 0), e.g. address "
+        "%s line %d: no line of the text. The compiler made it on its own (no source line), e.g. address "
         "arithmetic moved out of a loop.",
-        ptx_line + 1);
+        code, ptx_line + 1);
   } else if (own) {
-    ImGui::TextWrapped("PTX line %d: from line %d of the text.", ptx_line + 1, s.at.line);
+    ImGui::TextWrapped("%s line %d: from line %d of the text.", code, ptx_line + 1, s.at.line);
   } else {
-    const std::string from = ptx_file_base(r->listing, s.at.file) + ":" + std::to_string(s.at.line);
+    const std::string from = ptx_file_base(*compiled_.shown_listing(), s.at.file) + ":" + std::to_string(s.at.line);
     if (s.text_line >= 0)
-      ImGui::TextWrapped("PTX line %d: from %s, inlined at line %d of the text.", ptx_line + 1, from.c_str(),
+      ImGui::TextWrapped("%s line %d: from %s, inlined at line %d of the text.", code, ptx_line + 1, from.c_str(),
                          s.text_line + 1);
     else
       ImGui::TextWrapped(
-          "PTX line %d: from %s. It was inlined through another helper, and the PTX does not say which line of the "
+          "%s line %d: from %s. It was inlined through another helper, and the code does not say which line of the "
           "text called it.",
-          ptx_line + 1, from.c_str());
+          code, ptx_line + 1, from.c_str());
   }
   ImGui::PopTextWrapPos();
   ImGui::EndTooltip();

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -428,6 +429,51 @@ void TunePanel::draw(TabContext& ctx) {
   draw_chooser(ctx);
 }
 
+bool TunePanel::export_png(App& app, const std::string& path) {
+  std::string error;
+  if (table_.points.empty() || exporting_png()) {
+    app.set_status(exporting_png() ? "the landscape is still being drawn into " + png_path_
+                                   : "the landscape has no points to draw",
+                   true);
+    return false;
+  }
+  if (png_folder_.empty()) {
+    const char* tmp = std::getenv("TMPDIR");
+    std::string pattern = std::string(tmp && *tmp ? tmp : "/tmp") + "/tilescope-tune-XXXXXX";
+    if (mkdtemp(pattern.data())) png_folder_ = pattern;
+  }
+  const std::string csv = png_folder_ + "/landscape.csv";
+  if (png_folder_.empty() || !write_csv(csv, &error)) {
+    app.set_status("cannot export the landscape: " + (error.empty() ? "no temporary folder" : error), true);
+    return false;
+  }
+  const std::vector<std::string> args = {
+      app.worker_program(), "tune",     "--from-csv", csv, "--x", x_key_, "--y", y_key_, "--png", path,
+      "--png-size",         "1920x1080"};
+  if (!png_worker_.start(args, png_folder_ + "/output.txt", &error)) {
+    app.set_status("cannot export the landscape: " + error, true);
+    return false;
+  }
+  png_path_ = path;
+  app.set_status("drawing the landscape into " + path + " ...", false);
+  return true;
+}
+
+void TunePanel::poll_png_export(App& app) {
+  if (png_path_.empty() || png_worker_.running()) return;
+  const ChildProcess::Ending& e = png_worker_.ending();
+  if (e.exited && e.code == 0) {
+    app.set_status("wrote " + png_path_, false);
+  } else {
+    std::ifstream in(png_folder_ + "/output.txt");
+    std::string line, said;
+    while (std::getline(in, line))
+      if (!line.empty()) said = line;
+    app.set_status("cannot export the landscape to " + png_path_ + ": " + (said.empty() ? ending_text(e) : said), true);
+  }
+  png_path_.clear();
+}
+
 void TunePanel::draw_inputs() {
   const std::vector<const VariantDescriptor*> all = typed_variants();
   const float em = ImGui::GetFontSize();
@@ -542,6 +588,11 @@ void TunePanel::draw_actions(TabContext& ctx) {
   ImGui::SameLine();
   ImGui::BeginDisabled(table_.points.empty());
   if (ImGui::Button("Export CSV...")) open_chooser(ctx, true, "csv");
+  ImGui::SameLine();
+  ImGui::BeginDisabled(!png_path_.empty());
+  if (ImGui::Button("Export PNG...")) open_chooser(ctx, true, "png");
+  ImGui::EndDisabled();
+  help_tooltip("The landscape as a 1920 x 1080 PNG, drawn beside the window by this program (tilescope tune --png).");
   ImGui::EndDisabled();
   ImGui::EndDisabled();
   // What the grid is, in words, where it came from and why Start waits, on the buttons' line where
@@ -590,11 +641,12 @@ void TunePanel::open_chooser(TabContext& ctx, bool save, const char* extension) 
   FileDialogRequest r;
   r.save = save;
   r.folder = ctx.app.files_folder();
-  r.title = save ? "Export tune CSV" : "Load tune CSV";
-  r.filter_label = "CSV files";
+  const bool png = std::string(extension) == "png";
+  r.title = png ? "Export the landscape as PNG" : save ? "Export tune CSV" : "Load tune CSV";
+  r.filter_label = png ? "PNG images" : "CSV files";
   r.extension = extension;
-  if (save) r.file_name = table_.variant + "-tune.csv";
-  chosen_ = save ? Chosen::kExportCsv : Chosen::kLoadCsv;
+  if (save) r.file_name = table_.variant + (png ? "-tune.png" : "-tune.csv");
+  chosen_ = png ? Chosen::kExportPng : save ? Chosen::kExportCsv : Chosen::kLoadCsv;
   chooser_.open(r, {}, ctx.app.files_folder());
 }
 
@@ -609,6 +661,8 @@ void TunePanel::draw_chooser(TabContext& ctx) {
       ctx.app.set_status("wrote " + path + " (" + count_text(table_.points.size(), "point", "points") + ")", false);
     else
       ctx.app.set_status("cannot write " + path + ": " + error, true);
+  } else if (chosen_ == Chosen::kExportPng) {
+    export_png(ctx.app, path);
   } else if (chosen_ == Chosen::kLoadCsv) {
     if (load_csv(path, &error))
       ctx.app.set_status("loaded the tune landscape " + path, false);

@@ -17,6 +17,7 @@
 
 #include "app/cli/tune_points.h"
 #include "app/platform/background_result.h"
+#include "app/platform/child_process.h"
 #include "app/plot/landscape_model.h"
 #include "app/plot/landscape_render.h"
 #include "app/ui/shell/file_chooser.h"
@@ -48,6 +49,12 @@ class TunePanel : public Tab {
   std::string cell_text(int cell) const;
   bool write_csv(const std::string& path, std::string* error) const;
   bool load_csv(const std::string& path, std::string* error);
+  // Starts drawing the landscape into the PNG `path` (the outcome goes to the status line); false,
+  // with the status saying why, when there are no points or the worker cannot start.
+  bool export_png(App& app, const std::string& path);
+  bool exporting_png() const { return !png_path_.empty(); }
+  // Called each frame, whichever tab is shown: a finished export says so in the status line.
+  void poll_png_export(App& app);
 
   const TuneTable& table() const { return table_; }
   const LandscapeModel& model() const { return model_; }
@@ -106,7 +113,11 @@ class TunePanel : public Tab {
   std::unique_ptr<BackgroundResult<Compiled>> compile_;
 
   FileChooser chooser_;
-  enum class Chosen { kNone, kLoadCsv, kExportCsv } chosen_ = Chosen::kNone;
+  enum class Chosen { kNone, kLoadCsv, kExportCsv, kExportPng } chosen_ = Chosen::kNone;
+  // Export PNG: the landscape drawn at 1920 x 1080 by this program as a worker (`tilescope tune
+  // --from-csv ... --png`, an OpenGL context of its own), so the window never waits for it.
+  ChildProcess png_worker_;
+  std::string png_path_, png_folder_;
 };
 
 }  // namespace tilescope

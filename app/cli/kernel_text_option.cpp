@@ -1,0 +1,50 @@
+#include "app/cli/kernel_text_option.h"
+
+#include <fstream>
+#include <sstream>
+
+#include "kernels/core/registry.h"
+#include "kernels/jit/edited_texts.h"
+
+namespace tilescope {
+
+bool install_kernel_text_option(const std::string& spec, KernelTextOption* out, std::string* error) {
+  const std::size_t eq = spec.find('=');
+  if (eq == std::string::npos || eq == 0 || eq + 1 == spec.size()) {
+    *error = "--kernel-text needs ID=FILE (a variant id and the file of its edited text), got '" + spec + "'";
+    return false;
+  }
+  const std::string id = spec.substr(0, eq), path = spec.substr(eq + 1);
+  const VariantDescriptor* v = find_variant(id);
+  if (!v) {
+    *error = "--kernel-text: unknown variant '" + id + "'";
+    return false;
+  }
+  if (!v->kernel_text) {
+    *error = "--kernel-text: " + id + " has no kernel text of ours";
+    return false;
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    *error = "--kernel-text: cannot read '" + path + "'";
+    return false;
+  }
+  std::ostringstream bytes;
+  bytes << in.rdbuf();
+  const std::string text = bytes.str();
+  if (const std::string problem = kernel_text_problem(text, "--kernel-text: '" + path + "'"); !problem.empty()) {
+    *error = problem;
+    return false;
+  }
+  use_edited_text(*v, text);
+  out->variant = v;
+  out->tag = edit_tag(text);
+  return true;
+}
+
+int edited_or_same(const KernelTextOption& option, const VariantDescriptor& v, int index, std::string* why) {
+  if (option.variant != &v) return index;
+  return add_edited_config(v, index, option.tag, why);
+}
+
+}  // namespace tilescope
