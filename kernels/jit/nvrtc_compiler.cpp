@@ -79,12 +79,11 @@ void collect_outputs(const Nvrtc& n, nvrtcProgram program, const CompileJob& job
 }  // namespace
 
 std::vector<std::string> compile_options(const CompileJob& job) {
-  return {"--gpu-architecture=" + job.architecture,
-          std::string("-std=") + TILESCOPE_CUDA_STD,
-          "-I" + job.include_root,
-          "-I" + job.cuda_include_dir,
-          "-lineinfo",
-          "--ptxas-options=-v"};
+  std::vector<std::string> options = {"--gpu-architecture=" + job.architecture,
+                                      std::string("-std=") + TILESCOPE_CUDA_STD, "-I" + job.include_root,
+                                      "-I" + job.cuda_include_dir, "--ptxas-options=-v"};
+  if (job.line_info) options.push_back("-lineinfo");
+  return options;
 }
 
 CompiledProgram compile_program(const CompileJob& job) {

@@ -1,6 +1,6 @@
 // Compiling device code at run time with NVRTC (loaded at run time: kernels/cuda/cuda_libraries.h):
 // the program's kernel texts for a typed tile, or a text the learner edited. One compile gives the
-// PTX (with source lines: -lineinfo), the machine code for one architecture (a cubin), the mangled
+// PTX (with source lines where asked: -lineinfo), the machine code for one architecture (a cubin), the mangled
 // name of every kernel asked for, and what ptxas reports per kernel (registers, spills, stack,
 // static shared memory), so that a tile's cost shows before any run and without a GPU.
 #pragma once
@@ -17,6 +17,10 @@ struct CompileJob {
   std::vector<std::string> names;  // name expressions to instantiate: "tilescope::k<float, 64>"
   std::string include_root;        // the folder its includes are written from (kernel_source.h)
   std::string cuda_include_dir;    // the toolkit's headers (cuda_fp16.h, mma.h)
+  // -lineinfo: the source lines the Source view links the PTX and SASS with. Off for the kernels
+  // that are launched, which are compiled as the build compiles its own (TILESCOPE_CUDA_LINEINFO is
+  // off by default), so that a typed tile and the built row of the same values get the same code.
+  bool line_info = false;
 };
 
 // One message of the compiler, at its line of the text (or of a file it includes).
@@ -54,7 +58,7 @@ struct CompiledProgram {
 };
 
 // The options every compile gets: the architecture, the build's C++ standard, the include folders,
-// -lineinfo (PTX lines link to the text) and ptxas' report.
+// ptxas' report, and -lineinfo where the job asks for it.
 std::vector<std::string> compile_options(const CompileJob& job);
 
 // Compiles without any cache. Never throws.

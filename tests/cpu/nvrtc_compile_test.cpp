@@ -183,10 +183,14 @@ TEST(NvrtcCompileOptions, NameTheArchitectureTheIncludeFoldersAndTheReport) {
   j.architecture = "sm_86";
   j.include_root = "/root/of/texts";
   j.cuda_include_dir = "/toolkit/include";
-  const std::vector<std::string> o = compile_options(j);
-  for (const char* want :
-       {"--gpu-architecture=sm_86", "-I/root/of/texts", "-I/toolkit/include", "-lineinfo", "--ptxas-options=-v"})
+  std::vector<std::string> o = compile_options(j);
+  for (const char* want : {"--gpu-architecture=sm_86", "-I/root/of/texts", "-I/toolkit/include", "--ptxas-options=-v"})
     EXPECT_EQ(std::count(o.begin(), o.end(), want), 1) << want;
+  // Source lines only where the job asks (the Source view), not for the kernels that are launched.
+  EXPECT_EQ(std::count(o.begin(), o.end(), "-lineinfo"), 0);
+  j.line_info = true;
+  o = compile_options(j);
+  EXPECT_EQ(std::count(o.begin(), o.end(), "-lineinfo"), 1);
 }
 
 }  // namespace

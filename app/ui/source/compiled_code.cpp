@@ -47,6 +47,7 @@ CompiledCodeResult run_compile(CompiledCodeResult c) {
   const VariantDescriptor& v = *c.request.variant;
   CompileJob job;
   if (!kernel_text_job(v, c.names, c.request.architecture, &job, &c.error)) return c;
+  job.line_info = true;  // the PTX and SASS link to the text through their source lines
   c.program = compile_cached(job, c.request.driver);
   if (!c.program.compiled) return c;
   c.listing = parse_ptx(c.program.ptx);
