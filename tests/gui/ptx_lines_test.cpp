@@ -138,6 +138,7 @@ TEST(PtxLines, ARealCompileMapsInlinedHeaderCodeToItsCallSite) {
   job.architecture = "sm_90";
   job.include_root = dir.path();
   job.cuda_include_dir = find_cuda_include_dir();
+  job.line_info = true;  // the .loc records this test reads
   const CompiledProgram p = compile_program(job);
   ASSERT_TRUE(p.compiled) << p.error << p.log;
   const PtxListing l = parse_ptx(p.ptx);
