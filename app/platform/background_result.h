@@ -1,9 +1,7 @@
 // One piece of work on a thread of its own, whose result the UI thread takes in a later frame
 // (a desktop file dialog waited for, a CSV file read). The hand-over is the same for every such
 // job: busy from start() until take_result() has handed the result over, the result written under
-// a lock before `finished` says it is there, the thread joined when its result is taken. The work
-// runs below the UI thread's priority (yield_to_the_ui): on two cores a compile's threads otherwise
-// take the cores a software renderer draws the frames with.
+// a lock before `finished` says it is there, the thread joined when its result is taken.
 #pragma once
 
 #include <atomic>
@@ -12,10 +10,6 @@
 #include <utility>
 
 namespace tilescope {
-
-// Lowers the calling thread's priority (nice 10), and that of the threads it starts after (Linux
-// threads inherit it): work beside the window, never the window's own drawing.
-void yield_to_the_ui();
 
 template <typename Result>
 class BackgroundResult {
@@ -36,7 +30,6 @@ class BackgroundResult {
     busy_ = true;
     finished_ = false;
     thread_ = std::thread([this, work = std::move(work)]() mutable {
-      yield_to_the_ui();
       Result r = work();
       std::lock_guard<std::mutex> lock(mutex_);
       result_ = std::move(r);

@@ -3,15 +3,11 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
-#include <sys/resource.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
-
-#include "app/platform/background_result.h"
 
 extern char** environ;
 
@@ -44,9 +40,6 @@ bool ChildProcess::start(const std::vector<std::string>& argv, const std::string
     *error = "cannot start " + argv[0] + ": " + std::strerror(rc);
     return false;
   }
-  // The worker compiles on the CPU the window draws with: below the window's priority, as the
-  // window's own background work (yield_to_the_ui).
-  setpriority(PRIO_PROCESS, static_cast<id_t>(pid), kBackgroundNice);
   pid_ = pid;
   ending_ = Ending{};
   started_ = std::chrono::steady_clock::now();
@@ -73,10 +66,6 @@ void ChildProcess::kill() {
 
 double ChildProcess::seconds() const {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
-}
-
-void yield_to_the_ui() {
-  setpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)), kBackgroundNice);
 }
 
 std::string this_program_path() {

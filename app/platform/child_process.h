@@ -12,9 +12,6 @@
 
 namespace tilescope {
 
-// The niceness of work beside the window (background threads, the editor's worker).
-constexpr int kBackgroundNice = 10;
-
 class ChildProcess {
  public:
   ChildProcess() = default;
