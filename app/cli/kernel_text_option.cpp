@@ -1,8 +1,5 @@
 #include "app/cli/kernel_text_option.h"
 
-#include <fstream>
-#include <sstream>
-
 #include "kernels/core/registry.h"
 #include "kernels/jit/edited_texts.h"
 
@@ -24,16 +21,9 @@ bool install_kernel_text_option(const std::string& spec, KernelTextOption* out, 
     *error = "--kernel-text: " + id + " has no kernel text of ours";
     return false;
   }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    *error = "--kernel-text: cannot read '" + path + "'";
-    return false;
-  }
-  std::ostringstream bytes;
-  bytes << in.rdbuf();
-  const std::string text = bytes.str();
-  if (const std::string problem = kernel_text_problem(text, "--kernel-text: '" + path + "'"); !problem.empty()) {
-    *error = problem;
+  std::string text;
+  if (!read_kernel_text_file(path, &text, error)) {
+    *error = "--kernel-text: " + *error;
     return false;
   }
   use_edited_text(*v, text);

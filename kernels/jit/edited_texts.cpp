@@ -2,8 +2,10 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <fstream>
 #include <map>
 #include <mutex>
+#include <sstream>
 
 #include "kernels/core/typed_configs.h"
 
@@ -33,6 +35,20 @@ std::string kernel_text_problem(const std::string& text, const std::string& sour
   if (text.find("__global__") == std::string::npos)
     return source + " is not a kernel text: it declares no __global__ function";
   return "";
+}
+
+bool read_kernel_text_file(const std::string& path, std::string* text, std::string* why) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    *why = "cannot read '" + path + "'";
+    return false;
+  }
+  std::ostringstream bytes;
+  bytes << in.rdbuf();
+  *why = kernel_text_problem(bytes.str(), "'" + path + "'");
+  if (!why->empty()) return false;
+  *text = bytes.str();
+  return true;
 }
 
 void use_edited_text(const VariantDescriptor& v, const std::string& text) {

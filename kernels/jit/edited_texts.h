@@ -24,6 +24,10 @@ std::string edit_tag(const std::string& text);
 constexpr std::size_t kMaxKernelTextBytes = 1 << 20;
 std::string kernel_text_problem(const std::string& text, const std::string& source);
 
+// An edit kept in a file: its bytes when they may be a kernel text, else false with *why (the file
+// cannot be read, or kernel_text_problem's reason). What `--kernel-text` and the editor's Load read.
+bool read_kernel_text_file(const std::string& path, std::string* text, std::string* why);
+
 // From now on, v's kernel text is `text` in this process: every compile of it (kernel_text_job)
 // reads this instead of the file. Thread-safe.
 void use_edited_text(const VariantDescriptor& v, const std::string& text);

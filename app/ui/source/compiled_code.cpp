@@ -1,13 +1,12 @@
 #include "app/ui/source/compiled_code.h"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 
+#include "app/platform/temp_folder.h"
 #include "app/ui/source/sass_lines.h"
 #include "kernels/core/typed_configs.h"
 #include "kernels/cuda/cuda_libraries.h"
@@ -23,11 +22,11 @@ namespace {
 std::string disassemble(const std::string& cubin, std::string* text) {
   const std::string& tool = disassembler();
   if (tool.empty()) return "SASS needs nvdisasm from the CUDA toolkit (not found)";
-  const char* tmp = std::getenv("TMPDIR");
-  std::string path = std::string(tmp && *tmp ? tmp : "/tmp") + "/tilescope-sass-XXXXXX";
-  const int fd = mkstemp(path.data());
-  if (fd < 0) return "SASS: no temporary file for the machine code";
-  close(fd);
+  TempFolder folder("tilescope-sass");
+  std::string error;
+  const std::string& dir = folder.path(&error);
+  if (dir.empty()) return "SASS: " + error;
+  const std::string path = dir + "/code.cubin";
   std::ofstream(path, std::ios::binary) << cubin;
   const std::string command = "timeout 30 '" + tool + "' -gi -c '" + path + "' 2>&1";
   FILE* p = popen(command.c_str(), "r");
@@ -35,7 +34,6 @@ std::string disassemble(const std::string& cubin, std::string* text) {
   char buffer[65536];
   for (std::size_t n; p && (n = std::fread(buffer, 1, sizeof buffer, p)) > 0;) out.append(buffer, n);
   const int status = p ? pclose(p) : -1;
-  std::remove(path.c_str());
   if (status != 0) return "nvdisasm failed: " + out.substr(0, out.find('\n'));
   *text = std::move(out);
   return "";

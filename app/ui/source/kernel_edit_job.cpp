@@ -58,21 +58,6 @@ std::vector<EditDiagnostic> edit_diagnostics(const std::string& output, const st
 
 KernelEditJob::~KernelEditJob() {
   child_.kill();
-  if (folder_.empty()) return;
-  std::error_code ec;
-  fs::remove_all(folder_, ec);
-}
-
-bool KernelEditJob::folder(std::string* error) {
-  if (!folder_.empty()) return true;
-  const char* tmp = std::getenv("TMPDIR");
-  std::string pattern = std::string(tmp && *tmp ? tmp : "/tmp") + "/tilescope-edit-XXXXXX";
-  if (!mkdtemp(pattern.data())) {
-    *error = "cannot make a private folder for the edited text under " + pattern.substr(0, pattern.rfind('/'));
-    return false;
-  }
-  folder_ = pattern;
-  return true;
 }
 
 bool KernelEditJob::start(const EditRequest& request, std::string* error) {
@@ -84,13 +69,14 @@ bool KernelEditJob::start(const EditRequest& request, std::string* error) {
     *error = "no kernel text to edit";
     return false;
   }
-  if (!folder(error)) return false;
-  const std::string text_path = folder_ + "/" + fs::path(request.variant->kernel_text).filename().string();
-  const std::string csv_path = folder_ + "/run.csv";
+  const std::string& dir = folder_.path(error);
+  if (dir.empty()) return false;
+  const std::string text_path = dir + "/" + fs::path(request.variant->kernel_text).filename().string();
+  const std::string csv_path = dir + "/run.csv";
   std::error_code ec;
   fs::remove(csv_path, ec);
   if (!write_file_atomically(text_path, request.text, error)) return false;
-  if (!child_.start(edit_worker_arguments(program_, request, text_path, csv_path), folder_ + "/output.txt", error))
+  if (!child_.start(edit_worker_arguments(program_, request, text_path, csv_path), dir + "/output.txt", error))
     return false;
   request_ = request;
   started_ = true;
@@ -183,14 +169,16 @@ void KernelEditJob::finish() {
   o.action = request_.action;
   o.seconds = child_.seconds();
   o.tag = request_.edited ? edit_tag(request_.text) : "";
-  o.output = read_all(folder_ + "/output.txt");
+  std::string unused;
+  const std::string& dir = folder_.path(&unused);  // made by start()
+  o.output = read_all(dir + "/output.txt");
   o.diagnostics = edit_diagnostics(o.output, request_.variant->kernel_text);
   o.cancelled = cancelled_;
   o.timed_out = timed_out_;
   const ChildProcess::Ending& e = child_.ending();
-  if (request_.action == EditAction::Run && fs::exists(folder_ + "/run.csv")) {
+  if (request_.action == EditAction::Run && fs::exists(dir + "/run.csv")) {
     std::string error;
-    read_results_csv_file(folder_ + "/run.csv", &o.rows, &error);
+    read_results_csv_file(dir + "/run.csv", &o.rows, &error);
   }
   if (timed_out_) {
     o.summary = "stopped after " + seconds_text(request_.time_limit_s) +

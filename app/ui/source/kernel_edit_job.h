@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "app/platform/child_process.h"
+#include "app/platform/temp_folder.h"
 #include "kernels/core/variant.h"
 #include "kernels/measure/measure.h"
 
@@ -86,9 +87,9 @@ class KernelEditJob {
 
  private:
   void finish();
-  bool folder(std::string* error);
 
-  std::string program_, folder_;
+  std::string program_;
+  TempFolder folder_{"tilescope-edit"};  // the text, the worker's output, a run's CSV
   ChildProcess child_;
   EditRequest request_;
   bool started_ = false, cancelled_ = false, timed_out_ = false, done_ = false;

@@ -7,8 +7,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <fstream>
-#include <sstream>
 
 #include "app/export/atomic_file.h"
 #include "app/runner/timing_history.h"
@@ -57,18 +55,9 @@ bool KernelEditor::replace(const std::string& old_text, int occurrence, const st
 }
 
 bool KernelEditor::load_file(const std::string& path, std::string* why) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    *why = "cannot read " + path;
-    return false;
-  }
-  std::ostringstream bytes;
-  bytes << in.rdbuf();
-  if (const std::string problem = kernel_text_problem(bytes.str(), path); !problem.empty()) {
-    *why = problem;
-    return false;
-  }
-  set_text(bytes.str());
+  std::string text;
+  if (!read_kernel_text_file(path, &text, why)) return false;
+  set_text(text);
   return true;
 }
 

@@ -437,20 +437,16 @@ bool TunePanel::export_png(App& app, const std::string& path) {
                    true);
     return false;
   }
-  if (png_folder_.empty()) {
-    const char* tmp = std::getenv("TMPDIR");
-    std::string pattern = std::string(tmp && *tmp ? tmp : "/tmp") + "/tilescope-tune-XXXXXX";
-    if (mkdtemp(pattern.data())) png_folder_ = pattern;
-  }
-  const std::string csv = png_folder_ + "/landscape.csv";
-  if (png_folder_.empty() || !write_csv(csv, &error)) {
-    app.set_status("cannot export the landscape: " + (error.empty() ? "no temporary folder" : error), true);
+  const std::string& dir = png_folder_.path(&error);
+  const std::string csv = dir + "/landscape.csv";
+  if (dir.empty() || !write_csv(csv, &error)) {
+    app.set_status("cannot export the landscape: " + error, true);
     return false;
   }
   const std::vector<std::string> args = {
       app.worker_program(), "tune",     "--from-csv", csv, "--x", x_key_, "--y", y_key_, "--png", path,
       "--png-size",         "1920x1080"};
-  if (!png_worker_.start(args, png_folder_ + "/output.txt", &error)) {
+  if (!png_worker_.start(args, dir + "/output.txt", &error)) {
     app.set_status("cannot export the landscape: " + error, true);
     return false;
   }
@@ -465,7 +461,8 @@ void TunePanel::poll_png_export(App& app) {
   if (e.exited && e.code == 0) {
     app.set_status("wrote " + png_path_, false);
   } else {
-    std::ifstream in(png_folder_ + "/output.txt");
+    std::string unused;
+    std::ifstream in(png_folder_.path(&unused) + "/output.txt");
     std::string line, said;
     while (std::getline(in, line))
       if (!line.empty()) said = line;

@@ -18,6 +18,7 @@
 #include "app/cli/tune_points.h"
 #include "app/platform/background_result.h"
 #include "app/platform/child_process.h"
+#include "app/platform/temp_folder.h"
 #include "app/plot/landscape_model.h"
 #include "app/plot/landscape_render.h"
 #include "app/ui/shell/file_chooser.h"
@@ -117,7 +118,8 @@ class TunePanel : public Tab {
   // Export PNG: the landscape drawn at 1920 x 1080 by this program as a worker (`tilescope tune
   // --from-csv ... --png`, an OpenGL context of its own), so the window never waits for it.
   ChildProcess png_worker_;
-  std::string png_path_, png_folder_;
+  std::string png_path_;
+  TempFolder png_folder_{"tilescope-tune"};  // the table as CSV, the worker's output
 };
 
 }  // namespace tilescope
