@@ -107,8 +107,7 @@ bool KernelEditor::poll(TimingHistory& history) {
   return true;
 }
 
-void KernelEditor::draw(const EditRunSettings& settings, TimingHistory& history) {
-  poll(history);
+void KernelEditor::draw(const EditRunSettings& settings) {
   colours_ = source_colours();
   draw_toolbar(settings);
   draw_outcome();

@@ -67,8 +67,8 @@ class KernelEditor {
   const EditOutcome& last() const { return last_; }
 
   // Draws the toolbar, the outcome and the text in the current window. `settings` is what Check
-  // and Run use; `history` takes a run's rows.
-  void draw(const EditRunSettings& settings, TimingHistory& history);
+  // and Run use. The outcome is taken by poll(), which the App calls every frame.
+  void draw(const EditRunSettings& settings);
   // Brings text line `line` (0-based) into view in the next frame.
   void scroll_to_line(int line) { scroll_to_ = line; }
 

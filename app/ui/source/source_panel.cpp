@@ -37,7 +37,6 @@ void SourcePanel::draw(TabContext& ctx) {
   gpu_architecture_ =
       ctx.runner.gpu() ? "sm_" + std::to_string(ctx.device.cc_major) + std::to_string(ctx.device.cc_minor) : "";
   driver_ = ctx.device.ok() && ctx.device.driver_version > 0 ? std::to_string(ctx.device.driver_version) : "none";
-  history_ = &ctx.history;
   gpu_ = ctx.runner.gpu();
   draw(ctx.state);
   if (std::exchange(load_requested_, false)) ctx.app.choose_file(App::FileTarget::kLoadKernelText);
@@ -51,10 +50,10 @@ void SourcePanel::draw(const AppState& state) {
   if (doc_.lines.empty()) return;
   handle_keys();
   draw_edit_toggle();
-  if (editing_ && history_) {
+  if (editing_) {
     std::string why;
     if (editor_.open(*doc_.variant, &why)) {
-      editor_.draw(edit_settings(state), *history_);
+      editor_.draw(edit_settings(state));
       return;
     }
     banner(why);

@@ -115,7 +115,6 @@ class SourcePanel : public Tab {
 
   KernelEditor editor_{this_program_path()};
   bool editing_ = false;
-  TimingHistory* history_ = nullptr;  // where an edit's runs go (the window's), set by draw(TabContext&)
   bool gpu_ = false;
   bool load_requested_ = false, save_requested_ = false;  // taken by draw(TabContext&): the App's choosers
 
