@@ -61,11 +61,12 @@ CompiledProgram compile_for_launch(const VariantDescriptor& v, const std::string
 }
 
 CompiledProgram compile_kernels(const VariantDescriptor& v, const std::vector<std::string>& names,
-                                const std::string& architecture, const std::string& driver) {
+                                const std::string& architecture, const std::string& driver,
+                                const CompileDropped& dropped) {
   const auto start = std::chrono::steady_clock::now();
   std::vector<std::future<CompiledProgram>> parts;
   for (const std::string& name : names)
-    parts.push_back(std::async(std::launch::async, [&v, name, architecture, driver] {
+    parts.push_back(std::async(std::launch::async, [&v, name, architecture, driver, dropped] {
       CompileJob job;
       std::string error;
       if (!kernel_text_job(v, {name}, architecture, &job, &error)) {
@@ -73,6 +74,7 @@ CompiledProgram compile_kernels(const VariantDescriptor& v, const std::vector<st
         failed.error = error;
         return failed;
       }
+      job.dropped = dropped;
       return compile_cached(job, driver);
     }));
   CompiledProgram all;

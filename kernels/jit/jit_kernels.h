@@ -44,9 +44,11 @@ std::string driver_version_text();
 // cache, each exactly as a launch on such a device compiles it, so a later launch loads them), and
 // the results in one: compiled when all compiled, their names, resources and messages in order, the
 // wall time, from the cache when all were; the machine code (cubin) is the first kernel's. For a
-// tile's cost shown before any run.
+// tile's cost shown before any run. `dropped` (may be none) tells those not yet started that the
+// result is no longer wanted.
 CompiledProgram compile_kernels(const VariantDescriptor& v, const std::vector<std::string>& names,
-                                const std::string& architecture, const std::string& driver);
+                                const std::string& architecture, const std::string& driver,
+                                const CompileDropped& dropped = nullptr);
 
 // What a launch's compile of the kernel `name` gives: v's kernel text (with `extra_header`, as
 // above) compiled for this device through the compile cache, not loaded. Compiling the kernels of

@@ -3,8 +3,10 @@
 #include <nvrtc.h>  // the types and result codes only: the functions come from nvrtc_symbol
 
 #include <chrono>
+#include <condition_variable>
 #include <cstdlib>
 #include <filesystem>
+#include <mutex>
 #include <regex>
 
 #include "kernels/cuda/cuda_libraries.h"
@@ -76,7 +78,54 @@ void collect_outputs(const Nvrtc& n, nvrtcProgram program, const CompileJob& job
   }
 }
 
+// The gate of limit_concurrent_compiles: a counting semaphore whose limit may change.
+class CompileGate {
+ public:
+  void set_limit(int n) {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      limit_ = n;
+    }
+    changed_.notify_all();
+  }
+  void enter() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    changed_.wait(lock, [this] { return limit_ <= 0 || running_ < limit_; });
+    ++running_;
+  }
+  void leave() {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      --running_;
+    }
+    changed_.notify_all();
+  }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  int limit_ = 0;
+  int running_ = 0;
+};
+
+CompileGate& compile_gate() {
+  static CompileGate gate;
+  return gate;
+}
+
+// Holds a place at the gate for one compile.
+struct GatePlace {
+  GatePlace() { compile_gate().enter(); }
+  ~GatePlace() { compile_gate().leave(); }
+  GatePlace(const GatePlace&) = delete;
+  GatePlace& operator=(const GatePlace&) = delete;
+};
+
 }  // namespace
+
+void limit_concurrent_compiles(int n) {
+  compile_gate().set_limit(n);
+}
 
 std::vector<std::string> compile_options(const CompileJob& job) {
   std::vector<std::string> options = {"--gpu-architecture=" + job.architecture,
@@ -93,6 +142,11 @@ CompiledProgram compile_program(const CompileJob& job) {
     out.error = "the run-time compiler NVRTC (" + nvrtc_library().soname +
                 ") could not be loaded: " + nvrtc_library().error +
                 "; install the CUDA toolkit's NVRTC to compile kernels at run time";
+    return out;
+  }
+  const GatePlace place;
+  if (job.dropped && job.dropped->load()) {
+    out.error = "dropped before it started: no longer wanted";
     return out;
   }
   const auto start = std::chrono::steady_clock::now();

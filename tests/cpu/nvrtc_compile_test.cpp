@@ -6,8 +6,10 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <future>
 #include <string>
 #include <vector>
 
@@ -176,6 +178,43 @@ TEST_F(NvrtcCompile, AMissingIncludeIsAnErrorOfTheIncludingLine) {
   ASSERT_FALSE(p.diagnostics.empty()) << p.log;
   EXPECT_EQ(p.diagnostics[0].line, 2);
   EXPECT_TRUE(contains(p.diagnostics[0].message, "tiny/absent.cuh")) << p.diagnostics[0].message;
+}
+
+// The window's gate (limit_concurrent_compiles): with a limit of one, compiles started together
+// run one after another, so the time they take together is the sum of their own times (each
+// measured from the moment it passed the gate). Run side by side instead, they would share the
+// cores and the sum of their times would exceed the time they took together.
+TEST_F(NvrtcCompile, ALimitOfOneRunsCompilesOneAfterAnother) {
+  struct NoLimitAfterwards {
+    ~NoLimitAfterwards() { limit_concurrent_compiles(0); }
+  } reset;
+  limit_concurrent_compiles(1);
+  const auto start = std::chrono::steady_clock::now();
+  std::vector<std::future<CompiledProgram>> compiles;
+  for (int i = 0; i < 3; ++i)
+    compiles.push_back(std::async(std::launch::async,
+                                  [&] { return compile_program(job(kScaleText, {"tilescope::scale<float, 64>"})); }));
+  double own_times = 0;
+  for (std::future<CompiledProgram>& c : compiles) {
+    const CompiledProgram p = c.get();
+    ASSERT_TRUE(p.compiled) << p.error;
+    own_times += p.compile_seconds;
+  }
+  const double together = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_GE(together, 0.95 * own_times) << "together " << together << " s, their own times " << own_times << " s";
+}
+
+// A job whose asker no longer wants it when it passes the gate is not compiled.
+TEST_F(NvrtcCompile, ADroppedJobIsNotCompiled) {
+  CompileJob j = job(kScaleText, {"tilescope::scale<float, 64>"});
+  const auto dropped = std::make_shared<std::atomic<bool>>(true);
+  j.dropped = dropped;
+  const CompiledProgram p = compile_program(j);
+  EXPECT_FALSE(p.compiled);
+  EXPECT_TRUE(p.cubin.empty());
+  EXPECT_TRUE(contains(p.error, "dropped")) << p.error;
+  *dropped = false;
+  EXPECT_TRUE(compile_program(j).compiled) << "the same job, wanted again";
 }
 
 TEST(NvrtcCompileOptions, NameTheArchitectureTheIncludeFoldersAndTheReport) {

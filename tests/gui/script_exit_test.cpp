@@ -21,6 +21,7 @@
 #include "tests/support/variant_picks.h"
 
 using namespace tilescope;
+namespace ts = tilescope::testing;
 
 namespace {
 
@@ -147,6 +148,31 @@ TEST(ScriptExit, EveryFailingLineIsReportedNotOnlyTheLast) {
     EXPECT_EQ(lines[static_cast<std::size_t>(i)].rfind("tilescope: " + script + ":" + std::to_string(i + 1) + ": ", 0),
               0u)
         << lines[static_cast<std::size_t>(i)];
+  std::remove(script.c_str());
+}
+
+TEST(ScriptExit, TuneLinesFailOnWhatTheTuneTabRefuses) {
+  // The Tune tab's fields and Start, without a GPU: a variant without typed tiles, a key the
+  // variant does not take, one axis twice, and Start (timing needs a GPU) each fail their line;
+  // the good lines between them do not.
+  const VariantDescriptor& typed = ts::typed_prefetch_kernel();
+  const std::string k0 = typed.tile_params[0].key, k1 = typed.tile_params[1].key;
+  const std::string script =
+      write_script("tune.txt", "tune-variant " + std::string(ts::baseline().id) + "\ntune-variant " + typed.id +
+                                   "\ntune-values no_such_key 1,2\ntune-axes " + k0 + " " + k0 + "\ntune-axes " + k1 +
+                                   " " + k0 + "\ntune-size 512\ntune-values " + k0 + " 32:64:32\ntune-start\n");
+  PLAY_OR_SKIP(o, script);
+  EXPECT_EQ(o.code, 1) << o.err;
+  const std::vector<std::string> lines = failure_lines(o.err, script);
+  ASSERT_EQ(lines.size(), 4u) << o.err;
+  const char* const wants[][2] = {{":1: ", "no typed tiles"},
+                                  {":3: ", "no_such_key"},
+                                  {":4: ", "two different parameters"},
+                                  {":8: ", "needs a GPU"}};
+  for (std::size_t i = 0; i < 4; ++i) {
+    EXPECT_EQ(lines[i].rfind("tilescope: " + script + wants[i][0], 0), 0u) << lines[i];
+    EXPECT_NE(lines[i].find(wants[i][1]), std::string::npos) << lines[i];
+  }
   std::remove(script.c_str());
 }
 

@@ -392,6 +392,8 @@ void do_wait(Action& x) {
 }
 
 constexpr WordParser<int> frames_word = int_in<&kFrames>;
+constexpr IntRange kTuneSizes{16, kMaxMatrixSize};  // as the Tune tab's size field
+constexpr WordParser<int> tune_size_word = int_in<&kTuneSizes>;
 void do_frames(Action& x) {
   x.frames_left = word_value<int, frames_word>(x);
 }
@@ -543,6 +545,22 @@ const ActionEntry kActions[] = {
        std::string why;
        if (!x.app.tune().load_csv(x.w[1], &why)) fail(x, why);
      }},
+    {"tune-variant", 1, 1, "tune-variant VARIANT", no_values,
+     [](Action& x) {
+       if (!x.app.tune().choose_variant(x.w[1])) fail(x, x.w[1] + " takes no typed tiles: there is nothing to tune");
+     }},
+    {"tune-values", 2, 2, "tune-values KEY LO:HI:STEP|LIST", no_values,
+     [](Action& x) {
+       if (!x.app.tune().set_values(x.w[1], x.w[2])) fail(x, x.w[1] + " is not a parameter of the variant tuned");
+     }},
+    {"tune-axes", 2, 2, "tune-axes X-KEY Y-KEY", no_values,
+     [](Action& x) {
+       if (!x.app.tune().set_axes(x.w[1], x.w[2]))
+         fail(x, "the axes must be two different parameters of the variant tuned");
+     }},
+    {"tune-size", 1, 1, "tune-size N", check_word<int, tune_size_word>,
+     [](Action& x) { x.app.tune().set_size(word_value<int, tune_size_word>(x)); }},
+    {"tune-start", 0, 0, "tune-start", no_values, [](Action& x) { status_on_failure(x, x.app.start_tune()); }},
     {"tune-export-png", 1, 1, "tune-export-png PATH", no_values,
      [](Action& x) {
        if (!x.app.tune().export_png(x.app, x.w[1])) return fail(x, x.app.status());
@@ -867,7 +885,8 @@ bool ScriptPlayer::step(App& app, std::vector<std::string>* failures) {
     if (a == "record-timeline") timeline_line_ = line.number, timeline_failure_expected_ = line.fails_without_gpu;
     // Actions that need frames to pass hand control back to the frame loop.
     if (a == "wait" || a == "frames" || a == "export-plot" || a == "screenshot" || a == "run" || a == "sweep" ||
-        a == "live" || a == "record-timeline" || a == "edit-check" || a == "edit-run" || a == "tune-export-png")
+        a == "live" || a == "record-timeline" || a == "edit-check" || a == "edit-run" || a == "tune-export-png" ||
+        a == "tune-start")
       return true;
   }
   // The end: files asked for are written after the frame, so the script waits for them; a run

@@ -10,17 +10,20 @@
 #include "app/export/count_text.h"
 #include "app/export/printable_text.h"
 #include "app/export/results_csv.h"
+#include "app/platform/compile_threads.h"
 #include "app/ui/script/script.h"
 #include "app/ui/shell/job_summary.h"
 #include "app/ui/shell/key_presses.h"
 #include "app/ui/shell/settings.h"
 #include "kernels/core/registry.h"
+#include "kernels/jit/nvrtc_compiler.h"
 
 namespace tilescope {
 
 App::App(Host& host, const AppOptions& options)
     : host_(host), options_(options), device_(probe_device()), state_(default_app_state()) {
   tabs_ = {&timing_, &mapping_, &history_panel_, &source_, &tune_};
+  limit_concurrent_compiles(window_compile_threads());
   source_.editor().set_program(options_.worker_program);
   if (!options_.settings_path.empty()) {
     std::string warnings;
@@ -71,7 +74,7 @@ void App::record_frame_time(double ms) {
 }
 
 bool App::busy() const {
-  return runner_->progress().busy || source_.editor_working() || tune_.exporting_png();
+  return runner_->progress().busy || source_.editor_working() || tune_.exporting_png() || tune_.running();
 }
 
 int App::size_cap() const {
@@ -265,6 +268,7 @@ void App::cancel() {
   if (!busy()) return;
   runner_->cancel();
   source_.editor().cancel();
+  tune_.stop_compiling();
   set_status("cancelling ...", false);
 }
 
@@ -396,6 +400,10 @@ void App::frame() {
   // An edited kernel's worker is watched every frame, whichever tab is shown.
   source_.editor().poll(history_);
   tune_.poll_png_export(*this);
+  {
+    TabContext ctx = context();
+    tune_.poll(ctx);
+  }
   handle_shortcuts();
   // A screenshot is read back by end_frame(), between drawing and the swap.
   capture_in_flight_ = !pending_screenshot_.empty();
@@ -403,9 +411,14 @@ void App::frame() {
   const ImGuiViewport* vp = ImGui::GetMainViewport();
   ImGui::SetNextWindowPos(vp->WorkPos);
   ImGui::SetNextWindowSize(vp->WorkSize);
+  // The window covers the whole frame, so its background is the frame's clear colour rather than a
+  // quad drawn over it: a renderer on the CPU (llvmpipe) spends its frame filling pixels, and this
+  // spares it one full-screen blended layer.
+  const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
+  host_.set_clear_color(bg.x, bg.y, bg.z);
   const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
                                  ImGuiWindowFlags_NoBringToFrontOnFocus | ImGuiWindowFlags_MenuBar |
-                                 ImGuiWindowFlags_NoSavedSettings;
+                                 ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBackground;
   ImGui::PushStyleVar(ImGuiStyleVar_WindowRounding, 0.0f);
   ImGui::Begin("tilescope", nullptr, flags);
   ImGui::PopStyleVar();
@@ -427,6 +440,15 @@ void App::frame() {
   draw_dialogs();
   help_.draw_windows(*this);
   ImGui::End();
+}
+
+bool App::start_tune() {
+  TabContext ctx = context();
+  if (const std::string why = tune_.start_blocker(ctx); !why.empty()) {
+    set_status("cannot start the tune sweep: " + why, true);
+    return false;
+  }
+  return tune_.start(ctx);
 }
 
 TabContext App::context() {

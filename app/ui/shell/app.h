@@ -138,6 +138,8 @@ class App {
   SourcePanel& source() { return source_; }
   void show_tune() { tune_.request_select(); }
   TunePanel& tune() { return tune_; }
+  // The Tune tab's Start: false, with the status saying why, when it cannot start.
+  bool start_tune();
   // The Export PNG dialog (File menu, the Timing tab's button).
   void open_export_dialog();
   // Files: what a chooser is asked for. The desktop's own dialog where there is one (zenity,

@@ -37,11 +37,19 @@ double now_ms() {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
-// A frame that took longer than kSlowFrameMs, and the script line played last before it.
+// Where a frame's time went: the script's step, the UI's work (App::frame: its widgets and whatever
+// it waited for), drawing (the renderer's commands and the swap), and waiting for the renderer to
+// finish them (measured only with --frame-stats).
+struct FrameParts {
+  double script_ms = 0, ui_ms = 0, draw_ms = 0, finish_ms = 0;
+};
+
+// A frame that took longer than kSlowFrameMs, the script line played last before it, and its parts.
 struct SlowFrame {
   int frame = 0;
   double ms = 0;
   int script_line = 0;
+  FrameParts parts;
 };
 constexpr double kSlowFrameMs = 100;
 constexpr std::size_t kSlowFramesKept = 20;
@@ -49,8 +57,10 @@ constexpr std::size_t kSlowFramesKept = 20;
 std::string frame_stats_text(std::vector<double> t, const std::vector<SlowFrame>& slow = {}) {
   std::string slow_text;
   for (const SlowFrame& f : slow) {
-    char line[128];
-    std::snprintf(line, sizeof line, "slow_frame %d %.3f ms after script line %d\n", f.frame, f.ms, f.script_line);
+    char line[256];
+    std::snprintf(line, sizeof line,
+                  "slow_frame %d %.3f ms after script line %d (script %.1f, ui %.1f, draw %.1f, finish %.1f ms)\n",
+                  f.frame, f.ms, f.script_line, f.parts.script_ms, f.parts.ui_ms, f.parts.draw_ms, f.parts.finish_ms);
     slow_text += line;
   }
   if (t.empty()) return "frames 0\n";
@@ -62,12 +72,15 @@ std::string frame_stats_text(std::vector<double> t, const std::vector<SlowFrame>
   return buf + slow_text;
 }
 
-// One frame of the UI, in either host.
-void draw_frame(Host& host, App& app) {
+// One frame of the UI, in either host; *parts (may be null) gets the UI's and the drawing's time.
+void draw_frame(Host& host, App& app, FrameParts* parts = nullptr) {
+  const double start = now_ms();
   host.begin_frame();
   app.frame();
+  const double built = now_ms();
   host.end_frame();
   app.after_frame();
+  if (parts) parts->ui_ms = built - start, parts->draw_ms = now_ms() - built;
 }
 
 std::unique_ptr<Host> make_host(const WindowOptions& o, const std::string& config, int* code) {
@@ -116,15 +129,19 @@ int run_frames(Host& host, App& app, ScriptPlayer& script, const WindowOptions& 
       break;
     }
     if (!o.screenshot.empty() && frames > 0 && frame == frames - 1) app.request_screenshot(o.screenshot);
-    draw_frame(host, app);
+    FrameParts parts;
+    parts.script_ms = now_ms() - start;
+    draw_frame(host, app, &parts);
     // Measuring: wait until the GPU has really drawn the frame, or a headless frame (nothing
     // to swap) would only time the queuing of commands.
+    const double drawn = now_ms();
     if (!o.stats_path.empty()) glFinish();
+    parts.finish_ms = now_ms() - drawn;
     const double work = now_ms() - start;
     app.record_frame_time(work);
     if (frame > 0) times->push_back(work);  // the first frame builds fonts and textures
     if (frame > 0 && work > kSlowFrameMs && slow->size() < kSlowFramesKept)
-      slow->push_back({frame, work, script.current_line()});
+      slow->push_back({frame, work, script.current_line(), parts});
     // Once a second, so that a session ended by a kill (a benchmark's time limit) still leaves
     // the figures of its frames so far; run_gui writes the final ones. Between frames, untimed.
     if (!o.stats_path.empty() && now_ms() - stats_written >= kFrameStatsEveryMs) {

@@ -35,8 +35,9 @@ double seconds_since(std::chrono::steady_clock::time_point t) {
 
 // The compile of one tile, on the editor's thread: the job (the kernel text read from the disk),
 // then NVRTC through the disk cache.
-TileCompile run_compile(const VariantDescriptor& v, TileCompile c, const std::string& driver) {
-  c.program = compile_kernels(v, c.names, c.architecture, driver);
+TileCompile run_compile(const VariantDescriptor& v, TileCompile c, const std::string& driver,
+                        const CompileDropped& dropped) {
+  c.program = compile_kernels(v, c.names, c.architecture, driver, dropped);
   if (!c.program.compiled && c.program.lowered.empty() && c.program.diagnostics.empty()) c.error = c.program.error;
   return c;
 }
@@ -109,7 +110,8 @@ bool TileEditor::compile(const TabContext& ctx) {
   const std::string driver = ctx.device.ok() ? driver_version_text() : "none";
   const VariantDescriptor* v = variant_;
   job_ = std::make_unique<BackgroundResult<TileCompile>>();
-  job_->start([v, c, driver] { return run_compile(*v, c, driver); });
+  job_dropped_ = std::make_shared<std::atomic<bool>>(false);
+  job_->start([v, c, driver, dropped = CompileDropped(job_dropped_)] { return run_compile(*v, c, driver, dropped); });
   compiling_tile_ = c.tile;
   started_at_ = std::chrono::steady_clock::now();
   settle_pending_ = false;
@@ -117,7 +119,9 @@ bool TileEditor::compile(const TabContext& ctx) {
 }
 
 void TileEditor::cancel() {
-  if (job_) abandoned_.push_back(std::move(job_));
+  if (!job_) return;
+  *job_dropped_ = true;
+  abandoned_.push_back(std::move(job_));
 }
 
 bool TileEditor::use_tile(TabContext& ctx) {

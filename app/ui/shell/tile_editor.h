@@ -49,7 +49,7 @@ class TileEditor : public Panel {
   // Compile pressed: false, doing nothing, while the tile is refused or a compile is under way.
   bool compile(const TabContext& ctx);
   // Cancel pressed: the compile in flight is forgotten (NVRTC cannot be stopped; it ends on its
-  // own thread and its result is dropped).
+  // own thread and its result is dropped; its kernels not yet started are not compiled).
   void cancel();
   // "Use this tile" pressed: the tile added to the variant's configurations and selected in the
   // focused row. False while the tile is refused.
@@ -83,6 +83,7 @@ class TileEditor : public Panel {
   std::chrono::steady_clock::time_point edited_at_, started_at_;
   std::string compiling_tile_;
   std::unique_ptr<BackgroundResult<TileCompile>> job_;
+  std::shared_ptr<std::atomic<bool>> job_dropped_;  // set when job_ is cancelled
   // Cancelled compiles, still running on their threads: dropped once they end (joined at the
   // latest when the editor goes, at the program's end).
   std::vector<std::unique_ptr<BackgroundResult<TileCompile>>> abandoned_;

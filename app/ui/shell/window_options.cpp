@@ -28,8 +28,9 @@ baseline). Settings persist in $XDG_CONFIG_HOME/tilescope (~/.config/tilescope).
   --no-vsync         do not wait for the display's refresh (frames are still paced to 60/s)
   --unpaced          render frames as fast as possible (disturbs GPU timings: see docs)
   --frame-stats FILE write frame-time statistics (median, p95, max in ms) to FILE, every
-                     second and at the end, with each frame over 100 ms (the first 20) and
-                     the script line played last before it
+                     second and at the end, with each frame over 100 ms (the first 20), the
+                     script line played last before it, and where its time went (the script's
+                     step, the UI's work, drawing, waiting for the renderer to finish)
 
 Other commands: tilescope bench --help, tilescope plot --help.
 Exit codes:

@@ -41,11 +41,12 @@ std::string disassemble(const std::string& cubin, std::string* text) {
 
 // The compile, on its own thread: the job (the text read from the disk), NVRTC through the disk
 // cache, and the PTX parsed, so the UI thread only draws.
-CompiledCodeResult run_compile(CompiledCodeResult c) {
+CompiledCodeResult run_compile(CompiledCodeResult c, const CompileDropped& dropped) {
   const VariantDescriptor& v = *c.request.variant;
   CompileJob job;
   if (!kernel_text_job(v, c.names, c.request.architecture, &job, &c.error)) return c;
   job.line_info = true;  // the PTX and SASS link to the text through their source lines
+  job.dropped = dropped;
   c.program = compile_cached(job, c.request.driver);
   if (!c.program.compiled) return c;
   c.listing = parse_ptx(c.program.ptx);
@@ -92,7 +93,10 @@ void CompiledCode::request(const CompiledCodeRequest& r, int text_lines) {
   if (!job_ && cancelled_ && r == wanted_) return;  // cancelled: waits for another request
   wanted_ = r;
   cancelled_ = false;
-  if (job_) abandoned_.push_back(std::move(job_));
+  if (job_) {
+    *job_dropped_ = true;
+    abandoned_.push_back(std::move(job_));
+  }
   CompiledCodeResult c;
   c.request = r;
   const TileConfig& cfg = config_at(*r.variant, r.config_index);
@@ -101,7 +105,8 @@ void CompiledCode::request(const CompiledCodeRequest& r, int text_lines) {
   compiling_ = r;
   started_at_ = std::chrono::steady_clock::now();
   job_ = std::make_unique<BackgroundResult<CompiledCodeResult>>();
-  job_->start([c] { return run_compile(c); });
+  job_dropped_ = std::make_shared<std::atomic<bool>>(false);
+  job_->start([c, dropped = CompileDropped(job_dropped_)] { return run_compile(c, dropped); });
 }
 
 void CompiledCode::poll() {
@@ -125,6 +130,7 @@ void CompiledCode::poll() {
 
 void CompiledCode::cancel() {
   if (!job_) return;
+  *job_dropped_ = true;
   abandoned_.push_back(std::move(job_));
   cancelled_ = true;
 }

@@ -95,6 +95,7 @@ class CompiledCode {
   int text_lines_ = 0;
   std::chrono::steady_clock::time_point started_at_;
   std::unique_ptr<BackgroundResult<CompiledCodeResult>> job_;
+  std::shared_ptr<std::atomic<bool>> job_dropped_;  // set when job_ is replaced or cancelled
   std::vector<std::unique_ptr<BackgroundResult<CompiledCodeResult>>> abandoned_;
   CompiledCodeResult result_;
   bool has_result_ = false, cancelled_ = false, sass_ = false;

@@ -8,13 +8,13 @@
 #include <fstream>
 #include <set>
 #include <sstream>
-#include <thread>
 
 #include "app/cli/tune_args.h"
 #include "app/cli/tune_command.h"
 #include "app/export/atomic_file.h"
 #include "app/export/count_text.h"
 #include "app/export/printable_text.h"
+#include "app/platform/compile_threads.h"
 #include "app/runner/runner.h"
 #include "app/runner/timing_history.h"
 #include "app/ui/shell/app.h"
@@ -133,10 +133,15 @@ bool TunePanel::set_values(const std::string& key, const std::string& text) {
   return false;
 }
 
-void TunePanel::set_axes(const std::string& x_key, const std::string& y_key) {
+bool TunePanel::set_axes(const std::string& x_key, const std::string& y_key) {
+  auto known = [&](const std::string& key) {
+    return std::any_of(fields_.begin(), fields_.end(), [&](const Field& f) { return f.key == key; });
+  };
+  if (x_key == y_key || !known(x_key) || !known(y_key)) return false;
   x_key_ = x_key;
   y_key_ = y_key;
   loaded_from_.clear();
+  return true;
 }
 
 void TunePanel::set_size(int n) {
@@ -234,7 +239,7 @@ bool TunePanel::start(TabContext& ctx) {
       table_.points.begin(), table_.points.end(), [](const TunePoint& p) { return p.status == TuneStatus::Pending; }));
   compile_start_ = std::chrono::steady_clock::now();
   compile_ = std::make_unique<BackgroundResult<Compiled>>();
-  const int jobs = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  const int jobs = window_compile_threads();
   compile_->start([this, v, table = table_, jobs]() mutable {
     precompile_tune_points(*v, &table, jobs, stop_, [this](std::size_t done, std::size_t) { compiled_ = done; });
     return Compiled{std::move(table)};
@@ -244,9 +249,16 @@ bool TunePanel::start(TabContext& ctx) {
   return true;
 }
 
-void TunePanel::cancel(TabContext& ctx) {
+void TunePanel::stop_compiling() {
   if (phase_ == Phase::Compiling) stop_ = true;
-  if (phase_ == Phase::Timing) ctx.app.cancel();
+}
+
+void TunePanel::poll(TabContext& ctx) {
+  take_compiled(ctx);
+  if (phase_ == Phase::Timing && !ctx.runner.progress().busy) {
+    fold_history(ctx);
+    phase_ = Phase::Idle;
+  }
 }
 
 void TunePanel::take_compiled(TabContext& ctx) {
@@ -414,11 +426,6 @@ void TunePanel::draw(TabContext& ctx) {
                                choose_variant(ctx.state.lesson[static_cast<std::size_t>(f)].variant_id);
     if (!focused_typed) choose_variant(all.back()->id);
   }
-  take_compiled(ctx);
-  if (phase_ == Phase::Timing && !ctx.runner.progress().busy) {
-    fold_history(ctx);
-    phase_ = Phase::Idle;
-  }
   replan(ctx);
   fold_history(ctx);
   // On a projector the grid needs the height: the settings start folded there (a click unfolds them).
@@ -559,7 +566,7 @@ void TunePanel::draw_actions(TabContext& ctx) {
     if (!blocker.empty() && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
       ImGui::SetTooltip("%s", printable_text(blocker).c_str());
   } else {
-    if (ImGui::Button("Cancel##tune")) cancel(ctx);
+    if (ImGui::Button("Cancel##tune")) ctx.app.cancel();
     ImGui::SameLine();
     float fraction = 0;
     std::string overlay;

@@ -37,13 +37,18 @@ class TunePanel : public Tab {
   bool choose_variant(const std::string& id);  // false unless it takes typed tiles
   // A parameter's values as typed ("64:256:64", "32,64"); the grid is checked again next frame.
   bool set_values(const std::string& key, const std::string& text);
-  void set_axes(const std::string& x_key, const std::string& y_key);
+  // False (nothing changed) unless both are parameters of the variant, and not the same one.
+  bool set_axes(const std::string& x_key, const std::string& y_key);
   void set_size(int n);
   // Why Start cannot start now ("" when it can): no GPU, busy, nothing accepted, a bad field.
   std::string start_blocker(const TabContext& ctx) const;
   bool start(TabContext& ctx);
-  void cancel(TabContext& ctx);
+  // Stops handing out points to compile (the App's Cancel; the runs are the Runner's to cancel).
+  void stop_compiling();
   bool running() const { return phase_ != Phase::Idle; }
+  // Called each frame by the App, whichever tab is shown: the compiled points go to the Runner,
+  // results join the table, and the sweep ends when its runs have.
+  void poll(TabContext& ctx);
   // Click on cell `cell` (an index into model().cells): its best point's configuration selected.
   bool select_cell(TabContext& ctx, int cell);
   // The hover text of a cell: parameters, GFLOP/s, % of cuBLAS, registers, occupancy, or why not.
