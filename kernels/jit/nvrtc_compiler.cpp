@@ -3,13 +3,12 @@
 #include <nvrtc.h>  // the types and result codes only: the functions come from nvrtc_symbol
 
 #include <chrono>
-#include <condition_variable>
 #include <cstdlib>
 #include <filesystem>
-#include <mutex>
 #include <regex>
 
 #include "kernels/cuda/cuda_libraries.h"
+#include "kernels/jit/compile_gate.h"
 
 namespace tilescope {
 
@@ -78,47 +77,16 @@ void collect_outputs(const Nvrtc& n, nvrtcProgram program, const CompileJob& job
   }
 }
 
-// The gate of limit_concurrent_compiles: a counting semaphore whose limit may change.
-class CompileGate {
+// A place at the gate for one compile, held while it runs.
+class GatePlace {
  public:
-  void set_limit(int n) {
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      limit_ = n;
-    }
-    changed_.notify_all();
-  }
-  void enter() {
-    std::unique_lock<std::mutex> lock(mutex_);
-    changed_.wait(lock, [this] { return limit_ <= 0 || running_ < limit_; });
-    ++running_;
-  }
-  void leave() {
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      --running_;
-    }
-    changed_.notify_all();
-  }
-
- private:
-  std::mutex mutex_;
-  std::condition_variable changed_;
-  int limit_ = 0;
-  int running_ = 0;
-};
-
-CompileGate& compile_gate() {
-  static CompileGate gate;
-  return gate;
-}
-
-// Holds a place at the gate for one compile.
-struct GatePlace {
-  GatePlace() { compile_gate().enter(); }
-  ~GatePlace() { compile_gate().leave(); }
+  explicit GatePlace(const CompileDropped& dropped) : place_(compile_gate().enter(dropped)) {}
+  ~GatePlace() { compile_gate().leave(place_); }
   GatePlace(const GatePlace&) = delete;
   GatePlace& operator=(const GatePlace&) = delete;
+
+ private:
+  CompileGate::Place place_;
 };
 
 }  // namespace
@@ -144,7 +112,7 @@ CompiledProgram compile_program(const CompileJob& job) {
                 "; install the CUDA toolkit's NVRTC to compile kernels at run time";
     return out;
   }
-  const GatePlace place;
+  const GatePlace place(job.dropped);
   if (job.dropped && job.dropped->load()) {
     out.error = "dropped before it started: no longer wanted";
     return out;

@@ -5,17 +5,12 @@
 // static shared memory), so that a tile's cost shows before any run and without a GPU.
 #pragma once
 
-#include <atomic>
-#include <memory>
 #include <string>
 #include <vector>
 
-namespace tilescope {
+#include "kernels/jit/compile_gate.h"
 
-// Set by whoever asked for a compile once its result is no longer wanted (a cancelled or replaced
-// request): a compile still waiting at the gate (limit_concurrent_compiles) then never starts, so
-// the work that replaced it does not queue behind it.
-using CompileDropped = std::shared_ptr<const std::atomic<bool>>;
+namespace tilescope {
 
 struct CompileJob {
   std::string source;              // the text compiled
@@ -28,7 +23,7 @@ struct CompileJob {
   // that are launched, which are compiled as the build compiles its own (TILESCOPE_CUDA_LINEINFO is
   // off by default), so that a typed tile and the built row of the same values get the same code.
   bool line_info = false;
-  CompileDropped dropped;  // none: always wanted
+  CompileDropped dropped;  // set once the result is no longer wanted (compile_gate.h)
 };
 
 // One message of the compiler, at its line of the text (or of a file it includes).
@@ -70,13 +65,14 @@ struct CompiledProgram {
 std::vector<std::string> compile_options(const CompileJob& job);
 
 // Compiles without any cache. Never throws. Waits first while limit_concurrent_compiles' number
-// of compiles are running in this process; a job dropped meanwhile is not compiled (an error that
-// says so).
+// of wanted compiles are running in this process (compile_gate.h); a job dropped by then is not
+// compiled (an error that says so).
 CompiledProgram compile_program(const CompileJob& job);
 
-// At most `n` compiles at once in this process from now on (n <= 0: no limit, the default). The
-// window keeps one core for itself with it: NVRTC takes a whole core per compile, and a window
-// drawn on the CPU (llvmpipe) misses its frames when every core compiles.
+// At most `n` wanted compiles at once in this process from now on (n <= 0: no limit, the
+// default; compile_gate.h). The window keeps one core for itself with it: NVRTC takes a whole
+// core per compile, and a window drawn on the CPU (llvmpipe) misses its frames when every core
+// compiles.
 void limit_concurrent_compiles(int n);
 
 // The compiler's messages in a log: "file(12): error: ..." lines.

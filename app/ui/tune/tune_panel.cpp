@@ -221,13 +221,20 @@ std::string TunePanel::start_blocker(const TabContext& ctx) const {
   if (ctx.runner.progress().busy) return "the runner is busy: cancel the current work first";
   if (!field_error_.empty()) return field_error_;
   if (!loaded_from_.empty()) return "this landscape was loaded from a file: change a field to plan a new one";
+  // A grid already timed is timed again (Start plans it afresh).
   const bool any = std::any_of(table_.points.begin(), table_.points.end(),
-                               [](const TunePoint& p) { return p.status == TuneStatus::Pending; });
+                               [](const TunePoint& p) { return p.status != TuneStatus::Refused; });
   return any ? "" : "every point is refused: nothing to time";
 }
 
 bool TunePanel::start(TabContext& ctx) {
   replan(ctx);
+  // Nothing left to time in this grid (a sweep ended): the same grid again, every point afresh.
+  if (loaded_from_.empty() && std::none_of(table_.points.begin(), table_.points.end(),
+                                           [](const TunePoint& p) { return p.status == TuneStatus::Pending; })) {
+    planned_.clear();
+    replan(ctx);
+  }
   if (const std::string why = start_blocker(ctx); !why.empty()) {
     ctx.app.set_status("cannot start the tune sweep: " + why, true);
     return false;
