@@ -7,11 +7,14 @@
 # compiled by nvcc (kernels/**/*.cu, host parts included), the CUDA runtime and cuBLAS. Reports name
 # the file and line (RelWithDebInfo: -O2 -g).
 #
-# Device code is irrelevant here (no kernel runs in the CPU suite), so by default it is built for
-# one architecture (sm_90 and its PTX) instead of the three of a release build, and without
-# optimization (cicc and ptxas at -O0, about a quarter of the time): the CUDA compile is most of
-# the build time on a small machine. Pass -DCMAKE_CUDA_ARCHITECTURES=... or -DCMAKE_CUDA_FLAGS=...
-# to change that.
+# nvcc's output is never instrumented, so where the main build (build/, the README's) exists, its
+# compute core is brought up to date and its CUDA objects are linked here instead of compiled a
+# second time (-DTILESCOPE_CUDA_OBJECTS_FROM): the CUDA compile is most of the build time on a small
+# machine. TILESCOPE_ASAN_COMPILE_CUDA=1 compiles them here instead. Device code is irrelevant here
+# (no kernel runs in the CPU suite), so what is compiled here is built for one architecture (sm_90
+# and its PTX) instead of the three of a release build, and without optimization (cicc and ptxas
+# at -O0, about a quarter of the time). Pass -DCMAKE_CUDA_ARCHITECTURES=... or
+# -DCMAKE_CUDA_FLAGS=... to change that.
 #
 # The kernel texts' NVRTC tests (KernelText*: minutes of one core) run in the main build's suite
 # only: here they would instrument little but their own loops.
@@ -21,8 +24,14 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 dir=${TILESCOPE_ASAN_DIR:-build-asan}
 scripts/install-deps.sh
+cuda_objects=""
+if [ -z "${TILESCOPE_ASAN_COMPILE_CUDA:-}" ] && [ -f build/CMakeCache.txt ]; then
+  cmake --build build -j"$(nproc)" --target tilescope_core
+  cuda_objects="$(pwd)/build"
+fi
 cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTILESCOPE_SANITIZE=ON -DCMAKE_CUDA_ARCHITECTURES=90 \
-  "-DCMAKE_CUDA_FLAGS=-Xcicc=-O0 -Xptxas=-O0" -DTILESCOPE_GUI=OFF "$@" >/dev/null
+  "-DCMAKE_CUDA_FLAGS=-Xcicc=-O0 -Xptxas=-O0" -DTILESCOPE_GUI=OFF "-DTILESCOPE_CUDA_OBJECTS_FROM=$cuda_objects" \
+  "$@" >/dev/null
 # Only what `ctest -L cpu` runs: the CPU suite and the program it starts. The window's and the
 # GPU's test programs are neither built nor run here, and the program is built without the window
 # (-DTILESCOPE_GUI=OFF): the CPU suite runs its commands (bench, compile, tune), which that build
