@@ -252,8 +252,9 @@ TEST(KernelTexts, TypedWmmaTilesCompileWithNvrtc) {
 TEST(KernelTexts, TypedNaiveBlocksCompileWithNvrtc) {
   expect_typed_tiles_compile(typed_one_phase_kernel(),
                              {
-                                 {"block_x=7,block_y=5", Precision::F32, Problem::Gemm, "sm_80"},
-                                 {"block_x=1024,block_y=1", Precision::F64, Problem::Ata, "sm_90"},
+                                 {"block_x=7,block_y=5,order=0", Precision::F32, Problem::Gemm, "sm_80"},
+                                 {"block_x=1024,block_y=1,order=0", Precision::F64, Problem::Ata, "sm_90"},
+                                 {"block_x=32,block_y=3,order=1", Precision::F32, Problem::Ata, "sm_90"},
                              });
 }
 

@@ -107,7 +107,11 @@ ModelCase make_case(const VariantDescriptor& v, int ci, Problem problem, Precisi
   s.problem = problem;
   s.precision = precision;
   s.shape = normalised(problem, raw);
-  s.thread_to_c = tilescope::testing::facts_of(v).at("thread_to_c").get<std::string>();
+  const auto& facts = tilescope::testing::facts_of(v);
+  s.thread_to_c = facts.at("thread_to_c").get<std::string>();
+  // A configuration whose threads are turned another way (naive's _columns) says so by name.
+  if (facts.contains("thread_to_c_of_configs") && facts.at("thread_to_c_of_configs").contains(s.cfg.name))
+    s.thread_to_c = facts.at("thread_to_c_of_configs").at(s.cfg.name).get<std::string>();
   s.one_phase = !v.model_caps.staged_phases;
   s.mirrored = v.model_caps.mirrored_ata;
   return s;

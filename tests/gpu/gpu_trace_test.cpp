@@ -235,9 +235,12 @@ TEST(GpuTrace, RefusesWhatItCannotTrace) {
   const VariantDescriptor& base = tilescope::testing::baseline();
   EXPECT_FALSE(run_trace(base.id, 0, Problem::Gemm, Precision::F32, {8, 8, 8}, -1, 1, &error).ok());
   EXPECT_NE(error.find(base.label), std::string::npos) << error;
-  const std::string first = tilescope::testing::one_phase_kernel().id;
+  const VariantDescriptor& one_phase = tilescope::testing::one_phase_kernel();
+  const std::string first = one_phase.id;
   EXPECT_FALSE(run_trace(first, 0, Problem::Gemm, Precision::F32, {0, 8, 8}, -1, 1, &error).ok());
-  EXPECT_FALSE(run_trace(first, 7, Problem::Gemm, Precision::F32, {8, 8, 8}, -1, 1, &error).ok());
+  // A configuration index past every configuration, the typed tiles other tests added included.
+  const int none = config_count(one_phase) + 3;
+  EXPECT_FALSE(run_trace(first, none, Problem::Gemm, Precision::F32, {8, 8, 8}, -1, 1, &error).ok());
   EXPECT_FALSE(error.empty());
 }
 
