@@ -29,8 +29,27 @@ struct RegtileParams {
   int tm = 0, tn = 0;          // a thread's tile of C
   int pieces = 1;              // the next slab is prefetched in this many pieces of BK / pieces
   int min_blocks = 1;          // blocks per multiprocessor asked of the compiler (float)
+  bool padded = true;          // rows of the shared slabs padded by 16 bytes (RegtileShape::PAD)
   const char* description = "";
 };
+// Deep slabs (one barrier per 32 k) prefetched in 4 pieces of 8, and room for 2 blocks per
+// multiprocessor (float: <= 128 registers). Measured on an H200 at N = 4096: 94% of cublasSgemm,
+// where the same tile with BK = 16 in one piece and 1 block/SM reached 63%.
+constexpr RegtileParams kDeepSlabs = {
+    .bm = 128,
+    .bn = 128,
+    .bk = 32,
+    .tm = 8,
+    .tn = 8,
+    .pieces = 4,
+    .min_blocks = 2,
+    .description = "deep slabs (one barrier per 32 k) prefetched in 4 pieces, 2 blocks per multiprocessor"};
+// A row of the compiled set without the 16 bytes of padding per row.
+constexpr RegtileParams unpadded(RegtileParams p, const char* description) {
+  p.padded = false;
+  p.description = description;
+  return p;
+}
 constexpr RegtileParams kParams[] = {
     {.bm = 48, .bn = 48, .bk = 16, .tm = 3, .tn = 3, .description = "the seed: 16 x 16 threads of 3 x 3 outputs each"},
     {.bm = 64,
@@ -45,23 +64,16 @@ constexpr RegtileParams kParams[] = {
      .tm = 8,
      .tn = 8,
      .description = "a 128 x 128 block tile: one slab in shared memory feeds 256 threads"},
-    // Deep slabs (one barrier per 32 k) prefetched in 4 pieces of 8, and room for 2 blocks per
-    // multiprocessor (float: <= 128 registers). Measured on an H200 at N = 4096: 94% of
-    // cublasSgemm, where the same tile with BK = 16 in one piece and 1 block/SM reached 63%.
-    {.bm = 128,
-     .bn = 128,
-     .bk = 32,
-     .tm = 8,
-     .tn = 8,
-     .pieces = 4,
-     .min_blocks = 2,
-     .description = "deep slabs (one barrier per 32 k) prefetched in 4 pieces, 2 blocks per multiprocessor"},
+    kDeepSlabs,
+    unpadded(kDeepSlabs,
+             "the same without the 16 bytes of padding per row: the transposing stores of A collide in the banks "
+             "(2-way)"),
 };
 constexpr int kNumConfigs = sizeof(kParams) / sizeof(kParams[0]);
 
 std::string config_name(const RegtileParams& p) {
   return std::to_string(p.bm) + "x" + std::to_string(p.bn) + "x" + std::to_string(p.bk) + "_" + std::to_string(p.tm) +
-         "x" + std::to_string(p.tn);
+         "x" + std::to_string(p.tn) + (p.padded ? "" : "_nopad");
 }
 
 // ---- tiles a learner types ----------------------------------------------------------------
@@ -74,6 +86,7 @@ const std::vector<TileParam> kTileParams = {
     {"tn", "columns of C per thread"},
     {"pieces", "the next slab is prefetched in this many pieces"},
     {"min_blocks", "blocks per multiprocessor asked of the compiler (float)"},
+    {"pad", "1: rows of the shared slabs padded by 16 bytes, 0: unpadded (the transposing stores collide)"},
 };
 
 TileValues values_of(const RegtileParams& p) {
@@ -83,7 +96,8 @@ TileValues values_of(const RegtileParams& p) {
           {"tm", p.tm},
           {"tn", p.tn},
           {"pieces", p.pieces},
-          {"min_blocks", p.min_blocks}};
+          {"min_blocks", p.min_blocks},
+          {"pad", p.padded ? 1 : 0}};
 }
 
 RegtileParams params_of_values(const TileValues& v) {
@@ -95,6 +109,7 @@ RegtileParams params_of_values(const TileValues& v) {
   p.tn = tile_value(v, "tn", 0);
   p.pieces = tile_value(v, "pieces", 1);
   p.min_blocks = tile_value(v, "min_blocks", 1);
+  p.padded = tile_value(v, "pad", 1) != 0;
   p.description = "a tile typed by the learner, compiled at run time";
   return p;
 }
@@ -117,8 +132,9 @@ std::size_t regtile_shared_bytes(const TileConfig& cfg, Precision p);
 
 // What the kernel text cannot take, in the words of its static_asserts and launch; the device's
 // limits (threads, shared memory) are checked for every configuration by unsupported_reason().
-std::string typed_refusal(const RegtileParams& p) {
+std::string typed_refusal(const RegtileParams& p, int pad) {
   auto n = [](int v) { return std::to_string(v); };
+  if (pad != 0 && pad != 1) return "pad = " + n(pad) + ": 1 (rows padded by 16 bytes) or 0 (unpadded)";
   if (p.bm < 1 || p.bn < 1 || p.bk < 1 || p.tm < 1 || p.tn < 1 || p.pieces < 1 || p.min_blocks < 1)
     return "every parameter must be at least 1";
   if (p.bm > 512 || p.bn > 512 || p.bk > 128) return "bm and bn are at most 512, bk at most 128";
@@ -138,7 +154,7 @@ std::string typed_refusal(const RegtileParams& p) {
 
 bool regtile_typed_config(const TileValues& values, TileConfig* out, std::string* why) {
   const RegtileParams p = params_of_values(values);
-  *why = typed_refusal(p);
+  *why = typed_refusal(p, tile_value(values, "pad", 1));
   if (!why->empty()) return false;
   *out = regtile_config(p);
   return true;
@@ -154,7 +170,8 @@ template <typename T, int C, bool kAta, bool kVec, typename Probe>
 auto instance() {
   constexpr RegtileParams p = kParams[C];
   constexpr int kMinBlocks = min_blocks_of(p, sizeof(T));
-  return regtile_prefetch_kernel<T, p.bm, p.bn, p.bk, p.tm, p.tn, p.pieces, kMinBlocks, kAta, kVec, Probe>;
+  return regtile_prefetch_kernel < T, p.bm, p.bn, p.bk, p.tm, p.tn, p.pieces, kMinBlocks, p.padded ? 1 : 0, kAta, kVec,
+         Probe > ;
 }
 
 template <typename T, int C, typename Probe>
@@ -183,7 +200,7 @@ std::string regtile_kernel_name(const RegtileParams& p, Precision q, Problem pro
       "regtile_prefetch_kernel",
       {fma_element_type(q), std::to_string(p.bm), std::to_string(p.bn), std::to_string(p.bk), std::to_string(p.tm),
        std::to_string(p.tn), std::to_string(p.pieces), std::to_string(min_blocks_of(p, element_bytes(q))),
-       cpp_bool(problem == Problem::Ata), cpp_bool(vec), probe});
+       std::to_string(p.padded ? 1 : 0), cpp_bool(problem == Problem::Ata), cpp_bool(vec), probe});
 }
 
 // The one kernel of a launch: its template arguments are chosen here and nowhere else, so that
@@ -256,7 +273,7 @@ std::string regtile_refuses(Problem problem, Precision, const TileConfig& cfg) {
 }
 
 std::size_t regtile_shared_bytes(const TileConfig& cfg, Precision p) {
-  const std::size_t pad = kVecBytes / element_bytes(p);
+  const std::size_t pad = params_of(cfg).padded ? kVecBytes / element_bytes(p) : 0;
   return 2u * cfg.bk * ((cfg.bm + pad) + (cfg.bn + pad)) * element_bytes(p);
 }
 

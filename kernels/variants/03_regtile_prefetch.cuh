@@ -15,7 +15,8 @@
 // from shared memory feeds TN (or TM) FMAs instead of 1; global memory latency is hidden behind
 // compute by the prefetch; A is stored transposed in shared memory (As[k][m]) so the TM values a
 // thread needs are contiguous (16-byte vector reads), and rows are padded by 16 bytes so the
-// transposing stores do not collide in one bank.
+// transposing stores do not collide in one bank (kPadded; the _nopad configuration, pad=0, shows
+// the collision).
 // Thread -> C: thread (tx, ty) of block (bx, by) owns, for i < TM and j < TN,
 //   C(by*BM + (i/W)*W*TY + ty*W + i%W,  bx*BN + (j/W)*W*TX + tx*W + j%W)
 //   with TX = BN/TN, TY = BM/TM threads, and W = 16 bytes / sizeof(T) when TM and TN are multiples
@@ -105,14 +106,18 @@ struct TileMover {
   }
 };
 
-template <typename T, int BM, int BN, int BK, int TM, int TN>
+template <typename T, int BM, int BN, int BK, int TM, int TN, int kPadded>
 struct RegtileShape {
   static constexpr int TX = BN / TN;
   static constexpr int TY = BM / TM;
   static constexpr int NT = TX * TY;
   // Compute-side vector: W consecutive rows/cols per chunk when both thread tiles allow it.
   static constexpr int CW = (TM % vec_width<T>() == 0 && TN % vec_width<T>() == 0) ? vec_width<T>() : 1;
-  static constexpr int PAD = vec_width<T>();                 // 16 bytes: keeps vectors aligned, spreads banks
+  // kPadded (1 or 0, the typed `pad`): 16 bytes at the end of every row. A row of BM elements spans whole rounds of the
+  // 32 banks for the usual tiles (64, 128), so without it the transposing stores of A (As[c + w][r]) of the BKP / LW
+  // threads that hold one row r of the piece land in one bank: a conflict of that degree, replayed. 16 bytes (not 4)
+  // keep every row's start aligned for the vector loads.
+  static constexpr int PAD = kPadded ? vec_width<T>() : 0;
   static constexpr int LDA = BM + PAD;                       // row length of As[k][m]
   static constexpr int LDB = BN + PAD;                       // row length of Bs[k][n]
   static constexpr int kSharedElems = 2 * BK * (LDA + LDB);  // two buffers
@@ -136,12 +141,12 @@ struct RegtileShape {
 // Longer than most functions here, on purpose: it reads top to bottom as the algorithm (prologue,
 // slab loop with its prefetch, epilogue), and moving the epilogue into a function of its own
 // changed the register allocation of the timed vectorised kernels.
-template <typename T, int BM, int BN, int BK, int TM, int TN, int kPieces, int kMinBlocks, bool kAta, bool kVec,
-          typename Probe>
+template <typename T, int BM, int BN, int BK, int TM, int TN, int kPieces, int kMinBlocks, int kPadded, bool kAta,
+          bool kVec, typename Probe>
 __global__ void __launch_bounds__((BM / TM) * (BN / TN), kMinBlocks)
     regtile_prefetch_kernel(const T* __restrict__ A, const T* __restrict__ B, T* __restrict__ C, int M, int N, int K,
                             Probe probe) {
-  using S = RegtileShape<T, BM, BN, BK, TM, TN>;
+  using S = RegtileShape<T, BM, BN, BK, TM, TN, kPadded>;
   static_assert(BK % kPieces == 0, "pieces must split the slab evenly");
   constexpr int BKP = BK / kPieces;             // rows of k per prefetch piece
   if (kAta && blockIdx.y > blockIdx.x) return;  // lower-triangle block: its mirror computes it

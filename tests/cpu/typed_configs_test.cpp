@@ -133,7 +133,7 @@ TEST(TypedTiles, TheKernelTextsRulesAreCheckedBeforeAnythingCompiles) {
 TEST(TypedTiles, ATypedTileIsAConfigurationAfterTheCompiledSet) {
   const VariantDescriptor& v = typed_variant();
   std::string why;
-  const int index = add_typed_tile(v, "bm=96,bn=80,bk=24,tm=6,tn=5,pieces=3,min_blocks=1", &why);
+  const int index = add_typed_tile(v, "bm=96,bn=80,bk=24,tm=6,tn=5,pieces=3,min_blocks=1,pad=1", &why);
   ASSERT_GE(index, 0) << why;
   EXPECT_GE(index, static_cast<int>(v.configs.size()));
   EXPECT_LT(index, config_count(v));
@@ -141,13 +141,13 @@ TEST(TypedTiles, ATypedTileIsAConfigurationAfterTheCompiledSet) {
   EXPECT_FALSE(is_typed_config(v, 0));
   EXPECT_FALSE(is_typed_config(v, config_count(v)));
   const TileConfig& config = config_at(v, index);
-  EXPECT_EQ(config.name, "bm=96,bn=80,bk=24,tm=6,tn=5,pieces=3,min_blocks=1");
+  EXPECT_EQ(config.name, "bm=96,bn=80,bk=24,tm=6,tn=5,pieces=3,min_blocks=1,pad=1");
   EXPECT_EQ(find_config(v, config.name), index);
   EXPECT_TRUE(variant_refusal(v, index, Problem::Gemm, Precision::F32).empty())
       << variant_refusal(v, index, Problem::Gemm, Precision::F32);
   // The same tile again, spelled in another order: the same configuration, nothing added.
   const int count = config_count(v);
-  EXPECT_EQ(add_typed_tile(v, "min_blocks=1,pieces=3,tn=5,tm=6,bk=24,bn=80,bm=96", &why), index) << why;
+  EXPECT_EQ(add_typed_tile(v, "min_blocks=1,pieces=3,tn=5,tm=6,bk=24,bn=80,bm=96,pad=1", &why), index) << why;
   EXPECT_EQ(config_count(v), count);
   EXPECT_THROW(config_at(v, count), std::out_of_range);
   EXPECT_THROW(config_at(v, -1), std::out_of_range);
@@ -159,13 +159,13 @@ TEST(TypedTiles, ATypedConfigurationsKernelNamesCarryItsValues) {
   const VariantDescriptor& v = typed_variant();
   ASSERT_NE(v.kernel_names, nullptr);
   std::string why;
-  const int index = add_typed_tile(v, "bm=72,bn=40,bk=12,tm=9,tn=5,pieces=2,min_blocks=3", &why);
+  const int index = add_typed_tile(v, "bm=72,bn=40,bk=12,tm=9,tn=5,pieces=2,min_blocks=3,pad=0", &why);
   ASSERT_GE(index, 0) << why;
   const TileConfig& config = config_at(v, index);
   // The template arguments are the parameters in tile_params' order.
   std::string values;
   for (const auto& [key, value] : config.typed) values += (values.empty() ? "" : ", ") + std::to_string(value);
-  EXPECT_EQ(values, "72, 40, 12, 9, 5, 2, 3");
+  EXPECT_EQ(values, "72, 40, 12, 9, 5, 2, 3, 0");
   const std::vector<std::string> names = v.kernel_names(config, Precision::F32, Problem::Gemm);
   ASSERT_FALSE(names.empty());
   for (const std::string& n : names) {
