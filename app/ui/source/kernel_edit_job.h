@@ -75,8 +75,9 @@ class KernelEditJob {
   bool start(const EditRequest& request, std::string* error);
   // Whether a worker runs (polls it; stops it once past the time limit).
   bool busy();
-  // Started and not finished yet, as the last poll saw it.
-  bool working() const { return started_; }
+  // Started, and its outcome not taken yet: a worker that ended after the frame's take_outcome
+  // (another poll saw it end) still counts, so whoever waits for it reads the new outcome.
+  bool working() const { return started_ || done_; }
   void cancel();
   void set_program(const std::string& program) { program_ = program; }
   double seconds() const { return child_.seconds(); }
