@@ -7,6 +7,7 @@
 
 #include "app/cli/bench_command.h"
 #include "app/cli/compile_command.h"
+#include "app/cli/memory_command.h"
 #include "app/cli/tune_command.h"
 #include "app/export/kernel_cache_files.h"
 #include "kernels/cuda/cuda_libraries.h"
@@ -38,6 +39,8 @@ Commands:
                (tilescope compile --help)
   tune         sweep a kernel's tile parameters: compile, time and verify every
                point, draw the GFLOP/s landscape (tilescope tune --help)
+  memory       count a kernel's global sectors and shared-memory bank conflicts
+               from its model, without a GPU (tilescope memory --help)
 
 Options:
   -h, --help   print this help
@@ -65,6 +68,8 @@ int run(int argc, char** argv) {
   }
 #endif
   const char* command = argv[1];
+  if (std::strcmp(command, "memory") == 0)
+    return tilescope::run_memory_command(argc - 1, argv + 1, std::cout, std::cerr);
   if (std::strcmp(command, "compile") == 0)
     return tilescope::run_compile_command(argc - 1, argv + 1, std::cout, std::cerr);
   if (std::strcmp(command, "tune") == 0) return tilescope::run_tune_command(argc - 1, argv + 1, std::cout, std::cerr);

@@ -147,14 +147,22 @@ std::string format_gl_lines(const std::vector<RunResult>& rows) {
   return out;
 }
 
+// "2.5/4": 32-byte sectors per global load request / per store request, from the model.
+static std::string sectors_text(const RunResult& r) {
+  if (r.load_sectors_per_request < 0) return "-";
+  return printf_string("%.3g", r.load_sectors_per_request) + "/" +
+         printf_string("%.3g", std::max(0.0, r.store_sectors_per_request));
+}
+
 std::string format_results_table(const std::vector<RunResult>& rows, const DeviceInfo& device) {
   std::string out = format_device_line(device, rows) + format_gl_lines(rows);
   if (rows.empty()) return out + "(no results)\n";
 
-  TextTable table({false, false, false, false, true, true,  true, true, true, true,
-                   true,  true,  true,  true,  true, false, true, true, true, true});
-  table.add({"variant", "config",  "problem", "prec",  "M",       "N",     "K",    "first ms", "median ms", "min ms",
-             "max ms",  "GFLOP/s", "%cuBLAS", "%peak", "rel err", "check", "regs", "smem",     "occ",       "MHz"});
+  TextTable table({false, false, false, false, true, true,  true, true, true, true, true,
+                   true,  true,  true,  true,  true, false, true, true, true, true, true});
+  table.add({"variant",   "config", "problem", "prec",    "M",       "N",     "K",       "first ms",
+             "median ms", "min ms", "max ms",  "GFLOP/s", "%cuBLAS", "%peak", "rel err", "check",
+             "regs",      "smem",   "occ",     "sect/rq", "bank",    "MHz"});
   bool any_cold = false;
   std::vector<const RunResult*> failures;
   for (const RunResult& r : rows) {
@@ -185,6 +193,9 @@ std::string format_results_table(const std::vector<RunResult>& rows, const Devic
     cells.push_back(has_kernel ? std::to_string(r.registers_per_thread) : "-");
     cells.push_back(has_kernel ? format_kib(r.static_shared_bytes + r.dynamic_shared_bytes) : "-");
     cells.push_back(has_kernel && r.occupancy >= 0 ? printf_string("%.0f%%", 100.0 * r.occupancy) : "-");
+    cells.push_back(sectors_text(r));
+    cells.push_back(r.shared_conflicts_per_instruction >= 0 ? printf_string("%.2f", r.shared_conflicts_per_instruction)
+                                                            : "-");
     cells.push_back(r.run_clock_mhz > 0 ? printf_string("%.0f", r.run_clock_mhz) : "-");
     table.add(std::move(cells));
   }
@@ -201,6 +212,11 @@ std::string format_results_table(const std::vector<RunResult>& rows, const Devic
     out +=
         "MHz: the median SM clock while the timed runs ran (a board at its power limit runs below its maximum "
         "clock)\n";
+  if (std::any_of(rows.begin(), rows.end(), [](const RunResult& r) { return r.load_sectors_per_request >= 0; }))
+    out +=
+        "sect/rq: 32-byte sectors per global load / store request (4 = a warp of neighbouring floats, 32 = a sector "
+        "per lane); bank: shared-memory bank conflicts, extra wavefronts per shared instruction; both counted from "
+        "the kernel's model (tilescope memory)\n";
   for (const RunResult* r : failures) {
     out += "FAIL " + r->variant_id + ":" + r->config_name + " " + to_string(r->problem) + " " +
            to_string(r->precision) + " " + shape_text(r->shape) + ": relative error " +

@@ -211,6 +211,10 @@ const std::vector<Column>& columns() {
       field_column("wrong_col", &RunResult::wrong_col),
       field_column("wrong_value", &RunResult::wrong_value),
       field_column("wrong_expected", &RunResult::wrong_expected),
+      // Added 2026-11-27; files without them load with -1 (not counted).
+      field_column("load_sectors_per_request", &RunResult::load_sectors_per_request),
+      field_column("store_sectors_per_request", &RunResult::store_sectors_per_request),
+      field_column("shared_conflicts_per_instruction", &RunResult::shared_conflicts_per_instruction),
   };
   return kColumns;
 }
@@ -415,7 +419,8 @@ bool check_header(const RecordParser& header, std::size_t* n_cols, std::string* 
   const std::vector<Column>& all_cols = columns();
   const std::size_t fields = header.field_count();
   *n_cols = all_cols.size();
-  for (const char* first_added : {"timer", "run_clock_mhz", "wrong_row"}) {  // the first column of each addition
+  // The first column of each addition.
+  for (const char* first_added : {"timer", "run_clock_mhz", "wrong_row", "load_sectors_per_request"}) {
     std::size_t before = 0;
     while (before < all_cols.size() && std::string_view(all_cols[before].name) != first_added) ++before;
     if (fields == before) *n_cols = before;

@@ -93,6 +93,9 @@ Json result_json(const RunResult& r) {
       {"wrong_col", r.wrong_col},
       {"wrong_value", r.wrong_value},
       {"wrong_expected", r.wrong_expected},
+      {"load_sectors_per_request", r.load_sectors_per_request},
+      {"store_sectors_per_request", r.store_sectors_per_request},
+      {"shared_conflicts_per_instruction", r.shared_conflicts_per_instruction},
   };
 }
 

@@ -12,6 +12,9 @@
 //   probe.copy_async(op, dst, A, i, n)  cp.async of the 16 bytes at A + i into shared dst, of
 //                                   which the first n elements are inside the matrix (the rest
 //                                   zero-filled; n = 0 reads nothing)
+//   probe.shared(stream, p)         the shared-memory access at p that the next statement makes
+//                                   (or the one before it), recorded as `stream` (trace_buffers.h:
+//                                   a kernel numbers its shared accesses from kRecordShared)
 // Kernels whose copies are TMA boxes (one thread issues a whole tile) report each box with
 // probe.tma_box(op, x0, y0, box_x, box_y, width, height): the box at column x0, row y0 of a
 // matrix `width` columns wide and `height` rows high, of which only what lies inside is read.
@@ -33,6 +36,7 @@
 // writer of every element stored, and ends the K loop after the trace's phase limit.
 #pragma once
 
+#include "kernels/instrument/recorded_streams.h"
 #include "kernels/ptx/device_types.cuh"
 #include "kernels/ptx/mma_ptx.cuh"
 #include "kernels/ptx/vector_access.cuh"
@@ -63,6 +67,7 @@ struct NoProbe : NoPipelineStamps {
   __device__ __forceinline__ void staged(std::int64_t /*i*/, int /*slot*/) const {}
 
   __device__ __forceinline__ int k_end(int K, int /*depth*/) const { return K; }
+  __device__ __forceinline__ void shared(int /*stream*/, const void* /*p*/) const {}
 
   template <typename T>
   __device__ __forceinline__ void copy_async(Operand, T* shared_dst, const T* src, std::int64_t i, int n) const {

@@ -8,6 +8,7 @@
 #include "kernels/core/registry.h"
 #include "kernels/cuda/cuda_check.h"
 #include "kernels/cuda/device_info.h"
+#include "kernels/instrument/recorded_streams.h"
 #include "kernels/instrument/trace.h"
 #include "kernels/measure/gpu_buffers.h"
 
@@ -72,7 +73,8 @@ std::string instrumented_run_refusal(const VariantDescriptor& v, int config_inde
 // so the mapping view can colour them there (CUDA–GL interop) without a trip through the host.
 struct DeviceTrace::Impl {
   CudaStream stream;
-  DeviceBuffer a, b, c, writer, a_reads, b_reads;
+  DeviceBuffer a, b, c, writer, a_reads, b_reads, addresses, executions;
+  WarpToRecord record;  // record.steps == 0: none
   Shape shape;
   Problem problem = Problem::Gemm;
   Precision precision = Precision::F32;
@@ -83,6 +85,29 @@ struct DeviceTrace::Impl {
 
 DeviceTrace::DeviceTrace() = default;
 DeviceTrace::~DeviceTrace() = default;
+
+void DeviceTrace::record_warp(const WarpToRecord& w) {
+  if (!impl_) impl_ = std::make_unique<Impl>();
+  impl_->record = w;
+}
+
+bool DeviceTrace::copy_recording(RecordedWarp* out, std::string* error) const {
+  if (!valid() || impl_->record.steps <= 0) {
+    if (error) *error = "no warp was recorded";
+    return false;
+  }
+  try {
+    out->steps = impl_->record.steps;
+    copy_to_host(out->address, impl_->addresses.get(),
+                 static_cast<std::int64_t>(kRecordedStreamCount) * out->steps * kWarpLanes, impl_->stream.get());
+    CUDA_CHECK(cudaStreamSynchronize(impl_->stream.get()));
+    return true;
+  } catch (const std::exception& e) {
+    if (error) *error = e.what();
+    cudaGetLastError();
+    return false;
+  }
+}
 
 const int* DeviceTrace::writer() const {
   return impl_ ? static_cast<const int*>(impl_->writer.get()) : nullptr;
@@ -178,6 +203,25 @@ bool DeviceTrace::run(const std::string& variant_id, int config_index, Problem p
     t.b_reads = b_n ? static_cast<unsigned*>(d.b_reads.get()) : t.a_reads;
     t.phase_limit = phase_limit;
     t.slots = d.slots;
+    if (d.record.steps > 0) {
+      const std::size_t n = static_cast<std::size_t>(kRecordedStreamCount) * d.record.steps * kWarpLanes;
+      d.addresses.resize(n * sizeof(long long));
+      CUDA_CHECK(cudaMemsetAsync(d.addresses.get(), 0xFF, n * sizeof(long long), st));  // -1: not accessed
+      t.addresses = static_cast<long long*>(d.addresses.get());
+      const std::size_t counters = static_cast<std::size_t>(kRecordedStreamCount) * kWarpLanes * sizeof(int);
+      d.executions.resize(counters);
+      CUDA_CHECK(cudaMemsetAsync(d.executions.get(), 0, counters, st));
+      t.executions = static_cast<int*>(d.executions.get());
+      if (d.record.addresses_only) {
+        // Only the addresses: no read counters or writer map (their atomics would cost the run
+        // seconds at 4096), so C is computed as the timed kernel computes it.
+        t.writer = nullptr;
+        t.a_reads = t.b_reads = nullptr;
+      }
+      t.record_block = d.record.block_linear;
+      t.record_warp = d.record.warp;
+      t.record_steps = d.record.steps;
+    }
     v->launch_traced(args, config_index, t);
     CUDA_CHECK(cudaStreamSynchronize(st));
     d.valid = true;
@@ -246,6 +290,21 @@ TraceResult run_trace(const std::string& variant_id, int config_index, Problem p
     r.c.clear();
   }
   if (error) *error = r.error;
+  return r;
+}
+
+RecordedWarp record_warp(const std::string& variant_id, int config_index, Problem problem, Precision precision,
+                         const Shape& shape, const WarpToRecord& warp, std::uint64_t seed) {
+  RecordedWarp r;
+  DeviceTrace trace;
+  WarpToRecord only = warp;
+  only.addresses_only = true;
+  trace.record_warp(only);
+  if (!trace.run(variant_id, config_index, problem, precision, shape, -1, seed, &r.error)) {
+    if (r.error.empty()) r.error = "trace failed";
+  } else {
+    trace.copy_recording(&r, &r.error);
+  }
   return r;
 }
 

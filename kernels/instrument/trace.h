@@ -13,6 +13,7 @@
 
 #include "kernels/core/gemm_types.h"
 #include "kernels/core/no_copy.h"
+#include "kernels/instrument/recorded_warp.h"
 #include "kernels/instrument/trace_buffers.h"
 #include "kernels/models/mapping_model.h"
 
@@ -39,6 +40,15 @@ struct TraceResult {
   std::vector<double> c;               // M x N after the run; NaN where nothing was stored
 };
 
+// One warp to record the addresses of (TraceBuffers::addresses): warp `warp` of block
+// `block_linear` (blockIdx.y * gridDim.x + blockIdx.x, or a persistent kernel's tile index), the
+// first `steps` executions of each recorded stream.
+struct WarpToRecord {
+  int block_linear = 0;
+  int warp = 0;
+  int steps = 0;
+  bool addresses_only = false;  // no read counters or writer map in that run (record_warp)
+};
 // A trace kept on the device (inputs, C, writer map, read counters), for drawing it on the GPU
 // through CUDA–GL interop without a trip through the host. Reuses its buffers between runs.
 class DeviceTrace : NoCopy {
@@ -46,6 +56,9 @@ class DeviceTrace : NoCopy {
   DeviceTrace();
   ~DeviceTrace();
 
+  // The next run also records one warp's addresses (steps 0: none).
+  void record_warp(const WarpToRecord& w);
+  bool copy_recording(RecordedWarp* out, std::string* error) const;
   // Like run_trace, but the results stay on the device. False and *error on failure.
   bool run(const std::string& variant_id, int config_index, Problem problem, Precision precision, const Shape& shape,
            int phase_limit, std::uint64_t seed, std::string* error);
@@ -79,5 +92,9 @@ std::string instrumented_run_refusal(const VariantDescriptor& v, int config_inde
 // Throws nothing: on failure returns a result with error set (also copied to *error if given).
 TraceResult run_trace(const std::string& variant_id, int config_index, Problem problem, Precision precision,
                       const Shape& shape, int phase_limit, std::uint64_t seed, std::string* error);
+
+// Runs the instrumented kernel once with the whole K loop and returns one warp's addresses.
+RecordedWarp record_warp(const std::string& variant_id, int config_index, Problem problem, Precision precision,
+                         const Shape& shape, const WarpToRecord& warp, std::uint64_t seed);
 
 }  // namespace tilescope

@@ -6,6 +6,7 @@
 #include <climits>
 #include <cmath>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <set>
 #include <string>
@@ -22,6 +23,8 @@
 #include "kernels/measure/measure.h"
 #include "kernels/measure/random_inputs.h"
 #include "kernels/measure/reference.h"
+#include "kernels/models/mapping_model.h"
+#include "kernels/models/warp_access.h"
 
 namespace tilescope {
 
@@ -63,9 +66,21 @@ bool uses_cpu_reference(const RunRequest& r, const Shape& s) {
   return flop_count(r.problem, s) / 2.0 <= kCpuReferenceMaxWork;
 }
 
+// Every matrix of an input set starts on a 256-byte boundary, as a buffer of its own from
+// cudaMalloc would: a ragged A must not leave B (or the next set) off the alignment that the
+// vector paths and the sectors a warp touches (warp_access.h) assume.
+constexpr std::size_t kMatrixAlignment = 256;
+std::size_t aligned_bytes(std::size_t bytes) {
+  return (bytes + kMatrixAlignment - 1) / kMatrixAlignment * kMatrixAlignment;
+}
+std::size_t a_set_bytes(const RunRequest& r) {
+  const Shape s = normalised(r.problem, r.shape);
+  return aligned_bytes(static_cast<std::size_t>(a_elements(r.problem, s)) * element_bytes(r.precision));
+}
 std::size_t input_set_bytes(const RunRequest& r) {
   const Shape s = normalised(r.problem, r.shape);
-  return static_cast<std::size_t>(a_elements(r.problem, s) + b_elements(r.problem, s)) * element_bytes(r.precision);
+  return a_set_bytes(r) +
+         aligned_bytes(static_cast<std::size_t>(b_elements(r.problem, s)) * element_bytes(r.precision));
 }
 
 // Kernels (or cuBLAS routines) already run in this process: their next run is not cold.
@@ -276,6 +291,26 @@ std::atomic<bool>& Measurer::cancel_flag() {
   return impl_->cancel;
 }
 
+namespace {
+
+// The model's counts of what the memory system made of the run's accesses (warp_access.h): a
+// sample of the blocks on large sizes, a few tens of milliseconds of this (worker) thread.
+void count_memory_accesses(const RunRequest& req, RunResult& res) {
+  std::string why;
+  const std::unique_ptr<MappingModel> model =
+      make_mapping_model(req.variant_id, req.config_index, req.problem, req.precision, res.shape, &why);
+  if (!model || model->access_sites().empty()) return;
+  const AccessTotals t = access_totals(*model, std::int64_t{1} << 20);
+  auto ratio = [](std::int64_t num, std::int64_t den) { return den > 0 ? static_cast<double>(num) / den : -1.0; };
+  res.load_sectors_per_request = ratio(t.global_load.sectors, t.global_load.requests);
+  res.store_sectors_per_request = ratio(t.global_store.sectors, t.global_store.requests);
+  const std::int64_t shared = t.shared_load.requests + t.shared_store.requests;
+  res.shared_conflicts_per_instruction =
+      shared > 0 ? ratio(t.shared_load.conflicts() + t.shared_store.conflicts(), shared) : 0;
+}
+
+}  // namespace
+
 RunResult Measurer::run(const RunRequest& req) {
   RunResult res = requested_row(req);
 
@@ -334,6 +369,7 @@ RunResult Measurer::run(const RunRequest& req) {
     // A failed kernel can leave a sticky error; clear what can be cleared for the next run.
     cudaGetLastError();
   }
+  if (res.ok()) count_memory_accesses(req, res);
   return res;
 }
 
@@ -397,10 +433,9 @@ int Measurer::Impl::choose_input_sets(const RunRequest& req, const DeviceInfo& d
 
 // Sizes the input sets and C on the device.
 InputSets Measurer::Impl::allocate_inputs(const RunRequest& req, const Shape& s, int count) {
-  const std::size_t eb = element_bytes(req.precision);
   InputSets sets;
   sets.set_bytes = input_set_bytes(req);
-  sets.a_bytes = static_cast<std::size_t>(a_elements(req.problem, s)) * eb;
+  sets.a_bytes = a_set_bytes(req);
   sets.has_b = b_elements(req.problem, s) > 0;
   sets.count = count;
   inputs.resize(sets.set_bytes * count);

@@ -94,6 +94,14 @@ struct RunResult {
   int threads_per_block = 0;
   int active_blocks_per_sm = 0;
   double occupancy = -1;  // active warps / max warps per SM
+  // What the memory system makes of the kernel's accesses, counted from its mapping model
+  // (warp_access.h; on a sample of the blocks for large sizes): 32-byte sectors per global load
+  // and store request (4 coalesced floats' worth, 32 when every lane has a sector of its own), and
+  // shared-memory bank conflicts: wavefronts beyond the ideal per shared-memory instruction (0:
+  // none; 1: every instruction replayed once). -1 where the model lists no accesses.
+  double load_sectors_per_request = -1;
+  double store_sectors_per_request = -1;
+  double shared_conflicts_per_instruction = -1;
 
   int input_sets = 1;  // how many input sets the timed runs rotated through
 

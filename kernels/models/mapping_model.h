@@ -16,6 +16,7 @@
 
 #include "kernels/core/gemm_types.h"
 #include "kernels/models/fragment_model.h"
+#include "kernels/models/warp_access.h"
 
 namespace tilescope {
 
@@ -124,6 +125,16 @@ class MappingModel {
   // of thread_loads() over every thread, phase and piece).
   virtual std::int64_t a_reads_total(std::int64_t rows, std::int64_t cols) const;
   virtual std::int64_t b_reads_total(std::int64_t rows, std::int64_t cols) const;
+
+  // Memory one warp at a time (warp_access.h): the kernel's memory instructions (empty where the
+  // model does not list them), how many times each thread of block (bx, by) executes site `site`
+  // (its steps: a loop's iterations, unrolled copies included), and the 32 lanes' addresses of warp
+  // `warp` (threads 32 * warp ...) at step `step`, written into *out (lanes that take no part stay
+  // -1). The instrumented build records the same addresses from the kernel (a GPU test compares).
+  virtual std::vector<AccessSite> access_sites() const { return {}; }
+  virtual int site_steps(int /*site*/, int /*block_x*/, int /*block_y*/) const { return 0; }
+  virtual void warp_access(int /*site*/, int /*block_x*/, int /*block_y*/, int /*warp*/, int /*step*/,
+                           WarpAccess* /*out*/) const {}
 };
 
 // nullptr when the variant has no model (cuBLAS: opaque), the configuration is refused for

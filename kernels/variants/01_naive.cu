@@ -124,8 +124,9 @@ struct NaiveLaunch {
 // A block covers tile_.y rows and tile_.x columns of C; down the columns, threadIdx.x counts rows.
 class NaiveModel final : public MappingModel {
  public:
-  NaiveModel(const TileConfig& cfg, Problem problem, const Shape& shape)
+  NaiveModel(const TileConfig& cfg, Problem problem, Precision precision, const Shape& shape)
       : ata_(problem == Problem::Ata),
+        bytes_(static_cast<int>(element_bytes(precision))),
         down_(down_columns(cfg)),
         s_(shape),
         block_{cfg.threads_x, cfg.threads_y},
@@ -197,6 +198,34 @@ class NaiveModel final : public MappingModel {
   std::int64_t b_reads_total(std::int64_t rows, std::int64_t cols) const override {
     return rows * cols * b_reads(0, 0);
   }
+  // Three memory instructions: the loads of A and B at every k, and the one store of C.
+  enum Site { kLoadA, kLoadB, kStoreC };
+  std::vector<AccessSite> access_sites() const override {
+    const std::string a = ata_ ? "A[k][row] (a row of Aᵀ is a column of A)" : "A[row][k]";
+    return {{"A from global memory", 'A', MemorySpace::Global, AccessKind::Load, bytes_,
+             "a = " + a + ": one load per k", "k", kRecordLoadA},
+            {"B from global memory", 'B', MemorySpace::Global, AccessKind::Load, bytes_,
+             std::string("b = ") + (ata_ ? "A[k][col]" : "B[k][col]") + ": one load per k", "k", kRecordLoadB},
+            {"C to global memory", 'C', MemorySpace::Global, AccessKind::Store, bytes_,
+             "C[row][col] = acc: one store after the K loop", "store", kRecordStoreC}};
+  }
+  int site_steps(int site, int, int) const override { return site == kStoreC ? 1 : static_cast<int>(s_.K); }
+  void warp_access(int site, int bx, int by, int warp, int step, WarpAccess* out) const override {
+    out->bytes = bytes_;
+    for (int lane = 0; lane < kWarpLanes; ++lane) {
+      const int t = warp * kWarpLanes + lane;
+      if (t >= block_.x * block_.y) break;
+      const int tx = t % block_.x, ty = t / block_.x;
+      const std::int64_t row = static_cast<std::int64_t>(by) * tile_.y + (down_ ? tx : ty);
+      const std::int64_t col = static_cast<std::int64_t>(bx) * tile_.x + (down_ ? ty : tx);
+      if (row >= s_.M || col >= s_.N) continue;  // the thread returned at once
+      const std::int64_t k = step;
+      const std::int64_t element = site == kLoadA   ? (ata_ ? k * s_.N + row : row * s_.K + k)
+                                   : site == kLoadB ? k * s_.N + col
+                                                    : row * s_.N + col;
+      out->address[lane] = element * bytes_;
+    }
+  }
   std::string reads_summary() const override {
     if (ata_)
       return "each element of A is read 2N = " + std::to_string(2 * s_.N) +
@@ -213,13 +242,16 @@ class NaiveModel final : public MappingModel {
             std::min<std::int64_t>(c0, s_.N), std::min<std::int64_t>(c0 + tile_.x, s_.N)};
   }
 
-  bool ata_, down_;
+  bool ata_;
+  int bytes_;  // of an element
+  bool down_;
   Shape s_;
   Dim2 block_, tile_, grid_;  // tile_: the block's columns (x) and rows (y) of C
 };
 
-std::unique_ptr<MappingModel> naive_model(int config_index, Problem problem, Precision, const Shape& shape) {
-  return std::make_unique<NaiveModel>(config_at(kNaiveVariant, config_index), problem, normalised(problem, shape));
+std::unique_ptr<MappingModel> naive_model(int config_index, Problem problem, Precision precision, const Shape& shape) {
+  return std::make_unique<NaiveModel>(config_at(kNaiveVariant, config_index), problem, precision,
+                                      normalised(problem, shape));
 }
 
 TileConfig naive_config(int bx, int by, bool down, const char* description) {

@@ -108,8 +108,9 @@ std::size_t smem_tiled_shared_bytes(const TileConfig& cfg, Precision p) {
 // per thread, the out-of-matrix ones replaced by 0 without a read.
 class SmemTiledModel final : public MappingModel {
  public:
-  SmemTiledModel(int tile, Problem problem, const Shape& shape)
+  SmemTiledModel(int tile, Problem problem, Precision precision, const Shape& shape)
       : ata_(problem == Problem::Ata),
+        bytes_(static_cast<int>(element_bytes(precision))),
         t_(tile),
         s_(shape),
         grid_{static_cast<int>(ceil_div(shape.N, tile)), static_cast<int>(ceil_div(shape.M, tile))} {}
@@ -190,6 +191,89 @@ class SmemTiledModel final : public MappingModel {
   std::int64_t b_reads_total(std::int64_t rows, std::int64_t cols) const override {
     return rows * cols * b_reads(0, 0);
   }
+  // Seven memory instructions: per phase each thread loads one element of each tile and stores it
+  // into shared memory; per k it reads As and Bs; at the end it stores its element of C.
+  enum Site { kLoadA, kLoadB, kStoreAs, kStoreBs, kReadAs, kReadBs, kStoreC };
+  std::vector<AccessSite> access_sites() const override {
+    const int wa = a_read_width();
+    const std::string as_read =
+        ata_ ? "As[kk][ty]: a column of the tile, one element per k"
+             : "As[ty][kk]" + (wa > 1 ? " ... As[ty][kk + " + std::to_string(wa - 1) + "]: the compiler reads " +
+                                            std::to_string(wa) + " neighbouring k as one " +
+                                            std::to_string(wa * bytes_) + "-byte vector"
+                                      : std::string(": one element per k"));
+    return {{"A from global memory", 'A', MemorySpace::Global, AccessKind::Load, bytes_,
+             ata_ ? "A[k0 + ty][m]: the tile of Aᵀ read as rows of A" : "A[row][k0 + tx]", "phase", kRecordLoadA},
+            {"B from global memory", 'B', MemorySpace::Global, AccessKind::Load, bytes_, "B[k0 + ty][col]", "phase",
+             kRecordLoadB},
+            {"A into shared memory", 'A', MemorySpace::Shared, AccessKind::Store, bytes_, "As[ty][tx] = ...", "phase",
+             kSmemAsStored},
+            {"B into shared memory", 'B', MemorySpace::Shared, AccessKind::Store, bytes_, "Bs[ty][tx] = ...", "phase",
+             kSmemBsStored},
+            {"A out of shared memory", 'A', MemorySpace::Shared, AccessKind::Load, bytes_ * wa, as_read,
+             wa > 1 ? "vector of k" : "k", kSmemAsRead, wa},
+            {"B out of shared memory", 'B', MemorySpace::Shared, AccessKind::Load, bytes_,
+             "Bs[kk][tx]: a row of the tile, one element per k", "k", kSmemBsRead},
+            {"C to global memory", 'C', MemorySpace::Global, AccessKind::Store, bytes_, "C[row][col] = acc", "store",
+             kRecordStoreC}};
+  }
+  int site_steps(int site, int, int) const override {
+    const int p = phases();
+    switch (site) {
+      case kReadAs:
+        return p * (t_ / a_read_width());
+      case kReadBs:
+        return p * t_;
+      case kStoreC:
+        return 1;
+      default:
+        return p;
+    }
+  }
+  void warp_access(int site, int bx, int by, int warp, int step, WarpAccess* out) const override {
+    const std::int64_t tile_bytes = static_cast<std::int64_t>(t_) * t_ * bytes_;  // As, then Bs
+    const int wa = a_read_width();
+    out->bytes = site == kReadAs ? bytes_ * wa : bytes_;
+    for (int lane = 0; lane < kWarpLanes; ++lane) {
+      const int t = warp * kWarpLanes + lane;
+      if (t >= t_ * t_) break;
+      const int tx = t % t_, ty = t / t_;
+      const std::int64_t row = static_cast<std::int64_t>(by) * t_ + ty, col = static_cast<std::int64_t>(bx) * t_ + tx;
+      const std::int64_t k0 = static_cast<std::int64_t>(step) * t_;  // the phase's first k (loads, stores)
+      std::int64_t a = -1;
+      switch (site) {
+        case kLoadA:
+          if (ata_) {
+            const std::int64_t k = k0 + ty, m = static_cast<std::int64_t>(by) * t_ + tx;
+            if (k < s_.K && m < s_.M) a = (k * s_.N + m) * bytes_;
+          } else if (row < s_.M && k0 + tx < s_.K) {
+            a = (row * s_.K + k0 + tx) * bytes_;
+          }
+          break;
+        case kLoadB:
+          if (k0 + ty < s_.K && col < s_.N) a = ((k0 + ty) * s_.N + col) * bytes_;
+          break;
+        case kStoreAs:
+          a = (static_cast<std::int64_t>(ty) * t_ + tx) * bytes_;
+          break;
+        case kStoreBs:
+          a = tile_bytes + (static_cast<std::int64_t>(ty) * t_ + tx) * bytes_;
+          break;
+        case kReadAs: {
+          const int kk = (step % (t_ / wa)) * wa;
+          a = (ata_ ? static_cast<std::int64_t>(kk) * t_ + ty : static_cast<std::int64_t>(ty) * t_ + kk) * bytes_;
+          break;
+        }
+        case kReadBs:
+          a = tile_bytes + (static_cast<std::int64_t>(step % t_) * t_ + tx) * bytes_;
+          break;
+        case kStoreC:
+          if (row < s_.M && col < s_.N) a = (row * s_.N + col) * bytes_;
+          break;
+      }
+      out->address[lane] = a;
+    }
+  }
   std::string reads_summary() const override {
     const std::string t = std::to_string(t_);
     if (ata_)
@@ -208,14 +292,27 @@ class SmemTiledModel final : public MappingModel {
     return {lo, std::min<std::int64_t>(lo + t_, n), 0, 0};
   }
 
+  // How many elements of a row of As the compiler reads as one vector in gemm: the unrolled
+  // As[ty][kk], As[ty][kk + 1], ... lie side by side, so it merges them into the widest access
+  // (<= 16 bytes) that divides the row (LDS.128 for float tiles of 8, 16, 32; the compiled code's
+  // listing shows it). AᵀA reads As[kk][ty], a column: one element at a time.
+  int a_read_width() const {
+    if (ata_) return 1;
+    int w = 16 / bytes_;
+    while (w > 1 && t_ % w != 0) w /= 2;
+    return w;
+  }
+
   bool ata_;
+  int bytes_;  // of an element
   int t_;
   Shape s_;
   Dim2 grid_;
 };
 
-std::unique_ptr<MappingModel> smem_tiled_model(int config_index, Problem problem, Precision, const Shape& shape) {
-  return std::make_unique<SmemTiledModel>(config_at(kSmemTiledVariant, config_index).bm, problem,
+std::unique_ptr<MappingModel> smem_tiled_model(int config_index, Problem problem, Precision precision,
+                                               const Shape& shape) {
+  return std::make_unique<SmemTiledModel>(config_at(kSmemTiledVariant, config_index).bm, problem, precision,
                                           normalised(problem, shape));
 }
 

@@ -15,7 +15,12 @@
 // What to look for: the phase structure in the tile animation; the read heatmaps drop by TILE.
 //   TILE = 32 means 1024 threads per block, the most a block may have.
 // Trace build (trace.h): the same kernel with a TraceProbe (probe.cuh), whose loads and store also
-//   record reads and writers, and whose k_end stops the K loop after p phases.
+//   record reads and writers, and whose k_end stops the K loop after p phases; it also records one
+//   warp's addresses, shared-memory ones through probe.shared (the Mapping tab's memory view).
+// Memory, one warp at a time: A's tile is stored row by row, so a warp's stores fill consecutive
+//   banks; in gemm the compiler reads As[ty][kk .. kk + 3] as one 16-byte vector (all lanes of a
+//   row on one address: a broadcast), in AᵀA As[kk][ty] one element at a time; Bs[kk][tx] is a row,
+//   32 lanes on 32 banks. No access of this kernel has a bank conflict: padding would buy nothing.
 // This file is the variant's kernel text, device-only: the build compiles it into the launch file
 // (02_smem_tiled.cu: descriptor, launch, mapping model), and NVRTC compiles it alone (a CPU test).
 #pragma once
@@ -24,6 +29,9 @@
 #include "kernels/ptx/device_types.cuh"
 
 namespace tilescope {
+
+// The shared-memory accesses an instrumented run records (probe.shared; nothing in the timed build).
+enum SmemTiledShared { kSmemAsStored = kRecordShared, kSmemBsStored, kSmemAsRead, kSmemBsRead };
 
 // Probe: NoProbe in the timed build, TraceProbe in the instrumented one (probe.cuh).
 template <typename T, int TILE, bool kAta, typename Probe>
@@ -45,14 +53,20 @@ __global__ void smem_tiled_kernel(const T* __restrict__ A, const T* __restrict__
       const int k = k0 + tx;
       As[ty][tx] = (row < M && k < K) ? probe.load(Operand::A, A, (std::int64_t)row * K + k) : T(0);
     }
+    probe.shared(kSmemAsStored, &As[ty][tx]);
     {
       const int k = k0 + ty;
       Bs[ty][tx] = (k < K && col < N) ? probe.load(Operand::B, B, (std::int64_t)k * N + col) : T(0);
     }
+    probe.shared(kSmemBsStored, &Bs[ty][tx]);
     // Every tile element must be in shared memory before anyone reads it.
     __syncthreads();
 #pragma unroll
-    for (int kk = 0; kk < TILE; ++kk) acc += (kAta ? As[kk][ty] : As[ty][kk]) * Bs[kk][tx];
+    for (int kk = 0; kk < TILE; ++kk) {
+      acc += (kAta ? As[kk][ty] : As[ty][kk]) * Bs[kk][tx];
+      probe.shared(kSmemAsRead, kAta ? &As[kk][ty] : &As[ty][kk]);
+      probe.shared(kSmemBsRead, &Bs[kk][tx]);
+    }
     // Nobody may overwrite the tiles for the next phase while a slower thread still reads them.
     __syncthreads();
   }

@@ -396,6 +396,155 @@ class RegtileModel final : public MappingModel {
   std::int64_t b_reads_total(std::int64_t rows, std::int64_t cols) const override {
     return rows * cols * b_reads(0, 0);
   }
+  // The memory instructions of regtile_prefetch_kernel. Per piece of a slab, each thread moves
+  // its vectors of A and B global -> prefetch registers -> shared memory (TileMover: vector l of
+  // kPerThread is one instruction, A's transposed store one per element of it); per k of the slab
+  // it reads TM / CW vectors of As and TN / CW of Bs; at the end it stores its TM x TN outputs.
+  enum Site { kLoadA, kLoadB, kStoreAs, kStoreBs, kReadAs, kReadBs, kStoreC, kStoreMirror };
+  std::vector<AccessSite> access_sites() const override {
+    const int sz = bytes(), la = mover_width(a_cols()), lb = mover_width(p_.bn);
+    const std::string vec_a = std::to_string(la * sz) + "-byte", vec_b = std::to_string(lb * sz) + "-byte";
+    std::vector<AccessSite> sites = {
+        {"A from global memory", 'A', MemorySpace::Global, AccessKind::Load, la * sz,
+         "a_next.load: " + vec_a + " vectors of " + (ata_ ? "rows of A (the slab of Aᵀ)" : "rows of A") +
+             " into the prefetch registers",
+         "vector of a piece", kRecordLoadA},
+        {"B from global memory", 'B', MemorySpace::Global, AccessKind::Load, lb * sz,
+         "b_next.load: " + vec_b + " vectors of rows of B into the prefetch registers", "vector of a piece",
+         kRecordLoadB},
+        a_store_site(),
+        {"B into shared memory", 'B', MemorySpace::Shared, AccessKind::Store, lb * sz,
+         "b_next.store: the vectors as they are, Bs[k][n]", "vector of a piece", kRegtileBsStored},
+        {"A out of shared memory", 'A', MemorySpace::Shared, AccessKind::Load, cw_ * sz,
+         "as[kk * LDA + row_in_tile(i, ty)]: TM = " + std::to_string(p_.tm) + " values in " +
+             std::to_string(p_.tm / cw_) + " vectors per k",
+         "vector of a k", kRegtileAsRead},
+        {"B out of shared memory", 'B', MemorySpace::Shared, AccessKind::Load, cw_ * sz,
+         "bs[kk * LDB + col_in_tile(j, tx)]: TN = " + std::to_string(p_.tn) + " values in " +
+             std::to_string(p_.tn / cw_) + " vectors per k",
+         "vector of a k", kRegtileBsRead},
+        {"C to global memory", 'C', MemorySpace::Global, AccessKind::Store, c_width() * sz,
+         ata_ ? "C[row][col] = acc[i][j] for row <= col" : "C[row][col] = acc[i][j]", "output", kRecordStoreC}};
+    if (ata_)
+      sites.push_back({"C's mirror to global memory", 'C', MemorySpace::Global, AccessKind::Store, sz,
+                       "C[col][row] = acc[i][j] for row < col: a column of C, N elements apart", "output",
+                       kRecordStoreC});
+    return sites;
+  }
+  AccessSite a_store_site() const {
+    const int sz = bytes();
+    AccessSite site{"A into shared memory", 'A', MemorySpace::Shared, AccessKind::Store, sz, "", "element of a piece",
+                    kRegtileAsStored};
+    if (ata_) {
+      site.bytes = mover_width(a_cols()) * sz;
+      site.what = "a_next.store: the vectors as they are, As[k][m]";
+      site.step_unit = "vector of a piece";
+    } else {
+      site.what = std::string("a_next.store<true>: transposed, one element at a time, As[c + w][r]") +
+                  (p_.padded ? " (rows padded by 16 bytes)" : " (rows not padded: the stores collide)");
+    }
+    return site;
+  }
+  int site_steps(int site, int bx, int by) const override {
+    if (!block_active(bx, by)) return 0;
+    const int fetches = phases() * p_.pieces;
+    switch (site) {
+      case kLoadA:
+        return fetches * per_thread(a_rows(), a_cols());
+      case kLoadB:
+        return fetches * per_thread(bkp_, p_.bn);
+      case kStoreAs:
+        return fetches * per_thread(a_rows(), a_cols()) * (ata_ ? 1 : mover_width(a_cols()));
+      case kStoreBs:
+        return fetches * per_thread(bkp_, p_.bn);
+      case kReadAs:
+        return phases() * p_.bk * (p_.tm / cw_);
+      case kReadBs:
+        return phases() * p_.bk * (p_.tn / cw_);
+      case kStoreC:
+        return p_.tm * p_.tn / c_width();
+      case kStoreMirror:
+        return ata_ ? p_.tm * p_.tn : 0;
+    }
+    return 0;
+  }
+  void warp_access(int site, int bx, int by, int warp, int step, WarpAccess* out) const override {
+    const int sz = bytes();
+    const std::int64_t lda = p_.bm + pad(), ldb = p_.bn + pad();
+    const std::int64_t bs_base = 2LL * p_.bk * lda;  // Bs follows both buffers of As (elements)
+    const std::int64_t m0 = static_cast<std::int64_t>(by) * p_.bm, n0 = static_cast<std::int64_t>(bx) * p_.bn;
+    for (int lane = 0; lane < kWarpLanes; ++lane) {
+      const int tid = warp * kWarpLanes + lane;
+      if (tid >= tx_ * ty_) break;
+      const int tx = tid % tx_, ty = tid / tx_;
+      std::int64_t a = -1;
+      int width = 1;
+      switch (site) {
+        case kLoadA:
+        case kLoadB:
+        case kStoreAs:
+        case kStoreBs: {
+          const bool is_a = site == kLoadA || site == kStoreAs;
+          const int rows = is_a ? a_rows() : bkp_, cols = is_a ? a_cols() : p_.bn, lw = mover_width(cols);
+          const int per = per_thread(rows, cols);
+          const int elems = site == kStoreAs && !ata_ ? lw : 1;  // transposed: one store per element
+          const int w = step % elems, l = (step / elems) % per, fetch = step / elems / per;
+          const int slab = fetch / p_.pieces, piece = fetch % p_.pieces;
+          const int v = tid + l * tx_ * ty_;
+          if (v >= rows * (cols / lw)) break;  // TileMover: this thread has no vector l
+          const int r = v / (cols / lw), c = (v % (cols / lw)) * lw;
+          const std::int64_t k0 = static_cast<std::int64_t>(slab) * p_.bk + static_cast<std::int64_t>(piece) * bkp_;
+          width = site == kStoreAs && !ata_ ? 1 : lw;
+          if (site == kLoadA || site == kLoadB) {
+            // load(src, ld, r0, c0, rows, cols): gemm A(m0 + r, k0 + c); AᵀA A(k0 + r, m0 + c); B(k0 + r, n0 + c).
+            const std::int64_t gr = is_a && !ata_ ? m0 + r : k0 + r;
+            const std::int64_t gc = is_a ? (ata_ ? m0 + c : k0 + c) : n0 + c;
+            const std::int64_t nrows = is_a && !ata_ ? s_.M : s_.K, ncols = is_a && !ata_ ? s_.K : s_.N;
+            if (gr < nrows && gc < ncols) a = (gr * ncols + gc) * sz;
+          } else {
+            const std::int64_t buf = slab & 1;
+            if (is_a) {
+              const std::int64_t base = (buf * p_.bk + static_cast<std::int64_t>(piece) * bkp_) * lda;
+              a = (base + (ata_ ? r * lda + c : (c + w) * lda + r)) * sz;
+            } else {
+              const std::int64_t base = bs_base + (buf * p_.bk + static_cast<std::int64_t>(piece) * bkp_) * ldb;
+              a = (base + r * ldb + c) * sz;
+            }
+          }
+          break;
+        }
+        case kReadAs:
+        case kReadBs: {
+          const int per_k = (site == kReadAs ? p_.tm : p_.tn) / cw_;
+          const int i = (step % per_k) * cw_, kk = (step / per_k) % p_.bk, slab = step / per_k / p_.bk;
+          const std::int64_t buf = slab & 1;
+          a = site == kReadAs ? (buf * p_.bk * lda + kk * lda + (i / cw_) * (cw_ * ty_) + ty * cw_) * sz
+                              : (bs_base + buf * p_.bk * ldb + kk * ldb + (i / cw_) * (cw_ * tx_) + tx * cw_) * sz;
+          width = cw_;
+          break;
+        }
+        case kStoreC:
+        case kStoreMirror: {
+          const int cwc = site == kStoreC ? c_width() : 1;
+          const int i = step / (p_.tn / cwc), j = (step % (p_.tn / cwc)) * cwc;
+          const std::int64_t row = m0 + (i / cw_) * (cw_ * ty_) + ty * cw_ + i % cw_;
+          const std::int64_t col = n0 + (j / cw_) * (cw_ * tx_) + tx * cw_ + j % cw_;
+          width = cwc;
+          if (row >= s_.M || col >= s_.N) break;
+          if (ata_ && row > col) break;
+          if (site == kStoreMirror) {
+            if (row != col) a = (col * s_.N + row) * sz;
+          } else {
+            a = (row * s_.N + col) * sz;
+          }
+          break;
+        }
+      }
+      out->address[lane] = a;
+      out->bytes = width * sz;
+    }
+  }
+
   std::string reads_summary() const override {
     const std::int64_t g = ceil_div(s_.N, p_.bn);
     if (ata_)
@@ -432,6 +581,22 @@ class RegtileModel final : public MappingModel {
     o.slot = ii * p_.tn + jj;
     return o;
   }
+
+  int bytes() const { return f32_ ? 4 : 8; }
+  int pad() const { return p_.padded ? kVecBytes / bytes() : 0; }
+  // The A-operand piece's shape (gemm: BM rows along k; AᵀA: BKP rows of A along m).
+  int a_rows() const { return ata_ ? bkp_ : p_.bm; }
+  int a_cols() const { return ata_ ? p_.bm : bkp_; }
+  // TileMover's vector width LW for a piece `cols` wide, and its vectors per thread.
+  int mover_width(int cols) const {
+    return !vec_ ? 1 : f32_ ? widest_dividing<float>(cols) : widest_dividing<double>(cols);
+  }
+  int per_thread(int rows, int cols) const {
+    const int vecs = rows * (cols / mover_width(cols)), nt = tx_ * ty_;
+    return (vecs + nt - 1) / nt;
+  }
+  // The epilogue's stores: CW-wide vectors where gemm's rows allow them (the kernel's kVec branch).
+  int c_width() const { return !ata_ && vec_ && cw_ == kVecBytes / bytes() ? cw_ : 1; }
 
   // TileMover<T, rows_in_tile, cols_in_tile, NT, LW>::load(src, ld, r0, c0, rows, cols, tid).
   void mover_loads(int tile_rows, int tile_cols, std::int64_t r0, std::int64_t c0, std::int64_t rows, std::int64_t cols,

@@ -30,7 +30,12 @@
 // What to look for: reads of each element of A drop to ceil(N / BN), of B to ceil(M / BM); the
 //   prefetch registers in the tile animation; registers per thread and occupancy in the table.
 // Trace build (trace.h): the same kernel with a TraceProbe (probe.cuh), whose loads and stores also
-//   record reads and writers, and whose k_end stops the K loop after p slabs, prefetches included.
+//   record reads and writers, and whose k_end stops the K loop after p slabs, prefetches included;
+//   it also records one warp's addresses, shared-memory ones through probe.shared.
+// Memory, one warp at a time: 16-byte loads of rows of A and B (4 sectors of 32 bytes per 8
+//   lanes: coalesced); the transposing stores of A, one element each, would hit one bank with
+//   several words without the padding; the reads of As and Bs are 16-byte vectors, the lanes of a
+//   row of threads on one address of As (broadcast) and on neighbouring vectors of Bs.
 // This file is the variant's kernel text, device-only: the build compiles it into the launch file
 // (03_regtile_prefetch.cu: descriptor, launch, compiled set, mapping model), and NVRTC compiles
 // it alone (a CPU test).
@@ -55,6 +60,9 @@ __host__ __device__ constexpr int widest_dividing(int cols) {
   while (w > 1 && cols % w != 0) w /= 2;
   return w;
 }
+
+// The shared-memory accesses an instrumented run records (probe.shared; nothing in the timed build).
+enum RegtileShared { kRegtileAsStored = kRecordShared, kRegtileBsStored, kRegtileAsRead, kRegtileBsRead };
 
 // A ROWS x COLS piece of a row-major matrix (leading dimension ld, `rows` x `cols` valid
 // elements in all), starting at (r0, c0), moved global -> registers -> shared memory in
@@ -89,8 +97,9 @@ struct TileMover {
   }
 
   // Stores as dst[r][c] (row stride `stride`), or transposed as dst[c][r].
-  template <bool kTransposed>
-  __device__ __forceinline__ void store(T* dst, int stride, int tid) const {
+  template <bool kTransposed, typename Probe>
+  __device__ __forceinline__ void store(T* dst, int stride, int tid, const Probe& probe) const {
+    constexpr int kStored = kOperand == Operand::A ? kRegtileAsStored : kRegtileBsStored;
 #pragma unroll
     for (int l = 0; l < kPerThread; ++l) {
       const int v = tid + l * NT;
@@ -98,9 +107,13 @@ struct TileMover {
       const int r = v / kVecsPerRow, c = (v % kVecsPerRow) * LW;
       if constexpr (kTransposed) {
 #pragma unroll
-        for (int w = 0; w < LW; ++w) dst[(c + w) * stride + r] = regs[l][w];
+        for (int w = 0; w < LW; ++w) {
+          dst[(c + w) * stride + r] = regs[l][w];
+          probe.shared(kStored, &dst[(c + w) * stride + r]);
+        }
       } else {
         store_vec<T, LW>(dst + r * stride + c, regs[l]);
+        probe.shared(kStored, dst + r * stride + c);
       }
     }
   }
@@ -182,8 +195,8 @@ __global__ void __launch_bounds__((BM / TM) * (BN / TN), kMinBlocks)
   };
   // Registers -> shared buffer `buf`, at piece `piece` of the slab.
   auto stash = [&](int buf, int piece) {
-    a_next.template store<!kAta>(As + (buf * BK + piece * BKP) * S::LDA, S::LDA, tid);
-    b_next.template store<false>(Bs + (buf * BK + piece * BKP) * S::LDB, S::LDB, tid);
+    a_next.template store<!kAta>(As + (buf * BK + piece * BKP) * S::LDA, S::LDA, tid, probe);
+    b_next.template store<false>(Bs + (buf * BK + piece * BKP) * S::LDB, S::LDB, tid, probe);
   };
 
   T acc[TM][TN];
@@ -219,6 +232,7 @@ __global__ void __launch_bounds__((BM / TM) * (BN / TN), kMinBlocks)
       for (int i = 0; i < TM; i += S::CW) {
         T v[S::CW];
         load_vec<T, S::CW>(as + kk * S::LDA + S::row_in_tile(i, ty), v);
+        probe.shared(kRegtileAsRead, as + kk * S::LDA + S::row_in_tile(i, ty));
 #pragma unroll
         for (int w = 0; w < S::CW; ++w) a[i + w] = v[w];
       }
@@ -226,6 +240,7 @@ __global__ void __launch_bounds__((BM / TM) * (BN / TN), kMinBlocks)
       for (int j = 0; j < TN; j += S::CW) {
         T v[S::CW];
         load_vec<T, S::CW>(bs + kk * S::LDB + S::col_in_tile(j, tx), v);
+        probe.shared(kRegtileBsRead, bs + kk * S::LDB + S::col_in_tile(j, tx));
 #pragma unroll
         for (int w = 0; w < S::CW; ++w) b[j + w] = v[w];
       }

@@ -324,10 +324,24 @@ TEST(ResultsCsv, RejectsHeaderWithExtraOrMissingColumns) {
   std::string header = header_line();
   header.pop_back();
   EXPECT_TRUE(contains(csv_error(header + ",extra\n"), "line 1"));
-  // Without its last column the header matches no version of the file (without the last four, it
-  // is one from before the wrong-element columns: ReadsFilesFromBeforeTheWrongElementColumns).
-  EXPECT_TRUE(contains(csv_error(without_last_fields(header, 1) + "\n"), "wrong_expected"));
-  EXPECT_TRUE(contains(csv_error(without_last_fields(header, 6) + "\n"), "fetches_per_fma"));
+  // Without its last column the header matches no version of the file (without the last three, it
+  // is one from before the memory columns: ReadsFilesFromBeforeTheMemoryColumns).
+  EXPECT_TRUE(contains(csv_error(without_last_fields(header, 1) + "\n"), "shared_conflicts_per_instruction"));
+  EXPECT_TRUE(contains(csv_error(without_last_fields(header, 4) + "\n"), "wrong_expected"));
+  EXPECT_TRUE(contains(csv_error(without_last_fields(header, 9) + "\n"), "fetches_per_fma"));
+}
+
+// Files written before the model's memory counts load with none counted (-1).
+TEST(ResultsCsv, ReadsFilesFromBeforeTheMemoryColumns) {
+  RunResult row = realistic_row();
+  row.load_sectors_per_request = 2.5;
+  row.store_sectors_per_request = 4;
+  row.shared_conflicts_per_instruction = 0.125;
+  expect_one_row(results_to_csv({row}), row);
+  const std::string old = older_csv(row, 3);
+  EXPECT_EQ(last_column(old), "wrong_expected");
+  row.load_sectors_per_request = row.store_sectors_per_request = row.shared_conflicts_per_instruction = -1;
+  expect_one_row(old, row);
 }
 
 // Files written before a failed check named its first wrong element load with none located.
@@ -338,7 +352,7 @@ TEST(ResultsCsv, ReadsFilesFromBeforeTheWrongElementColumns) {
   row.wrong_value = 2.5;
   row.wrong_expected = -0.125;
   expect_one_row(results_to_csv({row}), row);
-  const std::string old = older_csv(row, 4);
+  const std::string old = older_csv(row, 7);
   EXPECT_EQ(last_column(old), "run_clock_mhz");
   row.wrong_row = row.wrong_col = -1;
   row.wrong_value = row.wrong_expected = 0;
@@ -349,7 +363,7 @@ TEST(ResultsCsv, ReadsFilesFromBeforeTheWrongElementColumns) {
 TEST(ResultsCsv, ReadsFilesFromBeforeTheClockColumn) {
   RunResult row = realistic_row();
   ASSERT_GT(row.run_clock_mhz, 0.0);
-  const std::string old = older_csv(row, 5);
+  const std::string old = older_csv(row, 8);
   EXPECT_EQ(last_column(old), "fetches_per_fma");
   row.run_clock_mhz = 0;
   expect_one_row(old, row);
@@ -361,7 +375,7 @@ TEST(ResultsCsv, ReadsFilesFromBeforeTheClockColumn) {
 TEST(ResultsCsv, ReadsFilesFromBeforeTheTextureShaderColumns) {
   RunResult row = realistic_row();
   row.timer.clear();
-  const std::string old = older_csv(row, 8);
+  const std::string old = older_csv(row, 11);
   EXPECT_EQ(last_column(old), "cublas_version");
   row.run_clock_mhz = 0;
   expect_one_row(old, row);

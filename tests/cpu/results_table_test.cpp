@@ -147,6 +147,22 @@ TEST(ResultsTable, ShowsTheClockOfTheTimedRunsWhereKnown) {
   EXPECT_FALSE(contains(format_results_table({unclocked}, h100()), "MHz: the median")) << "no clock, no footnote";
 }
 
+// The model's memory counts: sectors per load / store request and bank conflicts, with their
+// footnote; "-" where the model counts none.
+TEST(ResultsTable, ShowsTheMemoryCountsWhereCounted) {
+  const VariantDescriptor& v = prefetch_kernel();
+  RunResult counted = row(v, 0, 2.0), uncounted = row(v, 1, 2.0);
+  counted.load_sectors_per_request = 16.5;
+  counted.store_sectors_per_request = 32;
+  counted.shared_conflicts_per_instruction = 0.34;
+  const std::string t = format_results_table({counted, uncounted}, h100());
+  EXPECT_TRUE(contains(line_of(t, counted), "16.5/32")) << t;
+  EXPECT_TRUE(contains(line_of(t, counted), "0.34")) << t;
+  EXPECT_TRUE(contains(t, "sect/rq: 32-byte sectors per global load / store request")) << t;
+  EXPECT_FALSE(contains(format_results_table({uncounted}, h100()), "sect/rq: 32-byte"))
+      << "nothing counted, no footnote";
+}
+
 TEST(ResultsTable, ColdFirstRunIsStarredAndExplained) {
   RunResult cold = base_row(1.0);
   cold.first_ms = 120.25;

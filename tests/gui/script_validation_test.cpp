@@ -119,7 +119,7 @@ TEST(ScriptCheck, ValuesThatDoNotParse) {
   expect_refused("mapping-phase first", "'first' is not a whole number");
   expect_refused("mapping-play yes", "'yes' is not on or off");
   expect_refused("plot speed", "'speed' is not a plot: timing|roofline");
-  expect_refused("mapping-view lanes", "'lanes' is not one of matrices|fragments|banks|timeline");
+  expect_refused("mapping-view lanes", "'lanes' is not one of matrices|fragments|banks|timeline|memory");
   expect_refused("timeline-zoom in", "'in' is not one of all|start");
   expect_refused("timeline-blocks first 8", "'first' is not a whole number");
   expect_refused("mapping-colour thread", "'thread' is not one of warp|lane|register");

@@ -247,11 +247,11 @@ void MappingPanel::draw(const AppState& state, bool gpu) {
 }
 
 // One view in a panel of its own, and beside it the tile animation; the timeline, which is about
-// time rather than the selected block's tiles, takes the whole width. The animation keeps a
-// width its controls and words fit in; it and the pictures scroll down where they are taller
-// than their panel (the matrices zoom instead).
+// time rather than the selected block's tiles, and the Memory view (32 banks across) take the
+// whole width. The animation keeps a width its controls and words fit in; it and the pictures
+// scroll down where they are taller than their panel (the matrices zoom instead).
 void MappingPanel::draw_view(const AppState& state, View v) {
-  const bool wide = v == View::Timeline;
+  const bool wide = v == View::Timeline || v == View::Memory;
   const float em = ImGui::GetFontSize();
   const float anim_width = wide ? 0 : std::clamp(ImGui::GetContentRegionAvail().x * 0.38f, 17 * em, 24 * em);
   const ImVec2 size(ImGui::GetContentRegionAvail().x - anim_width, 0);
@@ -274,6 +274,12 @@ void MappingPanel::draw_view(const AppState& state, View v) {
       ImGui::BeginChild("timeline", size, false, ImGuiWindowFlags_NoScrollWithMouse);
       draw_timeline(state);
       break;
+    case View::Memory:
+      // The bank picture wants the width: 32 columns. The block follows the one picked in C; a
+      // block typed here is the selected one everywhere.
+      ImGui::BeginChild("memory", size);
+      if (warp_access_view_.draw(*model_, &selected_x_, &selected_y_)) phase_ = 0, images_dirty_ = true;
+      break;
   }
   ImGui::EndChild();
   if (wide) return;
@@ -288,18 +294,16 @@ bool MappingPanel::has_timeline() const {
   return v && v->launch_timeline;
 }
 
-// A tensor-core model's pictures, a tab each: the matrices (blocks, warps, lanes), one mma's
-// fragments, the shared-memory banks of one k step; a pipelined variant's timeline. Other
-// models: the matrices alone.
+// The pictures, a tab each: the matrices; a tensor-core model's (blocks, warps, lanes), one mma's
+// fragments and the shared-memory banks of one k step; a pipelined variant's timeline; memory
+// one warp at a time, for every model.
 void MappingPanel::draw_views(const AppState& state) {
   const FragmentPicture* pic = model_->fragments();
   const bool timeline = has_timeline();
-  if (!pic && !timeline) {
-    draw_view(state, View::Matrices);
-    return;
-  }
   // A view this variant does not have (a script asked for it) would be asked for forever.
-  const bool missing = view_ == View::Timeline ? !timeline : (view_ != View::Matrices && !pic);
+  const bool missing = view_ == View::Timeline                            ? !timeline
+                       : view_ == View::Fragments || view_ == View::Banks ? !pic
+                                                                          : false;
   if (view_requested_ && missing) view_requested_ = false;
   // The tabs say what they show (a warpgroup's instruction keeps its operands in shared memory;
   // warps and lanes colour the selected block only where the owners are warps and lanes), in
@@ -323,6 +327,7 @@ void MappingPanel::draw_views(const AppState& state) {
                     has_lane_reads(*pic) ? "Banks###banks" : "TMA boxes###banks"});
   }
   if (timeline) tabs.push_back({View::Timeline, "Pipeline timeline###timeline", "Timeline###timeline"});
+  tabs.push_back({View::Memory, "Memory (one warp)###memory", "Memory###memory"});
   const ImGuiStyle& st = ImGui::GetStyle();
   float full_width = 0;
   for (const Tab& t : tabs) full_width += button_width(t.full) + st.ItemInnerSpacing.x;
@@ -616,6 +621,8 @@ void MappingPanel::hover_c(std::int64_t i, std::int64_t j) {
     selected_y_ = ow.block_y;
     phase_ = 0;
     images_dirty_ = true;
+    // The Memory view follows the warp of the thread picked (warp-level owners: thread_y is it).
+    warp_access_view_.set_warp(ow.thread_linear(model_->block()) / kWarpLanes);
   }
 }
 

@@ -10,6 +10,8 @@
 // and the producer/consumer handshake of the ring in the animation.
 // Pipelined variants (a descriptor with launch_timeline) add the pipeline timeline: recorded on a
 // thread of its own (app/ui/mapping/timeline_recorder.h), drawn by app/ui/mapping/timeline_view.h.
+// Every variant has the view of memory one warp at a time: one access of one warp of the selected
+// block, as lines and sectors or as banks (app/ui/mapping/warp_access_view.h).
 #pragma once
 
 #include <future>
@@ -19,6 +21,7 @@
 #include "app/ui/mapping/fragment_view.h"
 #include "app/ui/mapping/timeline_recorder.h"
 #include "app/ui/mapping/timeline_view.h"
+#include "app/ui/mapping/warp_access_view.h"
 #include "app/ui/shell/app_state.h"
 #include "app/ui/shell/tab.h"
 #include "app/viz/gl_texture.h"
@@ -53,8 +56,9 @@ class MappingPanel : public Tab {
   // Tensor-core variants: what the selected block's elements of C are coloured by (warp, lane or
   // register; Thread is taken as warp), which picture the view shows, the lane highlighted in
   // the fragments and whether the banks are drawn for the swizzled layout. Timeline: the
-  // pipeline timeline of a variant that has one (others show their first view instead).
-  enum class View { Matrices, Fragments, Banks, Timeline };
+  // pipeline timeline of a variant that has one (others show their first view instead). Memory:
+  // one warp's access, every variant (a model that lists no accesses says so).
+  enum class View { Matrices, Fragments, Banks, Timeline, Memory };
   void set_colouring(ThreadColouring c) {
     colouring_ = c == ThreadColouring::Thread ? ThreadColouring::Warp : c;
     images_dirty_ = true;
@@ -72,6 +76,9 @@ class MappingPanel : public Tab {
   std::string timeline_error() const;
   const TimelineRecorder& timeline_recorder() const { return timeline_; }
   TimelineView& timeline_view() { return timeline_view_; }
+  WarpAccessView& warp_access_view() { return warp_access_view_; }
+  // The focused variant's model as the last draw (or sync_to) made it; null where it has none.
+  const MappingModel* model() const { return model_.get(); }
   // The account of the selected block that the tile animation printed last (its words and
   // counters, block_account.h): tests compare it with what they read on screen.
   const BlockAccount& shown_account() const { return account_; }
@@ -164,6 +171,8 @@ class MappingPanel : public Tab {
   bool runner_busy_ = false;  // the runner is timing kernels: recording waits for it
   TimelineRecorder timeline_;
   TimelineView timeline_view_;
+  // Memory one warp at a time.
+  WarpAccessView warp_access_view_;
 };
 
 }  // namespace tilescope

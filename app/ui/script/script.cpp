@@ -285,7 +285,9 @@ struct NamedView {
 const NamedView kMappingViews[] = {{"matrices", MappingPanel::View::Matrices},
                                    {"fragments", MappingPanel::View::Fragments},
                                    {"banks", MappingPanel::View::Banks},
-                                   {"timeline", MappingPanel::View::Timeline}};
+                                   {"timeline", MappingPanel::View::Timeline},
+                                   {"memory", MappingPanel::View::Memory}};
+const char* const kMappingViewWords = "matrices|fragments|banks|timeline|memory";
 struct NamedColouring {
   const char* word;
   ThreadColouring colouring;
@@ -302,7 +304,7 @@ const auto* find_named(const Table& table, const std::string& word) {
 }
 
 std::string check_mapping_view(const std::vector<std::string>& w) {
-  return named_word(find_named(kMappingViews, w[1]) != nullptr, w[1], "matrices|fragments|banks|timeline");
+  return named_word(find_named(kMappingViews, w[1]) != nullptr, w[1], kMappingViewWords);
 }
 void do_mapping_view(Action& x) {
   x.app.mapping().show_view(find_named(kMappingViews, x.w[1])->view);
@@ -334,6 +336,33 @@ std::string check_mapping_banks(const std::vector<std::string>& w) {
 }
 void do_mapping_banks(Action& x) {
   x.app.mapping().fragment_view().set_swizzled(x.w[1] == "swizzled");
+}
+
+// The Memory view (one warp's access): the site by its name as the view's list spells it (the
+// words of the rest of the line: "A into shared memory"), which the focused variant's model must
+// list; the step and the warp (clamped to what the site and block have when drawn).
+void do_memory_site(Action& x) {
+  MappingPanel& panel = x.app.mapping();
+  panel.sync_to(x.app.state());
+  std::string name;
+  for (std::size_t i = 1; i < x.w.size(); ++i) name += (i > 1 ? " " : "") + x.w[i];
+  std::string names;
+  if (panel.model())
+    for (const AccessSite& site : panel.model()->access_sites()) {
+      if (site.name == name) {
+        panel.warp_access_view().set_site(name);
+        return;
+      }
+      names += (names.empty() ? "" : ", ") + site.name;
+    }
+  fail(x, "memory-site: the focused variant's model lists no access '" + name + "'" +
+              (names.empty() ? std::string(" (it lists none)") : " (it lists: " + names + ")"));
+}
+void do_memory_step(Action& x) {
+  x.app.mapping().warp_access_view().set_step(word_value<int, index_word>(x));
+}
+void do_memory_warp(Action& x) {
+  x.app.mapping().warp_access_view().set_warp(word_value<int, index_word>(x));
 }
 
 // The pipeline timeline: the Mapping tab's Timeline view, and a recording of the focused variant
@@ -590,8 +619,12 @@ const ActionEntry kActions[] = {
     {"mapping-play", 1, 1, "mapping-play on|off", check_word<bool, bool_word>, do_mapping_play},
     {"plot", 1, 1, "plot timing|roofline", check_plot_kind, do_plot_kind},
     {"mapping-phase", 1, 1, "mapping-phase N", check_word<int, index_word>, do_mapping_phase},
-    {"mapping-view", 1, 1, "mapping-view matrices|fragments|banks|timeline", check_mapping_view, do_mapping_view},
+    {"mapping-view", 1, 1, "mapping-view matrices|fragments|banks|timeline|memory", check_mapping_view,
+     do_mapping_view},
     {"show-timeline", 0, 0, "show-timeline", no_values, do_show_timeline},
+    {"memory-site", 1, 8, "memory-site NAME", no_values, do_memory_site},
+    {"memory-step", 1, 1, "memory-step N", check_word<int, index_word>, do_memory_step},
+    {"memory-warp", 1, 1, "memory-warp N", check_word<int, index_word>, do_memory_warp},
     {"record-timeline", 0, 0, "record-timeline", no_values, do_record_timeline},
     {"timeline-zoom", 1, 1, "timeline-zoom all|start", check_timeline_zoom, do_timeline_zoom},
     {"timeline-blocks", 2, 2, "timeline-blocks FIRST COUNT", check_timeline_blocks, do_timeline_blocks},
@@ -687,7 +720,7 @@ const ExpectationEntry kExpectations[] = {
        if (shown == named_tab(app, w[1])) return std::string();
        return "the tab shown is " + std::string(shown ? shown->title() : "none yet");
      }},
-    {"view", 1, 1, "view matrices|fragments|banks|timeline", check_mapping_view,
+    {"view", 1, 1, "view matrices|fragments|banks|timeline|memory", check_mapping_view,
      [](App& app, const std::vector<std::string>& w) {
        const char* shown = view_word(app.mapping().view());
        return w[1] == shown ? std::string() : "the Mapping tab's view is " + std::string(shown);

@@ -121,12 +121,13 @@ struct ShownRows {
 
 ShownRows g_shown;  // UI thread only
 
-// The 16 columns, with the header row and the variant frozen (the config too where the table has
+// The 18 columns, with the header row and the variant frozen (the config too where the table has
 // room), and a tooltip on every header. Each column is as wide as its header and the widest
 // value it shows or can show, at the font of the frame: widths follow presenter mode and Ctrl+=.
 void setup_results_columns(const ShownRows& shown) {
-  const char* names[] = {"variant", "config",     "M x N x K", "first", "median", "min",       "GFLOP/s", "% cuBLAS",
-                         "% peak",  "rel. error", "check",     "regs",  "smem",   "occupancy", "MHz",     "device"};
+  const char* names[] = {"variant", "config",    "M x N x K",   "first",          "median", "min",
+                         "GFLOP/s", "% cuBLAS",  "% peak",      "rel. error",     "check",  "regs",
+                         "smem",    "occupancy", "sectors/req", "bank conflicts", "MHz",    "device"};
   char shape[96];
   std::snprintf(shape, sizeof shape, "%lld x %lld x %lld", static_cast<long long>(shown.largest_size),
                 static_cast<long long>(shown.largest_size), static_cast<long long>(shown.largest_size));
@@ -145,10 +146,12 @@ void setup_results_columns(const ShownRows& shown) {
                                 "255",
                                 "227.0 KB",
                                 "100%",
+                                "32.0 / 32.0",
+                                "0.00",
                                 "9999",
                                 shown.longest_device};
   float frozen = 0;
-  for (int i = 0; i < 16; ++i) {
+  for (int i = 0; i < 18; ++i) {
     const float width = std::max(text_width(names[i]), text_width(widest[i].c_str()));
     if (i < 2) frozen += width;
     // The error of a failed run is written in the "first" column across the empty ones after it.
@@ -183,9 +186,16 @@ void setup_results_columns(const ShownRows& shown) {
   header_with_tooltip(names[12], "Shared memory per block (static + dynamic).");
   header_with_tooltip(names[13], "Active warps per multiprocessor / the most it can hold.");
   header_with_tooltip(names[14],
+                      "32-byte sectors per global load request / per store request: 4 when a warp's 32 lanes read "
+                      "neighbouring floats (coalesced), 32 when every lane needs a sector of its own. Counted from the "
+                      "kernel's model (Mapping tab, memory view; tilescope memory).");
+  header_with_tooltip(names[15],
+                      "Shared-memory bank conflicts: the wavefronts beyond the ideal per shared-memory instruction "
+                      "(0 = none; 1 = every instruction served twice). Counted from the kernel's model.");
+  header_with_tooltip(names[16],
                       "The SM clock while the timed runs ran (the median of the driver's readings). A GPU at its "
                       "power limit runs slower than its maximum clock: compare speeds at one clock.");
-  header_with_tooltip(names[15], "Where it ran.");
+  header_with_tooltip(names[17], "Where it ran.");
 }
 
 // One result: its numbers, or its error across the remaining columns.
@@ -217,6 +227,9 @@ void draw_result_row(const RunResult& r) {
   cell_if(r.registers_per_thread > 0, "%d", r.registers_per_thread);
   cell_if(r.threads_per_block > 0, "%.1f KB", (r.static_shared_bytes + r.dynamic_shared_bytes) / 1024.0);
   cell_if(r.occupancy >= 0, "%.0f%%", r.occupancy * 100);
+  cell_if(r.load_sectors_per_request >= 0, "%.1f / %.1f", r.load_sectors_per_request,
+          std::max(0.0, r.store_sectors_per_request));
+  cell_if(r.shared_conflicts_per_instruction >= 0, "%.2f", r.shared_conflicts_per_instruction);
   cell_if(r.run_clock_mhz > 0, "%.0f", r.run_clock_mhz);
   cell("%s", r.device_name.c_str());
 }
@@ -234,7 +247,7 @@ void TimingPanel::draw_results_table(TabContext& ctx) {
   // Wider than the tab, it scrolls across, the variant column staying in view.
   const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_Borders | ImGuiTableFlags_ScrollY |
                                 ImGuiTableFlags_ScrollX | ImGuiTableFlags_SizingFixedFit;
-  if (!ImGui::BeginTable("results", 16, flags)) return;
+  if (!ImGui::BeginTable("results", 18, flags)) return;
   g_shown.update(shared, version, ctx.state);
   setup_results_columns(g_shown);
   const std::vector<std::size_t>& shown = g_shown.indices;

@@ -1,0 +1,269 @@
+#include "app/cli/memory_command.h"
+
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "app/cli/bench_args.h"
+#include "app/export/atomic_file.h"
+#include "kernels/core/registry.h"
+#include "kernels/core/text_format.h"
+#include "kernels/core/typed_configs.h"
+#include "kernels/cuda/device_info.h"
+#include "kernels/instrument/recorded_warp.h"
+#include "kernels/instrument/trace.h"
+#include "kernels/models/mapping_model.h"
+#include "kernels/models/warp_access.h"
+
+namespace tilescope {
+
+namespace {
+
+const char* kMemoryUsage = R"(usage: tilescope memory [--variants LIST] [--problem LIST] [--precision LIST]
+                        [--sizes LIST | --m LIST --n LIST --k LIST] [--sites] [--exact]
+                        [--record BLOCK,WARP] [--csv FILE]
+
+Counts, from each configuration's mapping model (no GPU needed), what the memory system makes of
+the kernel's accesses, one warp instruction at a time, summed over the whole kernel:
+  global loads and stores: requests (warp instructions with an active lane) and 32-byte sectors;
+    sectors per request is 4 for 32 neighbouring floats, 32 when every lane needs a sector of its
+    own (uncoalesced)
+  shared-memory loads and stores: instructions, wavefronts (passes through the 32 banks) and bank
+    conflicts (the wavefronts beyond the ideal: lanes of one phase on different words of a bank)
+Nsight Compute reports the same totals of a run as l1tex__t_requests / l1tex__t_sectors
+_pipe_lsu_mem_global_op_ld (and _st) and l1tex__data_pipe_lsu_wavefronts / l1tex__data_bank_conflicts
+_pipe_lsu_mem_shared_op_ld (and _st). Variants without such a model (cuBLAS, the texture shaders,
+the tensor-core kernels for now) are listed as such.
+
+  --variants, --problem, --precision, --sizes, --m, --n, --k
+                as `tilescope bench` takes them (bench --help); default: every variant whose
+                model lists its accesses (today the CUDA-core ones), gemm, f32, 1024
+  --sites       one line per access site of the kernel as well
+  --csv FILE    write every row (and with --sites every site) as CSV
+  --record BLOCK,WARP
+                also run each configuration's instrumented kernel on the GPU, record the
+                addresses of warp WARP of block BLOCK (blockIdx.y * gridDim.x + blockIdx.x) at
+                every step of every access, and compare them with the model's; prints the time
+                the recording took
+  --exact       count every block, however long it takes (without it, a kernel of more than
+                about 4 million warp accesses is counted on every n-th block and scaled, and
+                its row says "sampled")
+
+Exit codes: 0 counted (and recorded as the model says); 2 bad arguments; 3 --record without a
+usable GPU; 4 --csv could not be written; 5 a recorded address differs from the model's.
+
+Example:
+  tilescope memory --variants naive:32x8,naive:32x8_columns --sizes 1024 --sites
+)";
+
+struct Row {
+  std::string variant, config, problem, precision, site;
+  Shape shape;
+  AccessCounts gl, gs, sl, ss;
+  bool sampled = false;
+};
+
+std::string ratio(std::int64_t num, std::int64_t den) {
+  if (den == 0) return "-";
+  return format("%.2f", static_cast<double>(num) / static_cast<double>(den));
+}
+
+std::string csv_line(const Row& r) {
+  auto c = [](const AccessCounts& a) {
+    return format("%lld,%lld,%lld,%lld", static_cast<long long>(a.requests), static_cast<long long>(a.sectors),
+                  static_cast<long long>(a.wavefronts), static_cast<long long>(a.conflicts()));
+  };
+  return r.variant + "," + r.config + "," + r.problem + "," + r.precision + "," + std::to_string(r.shape.M) + "," +
+         std::to_string(r.shape.N) + "," + std::to_string(r.shape.K) + "," + r.site + "," + c(r.gl) + "," + c(r.gs) +
+         "," + c(r.sl) + "," + c(r.ss) + "," + (r.sampled ? "sampled" : "exact") + "\n";
+}
+
+const char* kCsvHeader =
+    "variant,config,problem,precision,M,N,K,site,"
+    "global_ld_requests,global_ld_sectors,global_ld_wavefronts,global_ld_conflicts,"
+    "global_st_requests,global_st_sectors,global_st_wavefronts,global_st_conflicts,"
+    "shared_ld_instructions,shared_ld_sectors,shared_ld_wavefronts,shared_ld_conflicts,"
+    "shared_st_instructions,shared_st_sectors,shared_st_wavefronts,shared_st_conflicts,counted\n";
+
+void print_row(const Row& r, std::ostream& out) {
+  auto l = [](long long v) { return std::to_string(v); };
+  out << format("%-16s %-22s %-4s %-4s %5lld %5lld %5lld  ", r.variant.c_str(), r.config.c_str(), r.problem.c_str(),
+                r.precision.c_str(), static_cast<long long>(r.shape.M), static_cast<long long>(r.shape.N),
+                static_cast<long long>(r.shape.K));
+  out << format("%11s %6s  %9s %6s  %11s %11s  %10s %10s%s\n", l(r.gl.requests).c_str(),
+                ratio(r.gl.sectors, r.gl.requests).c_str(), l(r.gs.requests).c_str(),
+                ratio(r.gs.sectors, r.gs.requests).c_str(), l(r.sl.wavefronts).c_str(), l(r.sl.conflicts()).c_str(),
+                l(r.ss.wavefronts).c_str(), l(r.ss.conflicts()).c_str(), r.sampled ? "  sampled" : "");
+}
+
+// The variants whose models list their memory accesses, comma separated: the default list.
+std::string variants_with_access_sites() {
+  std::string out;
+  for (const VariantDescriptor* v : variant_registry()) {
+    if (!v->model) continue;
+    std::string why;
+    const auto model =
+        make_mapping_model(v->id, v->default_config, Problem::Gemm,
+                           v->precisions.empty() ? Precision::F32 : v->precisions.front(), {64, 64, 64}, &why);
+    if (model && !model->access_sites().empty()) out += (out.empty() ? "" : ",") + std::string(v->id);
+  }
+  return out;
+}
+
+// Runs the instrumented kernel, records one warp and compares it with the model.
+int record_and_compare(const VariantDescriptor& v, int config, Problem problem, Precision precision, const Shape& shape,
+                       const MappingModel& model, int block, int warp, std::ostream& out, std::ostream& err) {
+  const Dim2 grid = model.grid(), threads = model.block();
+  const int warps = (threads.x * threads.y + kWarpLanes - 1) / kWarpLanes;
+  if (block >= grid.x * grid.y || warp >= warps) {
+    err << "tilescope memory: --record " << block << "," << warp << ": this launch has " << grid.x * grid.y
+        << " blocks of " << warps << " warps\n";
+    return kMemoryBadArguments;
+  }
+  const DeviceInfo& device = probe_device();
+  if (!device.ok()) {
+    err << "tilescope memory: --record needs a GPU: " << device.unavailable_reason << "\n";
+    return kMemoryNoGpu;
+  }
+  const int bx = block % grid.x, by = block / grid.x;
+  const auto start = std::chrono::steady_clock::now();
+  const RecordedWarp r =
+      record_warp(v.id, config, problem, precision, shape, {block, warp, steps_to_record(model, bx, by)}, 1);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (!r.ok()) {
+    err << "tilescope memory: the instrumented run failed: " << r.error << "\n";
+    return kMemoryNoGpu;
+  }
+  const std::string difference = compare_recorded_warp(model, r, bx, by, warp);
+  out << format("    recorded warp %d of block %d on %s in %.3f s (%d steps): %s\n", warp, block, device.name.c_str(),
+                seconds, r.steps, difference.empty() ? "every address as the model says" : difference.c_str());
+  return difference.empty() ? kMemoryOk : kMemoryRecordDiffers;
+}
+
+}  // namespace
+
+int run_memory_command(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
+  std::vector<std::string> args;
+  bool sites = false, exact = false;
+  int record_block = -1, record_warp = -1;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "-h" || a == "--help") {
+      out << kMemoryUsage;
+      return kMemoryOk;
+    }
+    if (a == "--record") {
+      if (i + 1 >= argc || std::sscanf(argv[i + 1], "%d,%d", &record_block, &record_warp) != 2 || record_block < 0 ||
+          record_warp < 0) {
+        err << "tilescope memory: --record takes BLOCK,WARP (two numbers >= 0, e.g. --record 0,3)\n";
+        return kMemoryBadArguments;
+      }
+      ++i;
+      continue;
+    }
+    if (a == "--sites" || a == "--exact") {
+      (a == "--sites" ? sites : exact) = true;
+      continue;
+    }
+    for (const char* refused : {"--reps", "--warmup", "--no-verify", "--seed", "--json", "--kernel-text", "--list",
+                                "--roofs", "--no-baseline"})
+      if (a == refused) {
+        err << "tilescope memory: " << a << " is an option of bench, not of memory (tilescope memory --help)\n";
+        return kMemoryBadArguments;
+      }
+    args.push_back(a);
+  }
+  auto given = [&](const char* o) {
+    for (const std::string& a : args)
+      if (a == o) return true;
+    return false;
+  };
+  if (!given("--variants")) {
+    const std::string listed = variants_with_access_sites();
+    if (listed.empty()) {
+      err << "tilescope memory: no variant's model lists its memory accesses\n";
+      return kMemoryBadArguments;
+    }
+    args.insert(args.end(), {"--variants", listed});
+  }
+  if (!given("--sizes") && !given("--m") && !given("--n") && !given("--k"))
+    args.insert(args.end(), {"--sizes", "1024"});
+  args.push_back("--no-baseline");
+  const BenchOptions opt = parse_bench_args(args);
+  if (!opt.ok()) {
+    err << "tilescope memory: " << opt.error << "\n";
+    return kMemoryBadArguments;
+  }
+  std::string csv = kCsvHeader;
+  out << format("%-16s %-22s %-4s %-4s %5s %5s %5s  %11s %6s  %9s %6s  %11s %11s  %10s %10s\n", "variant", "config",
+                "prob", "type", "M", "N", "K", "global ld", "sec/rq", "global st", "sec/rq", "shared ld wf",
+                "ld conflicts", "shared st wf", "st conflicts");
+  for (Problem problem : opt.problems)
+    for (const Shape& shape : opt.shapes_for(problem))
+      for (Precision precision : opt.precisions)
+        for (const VariantSelection& sel : opt.selections) {
+          const VariantDescriptor& v = *sel.variant;
+          const TileConfig& cfg = config_at(v, sel.config_index);
+          if (!variant_refusal(v, sel.config_index, problem, precision).empty()) continue;
+          std::string why;
+          const std::unique_ptr<MappingModel> model =
+              make_mapping_model(v.id, sel.config_index, problem, precision, shape, &why);
+          Row row;
+          row.variant = v.id;
+          row.config = cfg.name;
+          row.problem = to_string(problem);
+          row.precision = to_string(precision);
+          row.site = "all";
+          row.shape = shape;
+          if (!model || model->access_sites().empty()) {
+            out << format("%-16s %-22s %-4s %-4s  no access model: %s\n", v.id, cfg.name.c_str(), to_string(problem),
+                          to_string(precision),
+                          model ? "its model does not list the kernel's accesses yet" : why.c_str());
+            continue;
+          }
+          const AccessTotals t = exact ? access_totals(*model, INT64_MAX) : access_totals(*model);
+          row.gl = t.global_load;
+          row.gs = t.global_store;
+          row.sl = t.shared_load;
+          row.ss = t.shared_store;
+          row.sampled = t.sampled;
+          print_row(row, out);
+          csv += csv_line(row);
+          if (record_block >= 0) {
+            const int code = record_and_compare(v, sel.config_index, problem, precision, shape, *model, record_block,
+                                                record_warp, out, err);
+            if (code != kMemoryOk) return code;
+          }
+          if (!sites) continue;
+          const std::vector<AccessSite> list = model->access_sites();
+          for (std::size_t s = 0; s < list.size(); ++s) {
+            const AccessCounts& c = t.per_site[s];
+            Row site_row = row;
+            site_row.site = list[s].name;
+            site_row.gl = site_row.gs = site_row.sl = site_row.ss = AccessCounts();
+            const bool global = list[s].space == MemorySpace::Global, load = list[s].kind == AccessKind::Load;
+            (global ? (load ? site_row.gl : site_row.gs) : (load ? site_row.sl : site_row.ss)) = c;
+            out << format("    %-32s %2d-byte %s %s: %lld requests, ", list[s].name.c_str(), list[s].bytes,
+                          to_string(list[s].space), to_string(list[s].kind), static_cast<long long>(c.requests));
+            if (global)
+              out << format("%lld sectors (%s per request)\n", static_cast<long long>(c.sectors),
+                            ratio(c.sectors, c.requests).c_str());
+            else
+              out << format("%lld wavefronts (%s per instruction), %lld conflicts\n",
+                            static_cast<long long>(c.wavefronts), ratio(c.wavefronts, c.requests).c_str(),
+                            static_cast<long long>(c.conflicts()));
+            csv += csv_line(site_row);
+          }
+        }
+  std::string error;
+  if (!opt.csv_path.empty() && !write_file_atomically(opt.csv_path, csv, &error)) {
+    err << "tilescope memory: " << error << "\n";
+    return kMemoryOutputFailed;
+  }
+  return kMemoryOk;
+}
+
+}  // namespace tilescope

@@ -1,0 +1,178 @@
+// The Mapping tab's "Memory (one warp)" view, drawn headless: a script picks the view, the access
+// site, the step and the warp, and the view shows the counters its summary
+// (app/viz/warp_access_summary.h) gives for the model's addresses: the one-phase kernel's 32 x 8
+// block along the rows of C loads B in 4 sectors, its twin down the columns loads A in 32; the
+// sentence is drawn; a model that lists no accesses says so; a site the model does not list fails
+// the script's line with the names it does list.
+#include <gtest/gtest.h>
+#include <imgui.h>
+#include <imgui_internal.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "app/ui/mapping/mapping_panel.h"
+#include "app/ui/script/script.h"
+#include "app/ui/shell/app_state.h"
+#include "tests/gui/gui_test_support.h"
+#include "tests/support/memory_picks.h"
+#include "tests/support/variant_picks.h"
+
+using namespace tilescope;
+using namespace tilescope::testing;
+
+namespace {
+
+constexpr int kSide = 256;
+
+std::unique_ptr<MappingModel> model_of(const VariantDescriptor& v, int config, Precision p = Precision::F32) {
+  std::string why;
+  auto m = make_mapping_model(v.id, config, Problem::Gemm, p, Shape{kSide, kSide, kSide}, &why);
+  EXPECT_TRUE(m) << why;
+  return m;
+}
+
+// Plays `text` in `app` to its end; the failures it reported.
+std::vector<std::string> play(Host& host, App& app, const std::string& text) {
+  ScriptPlayer script;
+  std::string error;
+  EXPECT_TRUE(script.load_text(text, "memory.txt", &error)) << error;
+  std::vector<std::string> failures;
+  for (int i = 0; i < 400 && script.step(app, &failures); ++i) frame(host, app);
+  EXPECT_TRUE(script.finished());
+  return failures;
+}
+
+// The lines that show `site` of `config` of v, in float gemm at kSide.
+std::string showing(const VariantDescriptor& v, int config, const AccessSite& site) {
+  return "use " + std::string(v.id) + ":" + v.configs[static_cast<std::size_t>(config)].name + " on\nfocus " + v.id +
+         "\nset precision f32\nset problem gemm\nset n " + std::to_string(kSide) +
+         "\nshow-mapping\nmapping-view memory\nmemory-site " + site.name + "\nframes 2\n# expect: view memory\n";
+}
+
+// The text the panel draws in two frames (the second's log), its Memory view shown.
+std::string drawn_text(Host& host, MappingPanel& panel, const AppState& state) {
+  std::string text;
+  for (int frame = 0; frame < 3; ++frame) {
+    host.begin_frame();
+    ImGui::SetNextWindowPos(ImVec2(0, 0));
+    ImGui::SetNextWindowSize(ImVec2(1600, 1400));
+    ImGui::Begin("test", nullptr, ImGuiWindowFlags_NoDecoration);
+    ImGui::LogToBuffer();
+    panel.draw(state, false);
+    if (frame == 2) text = GImGui->LogBuffer.c_str();
+    ImGui::LogFinish();
+    ImGui::End();
+    host.end_frame();
+  }
+  return text;
+}
+
+AppState focused_on(const VariantDescriptor& v, int config, Precision p) {
+  AppState s = default_app_state();
+  for (std::size_t i = 0; i < s.lesson.size(); ++i)
+    if (s.lesson[i].variant_id == v.id) s.focused = static_cast<int>(i), s.lesson[i].config_index = config;
+  s.problem = Problem::Gemm;
+  s.precision = p;
+  s.square = true;
+  s.m = s.n = s.k = kSide;
+  return s;
+}
+
+}  // namespace
+
+TEST(WarpAccessView, AScriptShowsNaiveLoadsAlongTheRowsAndDownTheColumns) {
+  auto host = make_host(1600, 1000);
+  ASSERT_TRUE(host);
+  App app(*host, without_gpu());
+  const VariantDescriptor& v = one_phase_kernel();
+  const int rows = warp_row_config(v, false), columns = warp_row_config(v, true);
+
+  // Along the rows: the warp's 32 columns of B are 128 neighbouring bytes, 4 sectors.
+  auto m = model_of(v, rows);
+  ASSERT_TRUE(m);
+  const int b_load = site_of(*m, 'B', MemorySpace::Global, AccessKind::Load);
+  EXPECT_TRUE(play(*host, app, showing(v, rows, m->access_sites()[static_cast<std::size_t>(b_load)])).empty());
+  EXPECT_EQ(app.mapping().view(), MappingPanel::View::Memory);
+  const WarpAccessSummary& b = app.mapping().warp_access_view().shown();
+  EXPECT_EQ(b.space, MemorySpace::Global);
+  EXPECT_EQ(b.sectors, 4);
+  EXPECT_EQ(b.lines, 1);
+  EXPECT_EQ(b.bytes_moved, 128);
+  EXPECT_TRUE(b.coalesced);
+
+  // Down the columns: each lane reads its own row of A, 32 sectors; the step and warp follow the
+  // script, and the addresses shown are the model's for them.
+  m = model_of(v, columns);
+  ASSERT_TRUE(m);
+  const int a_load = site_of(*m, 'A', MemorySpace::Global, AccessKind::Load);
+  EXPECT_TRUE(play(*host, app,
+                   showing(v, columns, m->access_sites()[static_cast<std::size_t>(a_load)]) +
+                       "memory-step 5\nmemory-warp 3\nframes 2\n")
+                  .empty());
+  const WarpAccessView& view = app.mapping().warp_access_view();
+  EXPECT_EQ(view.step(), 5);
+  EXPECT_EQ(view.warp(), 3);
+  WarpAccess expected;
+  m->warp_access(a_load, 0, 0, 3, 5, &expected);
+  EXPECT_EQ(view.shown_access().address, expected.address);
+  EXPECT_EQ(view.shown().sectors, 32);
+  EXPECT_EQ(view.shown().lines, 32);
+  EXPECT_EQ(view.shown().bytes_moved, 1024);
+  EXPECT_NE(view.shown().sentence.find("uncoalesced"), std::string::npos) << view.shown().sentence;
+
+  // A site the model does not list fails its line and names those it does.
+  const std::vector<std::string> failures = play(*host, app, "memory-site no such access\nframes 1\n");
+  ASSERT_EQ(failures.size(), 1u);
+  EXPECT_NE(failures[0].find("memory.txt:1: memory-site: the focused variant's model lists no access 'no such access'"),
+            std::string::npos)
+      << failures[0];
+  EXPECT_NE(failures[0].find(m->access_sites()[static_cast<std::size_t>(a_load)].name), std::string::npos)
+      << failures[0];
+}
+
+TEST(WarpAccessView, TheCountersAndTheSentenceAreDrawn) {
+  auto host = make_host(1600, 1400);
+  ASSERT_TRUE(host);
+  const VariantDescriptor& v = typed_prefetch_kernel();
+  for (bool padded : {false, true}) {
+    const int config = slab32_config(v, padded);
+    auto m = model_of(v, config);
+    ASSERT_TRUE(m);
+    const int store = site_of(*m, 'A', MemorySpace::Shared, AccessKind::Store);
+    MappingPanel panel;
+    panel.show_view(MappingPanel::View::Memory);
+    panel.warp_access_view().set_site(m->access_sites()[static_cast<std::size_t>(store)].name);
+    const std::string text = drawn_text(*host, panel, focused_on(v, config, Precision::F32));
+    const WarpAccessSummary& s = panel.warp_access_view().shown();
+    EXPECT_EQ(s.space, MemorySpace::Shared);
+    EXPECT_EQ(s.wavefronts, padded ? 1 : 2);
+    EXPECT_EQ(s.conflicts, padded ? 0 : 1);
+    for (const char* words : {"Memory (one warp)", "addresses: from the variant's mapping model", "wavefronts",
+                              "conflict degree", padded ? "(no bank conflict)." : "(a 2-way bank conflict)."})
+      EXPECT_NE(text.find(words), std::string::npos) << words << " is not drawn:\n" << text;
+  }
+}
+
+TEST(WarpAccessView, AModelWithoutAccessSitesSaysSo) {
+  auto host = make_host(1600, 1000);
+  ASSERT_TRUE(host);
+  // A variant whose model lists no accesses (the tensor-core kernels, for now).
+  const VariantDescriptor* found = nullptr;
+  Precision precision = Precision::F32;
+  for (const VariantDescriptor* v : variants_where([](const VariantDescriptor& d) { return is_product_kernel(d); })) {
+    const Precision p = supports(*v, Precision::F32) ? Precision::F32 : v->precisions.front();
+    std::string why;
+    auto m = make_mapping_model(v->id, v->default_config, Problem::Gemm, p, Shape{kSide, kSide, kSide}, &why);
+    if (m && m->access_sites().empty()) {
+      found = v, precision = p;
+      break;
+    }
+  }
+  if (!found) GTEST_SKIP() << "every kernel's model lists its memory accesses";
+  MappingPanel panel;
+  panel.show_view(MappingPanel::View::Memory);
+  const std::string text = drawn_text(*host, panel, focused_on(*found, found->default_config, precision));
+  EXPECT_NE(text.find("This variant's model does not list its memory accesses yet."), std::string::npos) << text;
+}
