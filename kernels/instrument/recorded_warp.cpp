@@ -8,9 +8,12 @@ namespace tilescope {
 
 namespace {
 
-std::vector<std::int64_t> expected_stream(const MappingModel& m, const std::vector<AccessSite>& sites, int stream,
-                                          int bx, int by, int warp, int lane) {
-  std::vector<std::int64_t> out;
+// What the model says each lane of the warp records in `stream`, in order: the steps of the sites
+// recorded there (step by step, in the sites' order), where the lane takes part, each step as its
+// recorded_per_step neighbouring elements. One pass over the steps serves all 32 lanes.
+std::vector<std::vector<std::int64_t>> expected_streams(const MappingModel& m, const std::vector<AccessSite>& sites,
+                                                        int stream, int bx, int by, int warp) {
+  std::vector<std::vector<std::int64_t>> lanes(kWarpLanes);
   int steps = 0;
   for (std::size_t s = 0; s < sites.size(); ++s)
     if (sites[s].recorded == stream) steps = std::max(steps, m.site_steps(static_cast<int>(s), bx, by));
@@ -19,11 +22,12 @@ std::vector<std::int64_t> expected_stream(const MappingModel& m, const std::vect
       if (sites[s].recorded != stream || step >= m.site_steps(static_cast<int>(s), bx, by)) continue;
       WarpAccess w;
       m.warp_access(static_cast<int>(s), bx, by, warp, step, &w);
-      if (w.address[lane] < 0) continue;
       const int per = sites[s].recorded_per_step, element = w.bytes / per;
-      for (int e = 0; e < per; ++e) out.push_back(w.address[lane] + static_cast<std::int64_t>(e) * element);
+      for (int lane = 0; lane < kWarpLanes; ++lane)
+        if (w.address[lane] >= 0)
+          for (int e = 0; e < per; ++e) lanes[lane].push_back(w.address[lane] + static_cast<std::int64_t>(e) * element);
     }
-  return out;
+  return lanes;
 }
 
 }  // namespace
@@ -49,9 +53,10 @@ std::string compare_recorded_warp(const MappingModel& m, const RecordedWarp& r, 
   // model's offsets are from the first byte the kernel may use, so all of a recording's shared
   // addresses may sit one common distance further, a whole number of 128-byte rows of banks.
   std::int64_t shared_base = -1;
-  for (int stream : streams)
+  for (int stream : streams) {
+    const std::vector<std::vector<std::int64_t>> expected = expected_streams(m, sites, stream, bx, by, warp);
     for (int lane = 0; lane < kWarpLanes; ++lane) {
-      const std::vector<std::int64_t> want = expected_stream(m, sites, stream, bx, by, warp, lane);
+      const std::vector<std::int64_t>& want = expected[lane];
       if (static_cast<int>(want.size()) > r.steps) return "the recording is shorter than the model's steps";
       for (int step = 0; step < r.steps; ++step) {
         std::int64_t got = r.at(stream, step, lane);
@@ -66,6 +71,7 @@ std::string compare_recorded_warp(const MappingModel& m, const RecordedWarp& r, 
                  std::to_string(expect) + " (-1: no access)";
       }
     }
+  }
   return "";
 }
 

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <memory>
 #include <sstream>
 #include <string>
@@ -13,6 +14,8 @@
 #include "kernels/core/registry.h"
 #include "kernels/core/typed_configs.h"
 #include "kernels/core/variant.h"
+#include "kernels/instrument/recorded_streams.h"
+#include "kernels/instrument/recorded_warp.h"
 #include "kernels/models/mapping_model.h"
 #include "tests/support/memory_picks.h"
 #include "tests/support/variant_picks.h"
@@ -229,6 +232,48 @@ TEST(MemoryCommand, PrintsTheCountsAndRefusesBadInput) {
   EXPECT_EQ(run({"--sizes", "64"}, &out, &err), kMemoryOk) << err;
   EXPECT_NE(out.find(prefetch_kernel().id), std::string::npos);
   EXPECT_EQ(out.find(tilescope::testing::baseline().id), std::string::npos);
+}
+
+}  // namespace
+
+namespace {
+
+// A recording as the kernel would make it, written from the model (with the system's 1 KB of
+// reserved shared memory before the kernel's): the comparison accepts it, and names one moved
+// address. The GPU suite compares real recordings (tests/gpu/gpu_warp_access_test.cpp).
+RecordedWarp recording_from_model(const MappingModel& m, int bx, int by, int warp) {
+  RecordedWarp r;
+  r.steps = steps_to_record(m, bx, by);
+  r.address.assign(static_cast<std::size_t>(kRecordedStreamCount) * r.steps * kWarpLanes, -1);
+  const std::vector<AccessSite> sites = m.access_sites();
+  std::vector<std::vector<int>> next(kRecordedStreamCount, std::vector<int>(kWarpLanes, 0));
+  int steps = 0;
+  for (std::size_t s = 0; s < sites.size(); ++s) steps = std::max(steps, m.site_steps(static_cast<int>(s), bx, by));
+  for (int step = 0; step < steps; ++step)
+    for (std::size_t s = 0; s < sites.size(); ++s) {
+      if (step >= m.site_steps(static_cast<int>(s), bx, by)) continue;
+      WarpAccess w;
+      m.warp_access(static_cast<int>(s), bx, by, warp, step, &w);
+      const int per = sites[s].recorded_per_step, stream = sites[s].recorded;
+      if (stream < 0) continue;
+      const std::int64_t base = sites[s].space == MemorySpace::Shared ? 1024 : 0;
+      for (int lane = 0; lane < kWarpLanes; ++lane)
+        for (int e = 0; w.address[lane] >= 0 && e < per; ++e)
+          r.address[(static_cast<std::size_t>(stream) * r.steps + next[stream][lane]++) * kWarpLanes + lane] =
+              base + w.address[lane] + static_cast<std::int64_t>(e) * (w.bytes / per);
+    }
+  return r;
+}
+
+TEST(RecordedWarpComparison, AcceptsTheModelsAddressesAndNamesAMovedOne) {
+  const VariantDescriptor& v = tiled_kernel();
+  auto m = model(v, tile_config(v, 16), Problem::Gemm, Precision::F32, 40);
+  RecordedWarp r = recording_from_model(*m, 1, 0, 1);
+  EXPECT_EQ(compare_recorded_warp(*m, r, 1, 0, 1), "");
+  const int stream = m->access_sites()[site_of(*m, 'B', kShared, kLoad)].recorded;
+  r.address[(static_cast<std::size_t>(stream) * r.steps + 3) * kWarpLanes + 7] += 4;
+  const std::string error = compare_recorded_warp(*m, r, 1, 0, 1);
+  EXPECT_NE(error.find("lane 7, step 3"), std::string::npos) << error;
 }
 
 }  // namespace

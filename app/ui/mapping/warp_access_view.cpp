@@ -282,15 +282,18 @@ void WarpAccessView::draw_shared(const WarpAccess& w, float width) {
   ImGui::TextUnformatted("the 32 banks of 4-byte words (word n is in bank n mod 32), a band per phase");
   const float em = ImGui::GetFontSize();
   const float label_w = text_width("lanes 24-31") + em * 0.6f;
-  const float cell_w = std::max(em * 1.2f, (width - label_w) / kSharedBanks);
-  const float band_h = em * 2.8f, gap = em * 0.35f;
+  // All 32 banks within the width, however narrow (presenter mode on a small screen): where a
+  // bank's number does not fit its column, every fourth is written.
+  const float cell_w = (width - label_w) / kSharedBanks;
+  const bool every_number = text_width("31") + em * 0.2f <= cell_w;
+  const float band_h = em * 2.3f, gap = em * 0.3f;
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const ImVec2 p0 = ImGui::GetCursorScreenPos();
   const ImU32 dim = ImGui::GetColorU32(ImGuiCol_TextDisabled);
   text_ending_at(dl, p0.x + label_w - em * 0.4f, p0.y, dim, "bank");
-  for (int b = 0; b < kSharedBanks; ++b)
-    fitted_text(dl, ImVec2(p0.x + label_w + b * cell_w, p0.y), ImVec2(p0.x + label_w + (b + 1) * cell_w, p0.y + em), 0,
-                {std::to_string(b)});
+  for (int b = 0; b < kSharedBanks; b += every_number ? 1 : 4)
+    dl->AddText(ImVec2(p0.x + label_w + b * cell_w, p0.y), ImGui::GetColorU32(ImGuiCol_Text),
+                std::to_string(b).c_str());
   const float top = p0.y + em * 1.3f;
   for (int p = 0; p < static_cast<int>(in.banks.size()); ++p) {
     const float y = top + static_cast<float>(p) * (band_h + gap);
