@@ -34,4 +34,13 @@ int steps_to_record(const MappingModel& m, int block_x, int block_y);
 // (the system's reserved shared memory before the kernel's): the banks are the same.
 std::string compare_recorded_warp(const MappingModel& m, const RecordedWarp& r, int block_x, int block_y, int warp);
 
+// The recording cut into the model's sites and steps ([site][step], as warp_access gives them):
+// each lane's n-th recorded access in a stream is the access the model puts n-th for that lane
+// (recorded_order, the lanes taking part where the model says they do), so a kernel that moves an
+// address (an edited padding or swizzle) shows where it moved. Steps the recording does not reach,
+// and lanes the model leaves out, stay -1. Shared addresses are counted from where the model's
+// start (the system's reserved part taken off, as compare_recorded_warp finds it).
+std::vector<std::vector<WarpAccess>> split_recording(const MappingModel& m, const RecordedWarp& r, int block_x,
+                                                     int block_y, int warp);
+
 }  // namespace tilescope

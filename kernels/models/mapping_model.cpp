@@ -20,6 +20,22 @@ int wavefronts(const SharedRequest& r) {
   return most;
 }
 
+std::vector<SiteStep> MappingModel::recorded_order(int stream, int block_x, int block_y) const {
+  const std::vector<AccessSite> sites = access_sites();
+  std::vector<int> steps(sites.size(), 0);
+  int most = 0;
+  for (std::size_t s = 0; s < sites.size(); ++s)
+    if (sites[s].recorded == stream) {
+      steps[s] = site_steps(static_cast<int>(s), block_x, block_y);
+      most = std::max(most, steps[s]);
+    }
+  std::vector<SiteStep> order;
+  for (int step = 0; step < most; ++step)
+    for (std::size_t s = 0; s < sites.size(); ++s)
+      if (step < steps[s]) order.push_back({static_cast<int>(s), step});
+  return order;
+}
+
 std::int64_t MappingModel::a_reads_total(std::int64_t rows, std::int64_t cols) const {
   std::int64_t total = 0;
   for (std::int64_t i = 0; i < rows; ++i)

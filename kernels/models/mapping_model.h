@@ -135,6 +135,11 @@ class MappingModel {
   virtual int site_steps(int /*site*/, int /*block_x*/, int /*block_y*/) const { return 0; }
   virtual void warp_access(int /*site*/, int /*block_x*/, int /*block_y*/, int /*warp*/, int /*step*/,
                            WarpAccess* /*out*/) const {}
+  // The order in which each lane of block (bx, by) records the steps of the sites that share
+  // recording stream `stream` (AccessSite::recorded), as the kernel executes them. By default the
+  // sites' steps are taken step by step, in the order the sites are listed (step 0 of each, then
+  // step 1 of each, ...); a kernel that runs one site's steps in bursts between another's says so.
+  virtual std::vector<SiteStep> recorded_order(int stream, int block_x, int block_y) const;
 };
 
 // nullptr when the variant has no model (cuBLAS: opaque), the configuration is refused for

@@ -60,6 +60,12 @@ struct WarpAccess {
   bool any() const;
 };
 
+// One step of one access site (an index into MappingModel::access_sites()).
+struct SiteStep {
+  int site = 0;
+  int step = 0;
+};
+
 // What global memory makes of one request.
 struct GlobalRequest {
   int sectors = 0;              // distinct 32-byte sectors touched

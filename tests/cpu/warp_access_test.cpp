@@ -247,16 +247,12 @@ RecordedWarp recording_from_model(const MappingModel& m, int bx, int by, int war
   r.address.assign(static_cast<std::size_t>(kRecordedStreamCount) * r.steps * kWarpLanes, -1);
   const std::vector<AccessSite> sites = m.access_sites();
   std::vector<std::vector<int>> next(kRecordedStreamCount, std::vector<int>(kWarpLanes, 0));
-  int steps = 0;
-  for (std::size_t s = 0; s < sites.size(); ++s) steps = std::max(steps, m.site_steps(static_cast<int>(s), bx, by));
-  for (int step = 0; step < steps; ++step)
-    for (std::size_t s = 0; s < sites.size(); ++s) {
-      if (step >= m.site_steps(static_cast<int>(s), bx, by)) continue;
+  for (int stream = 0; stream < kRecordedStreamCount; ++stream)
+    for (const SiteStep& at : m.recorded_order(stream, bx, by)) {
       WarpAccess w;
-      m.warp_access(static_cast<int>(s), bx, by, warp, step, &w);
-      const int per = sites[s].recorded_per_step, stream = sites[s].recorded;
-      if (stream < 0) continue;
-      const std::int64_t base = sites[s].space == MemorySpace::Shared ? 1024 : 0;
+      m.warp_access(at.site, bx, by, warp, at.step, &w);
+      const int per = sites[at.site].recorded_per_step;
+      const std::int64_t base = sites[at.site].space == MemorySpace::Shared ? 1024 : 0;
       for (int lane = 0; lane < kWarpLanes; ++lane)
         for (int e = 0; w.address[lane] >= 0 && e < per; ++e)
           r.address[(static_cast<std::size_t>(stream) * r.steps + next[stream][lane]++) * kWarpLanes + lane] =
@@ -274,6 +270,40 @@ TEST(RecordedWarpComparison, AcceptsTheModelsAddressesAndNamesAMovedOne) {
   r.address[(static_cast<std::size_t>(stream) * r.steps + 3) * kWarpLanes + 7] += 4;
   const std::string error = compare_recorded_warp(*m, r, 1, 0, 1);
   EXPECT_NE(error.find("lane 7, step 3"), std::string::npos) << error;
+}
+
+// Cut into sites and steps, a recording gives back the model's accesses (the reserved shared
+// memory taken off), and a moved address shows at its site, step and lane.
+TEST(RecordedWarpSplit, GivesBackTheModelsAccessesAndShowsAMovedOne) {
+  const VariantDescriptor& v = prefetch_kernel();
+  auto m = model(v, 0, Problem::Ata, Precision::F64, 75);
+  ASSERT_FALSE(m->access_sites().empty());
+  RecordedWarp r = recording_from_model(*m, 0, 0, 2);
+  std::vector<std::vector<WarpAccess>> split = split_recording(*m, r, 0, 0, 2);
+  ASSERT_EQ(split.size(), m->access_sites().size());
+  int compared = 0;
+  for (std::size_t s = 0; s < split.size(); ++s) {
+    ASSERT_EQ(static_cast<int>(split[s].size()), m->site_steps(static_cast<int>(s), 0, 0));
+    for (std::size_t step = 0; step < split[s].size(); ++step) {
+      WarpAccess w;
+      m->warp_access(static_cast<int>(s), 0, 0, 2, static_cast<int>(step), &w);
+      if (m->access_sites()[s].recorded < 0) continue;
+      EXPECT_EQ(split[s][step].address, w.address) << "site " << s << " step " << step;
+      compared += w.any();
+    }
+  }
+  EXPECT_GT(compared, 10);
+  const int site = site_of(*m, 'B', kShared, kLoad), stream = m->access_sites()[site].recorded;
+  const int per = m->access_sites()[site].recorded_per_step;
+  const std::vector<SiteStep> order = m->recorded_order(stream, 0, 0);
+  // The lane's first recorded access of this site: all lanes read at every step of it.
+  int index = 0;
+  while (order[index / per].site != site) ++index;
+  r.address[(static_cast<std::size_t>(stream) * r.steps + index) * kWarpLanes + 5] += 8;
+  split = split_recording(*m, r, 0, 0, 2);
+  WarpAccess w;
+  m->warp_access(site, 0, 0, 2, order[index / per].step, &w);
+  EXPECT_EQ(split[site][order[index / per].step].address[5], w.address[5] + 8);
 }
 
 }  // namespace
