@@ -40,7 +40,9 @@ Commands:
   tune         sweep a kernel's tile parameters: compile, time and verify every
                point, draw the GFLOP/s landscape (tilescope tune --help)
   memory       count a kernel's global sectors and shared-memory bank conflicts
-               from its model, without a GPU (tilescope memory --help)
+               from its model, without a GPU; record one warp on the GPU and
+               compare it, or an edit of the kernel, with the model
+               (tilescope memory --help)
 
 Options:
   -h, --help   print this help

@@ -281,23 +281,6 @@ int run_with_gpu(const BenchOptions& opt, const DeviceInfo& device, std::ostream
   return sweep.interrupted ? report_interrupt(rows.size(), jobs.size(), err) : code;
 }
 
-// --kernel-text: installs the edit and turns the edited variant's selections into its edited
-// configurations. False with *error.
-bool use_kernel_text(BenchOptions* opt, std::string* error) {
-  if (opt->kernel_text.empty()) return true;
-  KernelTextOption edit;
-  if (!install_kernel_text_option(opt->kernel_text, &edit, error)) return false;
-  bool selected = false;
-  for (VariantSelection& sel : opt->selections) {
-    if (sel.variant != edit.variant) continue;
-    selected = true;
-    sel.config_index = edited_or_same(edit, *sel.variant, sel.config_index, error);
-    if (sel.config_index < 0) return false;
-  }
-  if (!selected) *error = std::string("--kernel-text: ") + edit.variant->id + " is not among the variants to run";
-  return selected;
-}
-
 int run_bench_unguarded(int argc, char** argv, std::ostream& out, std::ostream& err) {
   BenchOptions opt = parse_bench_args(argc, argv);
   if (std::string error; opt.ok() && !opt.help && !use_kernel_text(&opt, &error)) opt.error = error;

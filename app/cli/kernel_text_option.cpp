@@ -37,4 +37,20 @@ int edited_or_same(const KernelTextOption& option, const VariantDescriptor& v, i
   return add_edited_config(v, index, option.tag, why);
 }
 
+bool use_kernel_text(BenchOptions* opt, std::string* error, KernelTextOption* out) {
+  if (opt->kernel_text.empty()) return true;
+  KernelTextOption edit;
+  if (!install_kernel_text_option(opt->kernel_text, &edit, error)) return false;
+  if (out) *out = edit;
+  bool selected = false;
+  for (VariantSelection& sel : opt->selections) {
+    if (sel.variant != edit.variant) continue;
+    selected = true;
+    sel.config_index = edited_or_same(edit, *sel.variant, sel.config_index, error);
+    if (sel.config_index < 0) return false;
+  }
+  if (!selected) *error = std::string("--kernel-text: ") + edit.variant->id + " is not among the variants to run";
+  return selected;
+}
+
 }  // namespace tilescope

@@ -7,6 +7,7 @@
 
 #include <string>
 
+#include "app/cli/bench_args.h"
 #include "kernels/core/variant.h"
 
 namespace tilescope {
@@ -24,5 +25,10 @@ bool install_kernel_text_option(const std::string& spec, KernelTextOption* out, 
 // The index a command runs for configuration `index` of v: the edited configuration when v is the
 // edited variant, else `index`. -1 with *why when v cannot run its edit (edited_texts.h).
 int edited_or_same(const KernelTextOption& option, const VariantDescriptor& v, int index, std::string* why);
+
+// opt->kernel_text (bench's and memory's --kernel-text), when given: installs the edit and turns
+// the edited variant's selected configurations into its edited ones. False with *error (the
+// option's, or the edited variant is not among the selected ones); *edit (may be null) says which.
+bool use_kernel_text(BenchOptions* opt, std::string* error, KernelTextOption* edit = nullptr);
 
 }  // namespace tilescope

@@ -1,6 +1,6 @@
 #include "app/cli/memory_command.h"
 
-#include <chrono>
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <memory>
@@ -8,13 +8,13 @@
 #include <vector>
 
 #include "app/cli/bench_args.h"
+#include "app/cli/kernel_text_option.h"
+#include "app/cli/memory_record.h"
 #include "app/export/atomic_file.h"
+#include "app/export/recorded_warp_file.h"
 #include "kernels/core/registry.h"
 #include "kernels/core/text_format.h"
 #include "kernels/core/typed_configs.h"
-#include "kernels/cuda/device_info.h"
-#include "kernels/instrument/recorded_warp.h"
-#include "kernels/instrument/trace.h"
 #include "kernels/models/mapping_model.h"
 #include "kernels/models/warp_access.h"
 
@@ -22,9 +22,10 @@ namespace tilescope {
 
 namespace {
 
-const char* kMemoryUsage = R"(usage: tilescope memory [--variants LIST] [--problem LIST] [--precision LIST]
+const char* kMemoryUsage = R"usage(usage: tilescope memory [--variants LIST] [--problem LIST] [--precision LIST]
                         [--sizes LIST | --m LIST --n LIST --k LIST] [--sites] [--exact]
-                        [--record BLOCK,WARP] [--csv FILE]
+                        [--record BLOCK,WARP [--recording FILE]] [--kernel-text ID=FILE]
+                        [--csv FILE]
 
 Counts, from each configuration's mapping model (no GPU needed), what the memory system makes of
 the kernel's accesses, one warp instruction at a time, summed over the whole kernel:
@@ -48,16 +49,31 @@ the tensor-core kernels for now) are listed as such.
                 addresses of warp WARP of block BLOCK (blockIdx.y * gridDim.x + blockIdx.x) at
                 every step of every access, and compare them with the model's; prints the time
                 the recording took
+  --recording FILE
+                with --record: write every configuration's recorded warp to FILE (device,
+                variant, configuration, edit, problem, type, sizes, block, warp, steps, then the
+                32 lanes' addresses per stream and step; the format is in docs/MEMORY.md),
+                through a temporary file renamed into place, once every configuration is done
+  --kernel-text ID=FILE
+                run variant ID's selected configurations from the edited kernel text in FILE,
+                as `tilescope bench` does (their rows say "(edited TAG)"); with --record the
+                edited kernel's warp is compared with the shipped kernel's model, and an address
+                the edit moved is named by its access site, step and lane (without --record the
+                counts are the shipped kernel's model's: the model does not read the edit)
   --exact       count every block, however long it takes (without it, a kernel of more than
                 about 4 million warp accesses is counted on every n-th block and scaled, and
                 its row says "sampled")
 
-Exit codes: 0 counted (and recorded as the model says); 2 bad arguments; 3 --record without a
-usable GPU; 4 --csv could not be written; 5 a recorded address differs from the model's.
+Exit codes: 0 counted (and recorded as the model says); 2 bad arguments (--recording without
+--record, an unreadable --kernel-text file, nothing to record); 3 --record without a usable GPU,
+or the instrumented run failed (nothing is written then); 4 --csv or --recording could not be
+written (a missing or read-only folder is refused before anything runs); 5 a recorded address
+differs from the model's (an edit's: from the shipped kernel's model; --recording is written).
 
 Example:
   tilescope memory --variants naive:32x8,naive:32x8_columns --sizes 1024 --sites
-)";
+  tilescope memory --variants smem_tiled:16 --sizes 1024 --record 5,1 --recording warp.txt
+)usage";
 
 struct Row {
   std::string variant, config, problem, precision, site;
@@ -113,72 +129,64 @@ std::string variants_with_access_sites() {
   return out;
 }
 
-// Runs the instrumented kernel, records one warp and compares it with the model.
-int record_and_compare(const VariantDescriptor& v, int config, Problem problem, Precision precision, const Shape& shape,
-                       const MappingModel& model, int block, int warp, std::ostream& out, std::ostream& err) {
-  const Dim2 grid = model.grid(), threads = model.block();
-  const int warps = (threads.x * threads.y + kWarpLanes - 1) / kWarpLanes;
-  if (block >= grid.x * grid.y || warp >= warps) {
-    err << "tilescope memory: --record " << block << "," << warp << ": this launch has " << grid.x * grid.y
-        << " blocks of " << warps << " warps\n";
-    return kMemoryBadArguments;
-  }
-  const DeviceInfo& device = probe_device();
-  if (!device.ok()) {
-    err << "tilescope memory: --record needs a GPU: " << device.unavailable_reason << "\n";
-    return kMemoryNoGpu;
-  }
-  const int bx = block % grid.x, by = block / grid.x;
-  const auto start = std::chrono::steady_clock::now();
-  const RecordedWarp r =
-      record_warp(v.id, config, problem, precision, shape, {block, warp, steps_to_record(model, bx, by)}, 1);
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  if (!r.ok()) {
-    err << "tilescope memory: the instrumented run failed: " << r.error << "\n";
-    return kMemoryNoGpu;
-  }
-  const std::string difference = compare_recorded_warp(model, r, bx, by, warp);
-  out << format("    recorded warp %d of block %d on %s in %.3f s (%d steps): %s\n", warp, block, device.name.c_str(),
-                seconds, r.steps, difference.empty() ? "every address as the model says" : difference.c_str());
-  return difference.empty() ? kMemoryOk : kMemoryRecordDiffers;
-}
-
-}  // namespace
-
-int run_memory_command(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
-  std::vector<std::string> args;
+// The options of `memory` beyond bench's, and bench's own as bench parses them.
+struct MemoryOptions {
+  BenchOptions bench;
   bool sites = false, exact = false;
-  int record_block = -1, record_warp = -1;
+  int record_block = -1, record_warp = -1;  // -1: no --record
+  std::string recording;                    // --recording FILE
+  KernelTextOption edit;                    // --kernel-text, once installed
+  // The configuration each selection names, before an edit turned it into an edited one.
+  std::vector<int> shipped_config;
+};
+
+// Parses argv; kMemoryOk, or the exit code with the message on `err` (help on `out`: *help).
+int parse_memory_options(int argc, const char* const* argv, MemoryOptions* o, bool* help, std::ostream& out,
+                         std::ostream& err) {
+  std::vector<std::string> args;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "-h" || a == "--help") {
       out << kMemoryUsage;
+      *help = true;
       return kMemoryOk;
     }
     if (a == "--record") {
-      if (i + 1 >= argc || std::sscanf(argv[i + 1], "%d,%d", &record_block, &record_warp) != 2 || record_block < 0 ||
-          record_warp < 0) {
+      if (i + 1 >= argc || std::sscanf(argv[i + 1], "%d,%d", &o->record_block, &o->record_warp) != 2 ||
+          o->record_block < 0 || o->record_warp < 0) {
         err << "tilescope memory: --record takes BLOCK,WARP (two numbers >= 0, e.g. --record 0,3)\n";
         return kMemoryBadArguments;
       }
       ++i;
       continue;
     }
-    if (a == "--sites" || a == "--exact") {
-      (a == "--sites" ? sites : exact) = true;
+    if (a == "--recording") {
+      if (i + 1 >= argc || argv[i + 1][0] == '\0') {
+        err << "tilescope memory: --recording takes a FILE\n";
+        return kMemoryBadArguments;
+      }
+      o->recording = argv[++i];
       continue;
     }
-    for (const char* refused : {"--reps", "--warmup", "--no-verify", "--seed", "--json", "--kernel-text", "--list",
-                                "--roofs", "--no-baseline"})
+    if (a == "--sites" || a == "--exact") {
+      (a == "--sites" ? o->sites : o->exact) = true;
+      continue;
+    }
+    for (const char* refused :
+         {"--reps", "--warmup", "--no-verify", "--seed", "--json", "--list", "--roofs", "--no-baseline"})
       if (a == refused) {
         err << "tilescope memory: " << a << " is an option of bench, not of memory (tilescope memory --help)\n";
         return kMemoryBadArguments;
       }
     args.push_back(a);
   }
-  auto given = [&](const char* o) {
+  if (!o->recording.empty() && o->record_block < 0) {
+    err << "tilescope memory: --recording writes the warp --record BLOCK,WARP records: give --record too\n";
+    return kMemoryBadArguments;
+  }
+  auto given = [&](const char* name) {
     for (const std::string& a : args)
-      if (a == o) return true;
+      if (a == name) return true;
     return false;
   };
   if (!given("--variants")) {
@@ -192,19 +200,67 @@ int run_memory_command(int argc, const char* const* argv, std::ostream& out, std
   if (!given("--sizes") && !given("--m") && !given("--n") && !given("--k"))
     args.insert(args.end(), {"--sizes", "1024"});
   args.push_back("--no-baseline");
-  const BenchOptions opt = parse_bench_args(args);
-  if (!opt.ok()) {
-    err << "tilescope memory: " << opt.error << "\n";
+  o->bench = parse_bench_args(args);
+  std::string error = o->bench.error;
+  for (const VariantSelection& sel : o->bench.selections) o->shipped_config.push_back(sel.config_index);
+  if (error.empty()) use_kernel_text(&o->bench, &error, &o->edit);
+  if (!error.empty()) {
+    err << "tilescope memory: " << error << "\n";
     return kMemoryBadArguments;
   }
+  // Files that cannot be written are refused before anything is counted or recorded.
+  for (const std::string& path : {o->bench.csv_path, o->recording})
+    if (!path.empty() && !check_writable_path(path, &error)) {
+      err << "tilescope memory: " << error << "\n";
+      return kMemoryOutputFailed;
+    }
+  return kMemoryOk;
+}
+
+// The per-site lines of --sites, printed and added to the CSV.
+void print_sites(const MappingModel& model, const AccessTotals& t, const Row& row, std::ostream& out,
+                 std::string* csv) {
+  const std::vector<AccessSite> list = model.access_sites();
+  for (std::size_t s = 0; s < list.size(); ++s) {
+    const AccessCounts& c = t.per_site[s];
+    Row site_row = row;
+    site_row.site = list[s].name;
+    site_row.gl = site_row.gs = site_row.sl = site_row.ss = AccessCounts();
+    const bool global = list[s].space == MemorySpace::Global, load = list[s].kind == AccessKind::Load;
+    (global ? (load ? site_row.gl : site_row.gs) : (load ? site_row.sl : site_row.ss)) = c;
+    out << format("    %-32s %2d-byte %s %s: %lld requests, ", list[s].name.c_str(), list[s].bytes,
+                  to_string(list[s].space), to_string(list[s].kind), static_cast<long long>(c.requests));
+    if (global)
+      out << format("%lld sectors (%s per request)\n", static_cast<long long>(c.sectors),
+                    ratio(c.sectors, c.requests).c_str());
+    else
+      out << format("%lld wavefronts (%s per instruction), %lld conflicts\n", static_cast<long long>(c.wavefronts),
+                    ratio(c.wavefronts, c.requests).c_str(), static_cast<long long>(c.conflicts()));
+    *csv += csv_line(site_row);
+  }
+}
+
+}  // namespace
+
+int run_memory_command(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
+  MemoryOptions o;
+  bool help = false;
+  if (const int code = parse_memory_options(argc, argv, &o, &help, out, err); code != kMemoryOk || help) return code;
+  const BenchOptions& opt = o.bench;
+  if (o.edit.variant && o.record_block < 0)
+    out << "note: the counts of the edited rows are the shipped kernel's model's (the model does not read the "
+           "edit); --record BLOCK,WARP records what the edited kernel does\n";
   std::string csv = kCsvHeader;
+  std::vector<WarpRecord> recorded;
+  int code = kMemoryOk;
   out << format("%-16s %-22s %-4s %-4s %5s %5s %5s  %11s %6s  %9s %6s  %11s %11s  %10s %10s\n", "variant", "config",
                 "prob", "type", "M", "N", "K", "global ld", "sec/rq", "global st", "sec/rq", "shared ld wf",
                 "ld conflicts", "shared st wf", "st conflicts");
   for (Problem problem : opt.problems)
     for (const Shape& shape : opt.shapes_for(problem))
       for (Precision precision : opt.precisions)
-        for (const VariantSelection& sel : opt.selections) {
+        for (std::size_t i = 0; i < opt.selections.size(); ++i) {
+          const VariantSelection& sel = opt.selections[i];
           const VariantDescriptor& v = *sel.variant;
           const TileConfig& cfg = config_at(v, sel.config_index);
           if (!variant_refusal(v, sel.config_index, problem, precision).empty()) continue;
@@ -224,7 +280,7 @@ int run_memory_command(int argc, const char* const* argv, std::ostream& out, std
                           model ? "its model does not list the kernel's accesses yet" : why.c_str());
             continue;
           }
-          const AccessTotals t = exact ? access_totals(*model, INT64_MAX) : access_totals(*model);
+          const AccessTotals t = o.exact ? access_totals(*model, INT64_MAX) : access_totals(*model);
           row.gl = t.global_load;
           row.gs = t.global_store;
           row.sl = t.shared_load;
@@ -232,38 +288,44 @@ int run_memory_command(int argc, const char* const* argv, std::ostream& out, std
           row.sampled = t.sampled;
           print_row(row, out);
           csv += csv_line(row);
-          if (record_block >= 0) {
-            const int code = record_and_compare(v, sel.config_index, problem, precision, shape, *model, record_block,
-                                                record_warp, out, err);
-            if (code != kMemoryOk) return code;
+          if (o.record_block >= 0) {
+            // An edited configuration is recorded for the shipped (or typed) one it edits.
+            const bool edited = o.edit.variant == &v;
+            const WarpToCompare w{&v,
+                                  sel.config_index,
+                                  config_at(v, o.shipped_config[i]).name,
+                                  edited ? o.edit.tag : "",
+                                  problem,
+                                  precision,
+                                  shape,
+                                  o.record_block,
+                                  o.record_warp};
+            WarpRecord record;
+            const int recorded_code = record_and_compare(w, *model, out, err, &record);
+            // A difference is a finding, not a failure: the other configurations are recorded too.
+            if (recorded_code != kMemoryOk && recorded_code != kMemoryRecordDiffers) return recorded_code;
+            code = std::max(code, recorded_code);
+            recorded.push_back(std::move(record));
           }
-          if (!sites) continue;
-          const std::vector<AccessSite> list = model->access_sites();
-          for (std::size_t s = 0; s < list.size(); ++s) {
-            const AccessCounts& c = t.per_site[s];
-            Row site_row = row;
-            site_row.site = list[s].name;
-            site_row.gl = site_row.gs = site_row.sl = site_row.ss = AccessCounts();
-            const bool global = list[s].space == MemorySpace::Global, load = list[s].kind == AccessKind::Load;
-            (global ? (load ? site_row.gl : site_row.gs) : (load ? site_row.sl : site_row.ss)) = c;
-            out << format("    %-32s %2d-byte %s %s: %lld requests, ", list[s].name.c_str(), list[s].bytes,
-                          to_string(list[s].space), to_string(list[s].kind), static_cast<long long>(c.requests));
-            if (global)
-              out << format("%lld sectors (%s per request)\n", static_cast<long long>(c.sectors),
-                            ratio(c.sectors, c.requests).c_str());
-            else
-              out << format("%lld wavefronts (%s per instruction), %lld conflicts\n",
-                            static_cast<long long>(c.wavefronts), ratio(c.wavefronts, c.requests).c_str(),
-                            static_cast<long long>(c.conflicts()));
-            csv += csv_line(site_row);
-          }
+          if (o.sites) print_sites(*model, t, row, out, &csv);
         }
   std::string error;
+  if (!o.recording.empty()) {
+    if (recorded.empty()) {
+      err << "tilescope memory: --recording: no configuration was recorded (none of those selected lists its "
+             "accesses)\n";
+      return kMemoryBadArguments;
+    }
+    if (!write_recorded_warps_file(o.recording, recorded, &error)) {
+      err << "tilescope memory: " << error << "\n";
+      return kMemoryOutputFailed;
+    }
+  }
   if (!opt.csv_path.empty() && !write_file_atomically(opt.csv_path, csv, &error)) {
     err << "tilescope memory: " << error << "\n";
     return kMemoryOutputFailed;
   }
-  return kMemoryOk;
+  return code;
 }
 
 }  // namespace tilescope

@@ -58,8 +58,12 @@ void summarize_global(const AccessSite& site, const WarpAccess& w, WarpAccessSum
         static_cast<long long>(s->bytes_moved), 100 * s->efficiency);
 }
 
-void summarize_shared(const AccessSite& site, const WarpAccess& w, WarpAccessSummary* s) {
-  const SharedInstruction in = shared_instruction(w, true);
+void summarize_shared(const AccessSite& site, const WarpAccess& w, const WarpAccess* async_global,
+                      WarpAccessSummary* s) {
+  const SharedInstruction in =
+      async_global ? async_copy_instruction(w, *async_global, true) : shared_instruction(w, true);
+  s->arrival_lines = in.lines;
+  s->bank_wavefronts = shared_instruction(w).wavefronts;
   s->phases = in.phases;
   s->wavefronts = in.wavefronts;
   s->ideal = in.ideal;
@@ -74,11 +78,22 @@ void summarize_shared(const AccessSite& site, const WarpAccess& w, WarpAccessSum
     }
   if (s->degree < 2) s->worst_phase = s->worst_bank = -1, s->worst_lanes = 0;
   const std::string waves = plural(s->wavefronts, "wavefront", "wavefronts");
+  if (in.lines > 0 && s->wavefronts > s->bank_wavefronts) {
+    s->sentence = format(
+        "the copy's data arrive in %s of global memory and are written line by line: %s where the banks alone "
+        "would need %d (not a bank conflict; rows of 128 bytes would arrive in fewer lines)",
+        plural(in.lines, "128-byte line", "128-byte lines").c_str(), waves.c_str(), s->bank_wavefronts);
+    return;
+  }
   if (s->conflicts > 0 && s->worst_bank >= 0) {
     const std::string where =
         s->phases == 1 ? std::string() : "in the phase of " + phase_lanes(s->worst_phase, s->phases) + ", ";
-    s->sentence = format("%s%d lanes need %d different words of bank %d: %s instead of %d (a %d-way bank conflict)",
-                         where.c_str(), s->worst_lanes, s->degree, s->worst_bank, waves.c_str(), s->ideal, s->degree);
+    // "an 8-way", "an 11-way", "an 18-way": the article follows the number as it is said.
+    const int d = s->degree;
+    const char* article = d == 8 || d == 11 || d == 18 || (d >= 80 && d < 90) ? "an" : "a";
+    s->sentence =
+        format("%s%d lanes need %d different words of bank %d: %s instead of %d (%s %d-way bank conflict)",
+               where.c_str(), s->worst_lanes, s->degree, s->worst_bank, waves.c_str(), s->ideal, article, s->degree);
     return;
   }
   const char* verb = site.kind == AccessKind::Load ? "read" : "write";
@@ -97,7 +112,7 @@ void summarize_shared(const AccessSite& site, const WarpAccess& w, WarpAccessSum
 
 }  // namespace
 
-WarpAccessSummary summarize(const AccessSite& site, const WarpAccess& w) {
+WarpAccessSummary summarize(const AccessSite& site, const WarpAccess& w, const WarpAccess* async_global) {
   WarpAccessSummary s;
   s.space = site.space;
   for (std::int64_t a : w.address) s.active_lanes += a >= 0;
@@ -108,7 +123,7 @@ WarpAccessSummary summarize(const AccessSite& site, const WarpAccess& w) {
   if (site.space == MemorySpace::Global)
     summarize_global(site, w, &s);
   else
-    summarize_shared(site, w, &s);
+    summarize_shared(site, w, async_global, &s);
   return s;
 }
 

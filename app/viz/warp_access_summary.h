@@ -29,9 +29,14 @@ struct WarpAccessSummary {
   // bank is where the degree is (its phase and the lanes on it); -1 where nothing conflicts.
   int phases = 0, wavefronts = 0, ideal = 0, conflicts = 0, degree = 0;
   int worst_phase = -1, worst_bank = -1, worst_lanes = 0;
+  // A cp.async's shared side: the global lines its data arrive in (0 for any other access), and
+  // the wavefronts the banks alone would need.
+  int arrival_lines = 0, bank_wavefronts = 0;
   std::string sentence;  // what it means, in plain words
 };
-WarpAccessSummary summarize(const AccessSite& site, const WarpAccess& w);
+// `async_global`: for the shared side of a cp.async (AccessSite::async_copy_of), the same step of
+// its global side, whose lines decide the wavefronts (async_copy_instruction); null otherwise.
+WarpAccessSummary summarize(const AccessSite& site, const WarpAccess& w, const WarpAccess* async_global = nullptr);
 
 // One 128-byte line a global request touches, its four sectors, and the lanes on each.
 struct LineRow {

@@ -140,6 +140,10 @@ class MappingModel {
   // sites' steps are taken step by step, in the order the sites are listed (step 0 of each, then
   // step 1 of each, ...); a kernel that runs one site's steps in bursts between another's says so.
   virtual std::vector<SiteStep> recorded_order(int stream, int block_x, int block_y) const;
+  // What the access sites leave out and why, in a sentence or two for the memory view ("" when
+  // they list every memory instruction of the kernel): copies made by the TMA or read by the
+  // tensor cores themselves have no lane addresses, and the profiler counts them apart.
+  virtual std::string memory_note() const { return ""; }
 };
 
 // nullptr when the variant has no model (cuBLAS: opaque), the configuration is refused for

@@ -115,9 +115,17 @@ SharedInstruction shared_instruction(const WarpAccess& w, bool with_picture) {
   return out;
 }
 
+SharedInstruction async_copy_instruction(const WarpAccess& shared, const WarpAccess& global, bool with_picture) {
+  SharedInstruction out = shared_instruction(shared, with_picture);
+  out.lines = global_request(global).lines;
+  out.wavefronts = std::max(out.wavefronts, out.lines);
+  out.ideal = std::max(out.ideal, out.lines);
+  return out;
+}
+
 namespace {
 
-void add(AccessCounts* c, const AccessSite& site, const WarpAccess& w) {
+void add(AccessCounts* c, const AccessSite& site, const WarpAccess& w, const WarpAccess* global = nullptr) {
   if (!w.any()) return;
   ++c->requests;
   if (site.space == MemorySpace::Global) {
@@ -144,7 +152,7 @@ void add(AccessCounts* c, const AccessSite& site, const WarpAccess& w) {
     c->sectors += sectors;
     c->bytes_used += used;
   } else {
-    const SharedInstruction s = shared_instruction(w);
+    const SharedInstruction s = global ? async_copy_instruction(w, *global) : shared_instruction(w);
     c->wavefronts += s.wavefronts;
     c->ideal_wavefronts += s.ideal;
     for (std::int64_t a : w.address)
@@ -166,6 +174,7 @@ void sum_into(AccessCounts* into, const AccessCounts& c) {
 }
 
 AccessCounts* totals_slot(AccessTotals* t, const AccessSite& s) {
+  if (s.async_copy_of >= 0) return &t->async_copy;
   if (s.space == MemorySpace::Global) return s.kind == AccessKind::Load ? &t->global_load : &t->global_store;
   return s.kind == AccessKind::Load ? &t->shared_load : &t->shared_store;
 }
@@ -195,7 +204,7 @@ AccessTotals access_totals(const MappingModel& model, std::int64_t budget) {
   const unsigned threads = std::max(1u, std::min<unsigned>(std::thread::hardware_concurrency(), 16));
   std::vector<std::vector<AccessCounts>> partial(threads, std::vector<AccessCounts>(sites.size()));
   auto count = [&](unsigned id) {
-    WarpAccess w;
+    WarpAccess w, g;
     for (std::size_t i = id; i < counted.size(); i += threads) {
       const int bx = static_cast<int>(counted[i] % grid.x), by = static_cast<int>(counted[i] / grid.x);
       if (!model.block_active(bx, by)) continue;
@@ -205,7 +214,12 @@ AccessTotals access_totals(const MappingModel& model, std::int64_t budget) {
           for (int step = 0; step < steps; ++step) {
             w = WarpAccess();
             model.warp_access(static_cast<int>(s), bx, by, warp, step, &w);
-            add(&partial[id][s], sites[s], w);
+            const int of = sites[s].async_copy_of;
+            if (of >= 0) {
+              g = WarpAccess();
+              model.warp_access(of, bx, by, warp, step, &g);
+            }
+            add(&partial[id][s], sites[s], w, of >= 0 ? &g : nullptr);
           }
       }
     }

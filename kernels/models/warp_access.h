@@ -48,6 +48,11 @@ struct AccessSite {
   // not recorded. Sites that share a stream are recorded step by step in the order listed.
   int recorded = -1;
   int recorded_per_step = 1;
+  // The shared side of a cp.async (the site, an index into access_sites(), of the global load whose
+  // data it writes; -1: an ordinary access). Its data land as the global side's 128-byte lines
+  // arrive, one wavefront per line at least, and the profiler counts these writes apart from the
+  // stores (LDGSTS): see async_copy_instruction.
+  int async_copy_of = -1;
 };
 
 // The addresses of one warp at one step of a site: bytes from the start of the matrix (global) or
@@ -90,8 +95,15 @@ struct SharedInstruction {
     std::vector<std::int64_t> words;
   };
   std::vector<std::array<Bank, kSharedBanks>> banks;  // [phase][bank]
+  int lines = 0;  // a cp.async's write: the global lines its data arrive in (0: an ordinary access)
 };
 SharedInstruction shared_instruction(const WarpAccess& w, bool with_picture = false);
+// The shared side of a cp.async whose global side is `global`: written line by line as the data
+// arrive, so at least as many wavefronts as the global side has 128-byte lines. That many are the
+// ideal too: Nsight Compute counts no bank conflict for them (its per-instruction "ideal", from the
+// shared addresses alone, does). A warp copying 8 rows of 64 bytes takes 8 wavefronts; 4 rows of
+// 128 bytes, 4.
+SharedInstruction async_copy_instruction(const WarpAccess& shared, const WarpAccess& global, bool with_picture = false);
 
 // A whole kernel's counts for one direction of one space, as the profiler reports them.
 struct AccessCounts {
@@ -103,7 +115,9 @@ struct AccessCounts {
   std::int64_t conflicts() const { return wavefronts - ideal_wavefronts; }
 };
 struct AccessTotals {
-  AccessCounts global_load, global_store, shared_load, shared_store;
+  // Global loads include cp.async's global side; shared stores do not include its shared side,
+  // which is counted apart (async_copy), as the profiler counts LDGSTS apart from STS.
+  AccessCounts global_load, global_store, shared_load, shared_store, async_copy;
   bool sampled = false;  // counted on every `stride`-th block and scaled
   std::int64_t blocks_counted = 0;
   std::int64_t blocks = 0;

@@ -281,6 +281,13 @@ class WmmaModel final : public BlockTileModel {
   // No fragment picture: wmma promises no lane layout for its fragments (that is the lesson;
   // mma.sync, the next variant, has one). Owners are lanes as the copy-out assigns them.
   const FragmentPicture* fragments() const override { return nullptr; }
+  // For the same reason the memory view has no sites to show here.
+  std::string memory_note() const override {
+    return "wmma leaves the lanes' addresses to the compiler: load_matrix_sync and store_matrix_sync name a "
+           "fragment, not which lane reads which element, so no model can draw one warp's access of its "
+           "fragments, and this one lists none of the kernel's memory instructions. The Banks view shows the "
+           "padded slabs; mma_sync, the next variant, names every lane's address.";
+  }
 
  private:
   // The warp tile, the fragment in it (the slot), and the lane whose chunk of the fragment holds

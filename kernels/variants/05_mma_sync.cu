@@ -57,11 +57,17 @@ constexpr MmaRow kParams[] = {
     {.tile = {.bn = 256, .bk = 64}, .description = "64-deep slabs: half the barriers"},
     {.family = Family::Tf32, .tile = {}, .description = "TF32: 4 warps of 64 x 64, 32-deep slabs, 3 stages"},
     {.family = Family::Tf32,
+     .tile = {.swizzle = false},
+     .description = "TF32, rows not swizzled: the fragment loads collide in the banks"},
+    {.family = Family::Tf32,
      .tile = {.bn = 256, .stages = 4, .pipeline = Pipeline::Fragments},
      .description = "TF32, 8 warps, 4 stages; the next k step's fragments load while this one multiplies"},
     {.family = Family::F64,
      .tile = {.bk = 16, .wn = 32},
      .description = "FP64: 8 warps of 64 x 32, 16-deep slabs, 3 stages"},
+    {.family = Family::F64,
+     .tile = {.bk = 16, .wn = 32, .swizzle = false},
+     .description = "FP64, rows not swizzled: the fragment loads collide in the banks"},
     {.family = Family::F64,
      .tile = {.bk = 16, .wn = 32, .stages = 4, .pipeline = Pipeline::Fragments},
      .description = "FP64, 4 stages; the next k step's fragments load while this one multiplies"},
@@ -586,6 +592,297 @@ class MmaModel final : public BlockTileModel {
     out.swizzled = requests(pattern);
     out.unswizzled = requests(Swizzle::None);
     return out;
+  }
+
+  // ---- memory, one warp at a time: the kernels' memory instructions (mma_sync_block.cuh) ----
+ public:
+  // Per slab, every thread copies its chunks (or elements) of the A and B tiles global -> shared;
+  // per k step each working warp reads its fragments; at the end, per instruction row mi of its
+  // warp tile, it parks the accumulators in its strip, reads the strip back by rows (and AᵀA by
+  // columns for the mirrors) and stores C.
+  enum Site {
+    kLoadA,
+    kLoadB,
+    kStoreA,
+    kStoreB,
+    kReadA,
+    kReadB,
+    kParkStrip,
+    kReadStripRow,
+    kStoreC,
+    kReadStripColumn,
+    kStoreMirror
+  };
+  std::vector<AccessSite> access_sites() const override {
+    const std::string e = std::to_string(eb_) + "-byte";
+    auto copy = [&](char m, bool vec) {
+      return vec ? std::string(
+                       "cp.async.cg.shared.global: 16-byte chunks straight into the stage (the profiler "
+                       "counts these as LDGSTS, apart from plain loads)")
+                 : "element by element through a register (its rows are not 16-byte aligned): " + e + " loads of " + m;
+    };
+    auto store = [&](const char* tile, bool vec, Swizzle sw) {
+      const std::string layout = sw == Swizzle::None ? ", rows as they are (no swizzle)" : ", chunks XOR-swizzled";
+      return vec ? std::string("cp.async's write of the same 16 bytes into ") + tile + layout
+                 : std::string("the element's store into ") + tile + layout;
+    };
+    const Swizzle sa = tile_swizzle(p_.swizzle, precision_, ata(), true),
+                  sb = tile_swizzle(p_.swizzle, precision_, ata(), false);
+    const bool lda = ldmatrix_operand(precision_, ata(), true), ldb = ldmatrix_operand(precision_, ata(), false);
+    const int ab = acc_bytes();
+    std::vector<AccessSite> sites = {
+        {"A from global memory", 'A', MemorySpace::Global, AccessKind::Load, vec_a_ ? 16 : eb_, copy('A', vec_a_),
+         vec_a_ ? "chunk of a slab" : "element of a slab", kRecordLoadA},
+        {"B from global memory", 'B', MemorySpace::Global, AccessKind::Load, vec_b_ ? 16 : eb_,
+         copy(ata() ? 'A' : 'B', vec_b_), vec_b_ ? "chunk of a slab" : "element of a slab", kRecordLoadB},
+        {"A into shared memory", 'A', MemorySpace::Shared, AccessKind::Store, vec_a_ ? 16 : eb_,
+         store(ata() ? "the A tile [k][m]" : "the A tile [m][k]", vec_a_, sa),
+         vec_a_ ? "chunk of a slab" : "element of a slab", kMmaAStored},
+        {"B into shared memory", 'B', MemorySpace::Shared, AccessKind::Store, vec_b_ ? 16 : eb_,
+         store("the B tile [k][n]", vec_b_, sb), vec_b_ ? "chunk of a slab" : "element of a slab", kMmaBStored},
+        {"A out of shared memory", 'A', MemorySpace::Shared, AccessKind::Load, lda ? 16 : eb_,
+         lda ? std::string(ata() ? "ldmatrix.x4.trans" : "ldmatrix.x4") +
+                   ": each lane gives the address of one 16-byte row of four 8 x 8 matrices, read eight rows a phase"
+             : "ld.shared of one fragment element (scalar_a): four per instruction row",
+         lda ? "instruction row mi of a k step" : "element of an instruction row", kMmaARead},
+        {"B out of shared memory", 'B', MemorySpace::Shared, AccessKind::Load, ldb ? 16 : eb_,
+         ldb ? std::string("ldmatrix.x4.trans: two 8-column instruction tiles' B at once, eight rows a phase")
+             : "ld.shared of one fragment element (scalar_b): two per instruction column",
+         ldb ? "pair of instruction columns of a k step" : "element of an instruction column", kMmaBRead},
+        {"accumulators into the strip", 'C', MemorySpace::Shared, AccessKind::Store, 2 * ab,
+         "strip[at], strip[at + 1] = a lane's two neighbouring accumulators: the compiler makes them one " +
+             std::to_string(2 * ab) + "-byte store; rows padded by 8 so that the lanes spread over the banks",
+         "pair of accumulators of an instruction row", kMmaStripStore, 2},
+        {"a row of the strip out of shared memory", 'C', MemorySpace::Shared, AccessKind::Load, 16,
+         "load_vec: 16 bytes of a row of the strip, lanes side by side", "vector of an instruction row", kMmaStripRow},
+        {"C to global memory", 'C', MemorySpace::Global, AccessKind::Store, 16,
+         ata() ? "16-byte stores of rows of C for i <= j; one element at a time at the right edge and the diagonal"
+               : "16-byte stores of rows of C; one element at a time at the right edge",
+         "vector of an instruction row, then its single elements", kRecordStoreC}};
+    // cp.async's shared side is the same instruction as its global side.
+    if (vec_a_) sites[kStoreA].async_copy_of = kLoadA;
+    if (vec_b_) sites[kStoreB].async_copy_of = kLoadB;
+    if (ata()) {
+      sites.push_back({"a column of the strip out of shared memory", 'C', MemorySpace::Shared, AccessKind::Load, ab,
+                       "strip[(r + w) * LD + c]: the column of the strip that is a row of C's mirror",
+                       "element of an instruction row", kMmaStripColumn});
+      sites.push_back({"C's mirror to global memory", 'C', MemorySpace::Global, AccessKind::Store, 16,
+                       "16-byte stores of C(j, i..) for i < j: the strip's columns are rows of the mirror",
+                       "vector of an instruction row, then its single elements", kRecordStoreC});
+    }
+    return sites;
+  }
+  int site_steps(int site, int bx, int by) const override {
+    if (!block_active(bx, by)) return 0;
+    const int slabs = static_cast<int>(ceil_div(shape().K, p_.bk)), ksteps = p_.bk / kk_;
+    switch (site) {
+      case kLoadA:
+      case kStoreA:
+        return slabs * copies_per_slab(true);
+      case kLoadB:
+      case kStoreB:
+        return slabs * copies_per_slab(false);
+      case kReadA:
+        return slabs * ksteps * mi_ * (ldmatrix_operand(precision_, ata(), true) ? 1 : 4);
+      case kReadB:
+        return slabs * ksteps * (ldmatrix_operand(precision_, ata(), false) ? ni_ / 2 : ni_ * 2);
+      case kParkStrip:
+        return mi_ * ni_ * 2;
+      case kReadStripRow:
+        return mi_ * row_rounds();
+      case kStoreC:
+        return mi_ * row_rounds() * (1 + vec());
+      case kReadStripColumn:
+        return ata() ? mi_ * column_rounds() * vec() : 0;
+      case kStoreMirror:
+        return ata() ? mi_ * column_rounds() * (1 + vec()) : 0;
+    }
+    return 0;
+  }
+  void warp_access(int site, int bx, int by, int warp, int step, WarpAccess* out) const override {
+    const AccessSite info = access_sites()[site];
+    out->bytes = info.bytes;
+    if (!block_active(bx, by)) return;
+    const TileRect c = c_tile(bx);
+    const std::int64_t m0 = c.row0, n0 = c.col0;
+    const int wm = warp / warps_n_, wn = warp % warps_n_;
+    // AᵀA's diagonal blocks: the warps whose tile lies wholly below the diagonal only copy.
+    const bool computes = !ata() || m0 != n0 || wm * p_.wm <= (wn + 1) * p_.wn - 1;
+    switch (site) {
+      case kLoadA:
+      case kLoadB:
+      case kStoreA:
+      case kStoreB:
+        return copy_access(site == kLoadA || site == kStoreA, site == kLoadA || site == kLoadB, m0, n0, warp, step,
+                           out);
+      case kReadA:
+      case kReadB:
+        if (computes) fragment_access(site == kReadA, wm, wn, step, out);
+        return;
+      default:
+        if (computes) epilogue_access(site, m0, n0, warp, wm, wn, step, out);
+        return;
+    }
+  }
+  // C's stores: per instruction row mi, the rows of the strip, then (AᵀA) its columns: the
+  // order the lanes record them in (their stream is one).
+  std::vector<SiteStep> recorded_order(int stream, int bx, int by) const override {
+    if (!ata() || stream != kRecordStoreC) return MappingModel::recorded_order(stream, bx, by);
+    std::vector<SiteStep> order;
+    const int rows = row_rounds() * (1 + vec()), columns = column_rounds() * (1 + vec());
+    for (int mi = 0; mi < mi_ && block_active(bx, by); ++mi) {
+      for (int s = 0; s < rows; ++s) order.push_back({kStoreC, mi * rows + s});
+      for (int s = 0; s < columns; ++s) order.push_back({kStoreMirror, mi * columns + s});
+    }
+    return order;
+  }
+
+ private:
+  int acc_bytes() const { return precision_ == Precision::F64 ? 8 : 4; }
+  int vec() const { return 16 / acc_bytes(); }  // accumulators per 16-byte store of C
+  int threads() const { return warps_of(p_) * 32; }
+  // The epilogue's rounds of 32 lanes per instruction row: over the strip's row vectors
+  // (store_rows), over its column vectors (store_mirrors).
+  int row_rounds() const { return static_cast<int>(ceil_div(16 * (p_.wn / vec()), 32)); }
+  int column_rounds() const { return static_cast<int>(ceil_div(p_.wn * (16 / vec()), 32)); }
+  // A slab's tile of an operand: rows, columns, swizzle (05_mma_sync.cuh: a_tile_dims, b_tile_dims).
+  MmaTileDims tile_dims(bool a) const {
+    return a ? a_tile_dims(p_, precision_, ata()) : b_tile_dims(p_, precision_, ata());
+  }
+  // A thread's copies of one slab of an operand: 16-byte chunks, or elements (load_tile).
+  int copies_per_slab(bool a) const {
+    const MmaTileDims d = tile_dims(a);
+    const int chunk = 16 / eb_;
+    return (a ? vec_a_ : vec_b_) ? d.rows / (threads() / (d.cols / chunk)) : d.rows * d.cols / threads();
+  }
+  // Element offset of (row, col) in an operand's tile; the stage's first byte, and B's after A's.
+  int tile_offset(bool a, int row, int col) const {
+    const MmaTileDims d = tile_dims(a);
+    return swizzled_offset(d.swizzle, eb_, d.cols, row, col);
+  }
+  std::int64_t stage_byte(int slab, bool a) const {
+    const MmaTileDims da = tile_dims(true), db = tile_dims(false);
+    const std::int64_t stage = static_cast<std::int64_t>(slab % p_.stages) * (da.rows * da.cols + db.rows * db.cols);
+    return (stage + (a ? 0 : da.rows * da.cols)) * eb_;
+  }
+
+  // load_tile: thread tid copies chunk column tid % chunks of rows tid / chunks + l * row_step,
+  // from the part of the matrix inside it (lanes outside read nothing; their zeros still land);
+  // without 16-byte rows, elements tid, tid + threads, ...
+  void copy_access(bool a, bool global, std::int64_t m0, std::int64_t n0, int warp, int step, WarpAccess* out) const {
+    const MmaTileDims d = tile_dims(a);
+    const bool vec = a ? vec_a_ : vec_b_;
+    const int per = copies_per_slab(a), slab = step / per, l = step % per, chunk = 16 / eb_;
+    const std::int64_t k0 = static_cast<std::int64_t>(slab) * p_.bk;
+    // The slab's tile in its matrix: gemm A (m0, k0) of M x K; AᵀA A (k0, m0) of K x N; B (k0, n0) of K x N.
+    const bool rows_m = a && !ata();
+    const std::int64_t r0 = rows_m ? m0 : k0, c0 = a ? (ata() ? m0 : k0) : n0;
+    const std::int64_t rows = rows_m ? shape().M : shape().K, cols = rows_m ? shape().K : shape().N;
+    for (int lane = 0; lane < kWarpLanes; ++lane) {
+      const int tid = warp * kWarpLanes + lane;
+      int r, col;
+      if (vec) {
+        const int chunks = d.cols / chunk;
+        r = tid / chunks + l * (threads() / chunks);
+        col = (tid % chunks) * chunk;
+      } else {
+        const int e = tid + l * threads();
+        r = e / d.cols;
+        col = e % d.cols;
+      }
+      const bool inside = r0 + r < rows && c0 + col < cols;
+      if (global) {
+        if (inside) out->address[lane] = ((r0 + r) * cols + c0 + col) * eb_;
+      } else {
+        out->address[lane] = stage_byte(slab, a) + static_cast<std::int64_t>(tile_offset(a, r, col)) * eb_;
+      }
+    }
+  }
+
+  // load_fragments: the lane's own offset (a_lane_offset, b_lane_offset) with the k step's and
+  // the instruction's rows and columns added as SmemTile::fragment_offset adds them.
+  void fragment_access(bool a, int wm, int wn, int step, WarpAccess* out) const {
+    const MmaTileDims d = tile_dims(a);
+    const int chunk = 16 / eb_, ksteps = p_.bk / kk_;
+    const bool ldm = ldmatrix_operand(precision_, ata(), a);
+    auto fragment_offset = [&](int lane_offset, int R, int C) {
+      return (lane_offset ^ (C / chunk * chunk)) + R * d.cols;
+    };
+    const int per_step = a ? (ldm ? mi_ : mi_ * 4) : (ldm ? ni_ / 2 : ni_ * 2);
+    const int slab = step / (ksteps * per_step), k0 = (step / per_step) % ksteps * kk_, j = step % per_step;
+    for (int lane = 0; lane < kWarpLanes; ++lane) {
+      int offset;
+      if (a) {
+        const int wm0 = wm * p_.wm;
+        int lane_a;
+        if (ldm) {
+          const TileCoord c = ata() ? ldmatrix_a_trans(lane) : ldmatrix_a_rows(lane, chunk);
+          lane_a = ata() ? tile_offset(true, c.row, wm0 + c.col) : tile_offset(true, wm0 + c.row, c.col);
+          offset = ata() ? fragment_offset(lane_a, k0, j * 16) : fragment_offset(lane_a, j * 16, k0);
+        } else {
+          const TileCoord c = scalar_a(lane, 0);
+          lane_a = ata() ? tile_offset(true, c.col, wm0 + c.row) : tile_offset(true, wm0 + c.row, c.col);
+          const int mi = j / 4, i = j % 4, m = mi * 16 + 8 * (i % 2), k = k0 + 4 * (i / 2);
+          offset = ata() ? fragment_offset(lane_a, k, m) : fragment_offset(lane_a, m, k);
+        }
+      } else {
+        const int wn0 = wn * p_.wn;
+        const TileCoord c = ldm ? ldmatrix_b_trans(lane) : scalar_b(lane, 0);
+        const int lane_b = tile_offset(false, c.row, wn0 + c.col);
+        offset = ldm ? fragment_offset(lane_b, k0, j * 16) : fragment_offset(lane_b, k0 + 4 * (j % 2), (j / 2) * 8);
+      }
+      out->address[lane] = stage_byte(slab, a) + static_cast<std::int64_t>(offset) * eb_;
+    }
+  }
+
+  // write_c, per instruction row mi: park_strip, store_rows, store_mirrors. The strip's rows are
+  // WN + 8 accumulators apart, warp w's 16 rows after the warps before it.
+  void epilogue_access(int site, std::int64_t m0, std::int64_t n0, int warp, int wm, int wn, int step,
+                       WarpAccess* out) const {
+    const int ab = acc_bytes(), V = vec(), ld = strip_ld(p_);
+    const std::int64_t strip = static_cast<std::int64_t>(warp) * 16 * ld, M = shape().M, N = shape().N;
+    const bool vec_c = N % V == 0;  // rows of C 16-byte aligned (C itself is)
+    const int per_mi = site_steps(site, 0, 0) / mi_, mi = step / per_mi, s = step % per_mi;
+    const std::int64_t i0 = m0 + static_cast<std::int64_t>(wm) * p_.wm + mi * 16,
+                       j0 = n0 + static_cast<std::int64_t>(wn) * p_.wn;
+    for (int lane = 0; lane < kWarpLanes; ++lane) {
+      const int g = lane / 4, t = lane % 4;
+      std::int64_t& at = out->address[lane];
+      if (site == kParkStrip) {
+        const int ni = s / 2, h = s % 2;
+        at = (strip + (g + 8 * h) * ld + ni * 8 + 2 * t) * ab;
+        continue;
+      }
+      const bool rows = site == kReadStripRow || site == kStoreC;
+      // The round's item, and in a store, which of its instructions: 0 the vector, 1 + w element w.
+      const int form = site == kStoreC || site == kStoreMirror ? s % (1 + V) : 0;
+      const int round = site == kStoreC || site == kStoreMirror ? s / (1 + V) : site == kReadStripColumn ? s / V : s;
+      const int item = lane + 32 * round, per = rows ? p_.wn / V : 16 / V;
+      if (item >= 16 * (p_.wn / V)) continue;
+      const int r = rows ? item / per : (item % per) * V, cc = rows ? (item % per) * V : item / per;
+      const std::int64_t i = i0 + r, j = j0 + cc;
+      if (rows) {
+        if (i >= M) continue;
+        if (site == kReadStripRow) {
+          at = (strip + r * ld + cc) * ab;
+          continue;
+        }
+        const bool vector = vec_c && j + V <= N && (!ata() || i <= j);
+        if (form == 0 && vector) at = (i * N + j) * ab;
+        if (form > 0 && !vector && j + form - 1 < N && (!ata() || i <= j + form - 1)) at = (i * N + j + form - 1) * ab;
+      } else {
+        if (j >= N) continue;
+        if (site == kReadStripColumn) {
+          at = (strip + (r + s % V) * ld + cc) * ab;
+          continue;
+        }
+        // C(j, i .. i + V - 1) from the strip's column.
+        const bool vector = vec_c && i + V - 1 < j;
+        if (form == 0 && vector) at = (j * N + i) * ab;
+        if (form > 0 && !vector && i + form - 1 < j) at = (j * N + i + form - 1) * ab;
+      }
+    }
+    if (site == kStoreC || site == kStoreMirror) out->bytes = s % (1 + V) == 0 ? 16 : ab;
   }
 
   MmaParams p_;

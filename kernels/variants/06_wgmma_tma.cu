@@ -482,6 +482,14 @@ class WgmmaModel final : public BlockTileModel {
 
   int writer_slots() const override { return slices_of(p_) * p_.bn / 2; }
   const FragmentPicture* fragments() const override { return &picture_; }
+  // Its operands never pass through a lane: the memory view has none of their accesses to draw.
+  std::string memory_note() const override {
+    return "The TMA copies A and B into shared memory as whole boxes that one thread asks for: no lane has an "
+           "address, and the load/store unit's counters (sectors per request, bank conflicts) never see them. "
+           "The tensor cores read the tiles from shared memory themselves, through wgmma's descriptors (no "
+           "ldmatrix), the 128-byte swizzle keeping them free of conflicts. Only C's stores pass through the "
+           "lanes, and this model does not list them yet.";
+  }
 
  private:
   // Row r is in slice r / 64, of consumer warpgroup slice / slices (warps 4 + 4 consumer ..), its

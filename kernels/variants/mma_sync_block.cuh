@@ -17,6 +17,19 @@
 
 namespace tilescope {
 
+// The shared-memory accesses the instrumented build records one warp of (probe.shared beside
+// each), numbered after the probe's own global streams; the mapping model's access sites name the
+// same (05_mma_sync.cu). Nothing of it is compiled into the timed build (NoProbe).
+enum MmaShared {
+  kMmaAStored = kRecordShared,  // a slab of A into its stage (cp.async's write, or a thread's store)
+  kMmaBStored,
+  kMmaARead,        // A's fragments out of the stage (ldmatrix, or plain loads)
+  kMmaBRead,        // B's
+  kMmaStripStore,   // accumulators parked in the warp's strip
+  kMmaStripRow,     // a row piece of the strip on its way to C
+  kMmaStripColumn,  // AᵀA: a column piece of the strip on its way to C's mirror
+};
+
 // cp.async, ldmatrix and these mma shapes came with sm_80: the descriptor refuses older GPUs, and
 // their compilation of a kernel keeps no body (it would only trap); the shape is still checked.
 template <typename S>
@@ -58,6 +71,7 @@ __device__ __forceinline__ int b_lane_offset(int lane, int wn0) {
 template <typename Tile, int NT, Operand kOp, typename E, typename Probe>
 __device__ __forceinline__ void load_tile(E* dst, const E* __restrict__ src, std::int64_t ld, int r0, int c0, int rows,
                                           int cols, int tid, bool vec, const Probe& probe) {
+  constexpr int kStored = kOp == Operand::A ? kMmaAStored : kMmaBStored;
   constexpr int kCols = Tile::kChunks * Tile::kChunkElems;
   constexpr int kRows = Tile::kElems / kCols;
   if (vec) {
@@ -72,20 +86,26 @@ __device__ __forceinline__ void load_tile(E* dst, const E* __restrict__ src, std
     const std::int64_t first = static_cast<std::int64_t>(r0 + r) * ld + c0 + c, step = kRowStep * ld;
     if (r0 + kRows <= rows && c0 + kCols <= cols) {
 #pragma unroll
-      for (int l = 0; l < kPer; ++l)
+      for (int l = 0; l < kPer; ++l) {
+        probe.shared(kStored, d + l * kRowStep * kCols);
         probe.copy_async(kOp, d + l * kRowStep * kCols, src, first + l * step, Tile::kChunkElems);
+      }
     } else {
       const int left = cols - (c0 + c);  // elements of the row from this chunk on
       const int inside = left <= 0 ? 0 : left < Tile::kChunkElems ? left : Tile::kChunkElems;
 #pragma unroll
-      for (int l = 0; l < kPer; ++l)
+      for (int l = 0; l < kPer; ++l) {
+        // Outside the matrix the copy reads nothing and still writes its 16 bytes of zeros.
+        probe.shared(kStored, d + l * kRowStep * kCols);
         probe.copy_async(kOp, d + l * kRowStep * kCols, src, first + l * step,
                          r0 + r + l * kRowStep < rows ? inside : 0);
+      }
     }
   } else {
     for (int e = tid; e < kRows * kCols; e += NT) {
       const int r = e / kCols, c = e % kCols;
       const int gr = r0 + r, gc = c0 + c;
+      probe.shared(kStored, dst + Tile::offset(r, c));
       dst[Tile::offset(r, c)] =
           (gr < rows && gc < cols) ? probe.load(kOp, src, static_cast<std::int64_t>(gr) * ld + gc) : E(0.0f);
     }
@@ -210,6 +230,7 @@ struct MmaBlock {
         // gemm: tile [m][k], rows as they are; AᵀA: tile [k][m], transposed on the way.
         const E* at = as + (kAta ? S::ATile::fragment_offset(lane_a, k0, mi * 16)
                                  : S::ATile::fragment_offset(lane_a, mi * 16, k0));
+        probe.shared(kMmaARead, at);
         if constexpr (kAta)
           ldmatrix_x4_trans(a[mi], shared_address(at));
         else
@@ -219,8 +240,9 @@ struct MmaBlock {
         for (int i = 0; i < 4; ++i) {
           // Element i adds 8 rows (i % 2) and 4 columns (i / 2) of the instruction's A (scalar_a).
           const int m = mi * 16 + 8 * (i % 2), k = k0 + 4 * (i / 2);
-          a[mi][i] =
-              T::reg(as[kAta ? S::ATile::fragment_offset(lane_a, k, m) : S::ATile::fragment_offset(lane_a, m, k)]);
+          const E* at = as + (kAta ? S::ATile::fragment_offset(lane_a, k, m) : S::ATile::fragment_offset(lane_a, m, k));
+          probe.shared(kMmaARead, at);
+          a[mi][i] = T::reg(*at);
         }
       }
     }
@@ -228,6 +250,7 @@ struct MmaBlock {
     for (int ni = 0; ni < NI; ni += (S::kLdmatrixB ? 2 : 1)) {
       if constexpr (S::kLdmatrixB) {
         Reg r[4];
+        probe.shared(kMmaBRead, bs + S::BTile::fragment_offset(lane_b, k0, ni * 8));
         ldmatrix_x4_trans(r, shared_address(bs + S::BTile::fragment_offset(lane_b, k0, ni * 8)));
         b[ni][0] = r[0];
         b[ni][1] = r[1];
@@ -235,7 +258,10 @@ struct MmaBlock {
         b[ni + 1][1] = r[3];
       } else {
 #pragma unroll
-        for (int i = 0; i < 2; ++i) b[ni][i] = T::reg(bs[S::BTile::fragment_offset(lane_b, k0 + 4 * i, ni * 8)]);
+        for (int i = 0; i < 2; ++i) {
+          probe.shared(kMmaBRead, bs + S::BTile::fragment_offset(lane_b, k0 + 4 * i, ni * 8));
+          b[ni][i] = T::reg(bs[S::BTile::fragment_offset(lane_b, k0 + 4 * i, ni * 8)]);
+        }
       }
     }
   }
@@ -298,7 +324,9 @@ struct MmaBlock {
 #pragma unroll
       for (int h = 0; h < 2; ++h) {
         const int at = (g + 8 * h) * LD + ni * 8 + 2 * t;
+        probe.shared(kMmaStripStore, strip + at);
         strip[at] = acc[mi][ni][2 * h];
+        probe.shared(kMmaStripStore, strip + at + 1);
         strip[at + 1] = acc[mi][ni][2 * h + 1];
         if constexpr (Probe::kRecordsWriters) {
           ids[at] = probe.writer_id((mi * NI + ni) * 4 + 2 * h);
@@ -319,6 +347,7 @@ struct MmaBlock {
       if (i >= M) continue;
       Acc v[V];
       int id[V];
+      probe.shared(kMmaStripRow, strip + r * LD + c);
       load_vec<Acc, V>(strip + r * LD + c, v);
 #pragma unroll
       for (int w = 0; w < V; ++w) id[w] = Probe::kRecordsWriters ? ids[r * LD + c + w] : 0;
@@ -347,6 +376,7 @@ struct MmaBlock {
       int id[V];
 #pragma unroll
       for (int w = 0; w < V; ++w) {
+        probe.shared(kMmaStripColumn, strip + (r + w) * LD + c);
         v[w] = strip[(r + w) * LD + c];
         id[w] = Probe::kRecordsWriters ? ids[(r + w) * LD + c] : 0;
       }

@@ -159,3 +159,30 @@ TEST(WarpAccessSummary, UnpaddedSharedRowsMakeTheTransposingStoreConflict) {
   EXPECT_EQ(pad.conflicts, 0);
   EXPECT_TRUE(says(pad.sentence, "no bank conflict")) << pad.sentence;
 }
+
+// A cp.async of eight 64-byte rows: its shared side fits the banks in 4 wavefronts, but its data
+// arrive in 8 global lines and are written line by line. The sentence says so, and calls none of
+// it a bank conflict; without its global side the same addresses are an ordinary conflict-free store.
+TEST(WarpAccessSummary, ACpAsyncWriteIsWrittenLineByLine) {
+  AccessSite site;
+  site.space = MemorySpace::Shared;
+  site.kind = AccessKind::Store;
+  site.bytes = 16;
+  WarpAccess shared, global;
+  shared.bytes = global.bytes = 16;
+  for (int lane = 0; lane < kWarpLanes; ++lane) {
+    shared.address[lane] = lane * 16;
+    global.address[lane] = std::int64_t{lane / 4} * 2048 + (lane % 4) * 16;
+  }
+  const WarpAccessSummary copy = summarize(site, shared, &global);
+  EXPECT_EQ(copy.arrival_lines, 8);
+  EXPECT_EQ(copy.wavefronts, 8);
+  EXPECT_EQ(copy.bank_wavefronts, 4);
+  EXPECT_EQ(copy.conflicts, 0);
+  EXPECT_TRUE(says(copy.sentence, "8 128-byte lines")) << copy.sentence;
+  EXPECT_TRUE(says(copy.sentence, "not a bank conflict")) << copy.sentence;
+  const WarpAccessSummary plain = summarize(site, shared);
+  EXPECT_EQ(plain.arrival_lines, 0);
+  EXPECT_EQ(plain.wavefronts, 4);
+  EXPECT_TRUE(says(plain.sentence, "no bank conflict")) << plain.sentence;
+}

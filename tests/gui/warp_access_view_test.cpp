@@ -3,7 +3,8 @@
 // (app/viz/warp_access_summary.h) gives for the model's addresses: the one-phase kernel's 32 x 8
 // block along the rows of C loads B in 4 sectors, its twin down the columns loads A in 32; the
 // sentence is drawn; a model that lists no accesses says so; a site the model does not list fails
-// the script's line with the names it does list.
+// the script's line with the names it does list; in presenter mode on both projectors the
+// counters and the sentence stay on screen. Recordings: memory_recording_test.cpp.
 #include <gtest/gtest.h>
 #include <imgui.h>
 #include <imgui_internal.h>
@@ -16,6 +17,7 @@
 #include "app/ui/script/script.h"
 #include "app/ui/shell/app_state.h"
 #include "tests/gui/gui_test_support.h"
+#include "tests/gui/text_clip_check.h"
 #include "tests/support/memory_picks.h"
 #include "tests/support/variant_picks.h"
 
@@ -175,4 +177,72 @@ TEST(WarpAccessView, AModelWithoutAccessSitesSaysSo) {
   panel.show_view(MappingPanel::View::Memory);
   const std::string text = drawn_text(*host, panel, focused_on(*found, found->default_config, precision));
   EXPECT_NE(text.find("This variant's model does not list its memory accesses yet."), std::string::npos) << text;
+}
+
+// On a projector (presenter mode at 1280 x 720 and 1920 x 1080) every access's counters and
+// sentence are on screen without scrolling: a shared access of four phases (16-byte reads, a band
+// each) and a global one of 32 lines (a sector per lane) take the height the counters leave, and
+// nothing of the view is cut.
+TEST(WarpAccessView, CountersAndSentenceStayOnScreenInPresenterMode) {
+  struct Case {
+    const VariantDescriptor* v;
+    int config;
+    MemorySpace space;
+    int bytes;
+  };
+  // The prefetching kernel's widest shared read, and the one-phase kernel down the columns.
+  const VariantDescriptor& prefetch = prefetch_kernel();
+  int wide_config = -1;
+  for (int c = 0; c < static_cast<int>(prefetch.configs.size()) && wide_config < 0; ++c) {
+    auto m = model_of(prefetch, c);
+    for (const AccessSite& s : m ? m->access_sites() : std::vector<AccessSite>{})
+      if (s.space == MemorySpace::Shared && s.bytes == 16 && s.kind == AccessKind::Load) wide_config = c;
+  }
+  ASSERT_GE(wide_config, 0) << "no configuration of the prefetching kernel reads 16 bytes a lane from shared memory";
+  const VariantDescriptor& naive = one_phase_kernel();
+  const Case cases[] = {{&prefetch, wide_config, MemorySpace::Shared, 16},
+                        {&naive, warp_row_config(naive, true), MemorySpace::Global, 4}};
+  struct Size {
+    int width, height;
+  };
+  for (const Size size : {Size{1280, 720}, Size{1920, 1080}}) {
+    auto host = make_host(size.width, size.height);
+    ASSERT_TRUE(host);
+    App app(*host, without_gpu());
+    EXPECT_TRUE(play(*host, app, "set presenter on\nframes 2\n").empty());
+    for (const Case& c : cases) {
+      auto m = model_of(*c.v, c.config);
+      ASSERT_TRUE(m);
+      const std::vector<AccessSite> sites = m->access_sites();
+      const AccessSite* site = nullptr;
+      for (const AccessSite& s : sites)
+        if (!site && s.space == c.space && s.bytes == c.bytes && s.kind == AccessKind::Load) site = &s;
+      ASSERT_TRUE(site);
+      const std::string where = std::string(c.v->id) + " " + site->name + " at " + std::to_string(size.width) + "x" +
+                                std::to_string(size.height);
+      EXPECT_TRUE(play(*host, app, showing(*c.v, c.config, *site) + "memory-step 1\nframes 3\n").empty()) << where;
+      const WarpAccessView& view = app.mapping().warp_access_view();
+      if (c.space == MemorySpace::Shared) {
+        EXPECT_EQ(view.shown().phases, 4) << where;
+      } else {
+        EXPECT_EQ(view.shown().lines, 32) << where;
+      }
+      // The frame's text, read back from what ImGui drew: none of it cut, and the counters and
+      // the sentence within the view's window and the screen.
+      prepare_fonts();
+      host->begin_frame();
+      app.frame();
+      host->end_frame();
+      const std::vector<CutText> cuts = find_cut_text(tilescope::testing::drawn_text());
+      app.after_frame();
+      std::string report;
+      for (const CutText& cut : cuts) report += "\n  " + describe(cut);
+      EXPECT_TRUE(cuts.empty()) << where << ":" << report;
+      const WarpAccessView::Layout& l = view.layout();
+      EXPECT_LE(l.counters_max.y, l.visible_max.y) << where << ": the counters are below the fold";
+      EXPECT_LE(l.sentence_max.y, l.visible_max.y) << where << ": the sentence is below the fold";
+      EXPECT_LE(l.visible_max.y, static_cast<float>(size.height)) << where;
+      EXPECT_GT(l.sentence_min.y, l.counters_min.y) << where;
+    }
+  }
 }

@@ -278,7 +278,8 @@ void MappingPanel::draw_view(const AppState& state, View v) {
       // The bank picture wants the width: 32 columns. The block follows the one picked in C; a
       // block typed here is the selected one everywhere.
       ImGui::BeginChild("memory", size);
-      if (warp_access_view_.draw(*model_, &selected_x_, &selected_y_)) phase_ = 0, images_dirty_ = true;
+      if (warp_access_view_.draw(*model_, &selected_x_, &selected_y_, memory_context()))
+        phase_ = 0, images_dirty_ = true;
       break;
   }
   ImGui::EndChild();
@@ -287,6 +288,56 @@ void MappingPanel::draw_view(const AppState& state, View v) {
   ImGui::BeginChild("animation", ImVec2(0, 0), true);
   draw_animation(state);
   ImGui::EndChild();
+}
+
+void MappingPanel::set_memory_recording(const std::string& program, const std::string& unavailable,
+                                        const KernelEditor* editor) {
+  warp_access_view_.recorder().set_program(program);
+  memory_unavailable_ = unavailable;
+  editor_ = editor;
+}
+
+MemoryViewContext MappingPanel::memory_context() {
+  MemoryViewContext c;
+  c.variant = find_variant(variant_id_);
+  if (!c.variant) return c;
+  c.shown.variant = variant_id_;
+  c.shown.config = config_at(*c.variant, config_index_).name;
+  c.shown.problem = problem_;
+  c.shown.precision = precision_;
+  c.shown.shape = shape_;
+  c.inputs.unavailable = !memory_unavailable_.empty() ? memory_unavailable_
+                         : runner_busy_               ? "The GPU is timing kernels: record when the run has ended."
+                                                      : "";
+  if (editor_) editor_->edit_of(*c.variant, &c.inputs.edit_text);
+  return c;
+}
+
+bool MappingPanel::record_memory(const AppState& state, bool edited, std::string* why) {
+  rebuild(state);
+  if (!model_) return *why = "no mapping model: " + no_model_reason_, false;
+  if (model_->access_sites().empty()) return *why = variant_id_ + "'s model does not list its memory accesses", false;
+  MemoryViewContext c = memory_context();
+  const Dim2 grid = model_->grid();
+  c.shown.block = std::clamp(selected_y_, 0, grid.y - 1) * grid.x + std::clamp(selected_x_, 0, grid.x - 1);
+  const Dim2 threads = model_->block();
+  c.shown.warp =
+      std::clamp(warp_access_view_.warp(), 0, std::max(1, (threads.x * threads.y + kWarpLanes - 1) / kWarpLanes) - 1);
+  return warp_access_view_.recorder().record(c.shown, *c.variant, c.inputs, edited, why);
+}
+
+bool MappingPanel::load_memory_recording(const AppState& state, const std::string& path, std::string* why) {
+  rebuild(state);
+  if (!model_) return *why = "no mapping model: " + no_model_reason_, false;
+  const MemoryViewContext c = memory_context();
+  int block = 0, warp = 0;
+  if (!warp_access_view_.recorder().load(path, c.shown, &block, &warp, why)) return false;
+  const Dim2 grid = model_->grid();
+  if (block >= grid.x * grid.y)
+    return *why = path + ": block " + std::to_string(block) + " is not in the launch", false;
+  select_block(block % grid.x, block / grid.x);
+  warp_access_view_.set_warp(warp);
+  return true;
 }
 
 bool MappingPanel::has_timeline() const {

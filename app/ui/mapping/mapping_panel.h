@@ -24,6 +24,7 @@
 #include "app/ui/mapping/warp_access_view.h"
 #include "app/ui/shell/app_state.h"
 #include "app/ui/shell/tab.h"
+#include "app/ui/source/kernel_editor.h"
 #include "app/viz/gl_texture.h"
 #include "app/viz/interop.h"
 #include "app/viz/mapping_images.h"
@@ -77,6 +78,20 @@ class MappingPanel : public Tab {
   const TimelineRecorder& timeline_recorder() const { return timeline_; }
   TimelineView& timeline_view() { return timeline_view_; }
   WarpAccessView& warp_access_view() { return warp_access_view_; }
+  // The Memory view's recordings (warp_access_view.h): the program its worker runs (this one), why
+  // the GPU cannot record ("" when it can) and the Source tab's editor, whose edit of the variant
+  // shown "Record the edited kernel" records (may be null). Set once by the App.
+  void set_memory_recording(const std::string& program, const std::string& unavailable, const KernelEditor* editor);
+  // What the buttons and scripts do (memory-record, memory-record-edited): a worker records the
+  // warp the view shows at `state`'s configuration and sizes. False with *why when it cannot start.
+  bool record_memory(const AppState& state, bool edited, std::string* why);
+  // A recording file (`tilescope memory --recording`) shown as if recorded now: its record of
+  // `state`'s configuration and sizes, its block and warp selected. False with *why.
+  bool load_memory_recording(const AppState& state, const std::string& path, std::string* why);
+  // Every frame, whatever the tab shows: a finished worker's recording is taken.
+  void poll_memory_recording() { warp_access_view_.recorder().poll(); }
+  bool memory_recording() const { return warp_access_view_.recorder().working(); }
+  void cancel_memory_recording() { warp_access_view_.recorder().cancel(); }
   // The focused variant's model as the last draw (or sync_to) made it; null where it has none.
   const MappingModel* model() const { return model_.get(); }
   // The account of the selected block that the tile animation printed last (its words and
@@ -173,6 +188,10 @@ class MappingPanel : public Tab {
   TimelineView timeline_view_;
   // Memory one warp at a time.
   WarpAccessView warp_access_view_;
+  std::string memory_unavailable_ = "No usable GPU: the window records nothing without one.";
+  const KernelEditor* editor_ = nullptr;
+  // What the Memory view shows and may record with, at the current configuration and sizes.
+  MemoryViewContext memory_context();
 };
 
 }  // namespace tilescope

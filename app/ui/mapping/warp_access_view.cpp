@@ -68,7 +68,36 @@ std::string number(std::int64_t v) {
   return format_thousands(static_cast<double>(v));
 }
 
+constexpr const char* kModelTip =
+    "The 32 lanes' byte addresses are computed from the variant's mapping model, line for line what the kernel's "
+    "code computes (a GPU test compares them with addresses recorded from the kernel; Record on the GPU records "
+    "them here).";
+constexpr const char* kRecordedTip =
+    "The 32 lanes' byte addresses as the instrumented kernel recorded them on the GPU, in a worker process, at "
+    "every step of every access of this warp (shared memory counted from where the kernel's own starts). They are "
+    "drawn while the view shows this configuration, size, block and warp.";
+// The bank picture's legend.
+constexpr const char* kOneWord = "one word for the bank's lanes (lanes on the same word share it)";
+constexpr const char* kManyWords = "N words: one wavefront each, one after the other (a conflict)";
+
+// The summary's sentence as the view writes it: a capital, a full stop.
+std::string sentence_of(const WarpAccessSummary& s) {
+  std::string sentence = s.sentence + ".";
+  sentence[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(sentence[0])));
+  return sentence;
+}
+
 }  // namespace
+
+float WarpAccessView::sentence_height(const WarpAccessSummary& s, float width) {
+  const ImGuiStyle& style = ImGui::GetStyle();
+  // Spacing() and the item's own spacing above it, and a little to spare under it.
+  return ImGui::CalcTextSize(sentence_of(s).c_str(), nullptr, false, width).y + style.ItemSpacing.y * 4;
+}
+
+ImVec4 WarpAccessView::costly_colour() {
+  return kCostlyText;
+}
 
 int WarpAccessView::site_index(const std::vector<AccessSite>& sites) const {
   for (std::size_t i = 0; i < sites.size(); ++i)
@@ -76,24 +105,89 @@ int WarpAccessView::site_index(const std::vector<AccessSite>& sites) const {
   return 0;
 }
 
-bool WarpAccessView::draw(const MappingModel& model, int* block_x, int* block_y) {
+bool WarpAccessView::draw(const MappingModel& model, int* block_x, int* block_y, const MemoryViewContext& context) {
   const std::vector<AccessSite> sites = model.access_sites();
   if (sites.empty()) {
     ImGui::Dummy(ImVec2(0, ImGui::GetFontSize() * 0.5f));
     ImGui::TextUnformatted("This variant's model does not list its memory accesses yet.");
+    // Why not, where the model says: the TMA and the tensor cores' own reads have no lane addresses.
+    if (const std::string why = model.memory_note(); !why.empty()) {
+      ImGui::PushTextWrapPos(0);
+      ImGui::TextDisabled("%s", why.c_str());
+      ImGui::PopTextWrapPos();
+    }
     return false;
   }
   int site = site_index(sites);
   bool block_changed = false;
   draw_controls(model, sites, &site, block_x, block_y, &block_changed);
-  site_name_ = sites[static_cast<std::size_t>(site)].name;
+  const AccessSite& s = sites[static_cast<std::size_t>(site)];
+  site_name_ = s.name;
   // The addresses of one warp at one step: 32 numbers, and their analysis, made again each frame.
   access_ = WarpAccess();
   if (step_ < model.site_steps(site, *block_x, *block_y))
     model.warp_access(site, *block_x, *block_y, warp_, step_, &access_);
   else
-    access_.bytes = sites[static_cast<std::size_t>(site)].bytes;
-  draw_access(sites[static_cast<std::size_t>(site)], access_, "the variant's mapping model");
+    access_.bytes = s.bytes;
+  // A cp.async's shared side is written as its global side's lines arrive: that side too.
+  WarpAccess model_global;
+  const bool async = s.async_copy_of >= 0 && step_ < model.site_steps(s.async_copy_of, *block_x, *block_y);
+  if (async) model.warp_access(s.async_copy_of, *block_x, *block_y, warp_, step_, &model_global);
+  const float width = ImGui::GetContentRegionAvail().x;
+  if (!context.variant) {
+    source_ = Source::Model;
+    draw_source_line("addresses: from the variant's mapping model", kModelTip, nullptr, {});
+    draw_one(s, access_, ImGui::GetContentRegionAvail().x, async ? &model_global : nullptr);
+    return block_changed;
+  }
+  // A recording is drawn while the view shows what it was made of.
+  ShownWarp shown = context.shown;
+  shown.block = *block_y * model.grid().x + *block_x;
+  shown.warp = warp_;
+  recorder_.follow(shown, model);
+  const RecordedAccesses* recorded = recorder_.shipped();
+  const RecordedAccesses* edit = recorder_.edited();
+  WarpAccess none;  // a step the recording does not reach
+  none.bytes = s.bytes;
+  auto recorded_at = [&](const RecordedAccesses& r) {
+    const WarpAccess* w = r.at(site, step_);
+    return w ? *w : none;
+  };
+  // The global side of a cp.async as recorded (the model's where the recording has none).
+  auto recorded_global = [&](const RecordedAccesses& r) -> const WarpAccess* {
+    if (!async) return nullptr;
+    const WarpAccess* w = r.at(s.async_copy_of, step_);
+    return w ? w : &model_global;
+  };
+  if (edit) {
+    source_ = Source::EditBeside;
+    // The device once, above both pictures: the columns are narrow.
+    draw_source_line(
+        std::string("addresses: ") + (recorded ? "both recorded on " : "the edit's recorded on ") + edit->device,
+        kRecordedTip, &shown, context);
+    const WarpAccess shipped = recorded ? recorded_at(*recorded) : access_;
+    draw_beside(s, shipped, recorded ? "the shipped kernel" : "the shipped kernel (its model)", recorded_at(*edit),
+                "the edit " + edit->edit, edit->difference,
+                recorded ? recorded_global(*recorded) : (async ? &model_global : nullptr), recorded_global(*edit));
+    access_ = shipped;
+    return block_changed;
+  }
+  if (recorded) {
+    source_ = Source::Recorded;
+    draw_source_line("addresses: recorded from the kernel on " + recorded->device, kRecordedTip, &shown, context);
+    ImGui::PushTextWrapPos(0);
+    if (recorded->difference.empty())
+      ImGui::TextDisabled("Every address of this warp, at every step of every access, is the model's.");
+    else
+      ImGui::TextColored(kCostlyText, "Not every address is the model's: %s.", recorded->difference.c_str());
+    ImGui::PopTextWrapPos();
+    access_ = recorded_at(*recorded);
+    draw_one(s, access_, width, recorded_global(*recorded));
+    return block_changed;
+  }
+  source_ = Source::Model;
+  draw_source_line("addresses: from the variant's mapping model", kModelTip, &shown, context);
+  draw_one(s, access_, width, async ? &model_global : nullptr);
   return block_changed;
 }
 
@@ -174,56 +268,103 @@ void WarpAccessView::draw_controls(const MappingModel& model, const std::vector<
 }
 
 void WarpAccessView::draw_access(const AccessSite& site, const WarpAccess& w, const char* source) {
-  shown_ = summarize(site, w);
-  const float em = ImGui::GetFontSize();
+  draw_source_line(std::string("addresses: from ") + source, kModelTip, nullptr, {});
+  draw_one(site, w, ImGui::GetContentRegionAvail().x);
+}
+
+void WarpAccessView::draw_source_line(const std::string& source, const char* tip, const ShownWarp* shown,
+                                      const MemoryViewContext& context) {
   ImGui::Spacing();
-  ImGui::TextDisabled("addresses: from %s", source);
-  help_tooltip(
-      "The 32 lanes' byte addresses are computed from the variant's mapping model, line for line what the "
-      "kernel's code computes (a GPU test compares them with addresses recorded from the kernel).");
-  // A global access: the lines, the counters beside them. A shared one: the 32 banks take the
-  // whole width, the counters go under them in a row.
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextDisabled("%s", source.c_str());
+  help_tooltip(tip);
+  if (shown && context.variant) recorder_.draw_buttons(*shown, *context.variant, context.inputs);
+  if (recorder_.note().empty()) return;
+  ImGui::PushTextWrapPos(0);
+  ImGui::TextDisabled("%s", recorder_.note().c_str());
+  ImGui::PopTextWrapPos();
+}
+
+void WarpAccessView::draw_one(const AccessSite& site, const WarpAccess& w, float width,
+                              const WarpAccess* async_global) {
+  shown_ = summarize(site, w, async_global);
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float em = ImGui::GetFontSize();
+  // A global access: the lines, the counters beside them where they fit. A shared one: the 32
+  // banks take the whole width, the counters go under them in a row. The picture takes the height
+  // the counters and the sentence leave.
   const bool global = site.space == MemorySpace::Global;
   const float counters_w = text_width("sectors (this request)") + text_width("1,024 (1,024 distinct)") + em * 2;
-  const bool beside = global && ImGui::GetContentRegionAvail().x > counters_w + em * 30;
-  const float avail_w = ImGui::GetContentRegionAvail().x;
+  const bool beside = global && width > counters_w + em * 30;
+  const float across_h = 2 * (ImGui::GetTextLineHeight() + 2 * style.CellPadding.y) + style.ItemSpacing.y;
+  const float below = (beside ? 0 : across_h) + sentence_height(shown_, width);
   ImGui::BeginGroup();
   if (global)
-    draw_global(w, beside ? avail_w - counters_w - em : avail_w, em * (beside ? 3.5f : 7.0f));
+    draw_global(w, beside ? width - counters_w - em : width, below);
   else
-    draw_shared(w, avail_w);
+    draw_shared(w, width, fit_banks(std::max(1, shared_instruction(w).phases), below, true));
   ImGui::EndGroup();
   if (beside) ImGui::SameLine(0, em);
   ImGui::BeginGroup();
   draw_counters(site, shown_, !beside);
   ImGui::EndGroup();
-  // The sentence, where the eye lands after the picture; in red where the access costs extra.
+  layout_.counters_min = ImGui::GetItemRectMin();
+  layout_.counters_max = ImGui::GetItemRectMax();
+  draw_sentence(site, shown_, &layout_.sentence_min, &layout_.sentence_max);
+  layout_.visible_min = ImGui::GetWindowPos();
+  layout_.visible_max =
+      ImVec2(layout_.visible_min.x + ImGui::GetWindowWidth(), layout_.visible_min.y + ImGui::GetWindowHeight());
+}
+
+void WarpAccessView::draw_sentence(const AccessSite& site, const WarpAccessSummary& s, ImVec2* min, ImVec2* max) const {
+  // Where the eye lands after the picture; in red where the access costs extra.
   ImGui::Spacing();
-  ImGui::PushTextWrapPos(0);
-  const bool costly = global ? shown_.active_lanes > 0 && !shown_.coalesced : shown_.conflicts > 0;
+  const bool costly = site.space == MemorySpace::Global ? s.active_lanes > 0 && !s.coalesced : s.conflicts > 0;
   if (costly) ImGui::PushStyleColor(ImGuiCol_Text, kCostlyText);
-  std::string sentence = shown_.sentence + ".";
-  sentence[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(sentence[0])));
-  ImGui::TextWrapped("%s", sentence.c_str());
+  ImGui::TextWrapped("%s", sentence_of(s).c_str());
   if (costly) ImGui::PopStyleColor();
-  ImGui::PopTextWrapPos();
+  *min = ImGui::GetItemRectMin();
+  *max = ImGui::GetItemRectMax();
+}
+
+WarpAccessView::BankLayout WarpAccessView::fit_banks(int phases, float below, bool captions) const {
+  const float em = ImGui::GetFontSize();
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float line = ImGui::GetTextLineHeightWithSpacing();
+  // The legend: a line, or two where its halves do not fit across.
+  const bool legend_across = text_width(kOneWord) + text_width(kManyWords) + em * 4 <= ImGui::GetContentRegionAvail().x;
+  const float numbers = em * 1.3f + style.ItemSpacing.y, gap = em * 0.3f, least = em * 0.7f, most = em * 2.3f;
+  BankLayout l;
+  l.caption = l.legend = captions;
+  for (;;) {
+    const float fixed = numbers + (l.caption ? line : 0) + (l.legend ? line * (legend_across ? 1 : 2) : 0);
+    l.band_h = (ImGui::GetContentRegionAvail().y - fixed - below) / static_cast<float>(phases) - gap;
+    if (l.band_h >= least || (!l.legend && !l.caption)) break;
+    (l.legend ? l.legend : l.caption) = false;
+  }
+  l.band_h = std::clamp(l.band_h, least, most);
+  return l;
 }
 
 // A row per 128-byte line touched, four sector boxes in it: filled when the request moves the
 // sector, the bytes the lanes use drawn in their lanes' colours along its foot, the lanes written in.
-void WarpAccessView::draw_global(const WarpAccess& w, float width, float below) {
+void WarpAccessView::draw_global(const WarpAccess& w, float width, float below, bool caption) {
   const std::vector<LineRow> rows = touched_lines(w);
-  ImGui::TextUnformatted("a row per 128-byte line the warp touches, 4 sectors of 32 bytes each");
-  if (rows.empty()) return;
   const float em = ImGui::GetFontSize();
+  // Tall rows where there are few; where every lane has a line of its own (32 rows) they shrink
+  // to leave what is `below` them (counters, the sentence) on screen, the lanes' marks still there
+  // (on a small screen with big text the caption gives its line to them first).
+  const float head_h = em * 1.4f, thin = em * 0.45f;
+  const float lines = static_cast<float>(std::max<std::size_t>(1, rows.size()));
+  if (caption &&
+      (ImGui::GetContentRegionAvail().y - ImGui::GetTextLineHeightWithSpacing() - head_h - below) / lines >= thin)
+    ImGui::TextUnformatted("a row per 128-byte line the warp touches, 4 sectors of 32 bytes each");
+  if (rows.empty()) return;
   const float label_w = text_width(format("byte %s", number(rows.back().line * kLineBytes).c_str()).c_str()) + em;
   const float gap = em * 0.3f;
   const float box_w = std::clamp((width - label_w) / 4 - gap, em * 3, em * 16);
-  // Tall rows where there are few; where every lane has a line of its own (32 rows) they shrink
-  // to leave what is `below` them (counters, the sentence) on screen, the lanes' marks still there.
-  const float head_h = em * 1.4f;
   const float room = ImGui::GetContentRegionAvail().y - head_h - below;
-  const float row_h = std::clamp(room / static_cast<float>(rows.size()), em * 0.45f, em * 2.6f);
+  const float row_h = std::clamp(room / lines, 3.0f, em * 2.6f);
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const ImVec2 p0 = ImGui::GetCursorScreenPos();
   const ImU32 dim = ImGui::GetColorU32(ImGuiCol_TextDisabled);
@@ -277,16 +418,18 @@ void WarpAccessView::draw_global(const WarpAccess& w, float width, float below) 
 
 // The 32 banks across, a band per phase: each cell names the lanes on its bank; red where they need
 // more than one word of it (served one after the other: a bank conflict).
-void WarpAccessView::draw_shared(const WarpAccess& w, float width) {
+void WarpAccessView::draw_shared(const WarpAccess& w, float width, const BankLayout& layout) {
   const SharedInstruction in = shared_instruction(w, true);
-  ImGui::TextUnformatted("the 32 banks of 4-byte words (word n is in bank n mod 32), a band per phase");
+  const float band_h = layout.band_h;
+  if (layout.caption)
+    ImGui::TextUnformatted("the 32 banks of 4-byte words (word n is in bank n mod 32), a band per phase");
   const float em = ImGui::GetFontSize();
   const float label_w = text_width("lanes 24-31") + em * 0.6f;
   // All 32 banks within the width, however narrow (presenter mode on a small screen): where a
   // bank's number does not fit its column, every fourth is written.
   const float cell_w = (width - label_w) / kSharedBanks;
   const bool every_number = text_width("31") + em * 0.2f <= cell_w;
-  const float band_h = em * 2.3f, gap = em * 0.3f;
+  const float gap = em * 0.3f;
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const ImVec2 p0 = ImGui::GetCursorScreenPos();
   const ImU32 dim = ImGui::GetColorU32(ImGuiCol_TextDisabled);
@@ -329,6 +472,7 @@ void WarpAccessView::draw_shared(const WarpAccess& w, float width) {
   }
   const float bands_h = static_cast<float>(in.banks.size()) * (band_h + gap);
   ImGui::Dummy(ImVec2(label_w + kSharedBanks * cell_w, top - p0.y + bands_h));
+  if (!layout.legend) return;
   // What the colours mean.
   const float sw = em * 0.9f;
   auto swatch = [&](ImU32 colour, const char* words) {
@@ -339,9 +483,9 @@ void WarpAccessView::draw_shared(const WarpAccess& w, float width) {
     ImGui::SameLine();
     ImGui::TextDisabled("%s", words);
   };
-  swatch(kTouched, "one word for the bank's lanes (lanes on the same word share it)");
-  same_line_if_fits(sw + text_width("N words: one wavefront each, one after the other (a conflict)"), em);
-  swatch(kConflict, "N words: one wavefront each, one after the other (a conflict)");
+  swatch(kTouched, kOneWord);
+  same_line_if_fits(sw + text_width(kManyWords), em);
+  swatch(kConflict, kManyWords);
 }
 
 // The counters: a name and its value a line each, or (across) the names over their values.

@@ -365,6 +365,22 @@ void do_memory_warp(Action& x) {
   x.app.mapping().warp_access_view().set_warp(word_value<int, index_word>(x));
 }
 
+// The Memory view's recordings: the warp it shows recorded by a worker on the GPU (the shipped
+// kernel, or the Source tab editor's edit of it), which the script waits for as for a run; or a
+// recording file that `tilescope memory --recording` wrote, shown as if recorded now.
+constexpr double kMemoryRecordWaitSeconds = 90;  // the worker's own limit (60 s), and its start
+void do_memory_record(Action& x) {
+  std::string why;
+  if (!x.app.mapping().record_memory(x.app.state(), x.w[0] == "memory-record-edited", &why))
+    return fail(x, x.w[0] + ": " + why);
+  x.waiting = true;
+  x.wait_deadline = now_s() + kMemoryRecordWaitSeconds;
+}
+void do_memory_load_recording(Action& x) {
+  std::string why;
+  if (!x.app.mapping().load_memory_recording(x.app.state(), x.w[1], &why)) fail(x, "memory-load-recording: " + why);
+}
+
 // The pipeline timeline: the Mapping tab's Timeline view, and a recording of the focused variant
 // at the window's configuration and sizes, which the script waits for (step()).
 void do_show_timeline(Action& x) {
@@ -625,6 +641,9 @@ const ActionEntry kActions[] = {
     {"memory-site", 1, 8, "memory-site NAME", no_values, do_memory_site},
     {"memory-step", 1, 1, "memory-step N", check_word<int, index_word>, do_memory_step},
     {"memory-warp", 1, 1, "memory-warp N", check_word<int, index_word>, do_memory_warp},
+    {"memory-record", 0, 0, "memory-record", no_values, do_memory_record},
+    {"memory-record-edited", 0, 0, "memory-record-edited", no_values, do_memory_record},
+    {"memory-load-recording", 1, 1, "memory-load-recording PATH", no_values, do_memory_load_recording},
     {"record-timeline", 0, 0, "record-timeline", no_values, do_record_timeline},
     {"timeline-zoom", 1, 1, "timeline-zoom all|start", check_timeline_zoom, do_timeline_zoom},
     {"timeline-blocks", 2, 2, "timeline-blocks FIRST COUNT", check_timeline_blocks, do_timeline_blocks},
@@ -745,6 +764,24 @@ const ExpectationEntry kExpectations[] = {
      [](App& app, const std::vector<std::string>& w) {
        const std::string said = edit_outcome_word(app.source().editor().last());
        return said == w[1] ? std::string() : "the last edit's outcome is " + said;
+     }},
+    {"memory-source", 1, 1, "memory-source model|recorded|edited",
+     [](const std::vector<std::string>& w) {
+       return named_word(w[1] == "model" || w[1] == "recorded" || w[1] == "edited", w[1], "model|recorded|edited");
+     },
+     [](App& app, const std::vector<std::string>& w) {
+       const WarpAccessView& view = app.mapping().warp_access_view();
+       const WarpAccessView::Source source = view.source();
+       const char* shown = source == WarpAccessView::Source::Recorded     ? "recorded"
+                           : source == WarpAccessView::Source::EditBeside ? "edited"
+                                                                          : "model";
+       if (w[1] == shown) return std::string();
+       const std::string& note = view.recorder().note();
+       const char* words = source == WarpAccessView::Source::Recorded ? "a recording"
+                           : source == WarpAccessView::Source::EditBeside
+                               ? "an edit's recording beside the shipped kernel"
+                               : "the model's addresses";
+       return "the Memory view shows " + std::string(words) + (note.empty() ? std::string() : " (" + note + ")");
      }},
     {"idle", 0, 0, "idle", no_values,
      [](App& app, const std::vector<std::string>&) { return app.busy() ? std::string("still busy") : std::string(); }},
@@ -914,12 +951,13 @@ bool ScriptPlayer::step(App& app, std::vector<std::string>* failures) {
     if (ticket != 0)
       pending_.push_back({ticket, line.number, a == "export-plot" || a == "screenshot", line.fails_without_gpu});
     if (quit_) return false;
-    if (a == "wait" || a == "edit-check" || a == "edit-run" || a == "tune-export-png") wait_line_ = line.number;
+    const bool waits = a == "wait" || a == "edit-check" || a == "edit-run" || a == "tune-export-png" ||
+                       a == "memory-record" || a == "memory-record-edited";
+    if (waits) wait_line_ = line.number;
     if (a == "record-timeline") timeline_line_ = line.number, timeline_failure_expected_ = line.fails_without_gpu;
     // Actions that need frames to pass hand control back to the frame loop.
-    if (a == "wait" || a == "frames" || a == "export-plot" || a == "screenshot" || a == "run" || a == "sweep" ||
-        a == "live" || a == "record-timeline" || a == "edit-check" || a == "edit-run" || a == "tune-export-png" ||
-        a == "tune-start")
+    if (waits || a == "frames" || a == "export-plot" || a == "screenshot" || a == "run" || a == "sweep" ||
+        a == "live" || a == "record-timeline" || a == "tune-start")
       return true;
   }
   // The end: files asked for are written after the frame, so the script waits for them; a run

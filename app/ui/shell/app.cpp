@@ -32,6 +32,12 @@ App::App(Host& host, const AppOptions& options)
   }
   const bool gpu = options_.use_gpu && device_.ok();
   runner_ = std::make_unique<Runner>(history_, gpu);
+  // The Memory view records a warp through a worker of this program, on the GPU the runner uses.
+  mapping_.set_memory_recording(options_.worker_program,
+                                gpu            ? ""
+                                : device_.ok() ? "This window does not use the GPU, so it records nothing."
+                                               : "No usable GPU: " + device_.unavailable_reason,
+                                &source_.editor());
   if (gpu && options_.measure_roofs) timing_.start_roofs(*runner_, device_);
   if (!gpu) {
     // Without a GPU only the CPU reference runs, and only small sizes: start where it can (the
@@ -74,7 +80,8 @@ void App::record_frame_time(double ms) {
 }
 
 bool App::busy() const {
-  return runner_->progress().busy || source_.editor_working() || tune_.exporting_png() || tune_.running();
+  return runner_->progress().busy || source_.editor_working() || tune_.exporting_png() || tune_.running() ||
+         mapping_.memory_recording();
 }
 
 int App::size_cap() const {
@@ -268,6 +275,7 @@ void App::cancel() {
   if (!busy()) return;
   runner_->cancel();
   source_.editor().cancel();
+  mapping_.cancel_memory_recording();
   tune_.stop_compiling();
   set_status("cancelling ...", false);
 }
@@ -399,6 +407,7 @@ void App::frame() {
   finish_csv_load();
   // An edited kernel's worker is watched every frame, whichever tab is shown.
   source_.editor().poll(history_);
+  mapping_.poll_memory_recording();  // the Memory view's recording worker, likewise
   tune_.poll_png_export(*this);
   {
     TabContext ctx = context();

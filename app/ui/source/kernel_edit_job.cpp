@@ -56,10 +56,6 @@ std::vector<EditDiagnostic> edit_diagnostics(const std::string& output, const st
   return out;
 }
 
-KernelEditJob::~KernelEditJob() {
-  child_.kill();
-}
-
 bool KernelEditJob::start(const EditRequest& request, std::string* error) {
   if (busy()) {
     *error = "the edited kernel is still being worked on";
@@ -76,59 +72,14 @@ bool KernelEditJob::start(const EditRequest& request, std::string* error) {
   std::error_code ec;
   fs::remove(csv_path, ec);
   if (!write_file_atomically(text_path, request.text, error)) return false;
-  if (!child_.start(edit_worker_arguments(program_, request, text_path, csv_path), dir + "/output.txt", error))
+  if (!launch(edit_worker_arguments(program_, request, text_path, csv_path), dir + "/output.txt", request.time_limit_s,
+              error))
     return false;
   request_ = request;
-  started_ = true;
-  cancelled_ = timed_out_ = done_ = false;
-  return true;
-}
-
-bool KernelEditJob::busy() {
-  if (!started_) return false;
-  if (child_.running()) {
-    if (child_.seconds() > request_.time_limit_s) {
-      timed_out_ = true;
-      child_.kill();
-    }
-    return true;
-  }
-  finish();
-  return false;
-}
-
-void KernelEditJob::cancel() {
-  if (!started_) return;
-  cancelled_ = true;
-  child_.kill();
-}
-
-bool KernelEditJob::take_outcome(EditOutcome* out) {
-  if (started_) busy();
-  if (!done_) return false;
-  done_ = false;
-  *out = std::move(outcome_);
   return true;
 }
 
 namespace {
-
-std::string read_all(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-// The worker's last line that says why it stopped ("tilescope compile: ..."), for a failure with
-// no rows to explain it.
-std::string last_message(const std::string& output) {
-  std::istringstream in(output);
-  std::string line, last;
-  while (std::getline(in, line))
-    if (line.rfind("tilescope", 0) == 0) last = line;
-  return last;
-}
 
 std::string seconds_text(double s) {
   char text[32];
@@ -162,30 +113,28 @@ std::string run_summary(const EditRequest& request, const std::vector<RunResult>
 
 }  // namespace
 
-void KernelEditJob::finish() {
-  if (!started_) return;
-  started_ = false;
+EditOutcome KernelEditJob::finish() {
   EditOutcome o;
   o.action = request_.action;
-  o.seconds = child_.seconds();
+  o.seconds = seconds();
   o.tag = request_.edited ? edit_tag(request_.text) : "";
   std::string unused;
   const std::string& dir = folder_.path(&unused);  // made by start()
-  o.output = read_all(dir + "/output.txt");
+  o.output = read_text(dir + "/output.txt");
   o.diagnostics = edit_diagnostics(o.output, request_.variant->kernel_text);
-  o.cancelled = cancelled_;
-  o.timed_out = timed_out_;
-  const ChildProcess::Ending& e = child_.ending();
+  o.cancelled = cancelled();
+  o.timed_out = timed_out();
+  const ChildProcess::Ending& e = ending();
   if (request_.action == EditAction::Run && fs::exists(dir + "/run.csv")) {
     std::string error;
     read_results_csv_file(dir + "/run.csv", &o.rows, &error);
   }
-  if (timed_out_) {
+  if (o.timed_out) {
     o.summary = "stopped after " + seconds_text(request_.time_limit_s) +
                 (request_.action == EditAction::Check ? ": the compile ran too long"
                                                       : ": the kernel (or its compile) ran too long; a loop that never "
                                                         "ends?");
-  } else if (cancelled_) {
+  } else if (o.cancelled) {
     o.summary = "cancelled";
   } else if (!o.rows.empty()) {
     o.summary = run_summary(request_, o.rows);
@@ -198,11 +147,12 @@ void KernelEditJob::finish() {
   } else if (e.exited && request_.action == EditAction::Run && e.code == kExitNoGpu) {
     o.summary = "no usable GPU: Check compiles the edit without one";
   } else {
-    const std::string said = last_message(o.output);
+    // The worker's last line that says why it stopped ("tilescope compile: ..."), for a failure
+    // with no rows to explain it.
+    const std::string said = last_line_starting(o.output, "tilescope");
     o.summary = "the worker ended with " + ending_text(e) + (said.empty() ? "" : ": " + said);
   }
-  outcome_ = std::move(o);
-  done_ = true;
+  return o;
 }
 
 }  // namespace tilescope

@@ -12,6 +12,7 @@
 
 #include "app/platform/child_process.h"
 #include "app/platform/temp_folder.h"
+#include "app/platform/worker_job.h"
 #include "kernels/core/variant.h"
 #include "kernels/measure/measure.h"
 
@@ -64,37 +65,24 @@ std::vector<std::string> edit_worker_arguments(const std::string& program, const
 // them: "kernels/variants/02_smem_tiled.cuh:55: error: expected a \";\"") in the worker's output.
 std::vector<EditDiagnostic> edit_diagnostics(const std::string& output, const std::string& kernel_text);
 
-class KernelEditJob {
+class KernelEditJob : public WorkerJob<EditOutcome> {
  public:
   // `program`: the worker's program (this one, this_program_path()).
   explicit KernelEditJob(std::string program) : program_(std::move(program)) {}
-  ~KernelEditJob();
 
   // Starts a worker for `request`; false with *error when one runs already, the text cannot be
   // written to a private folder, or the worker cannot start.
   bool start(const EditRequest& request, std::string* error);
-  // Whether a worker runs (polls it; stops it once past the time limit).
-  bool busy();
-  // Started, and its outcome not taken yet: a worker that ended after the frame's take_outcome
-  // (another poll saw it end) still counts, so whoever waits for it reads the new outcome.
-  bool working() const { return started_ || done_; }
-  void cancel();
   void set_program(const std::string& program) { program_ = program; }
-  double seconds() const { return child_.seconds(); }
   double time_limit() const { return request_.time_limit_s; }
   EditAction action() const { return request_.action; }
-  // True once after the worker ended: *out says what happened.
-  bool take_outcome(EditOutcome* out);
 
  private:
-  void finish();
+  EditOutcome finish() override;
 
   std::string program_;
   TempFolder folder_{"tilescope-edit"};  // the text, the worker's output, a run's CSV
-  ChildProcess child_;
   EditRequest request_;
-  bool started_ = false, cancelled_ = false, timed_out_ = false, done_ = false;
-  EditOutcome outcome_;
 };
 
 }  // namespace tilescope

@@ -23,16 +23,30 @@ bool KernelEditor::open(const VariantDescriptor& v, std::string* why) {
   // The edit of the variant left is kept; the one of the variant opened comes back.
   if (variant_) {
     bool kept = false;
-    for (auto& [kv, text] : kept_)
-      if (kv == variant_) text = text_, kept = true;
-    if (!kept) kept_.emplace_back(variant_, text_);
+    for (Kept& k : kept_)
+      if (k.variant == variant_) k.text = text_, kept = true;
+    if (!kept) kept_.push_back({variant_, shipped_, text_});
   }
   variant_ = &v;
   shipped_ = shipped;
   text_ = shipped;
-  for (const auto& [kv, text] : kept_)
-    if (kv == &v) text_ = text;
+  for (const Kept& k : kept_)
+    if (k.variant == &v) text_ = k.text;
   return true;
+}
+
+bool KernelEditor::edit_of(const VariantDescriptor& v, std::string* text) const {
+  if (variant_ == &v) {
+    if (!edited()) return false;
+    *text = text_;
+    return true;
+  }
+  for (const Kept& k : kept_)
+    if (k.variant == &v && k.text != k.shipped) {
+      *text = k.text;
+      return true;
+    }
+  return false;
 }
 
 void KernelEditor::set_text(const std::string& text) {

@@ -41,6 +41,10 @@ class KernelEditor {
   const VariantDescriptor* variant() const { return variant_; }
   const std::string& text() const { return text_; }
   bool edited() const { return text_ != shipped_; }
+  // The edit the editor holds of v (the one open, or one kept while another is open): true with
+  // *text when it differs from the shipped text. The Memory view records it ("Record the edited
+  // kernel").
+  bool edit_of(const VariantDescriptor& v, std::string* text) const;
   void set_text(const std::string& text);
   void revert() { set_text(shipped_); }
   // Replaces the `occurrence`-th (1-based) appearance of `old_text` with `new_text`: a lesson's edit.
@@ -81,7 +85,12 @@ class KernelEditor {
   KernelEditJob job_;
   const VariantDescriptor* variant_ = nullptr;
   std::string shipped_, text_;
-  std::vector<std::pair<const VariantDescriptor*, std::string>> kept_;  // other variants' edits
+  // Other variants' edits, each with its variant's shipped text.
+  struct Kept {
+    const VariantDescriptor* variant;
+    std::string shipped, text;
+  };
+  std::vector<Kept> kept_;
   double time_limit_s_ = 30;
   EditOutcome last_;
   std::string start_error_;
