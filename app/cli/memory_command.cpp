@@ -36,12 +36,14 @@ the kernel's accesses, one warp instruction at a time, summed over the whole ker
     conflicts (the wavefronts beyond the ideal: lanes of one phase on different words of a bank)
 Nsight Compute reports the same totals of a run as l1tex__t_requests / l1tex__t_sectors
 _pipe_lsu_mem_global_op_ld (and _st) and l1tex__data_pipe_lsu_wavefronts / l1tex__data_bank_conflicts
-_pipe_lsu_mem_shared_op_ld (and _st). Variants without such a model (cuBLAS, the texture shaders,
-the tensor-core kernels for now) are listed as such.
+_pipe_lsu_mem_shared_op_ld (and _st). A cp.async (LDGSTS) counts as a global load; its shared side,
+written line by line as its data arrive, is counted apart from the stores (with --sites: its "into
+shared memory" site), as Nsight Compute counts it apart. Variants without such a model (cuBLAS,
+the texture shaders, wmma and wgmma_tma for now) are listed as such.
 
   --variants, --problem, --precision, --sizes, --m, --n, --k
                 as `tilescope bench` takes them (bench --help); default: every variant whose
-                model lists its accesses (today the CUDA-core ones), gemm, f32, 1024
+                model lists its accesses, gemm, f32, 1024
   --sites       one line per access site of the kernel as well
   --csv FILE    write every row (and with --sites every site) as CSV
   --record BLOCK,WARP
