@@ -47,9 +47,17 @@ std::unique_ptr<RecordedAccesses> cut(const WarpRecord& r, const MappingModel& m
   out->difference = compare_recorded_warp(model, r.recorded, bx, by, r.warp);
   if (!out->difference.empty() && !r.edit.empty()) {
     // An edit: the access it moved, as the view's controls name it.
+    // One line where it can be, above two columns on a projector: the site, step and lane, and
+    // the byte the shipped kernel's model gives against the one the edit recorded.
     const MovedAddress moved = first_moved_address(model, out->split, bx, by, r.warp);
-    out->difference = "the edited kernel's addresses differ from the shipped kernel's model " +
-                      (moved.found ? moved_address_words(model, moved) : "(" + out->difference + ")");
+    if (moved.found && moved.recorded >= 0 && moved.modelled >= 0)
+      out->difference =
+          format("the edit moved '%s' at step %d, lane %d from byte %lld to %lld",
+                 model.access_sites()[static_cast<std::size_t>(moved.site)].name.c_str(), moved.step, moved.lane,
+                 static_cast<long long>(moved.modelled), static_cast<long long>(moved.recorded));
+    else
+      out->difference = "the edited kernel's addresses differ from the shipped kernel's model " +
+                        (moved.found ? moved_address_words(model, moved) : "(" + out->difference + ")");
   }
   return out;
 }
