@@ -220,7 +220,7 @@ warnings=$(man -l "$page" 2>&1 >/dev/null) || fail "man cannot render $page"
 [ -z "$warnings" ] || fail "man warns while rendering $page: $warnings"
 # Every option the program's help texts name is in the manual page (packaging/man/tilescope.1).
 manual=$(MANWIDTH=200 man -l "$page" 2>/dev/null)
-helps=$({ tilescope --help; tilescope --help-window; tilescope bench --help; tilescope plot --help; tilescope memory --help; } 2>&1)
+helps=$({ tilescope --help; tilescope --help-window; tilescope bench --help; tilescope plot --help; tilescope compile --help; tilescope memory --help; } 2>&1)
 for option in $(grep -oE -- '(^|[ [(|,])--[a-z][a-z0-9-]*' <<<"$helps" | grep -oE -- '--[a-z0-9-]+' | sort -u); do
   grep -qF -- "$option" <<<"$manual" || fail "the manual page lacks $option (packaging/man/tilescope.1)"
 done
