@@ -700,8 +700,7 @@ class MmaModel final : public BlockTileModel {
     return 0;
   }
   void warp_access(int site, int bx, int by, int warp, int step, WarpAccess* out) const override {
-    const AccessSite info = access_sites()[site];
-    out->bytes = info.bytes;
+    out->bytes = site_bytes(site);
     if (!block_active(bx, by)) return;
     const TileRect c = c_tile(bx);
     const std::int64_t m0 = c.row0, n0 = c.col0;
@@ -739,6 +738,29 @@ class MmaModel final : public BlockTileModel {
 
  private:
   int acc_bytes() const { return precision_ == Precision::F64 ? 8 : 4; }
+  // A site's bytes per lane, as access_sites() lists them: warp_access runs for every warp and
+  // step of a whole kernel's totals, where building the sites' words each time would cost more
+  // than the addresses.
+  int site_bytes(int site) const {
+    switch (site) {
+      case kLoadA:
+      case kStoreA:
+        return vec_a_ ? 16 : eb_;
+      case kLoadB:
+      case kStoreB:
+        return vec_b_ ? 16 : eb_;
+      case kReadA:
+        return ldmatrix_operand(precision_, ata(), true) ? 16 : eb_;
+      case kReadB:
+        return ldmatrix_operand(precision_, ata(), false) ? 16 : eb_;
+      case kParkStrip:
+        return 2 * acc_bytes();
+      case kReadStripColumn:
+        return acc_bytes();
+      default:
+        return 16;  // the strip's rows, C and its mirror (single elements set their own)
+    }
+  }
   int vec() const { return 16 / acc_bytes(); }  // accumulators per 16-byte store of C
   int threads() const { return warps_of(p_) * 32; }
   // The epilogue's rounds of 32 lanes per instruction row: over the strip's row vectors
