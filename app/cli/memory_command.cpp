@@ -38,8 +38,10 @@ Nsight Compute reports the same totals of a run as l1tex__t_requests / l1tex__t_
 _pipe_lsu_mem_global_op_ld (and _st) and l1tex__data_pipe_lsu_wavefronts / l1tex__data_bank_conflicts
 _pipe_lsu_mem_shared_op_ld (and _st). A cp.async (LDGSTS) counts as a global load; its shared side,
 written line by line as its data arrive, is counted apart from the stores (with --sites: its "into
-shared memory" site), as Nsight Compute counts it apart. Variants without such a model (cuBLAS,
-the texture shaders, wmma and wgmma_tma for now) are listed as such.
+shared memory" site), as Nsight Compute counts it apart. wmma's fragment loads and accumulator
+stores are counted as the compiler makes them for sm_90 (the kernel cannot record them);
+wgmma_tma's operands travel by the TMA, which these counters do not see: its C stores are counted.
+Variants without such a model (cuBLAS, the texture shaders) are listed as such.
 
   --variants, --problem, --precision, --sizes, --m, --n, --k
                 as `tilescope bench` takes them (bench --help); default: every variant whose

@@ -270,9 +270,12 @@ class WmmaModel final : public BlockTileModel {
  public:
   WmmaModel(const WmmaTile& t, Problem problem, Precision precision, const Shape& shape)
       : BlockTileModel({t.bm, t.bn, t.bk, warps_of(t)}, problem, shape), t_(t), f_(fragment_shape(precision)) {
-    chunk_ = kVecBytes / static_cast<int>(output_bytes(precision));
+    eb_ = static_cast<int>(element_bytes(precision));
+    ab_ = static_cast<int>(output_bytes(precision));
+    chunk_ = kVecBytes / ab_;
     wm_ = t.wm;
     wn_ = t.wn;
+    frags_m_ = wm_ / f_.m;
     frags_n_ = wn_ / f_.n;
   }
 
@@ -281,15 +284,290 @@ class WmmaModel final : public BlockTileModel {
   // No fragment picture: wmma promises no lane layout for its fragments (that is the lesson;
   // mma.sync, the next variant, has one). Owners are lanes as the copy-out assigns them.
   const FragmentPicture* fragments() const override { return nullptr; }
-  // For the same reason the memory view has no sites to show here.
+  // The fragments' loads and stores are listed as the compiler makes them on Hopper, not recorded.
   std::string memory_note() const override {
-    return "wmma leaves the lanes' addresses to the compiler: load_matrix_sync and store_matrix_sync name a "
-           "fragment, not which lane reads which element, so no model can draw one warp's access of its "
-           "fragments, and this one lists none of the kernel's memory instructions. The Banks view shows the "
-           "padded slabs; mma_sync, the next variant, names every lane's address.";
+    return "load_matrix_sync and store_matrix_sync name a whole fragment, not which lane reads which element: "
+           "the compiler chooses. Their accesses are drawn as the compiler makes them for sm_90 (the lane layout of "
+           "the mma instruction a fragment feeds; ldmatrix for 16-bit types), checked against the profiler's counts "
+           "but not recorded from the kernel. mma_sync, the next variant, names every lane's address itself.";
+  }
+
+  // ---- memory, one warp at a time: the kernel's memory instructions (04_wmma.cuh) ----
+  // Per slab every thread copies its elements of the A and B slabs global -> shared; per k step
+  // each working warp loads its fragments; at the end, per fragment, the warp stores it into its
+  // staging area, and each lane reads its chunks back and stores them to C (AᵀA: with mirrors).
+  enum Site {
+    kLoadA,
+    kLoadB,
+    kStoreA,
+    kStoreB,
+    kFragmentA,
+    kFragmentB,
+    kStoreFragment,
+    kReadStaging,
+    kStoreC,
+    kStoreMirror
+  };
+  std::vector<AccessSite> access_sites() const override {
+    const std::string e = std::to_string(eb_) + "-byte";
+    const std::string a_src = ata() ? "A[k0 + r][m0 + c]: the slab of Aᵀ read as rows of A" : "A[m0 + r][k0 + c]";
+    const std::string b_src = ata() ? "A[k0 + r][n0 + c]" : "B[k0 + r][n0 + c]";
+    auto load = [&](const std::string& src) {
+      return src + ", element e = tid, tid + threads, .. of the slab (r = e / columns): one " + e +
+             " load each, none outside the matrix";
+    };
+    auto store = [&](const char* tile) {
+      return std::string(tile) + " = the element (0 outside the matrix): rows padded by 16 bytes";
+    };
+    std::vector<AccessSite> sites = {
+        {"A from global memory", 'A', MemorySpace::Global, AccessKind::Load, eb_, load(a_src), "element of a slab",
+         kRecordLoadA},
+        {"B from global memory", 'B', MemorySpace::Global, AccessKind::Load, eb_, load(b_src), "element of a slab",
+         kRecordLoadB},
+        {"A into shared memory", 'A', MemorySpace::Shared, AccessKind::Store, eb_,
+         store(ata() ? "At[r][c] (k-major)" : "As[r][c]"), "element of a slab", kWmmaAStored},
+        {"B into shared memory", 'B', MemorySpace::Shared, AccessKind::Store, eb_, store("Bs[r][c]"),
+         "element of a slab", kWmmaBStored},
+        {"A fragments out of shared memory", 'A', MemorySpace::Shared, AccessKind::Load, fragment_bytes(true),
+         "load_matrix_sync(a, ..): " + fragment_words(true), "instruction of a fragment of a k step"},
+        {"B fragments out of shared memory", 'B', MemorySpace::Shared, AccessKind::Load, fragment_bytes(false),
+         "load_matrix_sync(b[j], ..): " + fragment_words(false), "instruction of a fragment of a k step"},
+        {"accumulators into the staging area", 'C', MemorySpace::Shared, AccessKind::Store, 2 * ab_,
+         "store_matrix_sync(stage, acc[i][j], " + std::to_string(f_.n) +
+             ", mem_row_major): each lane stores its pairs of neighbouring accumulators as " + std::to_string(2 * ab_) +
+             "-byte stores (the mma layout: lane 4g + t holds row g and g + 8, columns 2t, 2t + 1 of each 8); rows "
+             "of " +
+             std::to_string(f_.n * ab_) + " bytes, unpadded",
+         "instruction of a fragment"},
+        {"the staging area out of shared memory", 'C', MemorySpace::Shared, AccessKind::Load,
+         vector_staging() ? kVecBytes : ab_,
+         vector_staging()
+             ? "s[0 .. " + std::to_string(chunk_ - 1) + "]: the lane's chunk of " + std::to_string(chunk_) +
+                   " elements as one 16-byte load (the compiler merges them even where C's elements "
+                   "leave one at a time)"
+             : std::string("s[w]: one element of the lane's chunk at a time (those with row <= column)"),
+         vector_staging() ? "chunk of a fragment" : "element of a chunk of a fragment", kWmmaStagingRead},
+        {"C to global memory", 'C', MemorySpace::Global, AccessKind::Store, vector_c() ? kVecBytes : ab_,
+         vector_c()
+             ? std::string("C[row][col .. col + ") + std::to_string(chunk_ - 1) + "]: the chunk as one 16-byte store"
+         : ata() ? "C[row][col + w] for row <= col + w: one element at a time"
+                 : "C[row][col + w]: one element at a time (N is not a multiple of " + std::to_string(chunk_) + ")",
+         vector_c() ? "chunk of a fragment" : "element of a chunk of a fragment", kRecordStoreC}};
+    if (ata())
+      sites.push_back({"C's mirror to global memory", 'C', MemorySpace::Global, AccessKind::Store, ab_,
+                       "C[col + w][row] for row < col + w: the element's mirror, right after it",
+                       "element of a chunk of a fragment", kRecordStoreC});
+    return sites;
+  }
+  int site_steps(int site, int bx, int by) const override {
+    if (!block_active(bx, by)) return 0;
+    const int slabs = static_cast<int>(ceil_div(shape().K, t_.bk)), ksteps = t_.bk / f_.k;
+    switch (site) {
+      case kLoadA:
+      case kStoreA:
+        return slabs * copies_per_slab(t_.bm);
+      case kLoadB:
+      case kStoreB:
+        return slabs * copies_per_slab(t_.bn);
+      case kFragmentA:
+        return slabs * ksteps * frags_m_ * fragment_instructions(true);
+      case kFragmentB:
+        return slabs * ksteps * frags_n_ * fragment_instructions(false);
+      case kStoreFragment:
+        return frags_m_ * frags_n_ * staging_stores();
+      case kReadStaging:
+        return frags_m_ * frags_n_ * chunks_per_lane() * (vector_staging() ? 1 : chunk_);
+      case kStoreC:
+        return frags_m_ * frags_n_ * chunks_per_lane() * (vector_c() ? 1 : chunk_);
+      case kStoreMirror:
+        return ata() ? frags_m_ * frags_n_ * chunks_per_lane() * chunk_ : 0;
+    }
+    return 0;
+  }
+  void warp_access(int site, int bx, int by, int warp, int step, WarpAccess* out) const override {
+    out->bytes = site_bytes(site);
+    if (!block_active(bx, by)) return;
+    const TileRect c = c_tile(bx);
+    const int wm = warp / (t_.bn / wn_), wn = warp % (t_.bn / wn_);
+    // AᵀA's diagonal blocks: a warp tile wholly below the diagonal only copies.
+    const bool works = !ata() || c.row0 + static_cast<std::int64_t>(wm) * wm_ <= c.col0 + (wn + 1) * wn_ - 1;
+    switch (site) {
+      case kLoadA:
+      case kLoadB:
+      case kStoreA:
+      case kStoreB:
+        return copy_access(site == kLoadA || site == kStoreA, site == kLoadA || site == kLoadB, c, warp, step, out);
+      case kFragmentA:
+      case kFragmentB:
+        if (works) fragment_access(site == kFragmentA, wm, wn, step, out);
+        return;
+      default:
+        if (works) epilogue_access(site, c, warp, wm, wn, step, out);
+        return;
+    }
   }
 
  private:
+  // ---- the memory instructions, as the compiler makes them for sm_90 ----
+  // 16-bit fragments load by ldmatrix.x4 (LDSM; .trans where the fragment's rows are k), as do
+  // tf32 A fragments of a row-major A: 8 rows of 16 bytes a phase. The others load one element a
+  // lane per instruction: tf32 B (and AᵀA's A) four times, f64 once (8 x 4 and 4 x 8 fragments).
+  bool ldmatrix(bool a) const {
+    if (eb_ == 2) return true;
+    return eb_ == 4 && a && !ata();
+  }
+  int fragment_instructions(bool a) const { return ldmatrix(a) || eb_ == 8 ? 1 : 4; }
+  int fragment_bytes(bool a) const { return ldmatrix(a) ? kVecBytes : eb_; }
+  std::string fragment_words(bool a) const {
+    const std::string rows = a ? (ata() ? "k-major rows of At" : "rows of As") : "rows of Bs";
+    if (ldmatrix(a))
+      return std::string(a && !ata() ? "ldmatrix.x4" : "ldmatrix.x4.trans") +
+             ": each lane gives the address of one 16-byte piece of the " + rows + ", eight pieces a phase";
+    if (eb_ == 8)
+      return std::string("one 8-byte load a lane (lane 4g + t: ") + (a ? "A(g, t)" : "B(t, g)") + " of the " +
+             (a ? "8 x 4" : "4 x 8") + " fragment, from the " + rows + ")";
+    return std::string("four 4-byte loads a lane (lane 4g + t: ") +
+           (a ? "A(g, t), A(g + 8, t), A(g, t + 4), A(g + 8, t + 4)"
+              : "B(t, g), B(t + 4, g), B(t, g + 8), B(t + 4, g + 8)") +
+           ", from the " + rows + ")";
+  }
+  // store_matrix_sync: a lane's pairs of neighbouring accumulators, 8 of 16 x 16 floats in four
+  // 8-byte stores, 2 of 8 x 8 doubles in one 16-byte store.
+  int staging_stores() const { return ab_ == 8 ? 1 : 4; }
+  int chunks_per_lane() const { return f_.m * f_.n / chunk_ / kWarpSize; }
+  // C leaves in 16-byte chunks where every row of C starts on 16 bytes (gemm); AᵀA stores one
+  // element at a time, each with its mirror.
+  bool vector_c() const { return !ata() && shape().N % chunk_ == 0; }
+  // Gemm's lanes read their chunks of the staging area whole either way; AᵀA's element by element,
+  // only those it stores (row <= column), so the compiler keeps those loads apart.
+  bool vector_staging() const { return !ata(); }
+  int threads() const { return warps_of(t_) * kWarpSize; }
+  // A thread's elements of one slab of `cols` columns (stage_slab: BK x cols, or BM x BK for gemm's A).
+  int copies_per_slab(int cols) const {
+    return static_cast<int>(ceil_div(static_cast<std::int64_t>(t_.bk) * cols, threads()));
+  }
+  int site_bytes(int site) const {
+    switch (site) {
+      case kFragmentA:
+        return fragment_bytes(true);
+      case kFragmentB:
+        return fragment_bytes(false);
+      case kStoreFragment:
+        return 2 * ab_;
+      case kReadStaging:
+        return vector_staging() ? kVecBytes : ab_;
+      case kStoreC:
+        return vector_c() ? kVecBytes : ab_;
+      case kStoreMirror:
+        return ab_;
+      default:
+        return eb_;
+    }
+  }
+  // Shared memory: the A region (padded rows), then Bs; after the K loop each warp's staging area.
+  int lda() const { return padded(t_.bk, eb_); }
+  int ldt() const { return padded(t_.bm, eb_); }
+  int ldb() const { return padded(t_.bn, eb_); }
+  std::int64_t b_region() const { return static_cast<std::int64_t>(a_region_elements(t_.bm, t_.bk, eb_)) * eb_; }
+
+  // stage_slab: element e = tid + l * threads of the slab, row e / cols, column e % cols; the
+  // global load only inside the matrix, the shared store always (zeros outside).
+  void copy_access(bool a, bool global, const TileRect& c, int warp, int step, WarpAccess* out) const {
+    const bool rows_m = a && !ata();  // gemm's A slab: BM rows of BK
+    const int rows = rows_m ? t_.bm : t_.bk, cols = rows_m ? t_.bk : (a ? t_.bm : t_.bn);
+    const int per = copies_per_slab(a ? t_.bm : t_.bn), slab = step / per, l = step % per;
+    const std::int64_t k0 = static_cast<std::int64_t>(slab) * t_.bk;
+    const std::int64_t r0 = rows_m ? c.row0 : k0, c0 = a ? (rows_m ? k0 : c.row0) : c.col0;
+    const std::int64_t height = rows_m ? shape().M : shape().K, width = rows_m ? shape().K : shape().N;
+    const int ld = rows_m ? lda() : (a ? ldt() : ldb());
+    for (int lane = 0; lane < kWarpLanes; ++lane) {
+      const int e = warp * kWarpLanes + lane + l * threads();
+      if (e >= rows * cols) continue;
+      const int r = e / cols, col = e % cols;
+      if (global) {
+        if (r0 + r < height && c0 + col < width) out->address[lane] = ((r0 + r) * width + c0 + col) * eb_;
+      } else {
+        out->address[lane] = (a ? 0 : b_region()) + (static_cast<std::int64_t>(r) * ld + col) * eb_;
+      }
+    }
+  }
+
+  // Per slab and k step: the warp's B fragments j = 0 .., then its A fragments i = 0 ..; each
+  // fragment_instructions() loads.
+  void fragment_access(bool a, int wm, int wn, int step, WarpAccess* out) const {
+    const int ksteps = t_.bk / f_.k, per_fragment = fragment_instructions(a), frags = a ? frags_m_ : frags_n_;
+    const int per_step = frags * per_fragment;
+    const int kk = (step / per_step) % ksteps * f_.k, fragment = step % per_step / per_fragment,
+              part = step % per_fragment;
+    const int m = wm * wm_ + fragment * f_.m, n = wn * wn_ + fragment * f_.n;
+    const int chunk = kVecBytes / eb_;  // elements of a 16-byte piece
+    for (int lane = 0; lane < kWarpLanes; ++lane) {
+      const int g = lane / 4, t = lane % 4, q = lane / 8, rr = lane % 8;
+      std::int64_t at;  // element offset in the A region or in Bs
+      if (ldmatrix(a)) {
+        // Matrix q of the four: 8 rows of one 16-byte column piece; rows of the fragment's m (A)
+        // or k (At, Bs).
+        if (a && !ata())
+          at = static_cast<std::int64_t>(m + (q % 2) * 8 + rr) * lda() + kk + (q / 2) * chunk;
+        else if (a)
+          at = static_cast<std::int64_t>(kk + (q / 2) * 8 + rr) * ldt() + m + (q % 2) * chunk;
+        else
+          at = static_cast<std::int64_t>(kk + (q % 2) * 8 + rr) * ldb() + n + (q / 2) * chunk;
+      } else if (eb_ == 8) {
+        if (a && !ata())
+          at = static_cast<std::int64_t>(m + g) * lda() + kk + t;
+        else if (a)
+          at = static_cast<std::int64_t>(kk + t) * ldt() + m + g;
+        else
+          at = static_cast<std::int64_t>(kk + t) * ldb() + n + g;
+      } else {
+        // tf32 element `part`: k + 4 (part / 2)... of the mma layout, row or column + 8 (part % 2).
+        const int dk = 4 * (part / 2), d8 = 8 * (part % 2);
+        if (a)  // AᵀA's A, k-major: A(g + d8, t + dk) at At[t + dk][g + d8]
+          at = static_cast<std::int64_t>(kk + t + dk) * ldt() + m + g + d8;
+        else
+          at = static_cast<std::int64_t>(kk + t + dk) * ldb() + n + g + d8;
+      }
+      out->address[lane] = (a ? 0 : b_region()) + at * eb_;
+    }
+  }
+
+  // The epilogue, fragment (i, j) by fragment, skipping those that start outside C (or below
+  // AᵀA's diagonal): store_matrix_sync into the warp's staging area, then copy_fragment_out.
+  void epilogue_access(int site, const TileRect& c, int warp, int wm, int wn, int step, WarpAccess* out) const {
+    const int per_fragment = site_steps(site, 0, 0) / (frags_m_ * frags_n_);
+    const int fragment = step / per_fragment, s = step % per_fragment, i = fragment / frags_n_, j = fragment % frags_n_;
+    const std::int64_t M = shape().M, N = shape().N;
+    const std::int64_t r0 = c.row0 + static_cast<std::int64_t>(wm) * wm_ + i * f_.m,
+                       c0 = c.col0 + static_cast<std::int64_t>(wn) * wn_ + j * f_.n;
+    if (r0 >= M || c0 >= N || (ata() && r0 > c0 + f_.n - 1)) return;
+    const std::int64_t stage = static_cast<std::int64_t>(warp) * f_.m * f_.n * ab_;
+    for (int lane = 0; lane < kWarpLanes; ++lane) {
+      std::int64_t& at = out->address[lane];
+      if (site == kStoreFragment) {
+        // Pair s: rows g + 8 (s / 2), columns 8 (s % 2) + 2t (16 x 16); the 8 x 8 fragment's row g.
+        const int g = lane / 4, t = lane % 4;
+        const int row = g + (ab_ == 8 ? 0 : 8 * (s / 2)), col = (ab_ == 8 ? 0 : 8 * (s % 2)) + 2 * t;
+        at = stage + static_cast<std::int64_t>(row * f_.n + col) * ab_;
+        continue;
+      }
+      const bool whole = site == kReadStaging ? vector_staging() : vector_c();
+      const int per_chunk = whole ? 1 : chunk_, round = s / per_chunk, w = s % per_chunk;
+      const int v = lane + kWarpSize * round, r = v / (f_.n / chunk_), cc = (v % (f_.n / chunk_)) * chunk_;
+      const std::int64_t row = r0 + r, col = c0 + cc + w;
+      // Gemm's whole-chunk read of the staging area asks only that the row be inside C (the
+      // compiler loads the chunk before it looks at the columns).
+      if (row >= M || (col >= N && !(site == kReadStaging && vector_staging()))) continue;
+      if (ata() && row > col) continue;
+      if (site == kReadStaging)
+        at = stage + static_cast<std::int64_t>(r * f_.n + cc + w) * ab_;
+      else if (site == kStoreC)
+        at = (row * N + col) * ab_;
+      else if (row < col)
+        at = (col * N + row) * ab_;
+    }
+  }
+
   // The warp tile, the fragment in it (the slot), and the lane whose chunk of the fragment holds
   // the element (copy_fragment_out). Slabs are staged element by element (stage_slab): the
   // base's tile_loads.
@@ -331,7 +609,7 @@ class WmmaModel final : public BlockTileModel {
 
   WmmaTile t_;
   FragmentShape f_;
-  int chunk_ = 4, wm_ = 1, wn_ = 1, frags_n_ = 1;
+  int eb_ = 2, ab_ = 4, chunk_ = 4, wm_ = 1, wn_ = 1, frags_m_ = 1, frags_n_ = 1;
 };
 
 TileConfig wmma_config(const WmmaTile& t, const std::string& name, const char* description) {

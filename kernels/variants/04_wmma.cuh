@@ -42,7 +42,9 @@
 //   scalar and wait for the barrier (nothing is in flight while the tensor cores run); and the
 //   fragment loads do not avoid bank conflicts. The next variant takes the lid off (mma.sync).
 // Trace build (trace.h): the same kernel with a TraceProbe (probe.cuh), whose loads and stores also
-//   record reads and writers, and whose k_end stops the K loop after p slabs.
+//   record reads and writers, and whose k_end stops the K loop after p slabs; it also records one
+//   warp's addresses, the slabs' and the staging area's through probe.shared (the Mapping tab's
+//   memory view). The fragments' loads and stores are not among them: they happen inside wmma.
 // A tile (a row of the compiled set, or one a learner typed) is the kernel's template arguments:
 //   BM, BN, BK and the grid of warps WARPS_M x WARPS_N over the block tile; the rules a tile must
 //   keep are one function (wmma_tile_fault) that WmmaShape asserts and the launch file puts in words.
@@ -241,6 +243,11 @@ struct WmmaShape {
 
 // ---- the kernel ------------------------------------------------------------------------------
 
+// The shared-memory accesses an instrumented run records (probe.shared; nothing in the timed build).
+// load_matrix_sync and store_matrix_sync are not among them: which lane touches which element
+// inside them is the compiler's.
+enum WmmaShared { kWmmaAStored = kRecordShared, kWmmaBStored, kWmmaStagingRead };
+
 // One ROWS x COLS slab of a row-major matrix (leading dimension ld, rows x cols valid elements),
 // from (r0, c0), into shared dst (row length ldd): thread tid of NT stores elements tid,
 // tid + NT, .. row by row, 0 outside the matrix.
@@ -252,6 +259,7 @@ __device__ __forceinline__ void stage_slab(T* dst, int ldd, const T* __restrict_
     const int r = e / COLS, c = e % COLS;
     const int gr = r0 + r, gc = c0 + c;
     dst[r * ldd + c] = (gr < rows && gc < cols) ? probe.load(kOperand, src, gr * ld + gc) : static_cast<T>(0.0f);
+    probe.shared(kOperand == Operand::A ? kWmmaAStored : kWmmaBStored, &dst[r * ldd + c]);
   }
 }
 
@@ -283,6 +291,10 @@ __device__ __forceinline__ void copy_fragment_out(const typename S::Acc* stage, 
     if (row >= M) continue;
     const Acc* s = stage + r * S::FN + c;
     if constexpr (!kAta) {
+      // Gemm reads the lane's chunk of the staging area as one 16-byte load, whichever way it
+      // stores it: the compiler merges the element path's s[0 .. W - 1] too (LDS.128), and
+      // loads it for every row inside C, before it looks at the columns.
+      probe.shared(kWmmaStagingRead, s);
       if (vector_stores) {
         // N is a multiple of W and chunks start at multiples of it: all in or all out.
         if (col < N) {
@@ -303,6 +315,7 @@ __device__ __forceinline__ void copy_fragment_out(const typename S::Acc* stage, 
         // Only row <= col is stored, with its mirror, so no element is stored twice; the mirror
         // carries the writer id of the element it copies.
         if (row > cw) continue;
+        probe.shared(kWmmaStagingRead, s + w);
         probe.store_from(C, (std::int64_t)row * N + cw, s[w], id);
         if (row != cw) probe.store_from(C, (std::int64_t)cw * N + row, s[w], id);
       } else {

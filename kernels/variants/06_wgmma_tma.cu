@@ -476,8 +476,23 @@ class WgmmaModel final : public BlockTileModel {
       : BlockTileModel(
             {p.bm, p.bn, p.bk, threads_of(p) / 32, "copied", " by the TMA, one thread issuing every box", p.cluster},
             problem, shape),
-        p_(p) {
+        p_(p),
+        // As launch_with decides, for a C that cudaMalloc placed (256-byte aligned): C leaves by its
+        // map where its rows are whole 16-byte vectors, and gemm's in pairs where they are whole
+        // 8-byte ones.
+        maps_(p.tma_store && shape.N % 4 == 0),
+        pairs_(problem == Problem::Gemm && shape.N % 2 == 0) {
     build_picture(precision);
+    // From the registers: every tile without the map, and AᵀA's diagonal tiles with it.
+    if (!maps_ || ata()) {
+      listed_.push_back(kStoreC);
+      if (ata()) listed_.push_back(kStoreMirror);
+    }
+    // Into the boxes: every tile with the map, but AᵀA's diagonal ones (others exist once N > BN).
+    if (maps_ && (!ata() || shape.N > p.bn)) {
+      listed_.push_back(kStageC);
+      if (ata()) listed_.push_back(kStageMirror);
+    }
   }
 
   int writer_slots() const override { return slices_of(p_) * p_.bn / 2; }
@@ -488,10 +503,160 @@ class WgmmaModel final : public BlockTileModel {
            "address, and the load/store unit's counters (sectors per request, bank conflicts) never see them. "
            "The tensor cores read the tiles from shared memory themselves, through wgmma's descriptors (no "
            "ldmatrix), the 128-byte swizzle keeping them free of conflicts. Only C's stores pass through the "
-           "lanes, and this model does not list them yet.";
+           "lanes, and they are listed: from the registers to global memory, or into the swizzled boxes in shared "
+           "memory, whose TMA store is the copy engine's and is not counted either.";
+  }
+
+  // ---- memory, one warp at a time: C's stores (06_wgmma_tma.cuh: store_tile) ----
+  // Each consumer thread's accumulators, slice by slice: from the registers straight to global
+  // memory (AᵀA: each element with its mirror), or into 128-byte swizzled boxes of shared memory,
+  // which the TMA stores. Only the sites the kernel executes at this shape are listed (listed_).
+  std::vector<AccessSite> access_sites() const override {
+    std::vector<AccessSite> sites;
+    for (Site k : listed_) sites.push_back(site_of(k));
+    return sites;
+  }
+  int site_steps(int site, int bx, int by) const override {
+    if (!block_active(bx, by)) return 0;
+    const bool staged = staged_tile(bx);
+    const int slices = slices_of(p_), per_box = kCBoxCols / 8 * 2;
+    switch (listed_[site]) {
+      case kStoreC:
+      case kStoreMirror:
+        return staged ? 0 : slices * (p_.bn / 8) * 2 * (pairs_ ? 1 : 2);
+      case kStageC:
+        return staged ? slices * (p_.bn / kCBoxCols) * per_box : 0;
+      case kStageMirror:
+        return staged ? slices * (p_.bn / kCBoxCols) * per_box * 2 : 0;
+    }
+    return 0;
+  }
+  void warp_access(int site, int bx, int by, int warp, int step, WarpAccess* out) const override {
+    const Site k = listed_[site];
+    out->bytes = site_bytes(k);
+    // Warps 0-3 are the producer warpgroup, which stores nothing.
+    if (!block_active(bx, by) || warp < 4) return;
+    const int group = warp / 4 - 1, q = warp % 4;
+    if (k == kStoreC || k == kStoreMirror)
+      register_store(k, bx, group, q, step, out);
+    else
+      staged_store(k, bx, group, q, step, out);
+  }
+  // AᵀA's stores from the registers share C's stream: each element, then its mirror, as the lanes
+  // store them.
+  std::vector<SiteStep> recorded_order(int stream, int bx, int by) const override {
+    const int c = listed(kStoreC), m = listed(kStoreMirror);
+    if (stream != kRecordStoreC || m < 0) return MappingModel::recorded_order(stream, bx, by);
+    std::vector<SiteStep> order;
+    for (int step = 0; step < site_steps(c, bx, by); ++step) {
+      order.push_back({c, step});
+      order.push_back({m, step});
+    }
+    return order;
   }
 
  private:
+  enum Site { kStoreC, kStoreMirror, kStageC, kStageMirror };
+  int listed(Site k) const {
+    const auto at = std::find(listed_.begin(), listed_.end(), k);
+    return at == listed_.end() ? -1 : static_cast<int>(at - listed_.begin());
+  }
+  // Whether block bx's tile goes through the boxes (store_tile): with the map, but AᵀA's diagonal.
+  bool staged_tile(int bx) const {
+    const TileRect c = c_tile(bx);
+    return maps_ && (!ata() || c.row0 != c.col0);
+  }
+  // A site's bytes per lane, as site_of lists them (warp_access runs for every warp and step of a
+  // kernel's totals, where building the words each time would cost more than the addresses).
+  int site_bytes(Site k) const { return (k == kStoreC && pairs_) || k == kStageC ? 8 : 4; }
+  AccessSite site_of(Site k) const {
+    auto c_store = [](const char* name, MemorySpace space, int bytes, const std::string& what, const char* unit,
+                      int stream) -> AccessSite {
+      return {name, 'C', space, AccessKind::Store, bytes, what, unit, stream};
+    };
+    switch (k) {
+      case kStoreC:
+        if (pairs_)
+          return c_store("C to global memory", MemorySpace::Global, 8,
+                         "probe.store(out.C, at, pair, slot0 + r): a lane's two neighbouring accumulators C(row, col), "
+                         "C(row, col + 1) in one 8-byte store (STG.E.64), aligned because C's rows are of even "
+                         "length; the four lanes of a row fill 32 neighbouring bytes, eight rows a request (8 sectors "
+                         "where N is a multiple of 8)",
+                         "pair of accumulators of a slice", kRecordStoreC);
+        if (!ata())
+          return c_store("C to global memory", MemorySpace::Global, 4,
+                         "probe.store(out.C, at, v0, slot0 + r), then at + 1, v1: rows of odd length leave a pair "
+                         "unaligned for an 8-byte store, so each accumulator is a 4-byte store of its own (STG.E), "
+                         "none past the right edge",
+                         "accumulator of a slice", kRecordStoreC);
+        return c_store("C to global memory", MemorySpace::Global, 4,
+                       std::string("probe.store(out.C, row * N + col, v0, slot0 + r) where row <= col: one 4-byte "
+                                   "store per accumulator (STG.E), the upper triangle only (a diagonal tile drops its "
+                                   "lower half)") +
+                           (maps_ ? "; here only the diagonal tiles store from the registers, the others through "
+                                    "shared memory"
+                                  : ""),
+                       "accumulator of a slice", kRecordStoreC);
+      case kStoreMirror:
+        return c_store("C's mirror to global memory", MemorySpace::Global, 4,
+                       "probe.store(out.C, col * N + row, v0, slot0 + r) where row < col: the same accumulator again "
+                       "as C(col, row), a 4-byte store (STG.E) down the columns: four rows of C, eight neighbours in "
+                       "each",
+                       "accumulator of a slice", kRecordStoreC);
+      case kStageC:
+        return c_store("C into shared memory", MemorySpace::Shared, 8,
+                       "*pair = make_float2(v0, v1) at sw128_float(staged, row, col): a lane's two neighbouring "
+                       "accumulators into a row of the 64 x 32 box in one 8-byte store (STS.64); each half-warp "
+                       "writes two 16-byte chunks in each of four rows, and the swizzle (chunk XOR row % 8) keeps "
+                       "them inside four chunks, 16 banks for 32 words: a 2-way conflict",
+                       "pair of accumulators of a box", kWgmmaCStaged);
+      case kStageMirror:
+        return c_store("C's mirror into shared memory", MemorySpace::Shared, 4,
+                       "*m0 = v0, then *m1 = v1 at sw128_float(m, col, row % 32): the same accumulators transposed "
+                       "into a 32 x 32 mirror box, a 4-byte store each (STS): four rows of the box, eight words in "
+                       "each, which the swizzle spreads over all 32 banks",
+                       "accumulator of a box", kWgmmaMirrorStaged);
+    }
+    return {};
+  }
+  // store_tile_from_registers: per slice, per 8 columns j and half h, lane 4 g + t holds C(row, col)
+  // and C(row, col + 1), row 16 q + g + 8 h of the slice and col 8 j + 2 t of the tile: one step
+  // for the pair, or one for each of the two (`step` % 2).
+  void register_store(Site k, int bx, int group, int q, int step, WarpAccess* out) const {
+    const TileRect c = c_tile(bx);  // a cluster's spare block below C: rows from M on, nothing stored
+    const std::int64_t M = shape().M, N = shape().N;
+    const int per = pairs_ ? 1 : 2, e = step % per, jh = step / per;
+    const int h = jh % 2, j = jh / 2 % (p_.bn / 8), sl = jh / 2 / (p_.bn / 8);
+    const std::int64_t row0 = c.row0 + 64 * (group * slices_of(p_) + sl) + 16 * q + 8 * h, col0 = c.col0 + 8 * j + e;
+    for (int lane = 0; lane < kWarpLanes; ++lane) {
+      const std::int64_t row = row0 + lane / 4, col = col0 + 2 * (lane % 4);
+      if (row >= M || col + (pairs_ ? 1 : 0) >= N) continue;
+      if (!ata())
+        out->address[lane] = (row * N + col) * 4;
+      else if (k == kStoreC ? row <= col : row < col)
+        out->address[lane] = (k == kStoreC ? row * N + col : col * N + row) * 4;
+    }
+  }
+  // store_tile_staged: per slice (none below C), per box of 32 columns, per 8 columns jj and half h,
+  // lane 4 g + t writes its pair at row 16 q + g + 8 h, column 8 jj + 2 t of the box, into buffer
+  // 2 group + box % 2 (gemm's take turns, counted across the tiles, but a slice has bn / 32 boxes,
+  // an even number) or, for AᵀA, 2 group, the mirror's boxes in the next; the mirror takes a step
+  // for each of the two floats.
+  void staged_store(Site k, int bx, int group, int q, int step, WarpAccess* out) const {
+    const int per = k == kStageMirror ? 2 : 1, e = step % per, s = step / per;
+    const int h = s % 2, jj = s / 2 % (kCBoxCols / 8), box = s / 2 / (kCBoxCols / 8) % (p_.bn / kCBoxCols),
+              sl = s / 2 / (kCBoxCols / 8) / (p_.bn / kCBoxCols);
+    if (c_tile(bx).row0 + 64 * (group * slices_of(p_) + sl) >= shape().M) return;
+    const std::int64_t staged =
+        static_cast<std::int64_t>(c_boxes_offset_of(p_)) + (2 * group + (ata() ? 0 : box % 2)) * kCBoxBytes;
+    for (int lane = 0; lane < kWarpLanes; ++lane) {
+      const int row = 16 * q + lane / 4 + 8 * h, col = 8 * jj + 2 * (lane % 4);
+      out->address[lane] =
+          k == kStageC ? staged + sw128_float_byte(row, col)
+                       : staged + kCBoxBytes + (row / 32) * (kCBoxBytes / 2) + sw128_float_byte(col + e, row % 32);
+    }
+  }
+
   // Row r is in slice r / 64, of consumer warpgroup slice / slices (warps 4 + 4 consumer ..), its
   // warp (r % 64) / 16; lane 4 g + t holds accumulator 4 j + r of the slice's C(16 q + g + 8 (r / 2),
   // 8 j + 2 t + r % 2) (wgmma_ptx.cuh); slots count on from one slice to the next.
@@ -601,6 +766,8 @@ class WgmmaModel final : public BlockTileModel {
 
   WgmmaParams p_;
   FragmentPicture picture_;
+  bool maps_, pairs_;
+  std::vector<Site> listed_;
 };
 
 TileConfig wgmma_config(const WgmmaParams& p) {

@@ -58,10 +58,13 @@
 //   (counted in the time: that is what the ragged sizes cost here).
 // Instrumented builds: the same text with another probe (probe.cuh). The traced build counts each
 //   box's elements as reads and records who stored each element of C (a persistent block names
-//   the tile it works on, so the ids are the model's one block per tile). The timeline build
-//   (timeline_probe.cuh) stamps every slab: the producer when it issues the copies, an observer
-//   (warp 1, idle otherwise, which joins the "empty" count so the ring cannot lap it) when the
-//   bytes have landed, each consumer when it begins and when its products are done.
+//   the tile it works on, so the ids are the model's one block per tile), and one warp's addresses
+//   of C's stores: to global memory (probe.store) and into the boxes (probe.shared beside each
+//   store into shared memory; the Mapping tab's memory view). The TMA's copies and stores are no
+//   lane's and are not recorded. The timeline build (timeline_probe.cuh) stamps every slab: the
+//   producer when it issues the copies, an observer (warp 1, idle otherwise, which joins the
+//   "empty" count so the ring cannot lap it) when the bytes have landed, each consumer when it
+//   begins and when its products are done.
 // What to look for: % of cuBLAS in the same type (cuBLAS uses this instruction too) and of the
 //   wgmma roof; 128 x 128 against 128 x 256 tiles (shared-memory bytes per instruction); 3 against 4
 //   stages; one consumer warpgroup against two (while one waits for its products, the other
@@ -128,12 +131,25 @@ __host__ __device__ constexpr int box_bytes_of(const WgmmaParams& p) {
 constexpr int kCBoxCols = 32;
 constexpr int kCBoxBytes = 64 * kCBoxCols * 4;
 
-// Shared memory of a configuration: the ring (A and B tiles per stage), then 2 x stages mbarriers
-// (in a block of 1024 bytes), then the C boxes; plus room to align the ring to 1024 bytes.
+// Where the C boxes start, from the ring's 1024-byte aligned base (Ring, wgmma_pipeline.cuh): after
+// the stages (A and B tiles each) and the block of 1024 bytes that holds the 2 x stages mbarriers.
+__host__ __device__ constexpr std::size_t c_boxes_offset_of(const WgmmaParams& p) {
+  return static_cast<std::size_t>(p.stages) * (p.bm + p.bn) * p.bk * 2 + kSwizzleAtom;
+}
+// Shared memory of a configuration: the ring, its mbarriers and the C boxes, plus room to align
+// the ring to 1024 bytes.
 __host__ __device__ constexpr std::size_t shared_bytes_of(const WgmmaParams& p) {
-  return kSwizzleAtom + static_cast<std::size_t>(p.stages) * (p.bm + p.bn) * p.bk * 2 + kSwizzleAtom +
+  return kSwizzleAtom + c_boxes_offset_of(p) +
          (p.tma_store ? static_cast<std::size_t>(p.consumers) * 2 * kCBoxBytes : 0);
 }
+
+// The shared-memory accesses the instrumented build records one warp of (probe.shared beside
+// each), numbered after the probe's own global streams; the mapping model's access sites name the
+// same (06_wgmma_tma.cu). Nothing of it is compiled into the timed build (NoProbe).
+enum WgmmaShared {
+  kWgmmaCStaged = kRecordShared,  // a lane's pair of accumulators into its box of C (store_tile_staged)
+  kWgmmaMirrorStaged,             // AᵀA: each of the two into the mirror's box, transposed
+};
 
 // A tile: its values (the order of the typed keys), and what the code derives from them.
 template <int kBM, int kBN, int kBK, int kN, int kStages, int kConsumers, int kCluster, bool kPersistent,
@@ -319,6 +335,10 @@ __device__ __forceinline__ void consume(const Ring<S>& ring, const BlockWork<S, 
 // and its leader has the TMA store it while the group goes on. Gemm: boxes of 64 rows x 32 columns,
 // two buffers taking turns (`boxes` counts them across the tiles). AᵀA: the box and its mirror (32
 // rows x 64 columns, as two boxes of 32 x 32) in one buffer.
+// A lane's two neighbours leave in one 8-byte store, served half a warp at a time: rows g = 0-3 (or
+// 4-7) of the box, two 16-byte chunks each, which the swizzle (chunk XOR row % 8) keeps inside four
+// chunks, 16 of the 32 banks: two rows share each bank, a 2-way conflict. The mirror's single floats
+// land in four rows of its box, eight words each, which the swizzle spreads over all 32 banks.
 template <typename S, bool kAta, typename Probe>
 __device__ __forceinline__ void store_tile_staged(const float (&acc)[S::kSlices][S::kAcc], BlockTile tile,
                                                   const ConsumerThread& me, const BlockWork<S, kAta>& work,
@@ -351,13 +371,19 @@ __device__ __forceinline__ void store_tile_staged(const float (&acc)[S::kSlices]
         for (int h = 0; h < 2; ++h) {
           const int row = 16 * me.warp + g + 8 * h, col = 8 * jj + 2 * tq, r = 4 * (box * kCBoxCols / 8 + jj) + 2 * h;
           const float v0 = acc[sl][r], v1 = acc[sl][r + 1];
-          *reinterpret_cast<float2*>(sw128_float(staged, row, col)) = make_float2(v0, v1);
+          float2* const pair = reinterpret_cast<float2*>(sw128_float(staged, row, col));
+          *pair = make_float2(v0, v1);
+          probe.shared(kWgmmaCStaged, pair);
           if constexpr (kAta) {
             // The mirror: element (row, col) of the box goes to row col, column row % 32 of mirror
             // box row / 32.
             unsigned char* const m = mirror + (row / 32) * (kCBoxBytes / 2);
-            *sw128_float(m, col, row % 32) = v0;
-            *sw128_float(m, col + 1, row % 32) = v1;
+            float* const m0 = sw128_float(m, col, row % 32);
+            float* const m1 = sw128_float(m, col + 1, row % 32);
+            *m0 = v0;
+            probe.shared(kWgmmaMirrorStaged, m0);
+            *m1 = v1;
+            probe.shared(kWgmmaMirrorStaged, m1);
           }
           const std::int64_t grow = row0 + row, gcol = col0 + col;
           const int slot = sl * S::kAcc + r;

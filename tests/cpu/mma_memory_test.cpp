@@ -26,17 +26,6 @@ namespace {
 constexpr MemorySpace kShared = MemorySpace::Shared;
 constexpr AccessKind kLoad = AccessKind::Load, kStore = AccessKind::Store;
 
-// The kernel whose tiles may be swizzled or not: the one that takes a "swizzle" tile value.
-const VariantDescriptor& swizzling_kernel() {
-  return tilescope::testing::variant_where(
-      [](const VariantDescriptor& d) {
-        for (const TileParam& p : d.tile_params)
-          if (std::string(p.key) == "swizzle") return true;
-        return false;
-      },
-      "a kernel with a swizzle tile value");
-}
-
 // Its 16-bit configuration of 8 warps, 32-deep slabs, 3 stages and one barrier per slab, with or
 // without the swizzle: the lesson's pair.
 int pair_config(const VariantDescriptor& v, bool swizzled) {
@@ -67,7 +56,7 @@ double wavefronts_per_instruction(const AccessTotals& t, int site) {
 // Plain rows put ldmatrix's eight rows of a phase on few banks: A's 64-byte rows two to a group
 // of banks (4-way), B's 512-byte rows all on one (8-way); the swizzle spreads both over all 32.
 TEST(MmaMemory, TheSwizzleTakesLdmatrixsPhasesOffTheSameBanks) {
-  const VariantDescriptor& v = swizzling_kernel();
+  const VariantDescriptor& v = tilescope::testing::variant_with_tile_param("swizzle");
   for (bool swizzled : {false, true}) {
     SCOPED_TRACE(swizzled ? "swizzled" : "plain");
     auto m = model_of(v, pair_config(v, swizzled), 256);
@@ -114,7 +103,7 @@ TEST(MmaMemory, ACpAsyncWritesSharedMemoryOneGlobalLineAtATime) {
 // the same kernels on an H200 (model-vs-ncu.csv: the hardware counters and, for cp.async, whose
 // hardware counter on sm_90 leaves its bypassing form out, the per-instruction counts).
 TEST(MmaMemory, TotalsEqualTheProfilersCounts) {
-  const VariantDescriptor& v = swizzling_kernel();
+  const VariantDescriptor& v = tilescope::testing::variant_with_tile_param("swizzle");
   struct Expected {
     bool swizzled;
     std::int64_t ld_requests, ld_sectors, st_requests, st_sectors, shared_ld, shared_ld_conflicts, shared_st,

@@ -195,23 +195,27 @@ TEST(AccessTotals, SamplesLargeKernelsAndSaysSo) {
   EXPECT_EQ(sampled.global_load.sectors, exact.global_load.sectors);
 }
 
-// A model that lists no accesses counts nothing, and says why (the memory view shows it); one
-// that lists them all has nothing to say.
-TEST(AccessTotals, ModelsWithoutSitesCountNothingAndSayWhy) {
-  int without = 0;
+// Every CUDA kernel's model lists its memory accesses; where some of them cannot be recorded from
+// the kernel (the compiler chooses a fragment's lanes), or some of the kernel's traffic has no lane
+// addresses at all (the TMA), the model says so (the memory view shows it).
+TEST(AccessTotals, EveryKernelListsItsAccessesAndSaysWhatItLeavesOut) {
+  int unrecorded = 0;
   for (const VariantDescriptor* v : tilescope::testing::variants_where(
            [](const VariantDescriptor& d) { return d.model != nullptr && tilescope::testing::is_product_kernel(d); })) {
     auto m = model(*v, v->default_config, Problem::Gemm, v->precisions.front(), 64);
     ASSERT_NE(m, nullptr) << v->id;
-    if (!m->access_sites().empty()) {
-      EXPECT_EQ(m->memory_note(), "") << v->id;
-      continue;
+    const std::vector<AccessSite> sites = m->access_sites();
+    EXPECT_FALSE(sites.empty()) << v->id << ": lists no memory accesses";
+    EXPECT_TRUE(std::any_of(sites.begin(), sites.end(), [](const AccessSite& s) { return s.matrix == 'C'; }))
+        << v->id << ": lists no access of C";
+    const bool all_recorded =
+        std::all_of(sites.begin(), sites.end(), [](const AccessSite& s) { return s.recorded >= 0; });
+    if (!all_recorded) {
+      ++unrecorded;
+      EXPECT_FALSE(m->memory_note().empty()) << v->id << ": records not every access and does not say why";
     }
-    ++without;
-    EXPECT_FALSE(m->memory_note().empty()) << v->id << ": lists no accesses and does not say why";
-    EXPECT_EQ(access_totals(*m).global_load.requests, 0) << v->id;
   }
-  EXPECT_GT(without, 0) << "every model lists its accesses: this test has nothing left to check";
+  EXPECT_GT(unrecorded, 0) << "every access of every kernel is recorded: this test's second half checks nothing";
 }
 
 int run(std::vector<const char*> args, std::string* out, std::string* err) {

@@ -44,6 +44,18 @@ int config_where(const VariantDescriptor& v, Pred pred, const char* what) {
   throw std::runtime_error(std::string(v.id) + " has no configuration that is " + what);
 }
 
+// The variant whose typed tiles take the value `key` ("swizzle", "tma_store"): a kernel picked by
+// what a learner can change in it.
+inline const VariantDescriptor& variant_with_tile_param(const char* key) {
+  return variant_where(
+      [key](const VariantDescriptor& d) {
+        for (const TileParam& p : d.tile_params)
+          if (std::string(p.key) == key) return true;
+        return false;
+      },
+      (std::string("a kernel with a '") + key + "' tile value").c_str());
+}
+
 inline bool is_product_kernel(const VariantDescriptor& v) {
   return v.role == Role::Kernel && v.backend == Backend::Cuda;
 }

@@ -145,6 +145,18 @@ bool WarpAccessView::draw(const MappingModel& model, int* block_x, int* block_y,
   shown.block = *block_y * model.grid().x + *block_x;
   shown.warp = warp_;
   recorder_.follow(shown, model);
+  // An access the kernel cannot record (wmma's fragments: the compiler chooses their lanes inside
+  // load_matrix_sync) is the model's whatever was recorded, and the line says so; the model's note
+  // says why, and what the sites leave out.
+  const std::string note = model.memory_note();
+  const std::string model_tip = note.empty() ? std::string(kModelTip) : std::string(kModelTip) + "\n\n" + note;
+  if (s.recorded < 0) {
+    source_ = Source::Model;
+    draw_source_line("addresses: from the model (the kernel cannot record this access)",
+                     note.empty() ? kModelTip : note.c_str(), &shown, context);
+    draw_one(s, access_, width, async ? &model_global : nullptr);
+    return block_changed;
+  }
   const RecordedAccesses* recorded = recorder_.shipped();
   const RecordedAccesses* edit = recorder_.edited();
   WarpAccess none;  // a step the recording does not reach
@@ -186,7 +198,7 @@ bool WarpAccessView::draw(const MappingModel& model, int* block_x, int* block_y,
     return block_changed;
   }
   source_ = Source::Model;
-  draw_source_line("addresses: from the variant's mapping model", kModelTip, &shown, context);
+  draw_source_line("addresses: from the variant's mapping model", model_tip.c_str(), &shown, context);
   draw_one(s, access_, width, async ? &model_global : nullptr);
   return block_changed;
 }
@@ -251,7 +263,7 @@ void WarpAccessView::draw_controls(const MappingModel& model, const std::vector<
   ImGui::TextUnformatted("step");
   ImGui::SameLine();
   if (steps <= 0) {
-    ImGui::TextDisabled("this block does not execute it (the block exits at once)");
+    ImGui::TextDisabled("this block does not execute it (it takes another path, or exits at once)");
     step_ = 0;
     return;
   }

@@ -13,6 +13,7 @@
 #include "app/ui/shell/typed_tile_names.h"
 #include "app/ui/shell/widgets.h"
 #include "kernels/core/registry.h"
+#include "kernels/core/text_format.h"
 #include "kernels/core/typed_configs.h"
 
 namespace tilescope {
@@ -227,8 +228,10 @@ void ControlsPanel::draw_focused_variant(TabContext& ctx) {
   } else if (cfg.warp_m > 0) {
     ImGui::TextDisabled(
         "%s: each block of %d warps computes a %d x %d tile of C, %d k at a time; each warp keeps a %d x %d "
-        "tile in tensor-core fragments (%d stages of shared memory in flight).",
-        cfg.name.c_str(), cfg.threads_y, cfg.bm, cfg.bn, cfg.bk, cfg.warp_m, cfg.warp_n, std::max(cfg.stages, 1));
+        "tile in tensor-core fragments (%s).",
+        cfg.name.c_str(), cfg.threads_y, cfg.bm, cfg.bn, cfg.bk, cfg.warp_m, cfg.warp_n,
+        cfg.stages > 1 ? format("%d stages of shared memory in flight", cfg.stages).c_str()
+                       : "one slab in shared memory at a time");
   } else if (cfg.bm > 0 && cfg.bk > 0 && cfg.tm * cfg.tn > 1) {
     ImGui::TextDisabled(
         "%s: each block of %d threads computes a %d x %d tile of C, %d k at a time; each thread "

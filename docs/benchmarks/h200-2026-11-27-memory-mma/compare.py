@@ -1,7 +1,11 @@
-# Joins mma_sync's model totals (tilescope memory --exact --sites --csv) with Nsight Compute's
-# counters: the hardware counters (raw page) and the per-instruction counters derived from the
-# addresses (source page, summed per SASS opcode by sass_by_opcode.py).
-# Usage: python3 compare.py RESULTS_DIR OUT.csv
+# Joins the tensor-core kernels' model totals (mma_sync here; wmma and wgmma_tma in
+# ../h200-2026-11-27-memory-wmma/; tilescope memory --exact --sites --csv) with Nsight
+# Compute's counters: the hardware counters (raw page) and the per-instruction counters derived
+# from the addresses (source page, summed per SASS opcode by sass_by_opcode.py). Shared-memory
+# accesses include generic loads and stores that land in shared memory (wmma's FP64 fragments:
+# LD.E.64, ST.E.128); a kernel without cp.async has no LDGSTS rows.
+# Usage: python3 compare.py RESULTS_DIR OUT.csv (the profiler's files in RESULTS_DIR or RESULTS_DIR/ncu;
+# sass_by_opcode.py, beside this file, makes the sass-*.csv ones).
 # cp.async: its global side (LDGSTS.E.BYPASS) has no hardware l1tex counter on sm_90 (only the
 # L1-allocating variant does), so it is compared with the per-instruction counts; its shared side
 # is not in op_st's wavefronts, and its bank conflicts are l1tex__..._op_ldgsts.
@@ -29,6 +33,11 @@ def sass_kernels(f):
     return [ks[i] for i in sorted(ks)]
 def sass_sum(k, prefix, col):
     return sum(v[col] for op, v in k.items() if op.split('.')[0] == prefix)
+# Every load (or store) whose data are in shared memory: LDS, LDSM and generic LD (STS, generic ST);
+# the per-instruction shared columns are zero for the global ones.
+def shared_sum(k, kind, col):
+    ops = ('LDS', 'LDSM', 'LD') if kind == 'ld' else ('STS', 'ST')
+    return sum(v[col] for op, v in k.items() if op.split('.')[0] in ops)
 w = csv.writer(open(out_path, 'w', newline=''))
 w.writerow(['device', 'variant', 'config', 'problem', 'precision', 'M', 'N', 'K', 'counter', 'model', 'ncu_hardware',
             'ncu_per_instruction', 'hardware_diff_pct', 'per_instruction_diff_pct'])
@@ -36,10 +45,11 @@ worst_hw = worst_pi = 0.0; n_rows = 0; outside = []
 def pct(m, x):
     if x == '' or x is None: return ''
     return (m - x) / x * 100 if x else (0.0 if m == 0 else float('inf'))
-for f in sorted(glob.glob(os.path.join(D, 'ncu-*.csv'))):
+N = os.path.join(D, 'ncu') if os.path.isdir(os.path.join(D, 'ncu')) else D
+for f in sorted(glob.glob(os.path.join(N, 'ncu-*.csv'))):
     v, n, p, t = re.match(r'.*ncu-([a-z_]+)-(\d+)-(\w+)-(\w+)\.csv', f).groups()
     hw = raw_rows(f)[0::2]
-    sk = sass_kernels(os.path.join(D, f'sass-{v}-{n}-{p}-{t}.csv'))
+    sk = sass_kernels(os.path.join(N, f'sass-{v}-{n}-{p}-{t}.csv'))
     # Each launch is profiled twice (the bench's run and its check), and the source page lists
     # every kernel twice again: the first of each configuration's entries.
     sk = sk[0::max(1, len(sk) // max(1, len(alls[(v, p, t, n)])))]
@@ -51,7 +61,7 @@ for f in sorted(glob.glob(os.path.join(D, 'ncu-*.csv'))):
         async_sites = [s for name, s in st.items() if name.endswith('into shared memory') and n == '1024']
         async_wf = sum(num(s['shared_st_wavefronts']) for s in async_sites)
         async_conf = sum(num(s['shared_st_conflicts']) for s in async_sites)
-        ldgsts = n == '1024'  # every row of every type is 16-byte aligned at 1024, none at 999
+        ldgsts = sass_sum(k, 'LDGSTS', 'Instructions Executed') > 0
         checks = [
             ('global_ld_requests', num(mr['global_ld_requests']),
              '' if ldgsts else num(h['l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum']),
@@ -63,15 +73,15 @@ for f in sorted(glob.glob(os.path.join(D, 'ncu-*.csv'))):
             ('global_st_sectors', num(mr['global_st_sectors']), num(h['l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum']), ''),
             ('shared_ld_wavefronts', num(mr['shared_ld_wavefronts']),
              num(h['l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum']),
-             sass_sum(k, 'LDS', 'L1 Wavefronts Shared') + sass_sum(k, 'LDSM', 'L1 Wavefronts Shared')),
+             shared_sum(k, 'ld', 'L1 Wavefronts Shared')),
             ('shared_ld_conflicts', num(mr['shared_ld_conflicts']),
              num(h['l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum']),
-             sass_sum(k, 'LDS', 'L1 Wavefronts Shared Excessive') + sass_sum(k, 'LDSM', 'L1 Wavefronts Shared Excessive')),
+             shared_sum(k, 'ld', 'L1 Wavefronts Shared Excessive')),
             ('shared_st_wavefronts', num(mr['shared_st_wavefronts']),
-             num(h['l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum']), sass_sum(k, 'STS', 'L1 Wavefronts Shared')),
+             num(h['l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum']), shared_sum(k, 'st', 'L1 Wavefronts Shared')),
             ('shared_st_conflicts', num(mr['shared_st_conflicts']),
              num(h['l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum']),
-             sass_sum(k, 'STS', 'L1 Wavefronts Shared Excessive')),
+             shared_sum(k, 'st', 'L1 Wavefronts Shared Excessive')),
         ]
         if ldgsts:
             checks += [('async_copy_wavefronts', async_wf, '', sass_sum(k, 'LDGSTS', 'L1 Wavefronts Shared')),
