@@ -216,7 +216,7 @@ std::string format_results_table(const std::vector<RunResult>& rows, const Devic
     out +=
         "sect/rq: 32-byte sectors per global load / store request (4 = a warp of neighbouring floats, 32 = a sector "
         "per lane); bank: shared-memory bank conflicts, extra wavefronts per shared instruction; both counted from "
-        "the kernel's model (tilescope memory)\n";
+        "the kernel's model (tilescope memory), as Nsight Compute's per-instruction counts do\n";
   for (const RunResult* r : failures) {
     out += "FAIL " + r->variant_id + ":" + r->config_name + " " + to_string(r->problem) + " " +
            to_string(r->precision) + " " + shape_text(r->shape) + ": relative error " +

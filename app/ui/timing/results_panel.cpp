@@ -191,7 +191,9 @@ void setup_results_columns(const ShownRows& shown) {
                       "kernel's model (Mapping tab, memory view; tilescope memory).");
   header_with_tooltip(names[15],
                       "Shared-memory bank conflicts: the wavefronts beyond the ideal per shared-memory instruction "
-                      "(0 = none; 1 = every instruction served twice). Counted from the kernel's model.");
+                      "(0 = none; 1 = every instruction served twice). Counted from the kernel's model, as Nsight "
+                      "Compute's per-instruction counts do; its hardware counter can find more for stores, as other "
+                      "warps' loads fill the L1 beside them. Copies by the TMA are not counted.");
   header_with_tooltip(names[16],
                       "The SM clock while the timed runs ran (the median of the driver's readings). A GPU at its "
                       "power limit runs slower than its maximum clock: compare speeds at one clock.");
