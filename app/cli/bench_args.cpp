@@ -246,7 +246,8 @@ ArgParser bench_parser() {
   ArgParser p;
   for (const BenchText& t : kBenchTexts) p.option(t.name, "VALUE");
   for (const BenchSizes& s : kBenchSizes) p.option(s.name, "VALUE");
-  for (const char* name : {"--reps", "--warmup", "--seed", "--csv", "--json", "--kernel-text"}) p.option(name, "VALUE");
+  for (const char* name : {"--reps", "--warmup", "--rounds", "--seed", "--csv", "--json", "--kernel-text"})
+    p.option(name, "VALUE");
   for (const BenchFlag& f : kBenchFlags) p.flag(f.name);
   return p;
 }
@@ -276,6 +277,8 @@ bool apply_bench_option(const ArgParser::Arg& arg, BenchOptions* opt, RawBenchAr
     return parse_int_option(name, value, 1, kMaxRepetitions, &opt->repetitions, error);
   } else if (name == "--warmup") {
     return parse_int_option(name, value, 0, kMaxWarmup, &opt->warmup, error);
+  } else if (name == "--rounds") {
+    return parse_int_option(name, value, 1, kMaxRounds, &opt->rounds, error);
   } else if (name == "--seed") {
     unsigned long long seed = 0;
     if (!parse_unsigned_text(value, 0, std::numeric_limits<std::uint64_t>::max(), &seed)) {
@@ -378,7 +381,8 @@ BenchOptions parse_bench_args(int argc, const char* const* argv) {
 std::string bench_synopsis() {
   return R"(usage: tilescope bench [--variants LIST] [--problem gemm|ata] [--precision LIST]
                        [--sizes LIST | --m LIST --n LIST --k LIST] [--reps N] [--warmup N]
-                       [--no-verify] [--no-baseline] [--seed N] [--csv FILE] [--json FILE]
+                       [--rounds N] [--no-verify] [--no-baseline] [--seed N] [--csv FILE]
+                       [--json FILE]
                        [--kernel-text ID=FILE] [--list] [-h | --help]
        tilescope bench --roofs [--csv FILE] [--json FILE]
 )";
@@ -421,6 +425,12 @@ What to run:
 How to run:
   --reps N           timed repetitions per run (median, min, max). Default: 10
   --warmup N         untimed runs after the first (cold) one. Default: 2
+  --rounds N         the whole sweep N times (1 to 100), each round's runs of a shape side
+                     by side, the configurations in the order given in rounds 1, 3, ..
+                     and reversed in rounds 2, 4, .. (a clock that drifts favours none);
+                     % of cuBLAS compares runs of one round; every row carries its round
+                     (the CSV's and JSON's "round"), and the table ends with each
+                     configuration's % of cuBLAS round by round. Default: 1
   --no-verify        do not check results against the reference
   --no-baseline      do not add the cuBLAS configurations (then no % of cuBLAS)
   --seed N           seed of the random inputs. Default: 1
@@ -468,6 +478,7 @@ Exit codes:
 Examples:
   tilescope bench --variants naive,smem_tiled:16 --sizes 512:4096:x2
   tilescope bench --problem ata --precision f32,f64 --n 4096 --k 1024 --csv ata.csv
+  tilescope bench --variants cublas,regtile_prefetch:128x128x32_8x8 --sizes 4096 --rounds 3 --csv r.csv
   tilescope bench --roofs --json roofs.json
 )";
 }

@@ -51,6 +51,9 @@ struct BenchOptions {
 
   int repetitions = 10;
   int warmup = 2;
+  // --rounds N: the whole sweep N times, each round's runs of a shape side by side, the order of
+  // the configurations reversed from one round to the next (plan_bench).
+  int rounds = 1;
   bool verify = true;
   bool baseline = true;
   std::uint64_t seed = 1;
@@ -66,6 +69,7 @@ struct BenchOptions {
 // Limits that keep a typo from asking for a sweep that would run for days.
 constexpr int kMaxRepetitions = 100000;
 constexpr int kMaxWarmup = 10000;
+constexpr int kMaxRounds = 100;
 constexpr std::size_t kMaxShapesPerProblem = 10000;
 
 // `args` are the options after the word `bench`.

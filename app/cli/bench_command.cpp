@@ -222,6 +222,7 @@ RunResult unrun_result(const PlannedRun& job, const DeviceInfo& device, const st
   record_variant(r, *job.selection->variant, job.request.config_index);
   r.error = error;
   record_device(r, device);
+  r.round = job.round;
   return r;
 }
 
@@ -254,7 +255,9 @@ int run_with_gpu(const BenchOptions& opt, const DeviceInfo& device, std::ostream
                               bytes_text(static_cast<double>(device.global_memory_bytes)));
     }
     try {
-      return measurer->run(req);
+      RunResult r = measurer->run(req);
+      r.round = job.round;
+      return r;
     } catch (const std::exception& e) {
       // Measurer::run promises not to throw; keep the sweep going if it ever does.
       return unrun_result(job, device, e.what());
@@ -262,8 +265,10 @@ int run_with_gpu(const BenchOptions& opt, const DeviceInfo& device, std::ostream
   };
   auto describe = [&](std::size_t i) {
     const RunRequest& req = jobs[i].request;
-    return run_description(req.variant_id, config_at(*jobs[i].selection->variant, req.config_index).name, req.problem,
-                           req.precision, req.shape);
+    const std::string run =
+        run_description(req.variant_id, config_at(*jobs[i].selection->variant, req.config_index).name, req.problem,
+                        req.precision, req.shape);
+    return opt.rounds > 1 ? "round " + std::to_string(jobs[i].round) + ": " + run : run;
   };
 
   SweepOutcome sweep;
@@ -393,6 +398,13 @@ SweepOutcome run_sweep(std::size_t count, const std::function<std::string(std::s
 
 BenchPlan plan_bench(const BenchOptions& opt, const DeviceLimits& limits) {
   BenchPlan plan;
+  // The configurations each problem and input type can run (refusals said once, not per round).
+  struct UsableSelections {
+    Problem problem;
+    Precision precision;
+    std::vector<const VariantSelection*> selections;
+  };
+  std::vector<UsableSelections> usable_by_case;
   for (Problem problem : opt.problems) {
     for (Precision precision : opt.precisions) {
       std::vector<const VariantSelection*> usable;
@@ -411,9 +423,21 @@ BenchPlan plan_bench(const BenchOptions& opt, const DeviceLimits& limits) {
                                  to_string(precision) + ": " + why);
         }
       }
+      usable_by_case.push_back({problem, precision, usable});
+    }
+  }
+  // Round by round, each shape's configurations side by side; every other round in the reverse
+  // order, so that a clock that drifts within a round (a board heating up) favours none of them.
+  for (int round = 1; round <= opt.rounds; ++round) {
+    for (const UsableSelections& c : usable_by_case) {
+      const Problem problem = c.problem;
+      const Precision precision = c.precision;
+      std::vector<const VariantSelection*> order = c.selections;
+      if (round % 2 == 0) std::reverse(order.begin(), order.end());
       for (const Shape& shape : opt.shapes_for(problem)) {
-        for (const VariantSelection* sel : usable) {
+        for (const VariantSelection* sel : order) {
           PlannedRun run;
+          run.round = round;
           run.selection = sel;
           run.request.variant_id = sel->variant->id;
           run.request.config_index = sel->config_index;

@@ -44,10 +44,12 @@ constexpr long long kCpuFallbackDefaultSizes[] = {128, 256, 512};
 struct PlannedRun {
   RunRequest request;
   const VariantSelection* selection = nullptr;
+  int round = 1;  // --rounds: which round of the sweep (1, 2, ..)
 };
 
 struct BenchPlan {
-  // In the order they run: problem, precision, shape, then the selections (baseline first).
+  // In the order they run: round, problem, precision, shape, then the selections (baseline
+  // first; in even rounds last, the selections reversed).
   std::vector<PlannedRun> runs;
   // "smem_tiled:32 gemm f64: 1024 threads per block, the device allows 512", once per
   // configuration, problem and precision.

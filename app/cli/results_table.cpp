@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <numeric>
 
 #include "kernels/core/registry.h"
 #include "kernels/core/typed_configs.h"
@@ -154,6 +155,60 @@ static std::string sectors_text(const RunResult& r) {
          printf_string("%.3g", std::max(0.0, r.store_sectors_per_request));
 }
 
+namespace {
+
+// bench --rounds: each configuration's % of cuBLAS round by round and their median, so that a
+// figure that must hold "in every round" is read off one line. "" unless the rows span rounds.
+std::string format_rounds_summary(const std::vector<RunResult>& rows) {
+  const int rounds = std::accumulate(rows.begin(), rows.end(), 0,
+                                     [](int most, const RunResult& r) { return std::max(most, r.round); });
+  if (rounds < 2) return "";
+  // The runs of one configuration, problem, input type and shape, in the order they first ran.
+  struct Line {
+    const RunResult* first;
+    std::vector<double> pct;  // by round, -1 where that round has no % (an error, no baseline)
+  };
+  std::vector<Line> lines;
+  auto same = [](const RunResult& a, const RunResult& b) {
+    return a.variant_id == b.variant_id && a.config_name == b.config_name && a.problem == b.problem &&
+           a.precision == b.precision && a.shape.M == b.shape.M && a.shape.N == b.shape.N && a.shape.K == b.shape.K;
+  };
+  for (const RunResult& r : rows) {
+    if (r.round < 1) continue;
+    auto at = std::find_if(lines.begin(), lines.end(), [&](const Line& l) { return same(*l.first, r); });
+    if (at == lines.end()) at = lines.insert(lines.end(), Line{&r, std::vector<double>(rounds, -1)});
+    if (r.ok()) at->pct[r.round - 1] = r.pct_of_cublas;
+  }
+  std::vector<std::string> head = {"variant", "config", "problem", "prec", "M x N x K"};
+  for (int i = 1; i <= rounds; ++i) head.push_back("%cuBLAS r" + std::to_string(i));
+  head.push_back("median");
+  std::vector<bool> right(head.size(), true);
+  std::fill(right.begin(), right.begin() + 4, false);
+  TextTable table(right);
+  table.add(head);
+  bool any = false;
+  for (const Line& l : lines) {
+    std::vector<double> have;
+    for (double p : l.pct)
+      if (p >= 0) have.push_back(p);
+    if (have.empty()) continue;
+    any = true;
+    std::vector<std::string> cells = {l.first->variant_id, l.first->config_name, to_string(l.first->problem),
+                                      to_string(l.first->precision), shape_text(l.first->shape)};
+    for (double p : l.pct) cells.push_back(format_pct(p));
+    std::sort(have.begin(), have.end());
+    const std::size_t n = have.size();
+    cells.push_back(format_pct(n % 2 ? have[n / 2] : (have[n / 2 - 1] + have[n / 2]) / 2));
+    table.add(std::move(cells));
+  }
+  if (!any) return "";
+  return "Round by round (% of the cuBLAS run of the same round; the configurations ran in the order given in odd "
+         "rounds, reversed in even ones):\n" +
+         table.str();
+}
+
+}  // namespace
+
 std::string format_results_table(const std::vector<RunResult>& rows, const DeviceInfo& device) {
   std::string out = format_device_line(device, rows) + format_gl_lines(rows);
   if (rows.empty()) return out + "(no results)\n";
@@ -225,7 +280,7 @@ std::string format_results_table(const std::vector<RunResult>& rows, const Devic
     if (!r->reference.empty()) out += " (reference " + r->reference + ")";
     out += "\n";
   }
-  return out;
+  return out + format_rounds_summary(rows);
 }
 
 std::string format_registry_listing() {

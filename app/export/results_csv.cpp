@@ -215,6 +215,8 @@ const std::vector<Column>& columns() {
       field_column("load_sectors_per_request", &RunResult::load_sectors_per_request),
       field_column("store_sectors_per_request", &RunResult::store_sectors_per_request),
       field_column("shared_conflicts_per_instruction", &RunResult::shared_conflicts_per_instruction),
+      // Added 2026-11-27 (bench --rounds); files without it load with 0 (no round).
+      field_column("round", &RunResult::round),
   };
   return kColumns;
 }
@@ -420,7 +422,7 @@ bool check_header(const RecordParser& header, std::size_t* n_cols, std::string* 
   const std::size_t fields = header.field_count();
   *n_cols = all_cols.size();
   // The first column of each addition.
-  for (const char* first_added : {"timer", "run_clock_mhz", "wrong_row", "load_sectors_per_request"}) {
+  for (const char* first_added : {"timer", "run_clock_mhz", "wrong_row", "load_sectors_per_request", "round"}) {
     std::size_t before = 0;
     while (before < all_cols.size() && std::string_view(all_cols[before].name) != first_added) ++before;
     if (fields == before) *n_cols = before;

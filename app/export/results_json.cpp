@@ -96,6 +96,7 @@ Json result_json(const RunResult& r) {
       {"load_sectors_per_request", r.load_sectors_per_request},
       {"store_sectors_per_request", r.store_sectors_per_request},
       {"shared_conflicts_per_instruction", r.shared_conflicts_per_instruction},
+      {"round", r.round},
   };
 }
 

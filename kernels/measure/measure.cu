@@ -727,9 +727,9 @@ bool is_baseline_row(const RunResult& r) {
 
 void fill_pct_of_cublas(std::vector<RunResult>& rows) {
   // The best baseline per problem, precision and shape, in one pass: histories grow long.
-  std::map<std::tuple<Problem, Precision, std::int64_t, std::int64_t, std::int64_t>, double> best;
+  std::map<std::tuple<Problem, Precision, std::int64_t, std::int64_t, std::int64_t, int>, double> best;
   auto key = [](const RunResult& r) {
-    return std::make_tuple(r.problem, r.precision, r.shape.M, r.shape.N, r.shape.K);
+    return std::make_tuple(r.problem, r.precision, r.shape.M, r.shape.N, r.shape.K, r.round);
   };
   for (const RunResult& b : rows) {
     if (!b.ok() || !is_baseline_row(b)) continue;

@@ -116,6 +116,9 @@ struct RunResult {
   // The median SM clock while the timed runs ran, in MHz (sm_clock.h); 0 = unknown (no NVML, or
   // not a CUDA run). A board at its power limit runs below sm_clock_mhz, its maximum.
   double run_clock_mhz = 0;
+  // `tilescope bench --rounds`: the round of the sweep this run belongs to (1, 2, ..); 0 where the
+  // run was not one of a bench sweep's rounds (the window, files written before rounds existed).
+  int round = 0;
 
   // The machine, recorded with every row.
   std::string device_name;
@@ -223,8 +226,8 @@ std::string variant_words(const std::string& id);
 // Whether a row is the bar for "% of cuBLAS": a run of a baseline configuration (is_baseline in
 // variant.h: the library, not an opt-in arithmetic such as TF32).
 bool is_baseline_row(const RunResult& r);
-// Fills pct_of_cublas of every row from the best baseline row of the same problem, precision and
-// shape in `rows`.
+// Fills pct_of_cublas of every row from the best baseline row of the same problem, precision,
+// shape and round in `rows`.
 void fill_pct_of_cublas(std::vector<RunResult>& rows);
 
 }  // namespace tilescope

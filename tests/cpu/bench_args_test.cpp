@@ -270,6 +270,14 @@ TEST(BenchArgs, Numbers) {
   EXPECT_TRUE(contains(parse_error({"--seed", "18446744073709551616"}), "--seed"));
 }
 
+TEST(BenchArgs, Rounds) {
+  EXPECT_EQ(parse_ok({}).rounds, 1);
+  EXPECT_EQ(parse_ok({"--rounds", "3"}).rounds, 3);
+  EXPECT_TRUE(contains(parse_error({"--rounds", "0"}), "--rounds"));
+  EXPECT_TRUE(contains(parse_error({"--rounds", "101"}), "100"));
+  EXPECT_TRUE(contains(parse_error({"--rounds", "two"}), "'two'"));
+}
+
 TEST(BenchArgs, Flags) {
   const BenchOptions opt = parse_ok({"--no-verify", "--no-baseline"});
   EXPECT_FALSE(opt.verify);
@@ -355,6 +363,49 @@ TEST(BenchPlan, OrderIsProblemPrecisionShapeThenSelections) {
   }
   EXPECT_TRUE(plan.refused.empty());
   EXPECT_TRUE(plan.has_user_runs());
+}
+
+// --rounds: the whole sweep again, each shape's configurations side by side, in the order given in
+// odd rounds and reversed in even ones; refusals are said once, not once per round.
+TEST(BenchPlan, RoundsRepeatTheSweepReversingTheOrderEveryOtherRound) {
+  const VariantDescriptor& naive = first_kernel();
+  const VariantDescriptor& tiles = tiled();
+  const std::string a = id_of(naive) + ":" + naive.configs.at(0).name,
+                    b = id_of(tiles) + ":" + tiles.configs.at(0).name;
+  const BenchOptions opt =
+      parse_ok({"--variants", a + "," + b, "--no-baseline", "--sizes", "7,33", "--precision", "f32", "--rounds", "3"});
+  const BenchPlan plan = plan_bench(opt, DeviceLimits{});
+  const std::string g7 = " gemm f32 7x7x7", g33 = " gemm f32 33x33x33";
+  EXPECT_EQ(run_names(plan), (std::vector<std::string>{a + g7, b + g7, a + g33, b + g33,     // round 1
+                                                       b + g7, a + g7, b + g33, a + g33,     // round 2
+                                                       a + g7, b + g7, a + g33, b + g33}));  // round 3
+  std::vector<int> rounds;
+  for (const PlannedRun& r : plan.runs) rounds.push_back(r.round);
+  EXPECT_EQ(rounds, (std::vector<int>{1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3}));
+  // A configuration the device refuses is refused once, whatever the rounds.
+  DeviceLimits tiny;
+  tiny.max_threads_per_block = 1;
+  const BenchPlan refused = plan_bench(opt, tiny);
+  EXPECT_EQ(refused.refused.size(), 2u);
+  EXPECT_TRUE(refused.runs.empty());
+}
+
+// % of cuBLAS compares a run with the baseline of its own round: a round whose clock sagged does
+// not lend its slow baseline to the next.
+TEST(PctOfCublas, ComparesRunsOfOneRound) {
+  auto row = [](const std::string& id, int round, double gflops) {
+    RunResult r;
+    r.variant_id = id;
+    r.config_name = id == testing::baseline().id ? testing::baseline().configs.at(0).name : "x";
+    r.round = round;
+    r.gflops = gflops;
+    return r;
+  };
+  const std::string cublas = testing::baseline().id;
+  std::vector<RunResult> rows = {row(cublas, 1, 100), row("k", 1, 90), row(cublas, 2, 50), row("k", 2, 45)};
+  fill_pct_of_cublas(rows);
+  EXPECT_DOUBLE_EQ(rows[1].pct_of_cublas, 90);
+  EXPECT_DOUBLE_EQ(rows[3].pct_of_cublas, 90);
 }
 
 TEST(BenchPlan, InapplicableConfigsOfAWholeVariantAreSkippedQuietly) {

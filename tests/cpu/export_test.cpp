@@ -117,6 +117,10 @@ void expect_same(const RunResult& a, const RunResult& b) {
   EXPECT_EQ(a.passes, b.passes);
   EXPECT_EQ(a.fetches_per_fma, b.fetches_per_fma);
   EXPECT_EQ(a.run_clock_mhz, b.run_clock_mhz);
+  EXPECT_EQ(a.load_sectors_per_request, b.load_sectors_per_request);
+  EXPECT_EQ(a.store_sectors_per_request, b.store_sectors_per_request);
+  EXPECT_EQ(a.shared_conflicts_per_instruction, b.shared_conflicts_per_instruction);
+  EXPECT_EQ(a.round, b.round);
   EXPECT_EQ(a.wrong_row, b.wrong_row);
   EXPECT_EQ(a.wrong_col, b.wrong_col);
   EXPECT_EQ(a.wrong_value, b.wrong_value);
@@ -324,11 +328,23 @@ TEST(ResultsCsv, RejectsHeaderWithExtraOrMissingColumns) {
   std::string header = header_line();
   header.pop_back();
   EXPECT_TRUE(contains(csv_error(header + ",extra\n"), "line 1"));
-  // Without its last column the header matches no version of the file (without the last three, it
-  // is one from before the memory columns: ReadsFilesFromBeforeTheMemoryColumns).
-  EXPECT_TRUE(contains(csv_error(without_last_fields(header, 1) + "\n"), "shared_conflicts_per_instruction"));
-  EXPECT_TRUE(contains(csv_error(without_last_fields(header, 4) + "\n"), "wrong_expected"));
-  EXPECT_TRUE(contains(csv_error(without_last_fields(header, 9) + "\n"), "fetches_per_fma"));
+  // Without its last two columns the header matches no version of the file (without the last one,
+  // it is one from before the rounds: ReadsFilesFromBeforeTheRoundColumn; without the last four,
+  // one from before the memory columns: ReadsFilesFromBeforeTheMemoryColumns).
+  EXPECT_TRUE(contains(csv_error(without_last_fields(header, 2) + "\n"), "shared_conflicts_per_instruction"));
+  EXPECT_TRUE(contains(csv_error(without_last_fields(header, 5) + "\n"), "wrong_expected"));
+  EXPECT_TRUE(contains(csv_error(without_last_fields(header, 10) + "\n"), "fetches_per_fma"));
+}
+
+// Files written before bench --rounds load with no round (0).
+TEST(ResultsCsv, ReadsFilesFromBeforeTheRoundColumn) {
+  RunResult row = realistic_row();
+  row.round = 3;
+  expect_one_row(results_to_csv({row}), row);
+  const std::string old = older_csv(row, 1);
+  EXPECT_EQ(last_column(old), "shared_conflicts_per_instruction");
+  row.round = 0;
+  expect_one_row(old, row);
 }
 
 // Files written before the model's memory counts load with none counted (-1).
@@ -338,7 +354,7 @@ TEST(ResultsCsv, ReadsFilesFromBeforeTheMemoryColumns) {
   row.store_sectors_per_request = 4;
   row.shared_conflicts_per_instruction = 0.125;
   expect_one_row(results_to_csv({row}), row);
-  const std::string old = older_csv(row, 3);
+  const std::string old = older_csv(row, 4);
   EXPECT_EQ(last_column(old), "wrong_expected");
   row.load_sectors_per_request = row.store_sectors_per_request = row.shared_conflicts_per_instruction = -1;
   expect_one_row(old, row);
@@ -352,7 +368,7 @@ TEST(ResultsCsv, ReadsFilesFromBeforeTheWrongElementColumns) {
   row.wrong_value = 2.5;
   row.wrong_expected = -0.125;
   expect_one_row(results_to_csv({row}), row);
-  const std::string old = older_csv(row, 7);
+  const std::string old = older_csv(row, 8);
   EXPECT_EQ(last_column(old), "run_clock_mhz");
   row.wrong_row = row.wrong_col = -1;
   row.wrong_value = row.wrong_expected = 0;
@@ -363,7 +379,7 @@ TEST(ResultsCsv, ReadsFilesFromBeforeTheWrongElementColumns) {
 TEST(ResultsCsv, ReadsFilesFromBeforeTheClockColumn) {
   RunResult row = realistic_row();
   ASSERT_GT(row.run_clock_mhz, 0.0);
-  const std::string old = older_csv(row, 8);
+  const std::string old = older_csv(row, 9);
   EXPECT_EQ(last_column(old), "fetches_per_fma");
   row.run_clock_mhz = 0;
   expect_one_row(old, row);
@@ -375,7 +391,7 @@ TEST(ResultsCsv, ReadsFilesFromBeforeTheClockColumn) {
 TEST(ResultsCsv, ReadsFilesFromBeforeTheTextureShaderColumns) {
   RunResult row = realistic_row();
   row.timer.clear();
-  const std::string old = older_csv(row, 11);
+  const std::string old = older_csv(row, 12);
   EXPECT_EQ(last_column(old), "cublas_version");
   row.run_clock_mhz = 0;
   expect_one_row(old, row);

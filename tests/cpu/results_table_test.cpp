@@ -163,6 +163,32 @@ TEST(ResultsTable, ShowsTheMemoryCountsWhereCounted) {
       << "nothing counted, no footnote";
 }
 
+// bench --rounds: the table ends with each configuration's % of cuBLAS round by round and their
+// median; a sweep of one round has no such lines.
+TEST(ResultsTable, RoundsEndWithEachConfigurationsPercentRoundByRound) {
+  const VariantDescriptor& v = prefetch_kernel();
+  const VariantDescriptor& cublas = tilescope::testing::baseline();
+  std::vector<RunResult> rows;
+  const double kernel_ms[] = {2.0, 2.5, 2.2};
+  for (int round = 1; round <= 3; ++round) {
+    RunResult base = row(cublas, 0, 2.0), kernel = row(v, 0, kernel_ms[round - 1]);
+    base.round = kernel.round = round;
+    rows.push_back(base);
+    rows.push_back(kernel);
+  }
+  fill_pct_of_cublas(rows);
+  const std::string t = format_results_table(rows, h100());
+  EXPECT_TRUE(contains(t, "Round by round")) << t;
+  EXPECT_TRUE(contains(t, "%cuBLAS r3")) << t;
+  // 100%, 80%, 90.9% of the baseline of each round; the median 90.9%.
+  const std::string kernel_line = t.substr(t.rfind(std::string(v.id) + " "));
+  EXPECT_TRUE(contains(kernel_line, "100.0%")) << kernel_line;
+  EXPECT_TRUE(contains(kernel_line, "80.0%")) << kernel_line;
+  EXPECT_NE(kernel_line.find("90.9%"), kernel_line.rfind("90.9%")) << "round 3 and the median: " << kernel_line;
+  for (RunResult& r : rows) r.round = 1;
+  EXPECT_FALSE(contains(format_results_table(rows, h100()), "Round by round"));
+}
+
 TEST(ResultsTable, ColdFirstRunIsStarredAndExplained) {
   RunResult cold = base_row(1.0);
   cold.first_ms = 120.25;
