@@ -39,8 +39,9 @@
 //   fragment computed an element, but not which lane (the PTX mma instructions document their
 //   register layouts; wmma promises none). The owners drawn are the lanes that copy C out.
 //   What it costs: every element of C makes a detour through shared memory; the staging loads are
-//   scalar and wait for the barrier (nothing is in flight while the tensor cores run); and the
-//   fragment loads do not avoid bank conflicts. The next variant takes the lid off (mma.sync).
+//   scalar and wait for the barrier (nothing is in flight while the tensor cores run); and only the
+//   16-bit fragments avoid bank conflicts (tf32's B, FP64's fragments and store_matrix_sync's float
+//   pairs conflict 2-way: the Memory view). The next variant takes the lid off (mma.sync).
 // Trace build (trace.h): the same kernel with a TraceProbe (probe.cuh), whose loads and stores also
 //   record reads and writers, and whose k_end stops the K loop after p slabs; it also records one
 //   warp's addresses, the slabs' and the staging area's through probe.shared (the Mapping tab's
