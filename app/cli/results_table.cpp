@@ -196,9 +196,7 @@ std::string format_rounds_summary(const std::vector<RunResult>& rows) {
     std::vector<std::string> cells = {l.first->variant_id, l.first->config_name, to_string(l.first->problem),
                                       to_string(l.first->precision), shape_text(l.first->shape)};
     for (double p : l.pct) cells.push_back(format_pct(p));
-    std::sort(have.begin(), have.end());
-    const std::size_t n = have.size();
-    cells.push_back(format_pct(n % 2 ? have[n / 2] : (have[n / 2 - 1] + have[n / 2]) / 2));
+    cells.push_back(format_pct(median_of(std::move(have))));
     table.add(std::move(cells));
   }
   if (!any) return "";

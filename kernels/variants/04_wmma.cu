@@ -320,41 +320,41 @@ class WmmaModel final : public BlockTileModel {
       return std::string(tile) + " = the element (0 outside the matrix): rows padded by 16 bytes";
     };
     std::vector<AccessSite> sites = {
-        {"A from global memory", 'A', MemorySpace::Global, AccessKind::Load, eb_, load(a_src), "element of a slab",
-         kRecordLoadA},
-        {"B from global memory", 'B', MemorySpace::Global, AccessKind::Load, eb_, load(b_src), "element of a slab",
-         kRecordLoadB},
-        {"A into shared memory", 'A', MemorySpace::Shared, AccessKind::Store, eb_,
+        {"A from global memory", 'A', MemorySpace::Global, AccessKind::Load, site_bytes(kLoadA), load(a_src),
+         "element of a slab", kRecordLoadA},
+        {"B from global memory", 'B', MemorySpace::Global, AccessKind::Load, site_bytes(kLoadB), load(b_src),
+         "element of a slab", kRecordLoadB},
+        {"A into shared memory", 'A', MemorySpace::Shared, AccessKind::Store, site_bytes(kStoreA),
          store(ata() ? "At[r][c] (k-major)" : "As[r][c]"), "element of a slab", kWmmaAStored},
-        {"B into shared memory", 'B', MemorySpace::Shared, AccessKind::Store, eb_, store("Bs[r][c]"),
+        {"B into shared memory", 'B', MemorySpace::Shared, AccessKind::Store, site_bytes(kStoreB), store("Bs[r][c]"),
          "element of a slab", kWmmaBStored},
-        {"A fragments out of shared memory", 'A', MemorySpace::Shared, AccessKind::Load, fragment_bytes(true),
+        {"A fragments out of shared memory", 'A', MemorySpace::Shared, AccessKind::Load, site_bytes(kFragmentA),
          "load_matrix_sync(a, ..): " + fragment_words(true), "instruction of a fragment of a k step"},
-        {"B fragments out of shared memory", 'B', MemorySpace::Shared, AccessKind::Load, fragment_bytes(false),
+        {"B fragments out of shared memory", 'B', MemorySpace::Shared, AccessKind::Load, site_bytes(kFragmentB),
          "load_matrix_sync(b[j], ..): " + fragment_words(false), "instruction of a fragment of a k step"},
-        {"accumulators into the staging area", 'C', MemorySpace::Shared, AccessKind::Store, 2 * ab_,
+        {"accumulators into the staging area", 'C', MemorySpace::Shared, AccessKind::Store, site_bytes(kStoreFragment),
          "store_matrix_sync(stage, acc[i][j], " + std::to_string(f_.n) +
              ", mem_row_major): each lane stores its pairs of neighbouring accumulators as " + std::to_string(2 * ab_) +
              "-byte stores (the mma layout: lane 4g + t holds row g and g + 8, columns 2t, 2t + 1 of each 8); rows "
              "of " +
              std::to_string(f_.n * ab_) + " bytes, unpadded",
          "instruction of a fragment"},
-        {"the staging area out of shared memory", 'C', MemorySpace::Shared, AccessKind::Load,
-         vector_staging() ? kVecBytes : ab_,
+        {"the staging area out of shared memory", 'C', MemorySpace::Shared, AccessKind::Load, site_bytes(kReadStaging),
          vector_staging()
              ? "s[0 .. " + std::to_string(chunk_ - 1) + "]: the lane's chunk of " + std::to_string(chunk_) +
                    " elements as one 16-byte load (the compiler merges them even where C's elements "
                    "leave one at a time)"
              : std::string("s[w]: one element of the lane's chunk at a time (those with row <= column)"),
          vector_staging() ? "chunk of a fragment" : "element of a chunk of a fragment", kWmmaStagingRead},
-        {"C to global memory", 'C', MemorySpace::Global, AccessKind::Store, vector_c() ? kVecBytes : ab_,
+        {"C to global memory", 'C', MemorySpace::Global, AccessKind::Store, site_bytes(kStoreC),
          vector_c()
              ? std::string("C[row][col .. col + ") + std::to_string(chunk_ - 1) + "]: the chunk as one 16-byte store"
          : ata() ? "C[row][col + w] for row <= col + w: one element at a time"
                  : "C[row][col + w]: one element at a time (N is not a multiple of " + std::to_string(chunk_) + ")",
          vector_c() ? "chunk of a fragment" : "element of a chunk of a fragment", kRecordStoreC}};
     if (ata())
-      sites.push_back({"C's mirror to global memory", 'C', MemorySpace::Global, AccessKind::Store, ab_,
+      sites.push_back({"C's mirror to global memory", 'C', MemorySpace::Global, AccessKind::Store,
+                       site_bytes(kStoreMirror),
                        "C[col + w][row] for row < col + w: the element's mirror, right after it",
                        "element of a chunk of a fragment", kRecordStoreC});
     return sites;

@@ -631,31 +631,32 @@ class MmaModel final : public BlockTileModel {
     const bool lda = ldmatrix_operand(precision_, ata(), true), ldb = ldmatrix_operand(precision_, ata(), false);
     const int ab = acc_bytes();
     std::vector<AccessSite> sites = {
-        {"A from global memory", 'A', MemorySpace::Global, AccessKind::Load, vec_a_ ? 16 : eb_, copy('A', vec_a_),
+        {"A from global memory", 'A', MemorySpace::Global, AccessKind::Load, site_bytes(kLoadA), copy('A', vec_a_),
          vec_a_ ? "chunk of a slab" : "element of a slab", kRecordLoadA},
-        {"B from global memory", 'B', MemorySpace::Global, AccessKind::Load, vec_b_ ? 16 : eb_,
+        {"B from global memory", 'B', MemorySpace::Global, AccessKind::Load, site_bytes(kLoadB),
          copy(ata() ? 'A' : 'B', vec_b_), vec_b_ ? "chunk of a slab" : "element of a slab", kRecordLoadB},
-        {"A into shared memory", 'A', MemorySpace::Shared, AccessKind::Store, vec_a_ ? 16 : eb_,
+        {"A into shared memory", 'A', MemorySpace::Shared, AccessKind::Store, site_bytes(kStoreA),
          store(ata() ? "the A tile [k][m]" : "the A tile [m][k]", vec_a_, sa),
          vec_a_ ? "chunk of a slab" : "element of a slab", kMmaAStored},
-        {"B into shared memory", 'B', MemorySpace::Shared, AccessKind::Store, vec_b_ ? 16 : eb_,
+        {"B into shared memory", 'B', MemorySpace::Shared, AccessKind::Store, site_bytes(kStoreB),
          store("the B tile [k][n]", vec_b_, sb), vec_b_ ? "chunk of a slab" : "element of a slab", kMmaBStored},
-        {"A out of shared memory", 'A', MemorySpace::Shared, AccessKind::Load, lda ? 16 : eb_,
+        {"A out of shared memory", 'A', MemorySpace::Shared, AccessKind::Load, site_bytes(kReadA),
          lda ? std::string(ata() ? "ldmatrix.x4.trans" : "ldmatrix.x4") +
                    ": each lane gives the address of one 16-byte row of four 8 x 8 matrices, read eight rows a phase"
              : "ld.shared of one fragment element (scalar_a): four per instruction row",
          lda ? "instruction row mi of a k step" : "element of an instruction row", kMmaARead},
-        {"B out of shared memory", 'B', MemorySpace::Shared, AccessKind::Load, ldb ? 16 : eb_,
+        {"B out of shared memory", 'B', MemorySpace::Shared, AccessKind::Load, site_bytes(kReadB),
          ldb ? std::string("ldmatrix.x4.trans: two 8-column instruction tiles' B at once, eight rows a phase")
              : "ld.shared of one fragment element (scalar_b): two per instruction column",
          ldb ? "pair of instruction columns of a k step" : "element of an instruction column", kMmaBRead},
-        {"accumulators into the strip", 'C', MemorySpace::Shared, AccessKind::Store, 2 * ab,
+        {"accumulators into the strip", 'C', MemorySpace::Shared, AccessKind::Store, site_bytes(kParkStrip),
          "strip[at], strip[at + 1] = a lane's two neighbouring accumulators: the compiler makes them one " +
              std::to_string(2 * ab) + "-byte store; rows padded by 8 so that the lanes spread over the banks",
          "pair of accumulators of an instruction row", kMmaStripStore, 2},
-        {"a row of the strip out of shared memory", 'C', MemorySpace::Shared, AccessKind::Load, 16,
-         "load_vec: 16 bytes of a row of the strip, lanes side by side", "vector of an instruction row", kMmaStripRow},
-        {"C to global memory", 'C', MemorySpace::Global, AccessKind::Store, 16,
+        {"a row of the strip out of shared memory", 'C', MemorySpace::Shared, AccessKind::Load,
+         site_bytes(kReadStripRow), "load_vec: 16 bytes of a row of the strip, lanes side by side",
+         "vector of an instruction row", kMmaStripRow},
+        {"C to global memory", 'C', MemorySpace::Global, AccessKind::Store, site_bytes(kStoreC),
          ata() ? "16-byte stores of rows of C for i <= j; one element at a time at the right edge and the diagonal"
                : "16-byte stores of rows of C; one element at a time at the right edge",
          "vector of an instruction row, then its single elements", kRecordStoreC}};
@@ -663,10 +664,12 @@ class MmaModel final : public BlockTileModel {
     if (vec_a_) sites[kStoreA].async_copy_of = kLoadA;
     if (vec_b_) sites[kStoreB].async_copy_of = kLoadB;
     if (ata()) {
-      sites.push_back({"a column of the strip out of shared memory", 'C', MemorySpace::Shared, AccessKind::Load, ab,
+      sites.push_back({"a column of the strip out of shared memory", 'C', MemorySpace::Shared, AccessKind::Load,
+                       site_bytes(kReadStripColumn),
                        "strip[(r + w) * LD + c]: the column of the strip that is a row of C's mirror",
                        "element of an instruction row", kMmaStripColumn});
-      sites.push_back({"C's mirror to global memory", 'C', MemorySpace::Global, AccessKind::Store, 16,
+      sites.push_back({"C's mirror to global memory", 'C', MemorySpace::Global, AccessKind::Store,
+                       site_bytes(kStoreMirror),
                        "16-byte stores of C(j, i..) for i < j: the strip's columns are rows of the mirror",
                        "vector of an instruction row, then its single elements", kRecordStoreC});
     }
