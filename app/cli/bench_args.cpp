@@ -222,6 +222,7 @@ struct BenchFlag {
 const BenchFlag kBenchFlags[] = {{"--no-verify", &BenchOptions::verify, false},
                                  {"--no-baseline", &BenchOptions::baseline, false},
                                  {"--list", &BenchOptions::list, true},
+                                 {"--profile", &BenchOptions::profile, true},
                                  {"--roofs", &BenchOptions::roofs, true}};
 
 // The options whose text is kept as given, resolved once all options are read.
@@ -357,6 +358,8 @@ BenchOptions parse_bench_args(const std::vector<std::string>& args) {
     if (!apply_bench_option(arg, &opt, &raw, &error)) return fail(error);
 
   if (opt.roofs && opt.list) return fail("--roofs and --list cannot be combined");
+  if (opt.roofs && opt.profile)
+    return fail("--profile profiles the sweep's kernels; --roofs measures the roofs instead: use one of them");
   // The second write would replace the first.
   if (!opt.csv_path.empty() && opt.csv_path == opt.json_path)
     return fail("--csv and --json name the same file '" + opt.csv_path + "'");
@@ -381,8 +384,8 @@ BenchOptions parse_bench_args(int argc, const char* const* argv) {
 std::string bench_synopsis() {
   return R"(usage: tilescope bench [--variants LIST] [--problem gemm|ata] [--precision LIST]
                        [--sizes LIST | --m LIST --n LIST --k LIST] [--reps N] [--warmup N]
-                       [--rounds N] [--no-verify] [--no-baseline] [--seed N] [--csv FILE]
-                       [--json FILE]
+                       [--rounds N] [--no-verify] [--no-baseline] [--seed N] [--profile]
+                       [--csv FILE] [--json FILE]
                        [--kernel-text ID=FILE] [--list] [-h | --help]
        tilescope bench --roofs [--csv FILE] [--json FILE]
 )";
@@ -434,6 +437,17 @@ How to run:
   --no-verify        do not check results against the reference
   --no-baseline      do not add the cuBLAS configurations (then no % of cuBLAS)
   --seed N           seed of the random inputs. Default: 1
+  --profile          after the sweep, run each CUDA and cuBLAS configuration that timed
+                     and passed once more, alone, under Nsight Compute (ncu), and add to
+                     its row the figures that say why it is as fast as it is: FMA, FP64
+                     and tensor pipes busy, issue slots busy, cycles per issued
+                     instruction, FFMA share (the table explains each; docs/PROFILER.md).
+                     ncu is $TILESCOPE_NCU, else ncu on PATH, else
+                     /usr/local/cuda/bin/ncu; it needs permission to the GPU's
+                     performance counters. ncu replays each kernel several times, the
+                     clocks not locked; a profile that fails (no ncu, no permission, a
+                     time-out) leaves the figures empty and says why once. --profile
+                     never changes the exit code of a run that timed and verified.
 Output:
   --csv FILE         write every result, with the device on every row, as CSV
   --json FILE        write the device and the results as JSON
@@ -472,13 +486,16 @@ Exit codes:
      is missing or read-only, or it names a folder (then nothing was run)
   130  interrupted (Ctrl-C): no further run was started, and the run under way stopped
        between repetitions; the table and the --csv/--json files hold the runs that
-       finished. A second Ctrl-C stops at once.
-  When several apply, the largest is returned.
+       finished (with --profile: the figures profiled so far). A second Ctrl-C stops
+       at once.
+  When several apply, the largest is returned. --profile adds none: a profile that
+  fails leaves its figures empty and the code as the timings made it.
 
 Examples:
   tilescope bench --variants naive,smem_tiled:16 --sizes 512:4096:x2
   tilescope bench --problem ata --precision f32,f64 --n 4096 --k 1024 --csv ata.csv
   tilescope bench --variants cublas,regtile_prefetch:128x128x32_8x8 --sizes 4096 --rounds 3 --csv r.csv
+  tilescope bench --variants naive,regtile_prefetch,cublas --sizes 2048 --profile
   tilescope bench --roofs --json roofs.json
 )";
 }

@@ -56,6 +56,10 @@ struct BenchOptions {
   int rounds = 1;
   bool verify = true;
   bool baseline = true;
+  // --profile: after the sweep, each CUDA and cuBLAS configuration that timed and passed runs
+  // again under Nsight Compute for the figures that say why it is as fast as it is
+  // (app/cli/profiler_worker.h). Never changes the exit code.
+  bool profile = false;
   std::uint64_t seed = 1;
   std::string csv_path;   // empty: no CSV
   std::string json_path;  // empty: no JSON

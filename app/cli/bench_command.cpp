@@ -14,6 +14,7 @@
 
 #include "app/cli/bench_args.h"
 #include "app/cli/kernel_text_option.h"
+#include "app/cli/profiler_worker.h"
 #include "app/cli/results_table.h"
 #include "app/cli/roofs_command.h"
 #include "app/cli/wrong_element.h"
@@ -178,6 +179,7 @@ int run_without_gpu(const BenchOptions& opt, const DeviceInfo& device, std::ostr
   const std::vector<CpuRun> todo = cpu_runs(opt, sized, &skipped);
   const std::vector<RunRequest> gl_runs = gl_runs_without_gpu(opt, sized, err);
   print_without_gpu_intro(opt, skipped, !gl_runs.empty(), out);
+  if (opt.profile) err << "tilescope bench: --profile: without a CUDA GPU there is no kernel to profile\n";
 
   Measurer measurer;  // makes no CUDA call until a CUDA variant runs: none does here
   SweepOutcome sweep;
@@ -279,10 +281,24 @@ int run_with_gpu(const BenchOptions& opt, const DeviceInfo& device, std::ostream
   }
   std::vector<RunResult>& rows = sweep.rows;
 
+  // Profiled after the whole sweep, so that no profile runs between two timed runs; the Measurer's
+  // buffers are freed first, for the profiled process to allocate its own.
+  bool profile_interrupted = false;
+  if (opt.profile && !sweep.interrupted) {
+    measurer.reset();
+    const SigintScope sigint;
+    profile_interrupted = !profile_rows(rows, opt.kernel_text, sigint.requested(), err);
+  }
+
   fill_pct_of_cublas(rows);
   if (!rows.empty()) out << format_results_table(rows, device);
   const bool any_failed = std::any_of(rows.begin(), rows.end(), failed);
   const int code = std::max<int>(any_failed ? kExitRunFailed : kExitOk, write_outputs(opt, rows, device, err));
+  if (profile_interrupted) {
+    err << "tilescope: interrupted while profiling; all " << rows.size()
+        << " runs are timed, the figures of those not profiled yet stay empty\n";
+    return kExitInterrupted;
+  }
   return sweep.interrupted ? report_interrupt(rows.size(), jobs.size(), err) : code;
 }
 

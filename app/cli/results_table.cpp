@@ -205,17 +205,48 @@ std::string format_rounds_summary(const std::vector<RunResult>& rows) {
          table.str();
 }
 
+// bench --profile's columns: each figure of ProfileFigures, its header and its format.
+struct ProfileColumn {
+  const char* header;
+  double ProfileFigures::*figure;
+  const char* format;
+};
+const ProfileColumn kProfileColumns[] = {
+    {"FMA%", &ProfileFigures::fma_pipe_pct, "%.1f"},          {"FP64%", &ProfileFigures::fp64_pipe_pct, "%.1f"},
+    {"tensor%", &ProfileFigures::tensor_pipe_pct, "%.1f"},    {"issue%", &ProfileFigures::issue_active_pct, "%.1f"},
+    {"cyc/issue", &ProfileFigures::cycles_per_issue, "%.2f"}, {"FFMA%", &ProfileFigures::ffma_share_pct, "%.1f"},
+};
+
+// What each profile column means, for the lines under the table.
+constexpr const char* kProfileLegend =
+    "Nsight Compute's figures of the timed kernels (bench --profile: each configuration run again alone, its kernels "
+    "replayed with the clocks not locked; docs/PROFILER.md):\n"
+    "  FMA% / FP64% / tensor%: % of the active cycles in which the FP32 FMA pipe / the FP64 pipe / the tensor pipe "
+    "(mma.sync, wmma or wgmma) was busy; FMA 80% = the FP32 units were fed 4 cycles in 5\n"
+    "  issue%: % of the cycles in which the warp schedulers issued an instruction (one a cycle at most)\n"
+    "  cyc/issue: cycles a warp waits per instruction it issues (more warps hide a longer wait)\n"
+    "  FFMA%: FFMA instructions per instruction issued (a warp's 32 lanes each): how much of the work is the "
+    "multiply-add itself\n";
+
 }  // namespace
 
 std::string format_results_table(const std::vector<RunResult>& rows, const DeviceInfo& device) {
   std::string out = format_device_line(device, rows) + format_gl_lines(rows);
   if (rows.empty()) return out + "(no results)\n";
 
-  TextTable table({false, false, false, false, true, true,  true, true, true, true, true,
-                   true,  true,  true,  true,  true, false, true, true, true, true, true});
-  table.add({"variant",   "config", "problem", "prec",    "M",       "N",     "K",       "first ms",
-             "median ms", "min ms", "max ms",  "GFLOP/s", "%cuBLAS", "%peak", "rel err", "check",
-             "regs",      "smem",   "occ",     "sect/rq", "bank",    "MHz"});
+  const bool profiled = std::any_of(rows.begin(), rows.end(), [](const RunResult& r) { return r.profile.any(); });
+  std::vector<bool> right = {false, false, false, false, true, true,  true, true, true, true, true,
+                             true,  true,  true,  true,  true, false, true, true, true, true, true};
+  std::vector<std::string> head = {
+      "variant", "config",  "problem", "prec",    "M",     "N",    "K",    "first ms", "median ms", "min ms", "max ms",
+      "GFLOP/s", "%cuBLAS", "%peak",   "rel err", "check", "regs", "smem", "occ",      "sect/rq",   "bank",   "MHz"};
+  if (profiled)
+    for (const ProfileColumn& c : kProfileColumns) {
+      right.push_back(true);
+      head.push_back(c.header);
+    }
+  TextTable table(right);
+  table.add(head);
   bool any_cold = false;
   std::vector<const RunResult*> failures;
   for (const RunResult& r : rows) {
@@ -250,6 +281,11 @@ std::string format_results_table(const std::vector<RunResult>& rows, const Devic
     cells.push_back(r.shared_conflicts_per_instruction >= 0 ? printf_string("%.2f", r.shared_conflicts_per_instruction)
                                                             : "-");
     cells.push_back(r.run_clock_mhz > 0 ? printf_string("%.0f", r.run_clock_mhz) : "-");
+    if (profiled)
+      for (const ProfileColumn& c : kProfileColumns) {
+        const double v = r.profile.*c.figure;
+        cells.push_back(std::isnan(v) ? "-" : printf_string(c.format, v));
+      }
     table.add(std::move(cells));
   }
   out += table.str();
@@ -270,6 +306,7 @@ std::string format_results_table(const std::vector<RunResult>& rows, const Devic
         "sect/rq: 32-byte sectors per global load / store request (4 = a warp of neighbouring floats, 32 = a sector "
         "per lane); bank: shared-memory bank conflicts, extra wavefronts per shared instruction; both counted from "
         "the kernel's model (tilescope memory), as Nsight Compute's per-instruction counts do\n";
+  if (profiled) out += kProfileLegend;
   for (const RunResult* r : failures) {
     out += "FAIL " + r->variant_id + ":" + r->config_name + " " + to_string(r->problem) + " " +
            to_string(r->precision) + " " + shape_text(r->shape) + ": relative error " +

@@ -16,8 +16,9 @@ std::string format_device_line(const DeviceInfo& device, const std::vector<RunRe
 
 // The device line, then one aligned row per result (variant, config, problem, precision, M, N,
 // K, first ms with * when cold, median/min/max ms, GFLOP/s, % of cuBLAS, % of peak, relative
-// error, pass/FAIL, registers, shared memory, occupancy), then notes on failures. A row whose
-// run failed shows its error text in place of the figures.
+// error, pass/FAIL, registers, shared memory, occupancy; where some row was profiled, bench
+// --profile's figures too), then notes on the columns and the failures. A row whose run failed
+// shows its error text in place of the figures.
 std::string format_results_table(const std::vector<RunResult>& rows, const DeviceInfo& device);
 
 // Every variant of the registry with its summary and every configuration (tile, threads,

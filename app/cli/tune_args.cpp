@@ -97,13 +97,14 @@ bool apply_numbers(ArgParser& p, TuneOptions* o) {
 
 bool parse_tune_values(const std::string& key, const std::string& text, std::vector<int>* out, std::string* error) {
   out->clear();
-  const std::string what = "--" + key + " takes LO:HI[:STEP], a list a,b,c or one value (whole numbers from 1 to " +
+  // 0 is a value (switches such as pad=0); what a variant cannot take is refused per point, with its reason.
+  const std::string what = "--" + key + " takes LO:HI[:STEP], a list a,b,c or one value (whole numbers from 0 to " +
                            std::to_string(kMaxTileValue) + ")";
   for (const std::string& item : split(text, ',')) {
     const std::vector<std::string> r = split(item, ':');
     int lo = 0, hi = 0, step = 1;
-    if (r.size() > 3 || !parse_whole(r[0], 1, kMaxTileValue, &lo) ||
-        (r.size() > 1 && !parse_whole(r[1], 1, kMaxTileValue, &hi)) ||
+    if (r.size() > 3 || !parse_whole(r[0], 0, kMaxTileValue, &lo) ||
+        (r.size() > 1 && !parse_whole(r[1], 0, kMaxTileValue, &hi)) ||
         (r.size() > 2 && !parse_whole(r[2], 1, kMaxTileValue, &step))) {
       *error = what + "; got '" + item + "'";
       out->clear();

@@ -151,6 +151,22 @@ Column field_column(const char* name, T RunResult::*field) {
   return {name, [field](const RunResult& r) { return field_text(r.*field); },
           [field](std::string_view s, RunResult& r) { return parse_field(s, &(r.*field)); }};
 }
+// A profiler figure (RunResult::profile): empty where there is none (NaN), which a spreadsheet
+// reads as a blank rather than as text, and which reads back as NaN.
+Column profile_column(const char* name, double ProfileFigures::*figure) {
+  return {name,
+          [figure](const RunResult& r) {
+            const double v = r.profile.*figure;
+            return std::isnan(v) ? std::string() : field_text(v);
+          },
+          [figure](std::string_view s, RunResult& r) {
+            if (s.empty()) {
+              r.profile.*figure = ProfileFigures::kNone;
+              return true;
+            }
+            return parse_field(s, &(r.profile.*figure));
+          }};
+}
 // M, N, K: one side of the shape.
 Column shape_column(const char* name, std::int64_t Shape::*side) {
   return {name, [side](const RunResult& r) { return field_text(r.shape.*side); },
@@ -217,6 +233,13 @@ const std::vector<Column>& columns() {
       field_column("shared_conflicts_per_instruction", &RunResult::shared_conflicts_per_instruction),
       // Added 2026-11-27 (bench --rounds); files without it load with 0 (no round).
       field_column("round", &RunResult::round),
+      // Added 2026-11-27 (bench --profile); files without them load with no figures (NaN).
+      profile_column("fma_pipe_pct", &ProfileFigures::fma_pipe_pct),
+      profile_column("fp64_pipe_pct", &ProfileFigures::fp64_pipe_pct),
+      profile_column("tensor_pipe_pct", &ProfileFigures::tensor_pipe_pct),
+      profile_column("issue_active_pct", &ProfileFigures::issue_active_pct),
+      profile_column("cycles_per_issue", &ProfileFigures::cycles_per_issue),
+      profile_column("ffma_share_pct", &ProfileFigures::ffma_share_pct),
   };
   return kColumns;
 }
@@ -422,7 +445,8 @@ bool check_header(const RecordParser& header, std::size_t* n_cols, std::string* 
   const std::size_t fields = header.field_count();
   *n_cols = all_cols.size();
   // The first column of each addition.
-  for (const char* first_added : {"timer", "run_clock_mhz", "wrong_row", "load_sectors_per_request", "round"}) {
+  for (const char* first_added :
+       {"timer", "run_clock_mhz", "wrong_row", "load_sectors_per_request", "round", "fma_pipe_pct"}) {
     std::size_t before = 0;
     while (before < all_cols.size() && std::string_view(all_cols[before].name) != first_added) ++before;
     if (fields == before) *n_cols = before;

@@ -97,6 +97,13 @@ Json result_json(const RunResult& r) {
       {"store_sectors_per_request", r.store_sectors_per_request},
       {"shared_conflicts_per_instruction", r.shared_conflicts_per_instruction},
       {"round", r.round},
+      // bench --profile's figures: null where there is none (NaN).
+      {"fma_pipe_pct", r.profile.fma_pipe_pct},
+      {"fp64_pipe_pct", r.profile.fp64_pipe_pct},
+      {"tensor_pipe_pct", r.profile.tensor_pipe_pct},
+      {"issue_active_pct", r.profile.issue_active_pct},
+      {"cycles_per_issue", r.profile.cycles_per_issue},
+      {"ffma_share_pct", r.profile.ffma_share_pct},
   };
 }
 

@@ -95,6 +95,9 @@ struct TileConfig {
   int cluster_m = 1;
   // Warps that hold one warp tile together (a warpgroup's wgmma: 4; mma.sync and wmma: 1).
   int group_warps = 1;
+  // A 2-D grid whose blocks take their tiles in block_order.h's bands (AᵀA: a 1-D grid of the
+  // upper triangle); the warp-tiled kernels' 1-D grids always do.
+  bool banded = false;
   const char* math = "";  // what arithmetic it uses, stated for the user
   bool opt_in = false;    // run only when named explicitly (TF32 tensor cores)
   int engine_mode = 0;    // variants drawn by an external engine: which of its modes

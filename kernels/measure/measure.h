@@ -13,6 +13,7 @@
 #include "kernels/core/gemm_types.h"
 #include "kernels/core/no_copy.h"
 #include "kernels/cuda/device_info.h"
+#include "kernels/measure/profile_figures.h"
 #include "kernels/measure/reference.h"
 
 namespace tilescope {
@@ -28,6 +29,11 @@ constexpr double kCpuReferenceMaxWork = 300.0 * 300.0 * 300.0;
 // many elements: C and the reference are copied to the host for it (768 MiB at this size).
 constexpr std::int64_t kMaxLocatedElements = 8192LL * 8192LL;
 constexpr int kSampledReferencePoints = 4096;
+// The NVTX push/pop range around a run's warm-up and timed launches, and nothing else (not the
+// inputs, the poison, the first run or the reference): `bench --profile` has Nsight Compute
+// profile exactly the kernels inside it (--nvtx-include "tilescope_timed_launches/"). NVTX calls
+// do nothing unless a tool injects itself, so the range costs the timings nothing.
+constexpr const char* kTimedLaunchesRange = "tilescope_timed_launches";
 
 struct RunRequest {
   std::string variant_id;
@@ -119,6 +125,10 @@ struct RunResult {
   // `tilescope bench --rounds`: the round of the sweep this run belongs to (1, 2, ..); 0 where the
   // run was not one of a bench sweep's rounds (the window, files written before rounds existed).
   int round = 0;
+
+  // `tilescope bench --profile`: Nsight Compute's figures of this configuration's timed kernels,
+  // from a run of its own (all NaN where it was not profiled).
+  ProfileFigures profile;
 
   // The machine, recorded with every row.
   std::string device_name;

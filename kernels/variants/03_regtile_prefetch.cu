@@ -30,6 +30,7 @@ struct RegtileParams {
   int pieces = 1;              // the next slab is prefetched in this many pieces of BK / pieces
   int min_blocks = 1;          // blocks per multiprocessor asked of the compiler (float)
   bool padded = true;          // rows of the shared slabs padded by 16 bytes (RegtileShape::PAD)
+  bool bands = false;          // blocks walk down bands of kGroupRows tile rows (block_order.h); AᵀA: 1-D
   const char* description = "";
 };
 // Deep slabs (one barrier per 32 k) prefetched in 4 pieces of 8, and room for 2 blocks per
@@ -44,6 +45,12 @@ constexpr RegtileParams kDeepSlabs = {
     .pieces = 4,
     .min_blocks = 2,
     .description = "deep slabs (one barrier per 32 k) prefetched in 4 pieces, 2 blocks per multiprocessor"};
+// A row of the compiled set whose blocks take their tiles in bands of rows.
+constexpr RegtileParams in_bands(RegtileParams p, const char* description) {
+  p.bands = true;
+  p.description = description;
+  return p;
+}
 // A row of the compiled set without the 16 bytes of padding per row.
 constexpr RegtileParams unpadded(RegtileParams p, const char* description) {
   p.padded = false;
@@ -68,12 +75,39 @@ constexpr RegtileParams kParams[] = {
     unpadded(kDeepSlabs,
              "the same without the 16 bytes of padding per row: the transposing stores of A collide in the banks "
              "(2-way)"),
+    in_bands(kDeepSlabs,
+             "the same with the blocks in bands of 8 rows of tiles: at large N they share panels of A and B in L2 "
+             "(AᵀA: a grid of the upper triangle only)"),
+    {.bm = 128,
+     .bn = 64,
+     .bk = 32,
+     .tm = 8,
+     .tn = 4,
+     .pieces = 2,
+     .min_blocks = 2,
+     .description =
+         "half the 128 x 128 tile, 8 x 4 per thread: twice the blocks, so small sizes (N = 1024: 64 tiles of "
+         "128 x 128 for 132 SMs) fill the GPU"},
+    {.bm = 64,
+     .bn = 64,
+     .bk = 32,
+     .tm = 4,
+     .tn = 8,
+     .pieces = 4,
+     .min_blocks = 2,
+     .bands = true,
+     .description =
+         "AᵀA at small sizes: 64 x 64 tiles, 4 x 8 per thread, the upper triangle's tiles only (N = 2048: 528 "
+         "blocks where 128 x 128 tiles give 136)"},
 };
 constexpr int kNumConfigs = sizeof(kParams) / sizeof(kParams[0]);
 
+// A thread's accumulators: float ones and their operands fit its 255 registers up to 16 x 8.
+constexpr int kMaxAccumulators = 128;
+
 std::string config_name(const RegtileParams& p) {
   return std::to_string(p.bm) + "x" + std::to_string(p.bn) + "x" + std::to_string(p.bk) + "_" + std::to_string(p.tm) +
-         "x" + std::to_string(p.tn) + (p.padded ? "" : "_nopad");
+         "x" + std::to_string(p.tn) + (p.padded ? "" : "_nopad") + (p.bands ? "_bands" : "");
 }
 
 // ---- tiles a learner types ----------------------------------------------------------------
@@ -87,6 +121,9 @@ const std::vector<TileParam> kTileParams = {
     {"pieces", "the next slab is prefetched in this many pieces"},
     {"min_blocks", "blocks per multiprocessor asked of the compiler (float)"},
     {"pad", "1: rows of the shared slabs padded by 16 bytes, 0: unpadded (the transposing stores collide)"},
+    {"bands",
+     "1: blocks take their tiles in bands of 8 tile rows (L2-friendly; AᵀA: a 1-D grid of the upper triangle), 0: "
+     "row by row"},
 };
 
 TileValues values_of(const RegtileParams& p) {
@@ -97,7 +134,8 @@ TileValues values_of(const RegtileParams& p) {
           {"tn", p.tn},
           {"pieces", p.pieces},
           {"min_blocks", p.min_blocks},
-          {"pad", p.padded ? 1 : 0}};
+          {"pad", p.padded ? 1 : 0},
+          {"bands", p.bands ? 1 : 0}};
 }
 
 RegtileParams params_of_values(const TileValues& v) {
@@ -110,6 +148,7 @@ RegtileParams params_of_values(const TileValues& v) {
   p.pieces = tile_value(v, "pieces", 1);
   p.min_blocks = tile_value(v, "min_blocks", 1);
   p.padded = tile_value(v, "pad", 1) != 0;
+  p.bands = tile_value(v, "bands", 0) != 0;
   p.description = "a tile typed by the learner, compiled at run time";
   return p;
 }
@@ -132,9 +171,10 @@ std::size_t regtile_shared_bytes(const TileConfig& cfg, Precision p);
 
 // What the kernel text cannot take, in the words of its static_asserts and launch; the device's
 // limits (threads, shared memory) are checked for every configuration by unsupported_reason().
-std::string typed_refusal(const RegtileParams& p, int pad) {
+std::string typed_refusal(const RegtileParams& p, int pad, int bands) {
   auto n = [](int v) { return std::to_string(v); };
   if (pad != 0 && pad != 1) return "pad = " + n(pad) + ": 1 (rows padded by 16 bytes) or 0 (unpadded)";
+  if (bands != 0 && bands != 1) return "bands = " + n(bands) + ": 1 (bands of 8 tile rows) or 0 (row by row)";
   if (p.bm < 1 || p.bn < 1 || p.bk < 1 || p.tm < 1 || p.tn < 1 || p.pieces < 1 || p.min_blocks < 1)
     return "every parameter must be at least 1";
   if (p.bm > 512 || p.bn > 512 || p.bk > 128) return "bm and bn are at most 512, bk at most 128";
@@ -145,16 +185,16 @@ std::string typed_refusal(const RegtileParams& p, int pad) {
     return n(p.bm / p.tm) + " x " + n(p.bn / p.tn) + " = " + n(threads) + " threads per block: the limit is 1024";
   if (threads < 32) return n(threads) + " threads per block: a block needs at least one warp (32 threads)";
   if (p.bk % p.pieces != 0) return "pieces = " + n(p.pieces) + " does not divide bk = " + n(p.bk);
-  if (p.tm * p.tn > kTraceSlots)
-    return "tm x tn = " + n(p.tm * p.tn) + " accumulators per thread: at most " + n(kTraceSlots) +
-           " (a thread's registers, and the trace's writer slots)";
+  if (p.tm * p.tn > kMaxAccumulators)
+    return "tm x tn = " + n(p.tm * p.tn) + " accumulators per thread: at most " + n(kMaxAccumulators) +
+           " (a thread has 255 registers for its accumulators, operands and addresses)";
   if (p.min_blocks > 32) return "min_blocks is at most 32";
   return "";
 }
 
 bool regtile_typed_config(const TileValues& values, TileConfig* out, std::string* why) {
   const RegtileParams p = params_of_values(values);
-  *why = typed_refusal(p, tile_value(values, "pad", 1));
+  *why = typed_refusal(p, tile_value(values, "pad", 1), tile_value(values, "bands", 0));
   if (!why->empty()) return false;
   *out = regtile_config(p);
   return true;
@@ -170,14 +210,14 @@ template <typename T, int C, bool kAta, bool kVec, typename Probe>
 auto instance() {
   constexpr RegtileParams p = kParams[C];
   constexpr int kMinBlocks = min_blocks_of(p, sizeof(T));
-  return regtile_prefetch_kernel < T, p.bm, p.bn, p.bk, p.tm, p.tn, p.pieces, kMinBlocks, p.padded ? 1 : 0, kAta, kVec,
-         Probe > ;
+  return regtile_prefetch_kernel < T, p.bm, p.bn, p.bk, p.tm, p.tn, p.pieces, kMinBlocks, p.padded ? 1 : 0,
+         p.bands ? 1 : 0, kAta, kVec, Probe > ;
 }
 
 template <typename T, int C, typename Probe>
 const void* config_kernel(bool ata, bool vec) {
   // A traced thread's writer ids number its accumulators (trace.h).
-  static_assert(kParams[C].tm * kParams[C].tn <= kTraceSlots, "a writer id has room for 64 accumulator slots");
+  static_assert(kParams[C].tm * kParams[C].tn <= kMaxAccumulators, "a thread's registers hold its accumulators");
   if (ata)
     return reinterpret_cast<const void*>(vec ? instance<T, C, true, true, Probe>()
                                              : instance<T, C, true, false, Probe>());
@@ -196,11 +236,11 @@ bool can_vectorize(const GemmArgs& g) {
 
 // The name expression of one kernel, as NVRTC compiles it.
 std::string regtile_kernel_name(const RegtileParams& p, Precision q, Problem problem, bool vec, const char* probe) {
-  return kernel_name(
-      "regtile_prefetch_kernel",
-      {fma_element_type(q), std::to_string(p.bm), std::to_string(p.bn), std::to_string(p.bk), std::to_string(p.tm),
-       std::to_string(p.tn), std::to_string(p.pieces), std::to_string(min_blocks_of(p, element_bytes(q))),
-       std::to_string(p.padded ? 1 : 0), cpp_bool(problem == Problem::Ata), cpp_bool(vec), probe});
+  return kernel_name("regtile_prefetch_kernel",
+                     {fma_element_type(q), std::to_string(p.bm), std::to_string(p.bn), std::to_string(p.bk),
+                      std::to_string(p.tm), std::to_string(p.tn), std::to_string(p.pieces),
+                      std::to_string(min_blocks_of(p, element_bytes(q))), std::to_string(p.padded ? 1 : 0),
+                      std::to_string(p.bands ? 1 : 0), cpp_bool(problem == Problem::Ata), cpp_bool(vec), probe});
 }
 
 // The one kernel of a launch: its template arguments are chosen here and nowhere else, so that
@@ -254,7 +294,11 @@ struct RegtileLaunch {
       if (k.dynamic_shared_bytes > 48 * 1024) allow_dynamic_shared(k);
       int M = static_cast<int>(g.shape.M), N = static_cast<int>(g.shape.N), K = static_cast<int>(g.shape.K);
       const dim3 block(p.bn / p.tn, p.bm / p.tm);
-      const dim3 grid = checked_grid(ceil_div(N, p.bn), ceil_div(M, p.bm));
+      const std::int64_t tiles_x = ceil_div(N, p.bn), tiles_y = ceil_div(M, p.bm);
+      // AᵀA in bands: a 1-D grid of the upper-triangle tiles (the kernel's upper_block_tile).
+      const bool triangle = p.bands && g.problem == Problem::Ata;
+      const dim3 grid =
+          triangle ? checked_grid(upper_block_count(static_cast<int>(tiles_x)), 1) : checked_grid(tiles_x, tiles_y);
       const T* a = static_cast<const T*>(g.a);
       const T* b = g.problem == Problem::Ata ? a : static_cast<const T*>(g.b);
       T* c = static_cast<T*>(g.c);
@@ -283,7 +327,7 @@ std::size_t regtile_shared_bytes(const TileConfig& cfg, Precision p) {
 class RegtileModel final : public MappingModel {
  public:
   RegtileModel(const RegtileParams& p, Problem problem, Precision precision, const Shape& shape)
-      : p_(p), ata_(problem == Problem::Ata), f32_(precision == Precision::F32), s_(shape) {
+      : p_(p), ata_(problem == Problem::Ata), bands_(p.bands), f32_(precision == Precision::F32), s_(shape) {
     const int w = kVecBytes / static_cast<int>(element_bytes(precision));
     cw_ = (p.tm % w == 0 && p.tn % w == 0) ? w : 1;
     tx_ = p.bn / p.tn;
@@ -292,14 +336,21 @@ class RegtileModel final : public MappingModel {
     // As can_vectorize() decides for buffers of their own (cudaMalloc aligns them to 256 bytes).
     vec_ = ata_ ? s_.N % w == 0 : (s_.K % w == 0 && s_.N % w == 0);
     grid_ = {static_cast<int>(ceil_div(s_.N, p.bn)), static_cast<int>(ceil_div(s_.M, p.bm))};
+    tiles_ = grid_;
+    if (ata_ && bands_) grid_ = {static_cast<int>(upper_block_count(tiles_.x)), 1};
   }
 
   Dim2 grid() const override { return grid_; }
   Dim2 block() const override { return {tx_, ty_}; }
   int phases() const override { return static_cast<int>(ceil_div(s_.K, p_.bk)); }
   int pieces() const override { return p_.pieces; }
+  // Writer ids number a thread's TM x TN accumulators (slot i * TN + j).
+  int writer_slots() const override { return std::max(kTraceSlots, p_.tm * p_.tn); }
   // AᵀA: the lower-triangle blocks return at once; their mirrors write their elements.
-  bool block_active(int bx, int by) const override { return !ata_ || by <= bx; }
+  bool block_active(int bx, int by) const override {
+    const BlockTile t = tile_of(bx, by);
+    return !ata_ || t.row <= t.col;
+  }
 
   Owner owner(std::int64_t i, std::int64_t j) const override {
     // AᵀA: C(i, j) below the diagonal is stored by the thread that computed C(j, i), as its mirror.
@@ -313,13 +364,13 @@ class RegtileModel final : public MappingModel {
 
   TileRect a_tile(int bx, int by, int phase) const override {
     if (!block_active(bx, by)) return {};
-    const Span rows = span(by, p_.bm, s_.M), ks = span(phase, p_.bk, s_.K);
+    const Span rows = span(tile_of(bx, by).row, p_.bm, s_.M), ks = span(phase, p_.bk, s_.K);
     // Gemm: the block's rows of A x the slab's k. AᵀA: the slab's rows of A x the block row's columns.
     return ata_ ? TileRect{ks.lo, ks.hi, rows.lo, rows.hi} : TileRect{rows.lo, rows.hi, ks.lo, ks.hi};
   }
   TileRect b_tile(int bx, int by, int phase) const override {
     if (!block_active(bx, by)) return {};
-    const Span cols = span(bx, p_.bn, s_.N), ks = span(phase, p_.bk, s_.K);
+    const Span cols = span(tile_of(bx, by).col, p_.bn, s_.N), ks = span(phase, p_.bk, s_.K);
     return {ks.lo, ks.hi, cols.lo, cols.hi};
   }
 
@@ -333,7 +384,8 @@ class RegtileModel final : public MappingModel {
     if (!block_active(bx, by) || phase < 0 || phase >= phases() || piece < 0 || piece >= p_.pieces) return;
     const int tid = ty * tx_ + tx;
     const std::int64_t k0 = static_cast<std::int64_t>(phase) * p_.bk + static_cast<std::int64_t>(piece) * bkp_;
-    const std::int64_t m0 = static_cast<std::int64_t>(by) * p_.bm, n0 = static_cast<std::int64_t>(bx) * p_.bn;
+    const BlockTile t = tile_of(bx, by);
+    const std::int64_t m0 = static_cast<std::int64_t>(t.row) * p_.bm, n0 = static_cast<std::int64_t>(t.col) * p_.bn;
     if (ata_)
       mover_loads(bkp_, p_.bm, k0, m0, s_.K, s_.N, tid, a);
     else
@@ -346,7 +398,8 @@ class RegtileModel final : public MappingModel {
   // next slab are in flight into the prefetch registers.
   PhaseWork phase_work(int bx, int by, int phase) const override {
     PhaseWork w;
-    const Span ks = span(phase, p_.bk, s_.K), rows = span(by, p_.bm, s_.M), cols = span(bx, p_.bn, s_.N);
+    const BlockTile t = tile_of(bx, by);
+    const Span ks = span(phase, p_.bk, s_.K), rows = span(t.row, p_.bm, s_.M), cols = span(t.col, p_.bn, s_.N);
     w.k0 = ks.lo;
     w.k1 = ks.hi;
     w.steps = p_.bk;
@@ -472,7 +525,8 @@ class RegtileModel final : public MappingModel {
     const int sz = bytes();
     const std::int64_t lda = p_.bm + pad(), ldb = p_.bn + pad();
     const std::int64_t bs_base = 2LL * p_.bk * lda;  // Bs follows both buffers of As (elements)
-    const std::int64_t m0 = static_cast<std::int64_t>(by) * p_.bm, n0 = static_cast<std::int64_t>(bx) * p_.bn;
+    const BlockTile t = tile_of(bx, by);
+    const std::int64_t m0 = static_cast<std::int64_t>(t.row) * p_.bm, n0 = static_cast<std::int64_t>(t.col) * p_.bn;
     for (int lane = 0; lane < kWarpLanes; ++lane) {
       const int tid = warp * kWarpLanes + lane;
       if (tid >= tx_ * ty_) break;
@@ -571,10 +625,20 @@ class RegtileModel final : public MappingModel {
     *t = within / cw_;
     *i = chunk * cw_ + within % cw_;
   }
+  // The tile of C that block (bx, by) computes (the kernel's `tile`), and the block of a tile.
+  BlockTile tile_of(int bx, int by) const {
+    if (!bands_) return {by, bx};
+    if (ata_) return upper_block_tile(bx, tiles_.x);
+    return gemm_block_tile(by * grid_.x + bx, grid_.y, grid_.x);
+  }
   Owner direct_owner(std::int64_t i, std::int64_t j) const {
     Owner o;
-    o.block_x = static_cast<int>(j / p_.bn);
-    o.block_y = static_cast<int>(i / p_.bm);
+    const BlockTile t{static_cast<int>(i / p_.bm), static_cast<int>(j / p_.bn)};
+    const int index = !bands_ ? t.row * grid_.x + t.col
+                      : ata_  ? upper_block_index(t, tiles_.x)
+                              : gemm_block_index(t, grid_.y, grid_.x);
+    o.block_x = index % grid_.x;
+    o.block_y = index / grid_.x;
     int ii = 0, jj = 0;
     invert(static_cast<int>(i % p_.bm), ty_, &o.thread_y, &ii);
     invert(static_cast<int>(j % p_.bn), tx_, &o.thread_x, &jj);
@@ -611,11 +675,12 @@ class RegtileModel final : public MappingModel {
   }
 
   RegtileParams p_;
-  bool ata_, f32_;
+  bool ata_, bands_, f32_;
   Shape s_;
   int cw_ = 1, tx_ = 1, ty_ = 1, bkp_ = 1;
   bool vec_ = false;
-  Dim2 grid_;
+  Dim2 grid_;   // the launch's grid
+  Dim2 tiles_;  // tiles of C: columns x rows
 };
 
 TileConfig regtile_config(const RegtileParams& p) {
@@ -629,6 +694,7 @@ TileConfig regtile_config(const RegtileParams& p) {
   c.tn = p.tn;
   c.threads_x = p.bn / p.tn;
   c.threads_y = p.bm / p.tm;
+  c.banded = p.bands;
   c.math = "FP32 / FP64 FMA";
   return c;
 }

@@ -17,14 +17,21 @@
 // thread needs are contiguous (16-byte vector reads), and rows are padded by 16 bytes so the
 // transposing stores do not collide in one bank (kPadded; the _nopad configuration, pad=0, shows
 // the collision).
-// Thread -> C: thread (tx, ty) of block (bx, by) owns, for i < TM and j < TN,
-//   C(by*BM + (i/W)*W*TY + ty*W + i%W,  bx*BN + (j/W)*W*TX + tx*W + j%W)
+// Thread -> C: thread (tx, ty) of the block computing tile (tr, tc) (tile (by, bx) of block (bx, by)
+//   in the plain order, see "Block order") owns, for i < TM and j < TN,
+//   C(tr*BM + (i/W)*W*TY + ty*W + i%W,  tc*BN + (j/W)*W*TX + tx*W + j%W)
 //   with TX = BN/TN, TY = BM/TM threads, and W = 16 bytes / sizeof(T) when TM and TN are multiples
 //   of it (W consecutive rows/columns, then a jump of W*TY), else W = 1 (rows ty, ty+TY, ty+2TY..,
 //   the seed's 48 x 48 / 3 x 3 layout).
-// AᵀA (C = AᵀA, A is K x N): BM == BN; only blocks with by <= bx (the upper triangle) compute;
+// AᵀA (C = AᵀA, A is K x N): BM == BN; only the upper triangle's tiles (tr <= tc) compute;
 //   each writes C(i, j) and its mirror C(j, i) for i <= j, as the seed does. The A-operand slab is
 //   a BK x BM slice of rows of A, contiguous along m, so it needs no transposing at all.
+// Block order (kBands): with 0, block (bx, by) computes tile (by, bx), so the blocks in flight
+//   sweep whole rows of tiles and, at large N, every column panel of B is fetched from DRAM again
+//   for each row of blocks (AᵀA: the lower-triangle blocks return at once). With 1, the block
+//   index walks down bands of kGroupRows tile rows (block_order.h, as the tensor-core kernels do),
+//   so the blocks in flight share a few panels of A and B and find them in L2; AᵀA's grid is then
+//   1-D and holds the upper-triangle tiles only.
 // Ragged sizes: loads outside A or B give 0; stores outside C are skipped. 16-byte vector loads
 //   are used only when the leading dimensions are multiples of the vector (kVec), else scalars.
 // What to look for: reads of each element of A drop to ceil(N / BN), of B to ceil(M / BM); the
@@ -41,6 +48,7 @@
 // it alone (a CPU test).
 #pragma once
 
+#include "kernels/core/block_order.h"
 #include "kernels/instrument/no_probe.cuh"
 #include "kernels/ptx/device_types.cuh"
 #include "kernels/ptx/vector_access.cuh"
@@ -149,20 +157,19 @@ struct RegtileShape {
 // while the current slab's computation is 1/kPieces further along and written to the other
 // buffer one piece later. Deep slabs (fewer barriers) then need no more prefetch registers than
 // shallow ones. kMinBlocks: blocks per multiprocessor the compiler must make room for
-// (__launch_bounds__), which caps the registers per thread. Probe: NoProbe in the timed build,
-// TraceProbe in the instrumented one (probe.cuh).
+// (__launch_bounds__), which caps the registers per thread. kBands: the block order (above).
+// Probe: NoProbe in the timed build, TraceProbe in the instrumented one (probe.cuh).
 // Longer than most functions here, on purpose: it reads top to bottom as the algorithm (prologue,
 // slab loop with its prefetch, epilogue), and moving the epilogue into a function of its own
 // changed the register allocation of the timed vectorised kernels.
-template <typename T, int BM, int BN, int BK, int TM, int TN, int kPieces, int kMinBlocks, int kPadded, bool kAta,
-          bool kVec, typename Probe>
+template <typename T, int BM, int BN, int BK, int TM, int TN, int kPieces, int kMinBlocks, int kPadded, int kBands,
+          bool kAta, bool kVec, typename Probe>
 __global__ void __launch_bounds__((BM / TM) * (BN / TN), kMinBlocks)
     regtile_prefetch_kernel(const T* __restrict__ A, const T* __restrict__ B, T* __restrict__ C, int M, int N, int K,
                             Probe probe) {
   using S = RegtileShape<T, BM, BN, BK, TM, TN, kPadded>;
   static_assert(BK % kPieces == 0, "pieces must split the slab evenly");
-  constexpr int BKP = BK / kPieces;             // rows of k per prefetch piece
-  if (kAta && blockIdx.y > blockIdx.x) return;  // lower-triangle block: its mirror computes it
+  constexpr int BKP = BK / kPieces;  // rows of k per prefetch piece
 
   extern __shared__ __align__(16) unsigned char shared_raw[];
   T* As = reinterpret_cast<T*>(shared_raw);  // [2][BK][LDA]
@@ -170,7 +177,11 @@ __global__ void __launch_bounds__((BM / TM) * (BN / TN), kMinBlocks)
 
   const int tx = threadIdx.x, ty = threadIdx.y;
   const int tid = ty * S::TX + tx;
-  const int m0 = blockIdx.y * BM, n0 = blockIdx.x * BN;
+  BlockTile tile{static_cast<int>(blockIdx.y), static_cast<int>(blockIdx.x)};
+  if (kBands && kAta) tile = upper_block_tile(blockIdx.x, (N + BN - 1) / BN);
+  if (kBands && !kAta) tile = gemm_block_tile(blockIdx.y * gridDim.x + blockIdx.x, gridDim.y, gridDim.x);
+  if (kAta && tile.row > tile.col) return;  // lower-triangle block: its mirror computes it
+  const int m0 = tile.row * BM, n0 = tile.col * BN;
 
   // A-operand piece: gemm reads BM x BKP of A (rows m, along k) and stores it transposed;
   // ata reads BKP x BM of A (rows k, along m) and stores it as is.

@@ -88,6 +88,7 @@ TEST(BenchArgs, Defaults) {
   EXPECT_EQ(opt.warmup, 2);
   EXPECT_TRUE(opt.verify);
   EXPECT_TRUE(opt.baseline);
+  EXPECT_FALSE(opt.profile) << "the profiler runs only when asked for";
   EXPECT_EQ(opt.seed, 1u);
   EXPECT_TRUE(opt.csv_path.empty());
   EXPECT_TRUE(opt.json_path.empty());
@@ -725,6 +726,20 @@ TEST(BenchArgs, UsageDocumentsOptionsAndExitCodes) {
   }
   EXPECT_EQ(codes.size(), expected.size()) << "an exit code the program does not return";
   EXPECT_EQ(usage.rfind(bench_synopsis(), 0), 0u) << "the help starts with the synopsis";
+}
+
+TEST(BenchArgs, ProfileIsAFlagOfTheSweep) {
+  EXPECT_TRUE(parse_ok({"--profile"}).profile);
+  EXPECT_TRUE(contains(parse_error({"--profile=yes"}), "--profile")) << "a flag takes no value";
+  // The roofs are measured by kernels of their own: nothing of the sweep to profile.
+  EXPECT_TRUE(contains(parse_error({"--roofs", "--profile"}), "--roofs"));
+  // Its help says what it adds, where ncu comes from, and that it changes no exit code.
+  const std::string usage = bench_usage();
+  EXPECT_EQ(tilescope::testing::option_names(usage).count("--profile"), 1u);
+  EXPECT_EQ(tilescope::testing::option_names(bench_synopsis()).count("--profile"), 1u);
+  for (const char* promise : {"TILESCOPE_NCU", "/usr/local/cuda/bin/ncu", "performance counters",
+                              "never changes the exit code", "docs/PROFILER.md"})
+    EXPECT_TRUE(contains(usage, promise)) << promise;
 }
 
 TEST(BenchArgs, CsvAndJsonMustBeTwoFiles) {

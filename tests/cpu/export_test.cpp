@@ -154,6 +154,16 @@ void expect_same(const RunResult& a, const RunResult& b) {
   EXPECT_EQ(a.driver_version, b.driver_version);
   EXPECT_EQ(a.runtime_version, b.runtime_version);
   EXPECT_EQ(a.cublas_version, b.cublas_version);
+  // The profiler's figures: equal, or both missing (NaN).
+  for (double ProfileFigures::*figure :
+       {&ProfileFigures::fma_pipe_pct, &ProfileFigures::fp64_pipe_pct, &ProfileFigures::tensor_pipe_pct,
+        &ProfileFigures::issue_active_pct, &ProfileFigures::cycles_per_issue, &ProfileFigures::ffma_share_pct}) {
+    const double x = a.profile.*figure, y = b.profile.*figure;
+    if (std::isnan(x))
+      EXPECT_TRUE(std::isnan(y)) << y;
+    else
+      EXPECT_EQ(x, y);
+  }
 }
 
 // `csv` holds exactly one row, `row` field for field.
@@ -177,6 +187,25 @@ std::string older_csv(const RunResult& row, int n) {
   const std::size_t eol = text.find('\n');
   return without_last_fields(text.substr(0, eol), n) + "\n" +
          without_last_fields(text.substr(eol + 1, text.find('\n', eol + 1) - eol - 1), n) + "\n";
+}
+
+// How many columns bench --profile added after "round": the last ones of the file.
+int profile_columns() {
+  const std::vector<std::string>& names = results_csv_columns();
+  const auto round = std::find(names.begin(), names.end(), "round");
+  EXPECT_NE(round, names.end());
+  return static_cast<int>(names.end() - round) - 1;
+}
+
+// A row as `bench --profile` leaves it: some figures, and NaN where ncu gave none.
+RunResult profiled_row() {
+  RunResult r = realistic_row();
+  r.profile.fma_pipe_pct = 81.2345;
+  r.profile.tensor_pipe_pct = 0;
+  r.profile.issue_active_pct = 47.5;
+  r.profile.cycles_per_issue = 3.1;
+  r.profile.ffma_share_pct = 62.5;
+  return r;  // fp64_pipe_pct stays NaN: "n/a" on this GPU
 }
 
 // The name of a header's last column.
@@ -328,12 +357,50 @@ TEST(ResultsCsv, RejectsHeaderWithExtraOrMissingColumns) {
   std::string header = header_line();
   header.pop_back();
   EXPECT_TRUE(contains(csv_error(header + ",extra\n"), "line 1"));
-  // Without its last two columns the header matches no version of the file (without the last one,
-  // it is one from before the rounds: ReadsFilesFromBeforeTheRoundColumn; without the last four,
-  // one from before the memory columns: ReadsFilesFromBeforeTheMemoryColumns).
-  EXPECT_TRUE(contains(csv_error(without_last_fields(header, 2) + "\n"), "shared_conflicts_per_instruction"));
-  EXPECT_TRUE(contains(csv_error(without_last_fields(header, 5) + "\n"), "wrong_expected"));
-  EXPECT_TRUE(contains(csv_error(without_last_fields(header, 10) + "\n"), "fetches_per_fma"));
+  // A header without some of the profiler's columns matches no version of the file: they came
+  // together (without all of them, it is one from before them: ReadsFilesFromBeforeTheProfileColumns).
+  const std::string last = header.substr(header.rfind(',') + 1);
+  EXPECT_TRUE(contains(csv_error(without_last_fields(header, 1) + "\n"), "'" + last + "'"));
+  // Without its last two columns before the profiler's, the header matches no version of the file
+  // (without the last one, it is one from before the rounds: ReadsFilesFromBeforeTheRoundColumn;
+  // without the last four, one from before the memory columns: ReadsFilesFromBeforeTheMemoryColumns).
+  const int p = profile_columns();
+  EXPECT_TRUE(contains(csv_error(without_last_fields(header, p + 2) + "\n"), "shared_conflicts_per_instruction"));
+  EXPECT_TRUE(contains(csv_error(without_last_fields(header, p + 5) + "\n"), "wrong_expected"));
+  EXPECT_TRUE(contains(csv_error(without_last_fields(header, p + 10) + "\n"), "fetches_per_fma"));
+}
+
+// bench --profile's figures are the last columns: they round-trip, a figure ncu did not give is an
+// empty field (a blank in a spreadsheet), and files written before them load with no figures.
+TEST(ResultsCsv, ProfileFiguresAreTheLastColumnsAndRoundTrip) {
+  const std::vector<std::string>& names = results_csv_columns();
+  const std::vector<std::string> profile = {"fma_pipe_pct",     "fp64_pipe_pct",    "tensor_pipe_pct",
+                                            "issue_active_pct", "cycles_per_issue", "ffma_share_pct"};
+  ASSERT_EQ(profile_columns(), static_cast<int>(profile.size()));
+  EXPECT_TRUE(std::equal(profile.begin(), profile.end(), names.end() - profile.size())) << "after round, in order";
+  const RunResult row = profiled_row();
+  expect_one_row(results_to_csv({row}), row);
+  // Unprofiled: six empty fields; profiled without FP64's: one.
+  const std::string plain = results_to_csv({realistic_row()});
+  EXPECT_EQ(plain.substr(plain.size() - 7), ",,,,,,\n") << plain;
+  const std::string text = results_to_csv({row});
+  EXPECT_TRUE(contains(text, ",81.2345,,0,47.5,3.1,62.5\n")) << text;
+  expect_one_row(plain, realistic_row());
+  // A figure that is neither a number nor empty is refused, naming its column.
+  std::string bad = text;
+  bad.replace(bad.rfind(",47.5,"), 6, ",n/a,");
+  EXPECT_TRUE(contains(csv_error(bad), "'issue_active_pct'"));
+}
+
+TEST(ResultsCsv, ReadsFilesFromBeforeTheProfileColumns) {
+  const std::string old = older_csv(profiled_row(), profile_columns());
+  EXPECT_EQ(last_column(old), "round");
+  std::vector<RunResult> back;
+  std::string error;
+  ASSERT_TRUE(results_from_csv(old, &back, &error)) << error;
+  ASSERT_EQ(back.size(), 1u);
+  EXPECT_FALSE(back[0].profile.any()) << "no figures: NaN, not 0";
+  expect_one_row(old, realistic_row());
 }
 
 // Files written before bench --rounds load with no round (0).
@@ -341,7 +408,7 @@ TEST(ResultsCsv, ReadsFilesFromBeforeTheRoundColumn) {
   RunResult row = realistic_row();
   row.round = 3;
   expect_one_row(results_to_csv({row}), row);
-  const std::string old = older_csv(row, 1);
+  const std::string old = older_csv(row, 1 + profile_columns());
   EXPECT_EQ(last_column(old), "shared_conflicts_per_instruction");
   row.round = 0;
   expect_one_row(old, row);
@@ -354,7 +421,7 @@ TEST(ResultsCsv, ReadsFilesFromBeforeTheMemoryColumns) {
   row.store_sectors_per_request = 4;
   row.shared_conflicts_per_instruction = 0.125;
   expect_one_row(results_to_csv({row}), row);
-  const std::string old = older_csv(row, 4);
+  const std::string old = older_csv(row, 4 + profile_columns());
   EXPECT_EQ(last_column(old), "wrong_expected");
   row.load_sectors_per_request = row.store_sectors_per_request = row.shared_conflicts_per_instruction = -1;
   expect_one_row(old, row);
@@ -368,7 +435,7 @@ TEST(ResultsCsv, ReadsFilesFromBeforeTheWrongElementColumns) {
   row.wrong_value = 2.5;
   row.wrong_expected = -0.125;
   expect_one_row(results_to_csv({row}), row);
-  const std::string old = older_csv(row, 8);
+  const std::string old = older_csv(row, 8 + profile_columns());
   EXPECT_EQ(last_column(old), "run_clock_mhz");
   row.wrong_row = row.wrong_col = -1;
   row.wrong_value = row.wrong_expected = 0;
@@ -379,7 +446,7 @@ TEST(ResultsCsv, ReadsFilesFromBeforeTheWrongElementColumns) {
 TEST(ResultsCsv, ReadsFilesFromBeforeTheClockColumn) {
   RunResult row = realistic_row();
   ASSERT_GT(row.run_clock_mhz, 0.0);
-  const std::string old = older_csv(row, 9);
+  const std::string old = older_csv(row, 9 + profile_columns());
   EXPECT_EQ(last_column(old), "fetches_per_fma");
   row.run_clock_mhz = 0;
   expect_one_row(old, row);
@@ -391,7 +458,7 @@ TEST(ResultsCsv, ReadsFilesFromBeforeTheClockColumn) {
 TEST(ResultsCsv, ReadsFilesFromBeforeTheTextureShaderColumns) {
   RunResult row = realistic_row();
   row.timer.clear();
-  const std::string old = older_csv(row, 12);
+  const std::string old = older_csv(row, 12 + profile_columns());
   EXPECT_EQ(last_column(old), "cublas_version");
   row.run_clock_mhz = 0;
   expect_one_row(old, row);
@@ -654,6 +721,23 @@ TEST(ResultsJson, ParsesBackWithEveryField) {
   // The error text survives, and NaN becomes null (JSON has no NaN).
   EXPECT_EQ(results[1].at("error"), error_row().error);
   EXPECT_TRUE(results[1].at("rel_error").is_null());
+}
+
+// bench --profile's figures: numbers where profiled, null where not (NaN).
+TEST(ResultsJson, ProfileFiguresAreNumbersOrNull) {
+  const RunResult profiled = profiled_row();
+  const nlohmann::json doc = nlohmann::json::parse(results_to_json({profiled, realistic_row()}, h100(), "0.1.0"));
+  const nlohmann::json& a = doc.at("results").at(0);
+  EXPECT_DOUBLE_EQ(a.at("fma_pipe_pct").get<double>(), profiled.profile.fma_pipe_pct);
+  EXPECT_DOUBLE_EQ(a.at("tensor_pipe_pct").get<double>(), 0.0);
+  EXPECT_DOUBLE_EQ(a.at("issue_active_pct").get<double>(), profiled.profile.issue_active_pct);
+  EXPECT_DOUBLE_EQ(a.at("cycles_per_issue").get<double>(), profiled.profile.cycles_per_issue);
+  EXPECT_DOUBLE_EQ(a.at("ffma_share_pct").get<double>(), profiled.profile.ffma_share_pct);
+  EXPECT_TRUE(a.at("fp64_pipe_pct").is_null());
+  const nlohmann::json& b = doc.at("results").at(1);
+  for (const char* key :
+       {"fma_pipe_pct", "fp64_pipe_pct", "tensor_pipe_pct", "issue_active_pct", "cycles_per_issue", "ffma_share_pct"})
+    EXPECT_TRUE(b.at(key).is_null()) << key;
 }
 
 TEST(ResultsJson, NoGpuDevice) {

@@ -75,20 +75,23 @@ struct ModelCase {
   }
 };
 
-// The grid a kernel launches: 2-D (one block per tile; AᵀA's lower blocks exit at once), or 1-D
-// over the tiles the kernel computes.
+// The grid a kernel launches: 2-D (one block per tile; AᵀA's lower blocks exit at once; in bands
+// when TileConfig::banded, and AᵀA then 1-D over the upper triangle), or 1-D over the tiles the
+// kernel computes.
 // Clusters (TileConfig::cluster_m, gemm): a cluster of cm blocks takes cm block rows of one block
 // column, the clusters in block_order.h's order over those groups; the last group may reach below C.
 Dim2 launch_grid(const ModelCase& s) {
   const std::int64_t gx = cdiv(s.shape.N, s.cfg.bn), gy = cdiv(s.shape.M, s.cfg.bm), cm = s.cfg.cluster_m;
+  if (!s.warp_level() && s.cfg.banded && s.ata()) return {static_cast<int>(upper_block_count(static_cast<int>(gx))), 1};
   if (!s.warp_level()) return {static_cast<int>(gx), static_cast<int>(gy)};
   if (cm > 1) return {static_cast<int>(cm * cdiv(gy, cm) * gx), 1};
   return {static_cast<int>(s.ata() ? upper_block_count(static_cast<int>(gx)) : gx * gy), 1};
 }
 // The tile of C block (bx, by) computes, as (row, col) of block tiles.
 BlockTile tile_of(const ModelCase& s, int bx, int by) {
-  if (!s.warp_level()) return {by, bx};
   const int gx = static_cast<int>(cdiv(s.shape.N, s.cfg.bn)), gy = static_cast<int>(cdiv(s.shape.M, s.cfg.bm));
+  if (!s.warp_level() && !s.cfg.banded) return {by, bx};
+  if (!s.warp_level()) return s.ata() ? upper_block_tile(bx, gx) : gemm_block_tile(by * gx + bx, gy, gx);
   const int cm = s.cfg.cluster_m;
   if (cm > 1) {
     const BlockTile group = gemm_block_tile(bx / cm, static_cast<int>(cdiv(gy, cm)), gx);
@@ -97,7 +100,8 @@ BlockTile tile_of(const ModelCase& s, int bx, int by) {
   return s.ata() ? upper_block_tile(bx, gx) : gemm_block_tile(bx, gy, gx);
 }
 bool tile_active(const ModelCase& s, int bx, int by) {
-  return s.warp_level() || !(s.mirrors() && by > bx);
+  const BlockTile t = tile_of(s, bx, by);
+  return s.warp_level() || !(s.mirrors() && t.row > t.col);
 }
 
 ModelCase make_case(const VariantDescriptor& v, int ci, Problem problem, Precision precision, const Shape& raw) {
@@ -194,28 +198,29 @@ template <typename F>
 void for_each_store(const ModelCase& s, F&& store) {
   if (s.warp_level()) return for_each_warp_store(s, store);
   const TileConfig& c = s.cfg;
-  const std::int64_t gx = cdiv(s.shape.N, c.bn), gy = cdiv(s.shape.M, c.bm);
+  const Dim2 grid = launch_grid(s);
   // vector_chunks: W consecutive rows/cols per chunk when TM and TN are multiples of the
   // 16-byte vector, else 1.
   const int vec = s.precision == Precision::F32 ? 4 : 2;
   const int w = (c.tm % vec == 0 && c.tn % vec == 0) ? vec : 1;
-  for (std::int64_t by = 0; by < gy; ++by)
-    for (std::int64_t bx = 0; bx < gx; ++bx) {
-      if (s.mirrors() && by > bx) continue;  // lower-triangle block: returns at once
+  for (int by = 0; by < grid.y; ++by)
+    for (int bx = 0; bx < grid.x; ++bx) {
+      if (!tile_active(s, bx, by)) continue;  // lower-triangle block: returns at once
+      const std::int64_t tr = tile_of(s, bx, by).row, tc = tile_of(s, bx, by).col;
       for (int ty = 0; ty < c.threads_y; ++ty)
         for (int tx = 0; tx < c.threads_x; ++tx)
           for (int i = 0; i < c.tm; ++i)
             for (int j = 0; j < c.tn; ++j) {
               std::int64_t row, col;
               if (s.thread_to_c == "vector_chunks") {
-                row = by * c.bm + (i / w) * w * c.threads_y + ty * w + i % w;
-                col = bx * c.bn + (j / w) * w * c.threads_x + tx * w + j % w;
+                row = tr * c.bm + (i / w) * w * c.threads_y + ty * w + i % w;
+                col = tc * c.bn + (j / w) * w * c.threads_x + tx * w + j % w;
               } else if (s.thread_to_c == "x_along_row") {
-                row = by * c.bm + ty;
-                col = bx * c.bn + tx;
+                row = tr * c.bm + ty;
+                col = tc * c.bn + tx;
               } else if (s.thread_to_c == "x_down_column") {
-                row = by * c.bm + tx;
-                col = bx * c.bn + ty;
+                row = tr * c.bm + tx;
+                col = tc * c.bn + ty;
               } else {
                 ADD_FAILURE() << s.variant << ": unknown thread_to_c \"" << s.thread_to_c << "\" in the facts";
                 return;

@@ -91,6 +91,17 @@ TEST(NoGpu, BenchSaysSoInOneLineAndExitsWith3) {
   EXPECT_FALSE(contains(o.err + o.out, "terminate")) << "crashed";
 }
 
+// --profile changes nothing of it but one line saying there is nothing to profile.
+TEST(NoGpu, BenchProfileSaysThereIsNoKernelToProfileAndKeepsItsExitCode) {
+  SKIP_WITH_A_GPU();
+  const Outcome o = run_tilescope("bench --sizes 64 --reps 1 --profile");
+  EXPECT_EQ(o.exit_code, 3) << o.err;
+  EXPECT_EQ(lines_containing(o.err, "--profile").size(), 1u) << o.err;
+  EXPECT_EQ(lines_containing(o.err, "no kernel to profile").size(), 1u) << o.err;
+  EXPECT_EQ(lines_containing(o.out, "cpu_reference").size(), 1u) << o.out;
+  EXPECT_FALSE(contains(o.out, "FMA%")) << "no profile columns: nothing was profiled";
+}
+
 TEST(NoGpu, PlainBenchTimesTheCpuReferenceOnSmallDefaults) {
   SKIP_WITH_A_GPU();
   const Outcome o = run_tilescope("bench --reps 1 --warmup 0");

@@ -163,6 +163,42 @@ TEST(ResultsTable, ShowsTheMemoryCountsWhereCounted) {
       << "nothing counted, no footnote";
 }
 
+// bench --profile's figures: their columns after the others and a line per column under the
+// table, only where some row was profiled; "-" for a row or figure without.
+TEST(ResultsTable, ShowsTheProfilersFiguresOnlyWhereSomeRowWasProfiled) {
+  const VariantDescriptor& v = prefetch_kernel();
+  RunResult profiled = row(v, 0, 2.0), unprofiled = row(v, 1, 2.0);
+  profiled.run_clock_mhz = unprofiled.run_clock_mhz = 1755;
+  const std::string plain = format_results_table({profiled, unprofiled}, h100());
+  for (const char* header : {"FMA%", "FP64%", "tensor%", "issue%", "cyc/issue", "FFMA%"})
+    EXPECT_FALSE(contains(line_starting(plain, "variant"), header)) << "nothing profiled: no " << header;
+  EXPECT_FALSE(contains(plain, "Nsight Compute's figures")) << plain;
+
+  profiled.profile.fma_pipe_pct = 81.24;
+  profiled.profile.issue_active_pct = 47.5;
+  profiled.profile.cycles_per_issue = 3.126;
+  profiled.profile.ffma_share_pct = 62.76;
+  const std::string t = format_results_table({profiled, unprofiled}, h100());
+  const std::string header = line_starting(t, "variant");
+  const std::vector<std::string> in_order = {"MHz", "FMA%", "FP64%", "tensor%", "issue%", "cyc/issue", "FFMA%"};
+  std::size_t at = 0;
+  for (const std::string& h : in_order) {
+    const std::size_t found = header.find(" " + h, at);
+    ASSERT_NE(found, std::string::npos) << h << " after the clock, in order:\n" << header;
+    at = found + 1;
+  }
+  // The profiled row ends with its figures, right-aligned under their headers; FP64 and tensor "-".
+  const std::string a = line_of(t, profiled);
+  EXPECT_EQ(a.substr(a.size() - 4), "62.8") << a;
+  for (const char* figure : {" 81.2", " 47.5", " 3.13"}) EXPECT_TRUE(contains(a, figure)) << figure << " in\n" << a;
+  EXPECT_EQ(a.size(), header.size()) << "the last column is right-aligned\n" << header << "\n" << a;
+  const std::string b = line_of(t, unprofiled);
+  EXPECT_EQ(b.back(), '-') << b;
+  EXPECT_TRUE(contains(b, " 1755 ")) << "its timings unchanged: " << b;
+  for (const char* legend : {"FMA% / FP64% / tensor%:", "issue%:", "cyc/issue:", "FFMA%:"})
+    EXPECT_FALSE(line_starting(t, std::string("  ") + legend).empty()) << legend << " explained in\n" << t;
+}
+
 // bench --rounds: the table ends with each configuration's % of cuBLAS round by round and their
 // median; a sweep of one round has no such lines.
 TEST(ResultsTable, RoundsEndWithEachConfigurationsPercentRoundByRound) {

@@ -312,7 +312,7 @@ const std::map<std::string, std::set<std::string>>& allowed_layers() {
       {"plot", {"platform", "kernels/*"}},
       {"export", {"plot", "platform", "kernels/*"}},
       {"gl_gemm", {"platform", "kernels/*"}},
-      {"cli", {"export", "runner", "kernels/*"}},
+      {"cli", {"export", "runner", "platform", "kernels/*"}},
       {"ui", {"*"}},
       {"main", {"*"}},
       {"tests", {"*"}},

@@ -120,14 +120,14 @@ TEST(TypedTiles, TheKernelTextsRulesAreCheckedBeforeAnythingCompiles) {
   testing::expect_refusal(v, "bm=128,bn=128,bk=8,tm=2,tn=2,pieces=1", "4096 threads per block: the limit is 1024");
   testing::expect_refusal(v, "bm=16,bn=16,bk=8,tm=4,tn=4,pieces=1", "16 threads per block: a block needs at least");
   testing::expect_refusal(v, "bm=64,bn=64,bk=24,tm=4,tn=4,pieces=5", "pieces = 5 does not divide bk = 24");
-  testing::expect_refusal(v, "bm=128,bn=128,bk=8,tm=16,tn=8,pieces=1", "tm x tn = 128 accumulators per thread");
+  testing::expect_refusal(v, "bm=256,bn=128,bk=8,tm=16,tn=16,pieces=1", "tm x tn = 256 accumulators per thread");
   testing::expect_refusal(v, "bm=0", "at least 1");
   testing::expect_refusal(v, "bm=1024", "at most 512");
   testing::expect_refusal(v, "min_blocks=33", "min_blocks is at most 32");
-  // The edges themselves are allowed: 1024 threads, one warp, 64 accumulators.
+  // The edges themselves are allowed: 1024 threads, one warp, 128 accumulators.
   EXPECT_EQ(accepted("bm=128,bn=128,bk=8,tm=4,tn=4,pieces=1").threads(), 1024);
   EXPECT_EQ(accepted("bm=32,bn=32,bk=8,tm=4,tn=8,pieces=1").threads(), 32);
-  EXPECT_EQ(accepted("bm=64,bn=64,bk=8,tm=8,tn=8,pieces=1").tm, 8);
+  EXPECT_EQ(accepted("bm=128,bn=256,bk=8,tm=16,tn=8,pieces=1").tm, 16);
 }
 
 TEST(TypedTiles, ATypedTileIsAConfigurationAfterTheCompiledSet) {
@@ -141,7 +141,7 @@ TEST(TypedTiles, ATypedTileIsAConfigurationAfterTheCompiledSet) {
   EXPECT_FALSE(is_typed_config(v, 0));
   EXPECT_FALSE(is_typed_config(v, config_count(v)));
   const TileConfig& config = config_at(v, index);
-  EXPECT_EQ(config.name, "bm=96,bn=80,bk=24,tm=6,tn=5,pieces=3,min_blocks=1,pad=1");
+  EXPECT_EQ(config.name, "bm=96,bn=80,bk=24,tm=6,tn=5,pieces=3,min_blocks=1,pad=1,bands=0");
   EXPECT_EQ(find_config(v, config.name), index);
   EXPECT_TRUE(variant_refusal(v, index, Problem::Gemm, Precision::F32).empty())
       << variant_refusal(v, index, Problem::Gemm, Precision::F32);
@@ -165,7 +165,7 @@ TEST(TypedTiles, ATypedConfigurationsKernelNamesCarryItsValues) {
   // The template arguments are the parameters in tile_params' order.
   std::string values;
   for (const auto& [key, value] : config.typed) values += (values.empty() ? "" : ", ") + std::to_string(value);
-  EXPECT_EQ(values, "72, 40, 12, 9, 5, 2, 3, 0");
+  EXPECT_EQ(values, "72, 40, 12, 9, 5, 2, 3, 0, 0");
   const std::vector<std::string> names = v.kernel_names(config, Precision::F32, Problem::Gemm);
   ASSERT_FALSE(names.empty());
   for (const std::string& n : names) {

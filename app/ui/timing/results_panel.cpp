@@ -1,10 +1,12 @@
 // The results table: every measured row (newest first) with the numbers a class discusses —
 // median and min time, GFLOP/s, % of cuBLAS, % of peak, relative error, registers per thread,
-// shared memory per block, occupancy — and the first (cold) run apart.
+// shared memory per block, occupancy — and the first (cold) run apart; where a row holds them
+// (bench --profile, a loaded CSV), Nsight Compute's figures that say why.
 #include <imgui.h>
 
 #include <algorithm>
 #include <climits>
+#include <cmath>
 #include <cstdarg>
 #include <cstdint>
 #include <cstdio>
@@ -89,6 +91,8 @@ struct ShownRows {
   // columns are made wide enough for.
   std::string longest_variant, longest_config, longest_device;
   std::int64_t largest_size = 0;
+  // Whether a shown row holds profiler figures: the table then has their columns.
+  bool any_profiled = false;
 
   void update(const std::shared_ptr<const std::vector<RunResult>>& now, std::uint64_t now_version,
               const AppState& state) {
@@ -104,6 +108,7 @@ struct ShownRows {
     indices.clear();
     longest_variant = longest_config = longest_device = "";
     largest_size = 0;
+    any_profiled = false;
     auto keep_longest = [](std::string& longest, const std::string& s) {
       if (s.size() > longest.size()) longest = s;
     };
@@ -115,15 +120,55 @@ struct ShownRows {
       keep_longest(longest_config, r.config_name);
       keep_longest(longest_device, r.device_name);
       largest_size = std::max({largest_size, r.shape.M, r.shape.N, r.shape.K});
+      any_profiled = any_profiled || r.profile.any();
     }
   }
 };
 
 ShownRows g_shown;  // UI thread only
 
-// The 18 columns, with the header row and the variant frozen (the config too where the table has
-// room), and a tooltip on every header. Each column is as wide as its header and the widest
-// value it shows or can show, at the font of the frame: widths follow presenter mode and Ctrl+=.
+// Nsight Compute's figures (RunResult::profile), in the order of their columns: the header, the
+// figure, the cell's format and what the header's tooltip says.
+struct ProfileColumn {
+  const char* name;
+  double ProfileFigures::*figure;
+  const char* format;
+  const char* help;
+};
+const ProfileColumn kProfileColumns[] = {
+    {"FMA pipe", &ProfileFigures::fma_pipe_pct, "%.1f%%",
+     "How busy the FP32 fused multiply-add pipe was (% of the active cycles, Nsight Compute): 80% = the float "
+     "units were fed 4 cycles in 5. Near 100%, only fewer instructions or the tensor cores make a float kernel "
+     "faster."},
+    {"FP64 pipe", &ProfileFigures::fp64_pipe_pct, "%.1f%%",
+     "How busy the FP64 pipe was (% of the active cycles): the double kernels' ceiling."},
+    {"tensor pipe", &ProfileFigures::tensor_pipe_pct, "%.1f%%",
+     "How busy the tensor pipe was (% of the active cycles): 16-bit and tf32 mma.sync, wmma and wgmma (HMMA, "
+     "HGMMA), or double mma.sync and wmma (DMMA)."},
+    {"issue", &ProfileFigures::issue_active_pct, "%.1f%%",
+     "How often the warp schedulers issued an instruction (one a cycle at most). Low: the warps were waiting. High "
+     "with a low FMA pipe: they issued other instructions than the math."},
+    {"cycles/issue", &ProfileFigures::cycles_per_issue, "%.2f",
+     "Cycles a warp spends per instruction it issues. With few warps (low occupancy) a kernel needs this small: "
+     "independent instructions in flight instead of more warps."},
+    {"FFMA share", &ProfileFigures::ffma_share_pct, "%.1f%%",
+     "FFMA instructions per instruction issued (a warp's counted as its 32 lanes): how much of the work is the "
+     "multiply-add itself."},
+};
+constexpr int kProfileColumnCount = static_cast<int>(sizeof kProfileColumns / sizeof kProfileColumns[0]);
+constexpr const char* kProfileNote =
+    " From tilescope bench --profile: the configuration run again alone under Nsight Compute, its kernels "
+    "replayed with the clocks not locked (docs/PROFILER.md). '-': not profiled, or not measured on this GPU.";
+
+// The table's columns: 17 always, the profiler's where a shown row has them, the device last.
+int results_column_count(const ShownRows& shown) {
+  return 18 + (shown.any_profiled ? kProfileColumnCount : 0);
+}
+
+// The columns (results_column_count), with the header row and the variant frozen (the config too
+// where the table has room), and a tooltip on every header. Each column is as wide as its header
+// and the widest value it shows or can show, at the font of the frame: widths follow presenter mode
+// and Ctrl+=.
 void setup_results_columns(const ShownRows& shown) {
   const char* names[] = {"variant", "config",    "M x N x K",   "first",          "median", "min",
                          "GFLOP/s", "% cuBLAS",  "% peak",      "rel. error",     "check",  "regs",
@@ -156,8 +201,12 @@ void setup_results_columns(const ShownRows& shown) {
     if (i < 2) frozen += width;
     // The error of a failed run is written in the "first" column across the empty ones after it.
     const ImGuiTableColumnFlags no_clip = i == 3 ? ImGuiTableColumnFlags_NoClip : 0;
-    ImGui::TableSetupColumn(names[i], ImGuiTableColumnFlags_WidthFixed | ImGuiTableColumnFlags_NoResize | no_clip,
-                            width);
+    const ImGuiTableColumnFlags fixed = ImGuiTableColumnFlags_WidthFixed | ImGuiTableColumnFlags_NoResize;
+    // The profiler's columns stand before the device, which stays last.
+    if (i == 17 && shown.any_profiled)
+      for (const ProfileColumn& c : kProfileColumns)
+        ImGui::TableSetupColumn(c.name, fixed, std::max(text_width(c.name), text_width("100.0%")));
+    ImGui::TableSetupColumn(names[i], fixed | no_clip, width);
   }
   ImGui::TableSetupScrollFreeze(frozen < ImGui::GetContentRegionAvail().x * 0.45f ? 2 : 1, 1);
   ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
@@ -197,11 +246,15 @@ void setup_results_columns(const ShownRows& shown) {
   header_with_tooltip(names[16],
                       "The SM clock while the timed runs ran (the median of the driver's readings). A GPU at its "
                       "power limit runs slower than its maximum clock: compare speeds at one clock.");
+  if (shown.any_profiled)
+    for (const ProfileColumn& c : kProfileColumns)
+      header_with_tooltip(c.name, (std::string(c.help) + kProfileNote).c_str());
   header_with_tooltip(names[17], "Where it ran.");
 }
 
-// One result: its numbers, or its error across the remaining columns.
-void draw_result_row(const RunResult& r) {
+// One result: its numbers (the profiler's where the table has their columns), or its error across
+// the remaining columns.
+void draw_result_row(const RunResult& r, bool profile_columns) {
   ImGui::TableNextRow();
   cell("%s", r.variant_id.c_str());
   cell("%s", r.config_name.c_str());
@@ -233,6 +286,11 @@ void draw_result_row(const RunResult& r) {
           std::max(0.0, r.store_sectors_per_request));
   cell_if(r.shared_conflicts_per_instruction >= 0, "%.2f", r.shared_conflicts_per_instruction);
   cell_if(r.run_clock_mhz > 0, "%.0f", r.run_clock_mhz);
+  if (profile_columns)
+    for (const ProfileColumn& c : kProfileColumns) {
+      const double v = r.profile.*c.figure;
+      cell_if(!std::isnan(v), c.format, v);
+    }
   cell("%s", r.device_name.c_str());
 }
 
@@ -249,14 +307,16 @@ void TimingPanel::draw_results_table(TabContext& ctx) {
   // Wider than the tab, it scrolls across, the variant column staying in view.
   const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_Borders | ImGuiTableFlags_ScrollY |
                                 ImGuiTableFlags_ScrollX | ImGuiTableFlags_SizingFixedFit;
-  if (!ImGui::BeginTable("results", 18, flags)) return;
   g_shown.update(shared, version, ctx.state);
+  // A table of each shape keeps its own state (scroll, widths): the profiler's columns come and go.
+  const bool profiled = g_shown.any_profiled;
+  if (!ImGui::BeginTable(profiled ? "results with profile" : "results", results_column_count(g_shown), flags)) return;
   setup_results_columns(g_shown);
   const std::vector<std::size_t>& shown = g_shown.indices;
   ImGuiListClipper clipper;
   clipper.Begin(static_cast<int>(std::min<std::size_t>(shown.size(), static_cast<std::size_t>(INT_MAX))));
   while (clipper.Step())
-    for (int d = clipper.DisplayStart; d < clipper.DisplayEnd; ++d) draw_result_row(rows[shown[d]]);
+    for (int d = clipper.DisplayStart; d < clipper.DisplayEnd; ++d) draw_result_row(rows[shown[d]], profiled);
   ImGui::EndTable();
 }
 

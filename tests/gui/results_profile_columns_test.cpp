@@ -1,0 +1,114 @@
+// The window's results table and bench --profile's figures: a loaded CSV whose rows hold them
+// shows their columns, after the clock and before the device, with the row's figures in them; a
+// CSV without them shows neither.
+#include <gtest/gtest.h>
+#include <imgui.h>
+#include <imgui_internal.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "app/export/results_csv.h"
+#include "tests/gui/gui_test_support.h"
+#include "tests/gui/text_clip_check.h"
+
+using namespace tilescope;
+using namespace tilescope::testing;
+
+namespace {
+
+// The column names of the results table drawn in the last frame (the table whose first column is
+// "variant" and last "device"); empty when none was.
+std::vector<std::string> drawn_results_columns() {
+  ImGuiContext& g = *ImGui::GetCurrentContext();
+  for (int i = 0; i < g.Tables.GetMapSize(); ++i) {
+    ImGuiTable* table = g.Tables.TryGetMapData(i);
+    if (!table || table->LastFrameActive < g.FrameCount - 1 || table->ColumnsCount < 2) continue;
+    std::vector<std::string> names;
+    for (int c = 0; c < table->ColumnsCount; ++c) names.push_back(ImGui::TableGetColumnName(table, c));
+    if (names.front() == "variant" && names.back() == "device") return names;
+  }
+  return {};
+}
+
+// Scrolls the results table drawn in the last frame to its right end (from the next frame on).
+void scroll_results_table_right() {
+  ImGuiContext& g = *ImGui::GetCurrentContext();
+  for (int i = 0; i < g.Tables.GetMapSize(); ++i) {
+    ImGuiTable* table = g.Tables.TryGetMapData(i);
+    if (table && table->LastFrameActive >= g.FrameCount - 1 && table->InnerWindow)
+      ImGui::SetScrollX(table->InnerWindow, table->InnerWindow->ScrollMax.x);
+  }
+}
+
+// Whether the frame drew `text` on one line somewhere.
+bool drew(const std::string& text) {
+  for (const DrawnText& line : drawn_text())
+    if (line.text.find(text) != std::string::npos) return true;
+  return false;
+}
+
+// The committed H100 sweep written again, with figures from a profile in the newest row of the
+// problem and precision the table shows (its first row).
+std::string profiled_copy_of_the_sweep(const AppState& shown) {
+  std::vector<RunResult> rows;
+  std::string error;
+  EXPECT_TRUE(read_results_csv_file(kH100Csv, &rows, &error)) << error;
+  const auto newest = std::find_if(rows.rbegin(), rows.rend(), [&](const RunResult& r) {
+    return r.problem == shown.problem && r.precision == shown.precision;
+  });
+  EXPECT_NE(newest, rows.rend()) << "no row of the shown problem and precision";
+  if (newest == rows.rend()) return "";
+  newest->profile.fma_pipe_pct = 97.13;
+  newest->profile.issue_active_pct = 12.34;
+  newest->profile.cycles_per_issue = 7.777;
+  newest->profile.ffma_share_pct = 58.91;
+  const std::string path = temp_path("profiled.csv");
+  EXPECT_TRUE(write_results_csv_file(path, rows, &error)) << error;
+  return path;
+}
+
+// The figures above as the table writes them.
+const char* const kFigureTexts[] = {"97.1%", "12.3%", "7.78", "58.9%"};
+
+}  // namespace
+
+TEST(ResultsProfileColumns, ALoadedCsvWithFiguresShowsThemBeforeTheDevice) {
+  auto host = make_host(1920, 1080);
+  ASSERT_TRUE(host);
+  App app(*host, without_gpu());
+  ASSERT_TRUE(app.load_csv(kH100Csv)) << app.status();
+  frames(*host, app, 3);
+  const std::vector<std::string> plain = drawn_results_columns();
+  ASSERT_FALSE(plain.empty()) << "the results table was not drawn";
+  EXPECT_EQ(std::find(plain.begin(), plain.end(), "FMA pipe"), plain.end()) << "no figures, no columns";
+  scroll_results_table_right();
+  frame(*host, app);
+  prepare_fonts();
+  frame(*host, app);
+  for (const char* value : kFigureTexts) EXPECT_FALSE(drew(value)) << value << " is drawn without the figures";
+
+  const std::string path = profiled_copy_of_the_sweep(app.state());
+  app.history().clear();
+  ASSERT_TRUE(app.load_csv(path)) << app.status();
+  unlink(path.c_str());
+  frames(*host, app, 2);
+  prepare_fonts();
+  frame(*host, app);
+  const std::vector<std::string> columns = drawn_results_columns();
+  ASSERT_EQ(columns.size(), plain.size() + 6) << "the six figures";
+  const std::vector<std::string> figures = {"FMA pipe", "FP64 pipe",    "tensor pipe",
+                                            "issue",    "cycles/issue", "FFMA share"};
+  const auto mhz = std::find(columns.begin(), columns.end(), "MHz");
+  ASSERT_NE(mhz, columns.end());
+  EXPECT_TRUE(std::equal(figures.begin(), figures.end(), mhz + 1)) << "after the clock, in order";
+  EXPECT_EQ(columns.back(), "device");
+  // The row's figures, in the table's formats (scrolled across: the table is wider than the tab).
+  scroll_results_table_right();
+  frame(*host, app);
+  prepare_fonts();
+  frame(*host, app);
+  for (const char* value : kFigureTexts) EXPECT_TRUE(drew(value)) << value;
+}
