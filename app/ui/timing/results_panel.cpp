@@ -160,7 +160,7 @@ constexpr const char* kProfileNote =
     " From tilescope bench --profile: the configuration run again alone under Nsight Compute, its kernels "
     "replayed with the clocks not locked (docs/PROFILER.md). '-': not profiled, or not measured on this GPU.";
 
-// The table's columns: 17 always, the profiler's where a shown row has them, the device last.
+// The table's columns: 18 always, and the profiler's where a shown row has them, beside the speed.
 int results_column_count(const ShownRows& shown) {
   return 18 + (shown.any_profiled ? kProfileColumnCount : 0);
 }
@@ -202,8 +202,8 @@ void setup_results_columns(const ShownRows& shown) {
     // The error of a failed run is written in the "first" column across the empty ones after it.
     const ImGuiTableColumnFlags no_clip = i == 3 ? ImGuiTableColumnFlags_NoClip : 0;
     const ImGuiTableColumnFlags fixed = ImGuiTableColumnFlags_WidthFixed | ImGuiTableColumnFlags_NoResize;
-    // The profiler's columns stand before the device, which stays last.
-    if (i == 17 && shown.any_profiled)
+    // The profiler's columns stand beside the speed (after % peak), where the why is read with the how fast.
+    if (i == 9 && shown.any_profiled)
       for (const ProfileColumn& c : kProfileColumns)
         ImGui::TableSetupColumn(c.name, fixed, std::max(text_width(c.name), text_width("100.0%")));
     ImGui::TableSetupColumn(names[i], fixed | no_clip, width);
@@ -226,6 +226,9 @@ void setup_results_columns(const ShownRows& shown) {
   header_with_tooltip(names[7], "Speed relative to the fastest cuBLAS routine measured on the same problem and size.");
   header_with_tooltip(names[8],
                       "Speed relative to what the GPU's FMA units can do at most (tensor cores not counted).");
+  if (shown.any_profiled)
+    for (const ProfileColumn& c : kProfileColumns)
+      header_with_tooltip(c.name, (std::string(c.help) + kProfileNote).c_str());
   header_with_tooltip(names[9], "||C - C_ref|| / ||C_ref|| against a double-precision reference.");
   header_with_tooltip(names[10],
                       "pass: the error is within the tolerance for this K and arithmetic, and every "
@@ -246,9 +249,6 @@ void setup_results_columns(const ShownRows& shown) {
   header_with_tooltip(names[16],
                       "The SM clock while the timed runs ran (the median of the driver's readings). A GPU at its "
                       "power limit runs slower than its maximum clock: compare speeds at one clock.");
-  if (shown.any_profiled)
-    for (const ProfileColumn& c : kProfileColumns)
-      header_with_tooltip(c.name, (std::string(c.help) + kProfileNote).c_str());
   header_with_tooltip(names[17], "Where it ran.");
 }
 
@@ -271,6 +271,11 @@ void draw_result_row(const RunResult& r, bool profile_columns) {
   cell("%s", format_gflops(r.gflops).c_str());
   cell_if(r.pct_of_cublas >= 0, "%.1f%%", r.pct_of_cublas);
   cell_if(r.pct_of_peak > 0, "%.1f%%", r.pct_of_peak);
+  if (profile_columns)
+    for (const ProfileColumn& c : kProfileColumns) {
+      const double v = r.profile.*c.figure;
+      cell_if(!std::isnan(v), c.format, v);
+    }
   cell_if(r.verified, "%.1e", r.rel_error);
   ImGui::TableNextColumn();
   if (!r.verified)
@@ -286,11 +291,6 @@ void draw_result_row(const RunResult& r, bool profile_columns) {
           std::max(0.0, r.store_sectors_per_request));
   cell_if(r.shared_conflicts_per_instruction >= 0, "%.2f", r.shared_conflicts_per_instruction);
   cell_if(r.run_clock_mhz > 0, "%.0f", r.run_clock_mhz);
-  if (profile_columns)
-    for (const ProfileColumn& c : kProfileColumns) {
-      const double v = r.profile.*c.figure;
-      cell_if(!std::isnan(v), c.format, v);
-    }
   cell("%s", r.device_name.c_str());
 }
 
