@@ -15,7 +15,7 @@ namespace tilescope {
 
 ChildProcess::~ChildProcess() {
   if (pid_ <= 0) return;
-  ::kill(pid_, SIGKILL);
+  ::kill(-pid_, SIGKILL);
   int status = 0;
   waitpid(pid_, &status, 0);
 }
@@ -33,8 +33,16 @@ bool ChildProcess::start(const std::vector<std::string>& argv, const std::string
   std::vector<char*> args;
   for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
+  // A process group of its own, led by the child: kill() then takes down what it started too (ncu's
+  // profiled program, a shell's commands), and a Ctrl-C at the terminal reaches only this program,
+  // which stops its worker itself.
+  posix_spawnattr_t attributes;
+  posix_spawnattr_init(&attributes);
+  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP);
+  posix_spawnattr_setpgroup(&attributes, 0);
   pid_t pid = -1;
-  const int rc = posix_spawn(&pid, argv[0].c_str(), &files, nullptr, args.data(), environ);
+  const int rc = posix_spawn(&pid, argv[0].c_str(), &files, &attributes, args.data(), environ);
+  posix_spawnattr_destroy(&attributes);
   posix_spawn_file_actions_destroy(&files);
   if (rc != 0) {
     *error = "cannot start " + argv[0] + ": " + std::strerror(rc);
@@ -61,7 +69,7 @@ bool ChildProcess::running() {
 }
 
 void ChildProcess::kill() {
-  if (pid_ > 0) ::kill(pid_, SIGKILL);
+  if (pid_ > 0) ::kill(-pid_, SIGKILL);
 }
 
 double ChildProcess::seconds() const {

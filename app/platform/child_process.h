@@ -17,7 +17,7 @@ class ChildProcess {
   ChildProcess() = default;
   ChildProcess(const ChildProcess&) = delete;
   ChildProcess& operator=(const ChildProcess&) = delete;
-  // A child still running is killed and reaped: none outlives its owner.
+  // A child still running is killed (with what it started) and reaped: none outlives its owner.
   ~ChildProcess();
 
   // Starts argv[0] (a path) with `argv`, its output to `output_path` (created or truncated).
@@ -26,7 +26,8 @@ class ChildProcess {
   bool start(const std::vector<std::string>& argv, const std::string& output_path, std::string* error);
   // Whether it still runs (asks the system without waiting; reaps it once it has ended).
   bool running();
-  // Stops it now (SIGKILL); running() is false once the system has taken it down.
+  // Stops it now (SIGKILL), with every process it started (its process group); running() is false
+  // once the system has taken it down.
   void kill();
 
   struct Ending {

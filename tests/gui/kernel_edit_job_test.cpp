@@ -76,6 +76,31 @@ TEST(ChildProcess, ReportsExitStatusSignalsAndKill) {
   EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 5.0);
   EXPECT_EQ(p.ending().signal, SIGKILL);
 
+  // What the child started goes with it (ncu's profiled program, a shell's commands).
+  ASSERT_TRUE(p.start({"/bin/sh", "-c", "/bin/sleep 60 & echo $!; wait"}, out, &error)) << error;
+  pid_t grandchild = 0;
+  for (int i = 0; i < 500 && grandchild == 0; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    std::ifstream(out) >> grandchild;
+  }
+  ASSERT_GT(grandchild, 0) << "the shell did not say its child's pid";
+  p.kill();
+  while (p.running()) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  // Gone, or a zombie waiting for init to reap it: no longer running either way.
+  auto state_of = [](pid_t pid) {
+    std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+    std::string line;
+    std::getline(stat, line);
+    const std::size_t close = line.rfind(')');
+    return close == std::string::npos || close + 2 >= line.size() ? 'X' : line[close + 2];
+  };
+  char state = state_of(grandchild);
+  for (int i = 0; i < 200 && state != 'X' && state != 'Z'; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    state = state_of(grandchild);
+  }
+  EXPECT_TRUE(state == 'X' || state == 'Z') << "the child's own child still runs (state " << state << ")";
+
   EXPECT_FALSE(p.start({"/no/such/program"}, out, &error));
   EXPECT_NE(error.find("/no/such/program"), std::string::npos) << error;
 }
