@@ -18,6 +18,9 @@
 // Kernels whose copies are TMA boxes (one thread issues a whole tile) report each box with
 // probe.tma_box(op, x0, y0, box_x, box_y, width, height): the box at column x0, row y0 of a
 // matrix `width` columns wide and `height` rows high, of which only what lies inside is read.
+// A box of the operand's transposed copy (whose rows are the operand's columns) is reported as
+// probe.tma_box_transposed(op, x0, y0, box_x, box_y, width, height): x runs along the operand's
+// rows, y along its columns; width and height are still the operand's own.
 // A persistent kernel, whose block computes several tiles, says which tile's block it works as with
 // probe.at_block(linear) (the tile's index in block_order.h's order), so its stores carry the
 // writer ids of the model's one-block-per-tile grid. A kernel whose C leaves shared memory by TMA
@@ -63,6 +66,8 @@ struct NoProbe : NoPipelineStamps {
 
   __device__ __forceinline__ void tma_box(Operand, std::int64_t, std::int64_t, int, int, std::int64_t,
                                           std::int64_t) const {}
+  __device__ __forceinline__ void tma_box_transposed(Operand, std::int64_t, std::int64_t, int, int, std::int64_t,
+                                                     std::int64_t) const {}
   __device__ __forceinline__ void at_block(int /*linear*/) {}
   __device__ __forceinline__ void staged(std::int64_t /*i*/, int /*slot*/) const {}
 

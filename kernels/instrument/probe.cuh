@@ -33,6 +33,11 @@ struct TraceProbe : NoPipelineStamps {
     for (std::int64_t y = y0; y < y0 + box_y && y < height; ++y)
       for (std::int64_t x = x0; x < x0 + box_x && x < width; ++x) count(op, y * width + x);
   }
+  __device__ __forceinline__ void tma_box_transposed(Operand op, std::int64_t x0, std::int64_t y0, int box_x, int box_y,
+                                                     std::int64_t width, std::int64_t height) const {
+    for (std::int64_t y = y0; y < y0 + box_y && y < width; ++y)
+      for (std::int64_t x = x0; x < x0 + box_x && x < height; ++x) count(op, x * width + y);
+  }
   __device__ __forceinline__ void at_block(int linear) { block = linear; }
   __device__ __forceinline__ void shared(int stream, const void* p) const {
     note(stream, static_cast<long long>(__cvta_generic_to_shared(p)));

@@ -54,21 +54,24 @@ __device__ __forceinline__ std::uint64_t sw128_descriptor(const void* tile, std:
 }
 
 // ---- wgmma ------------------------------------------------------------------------------------------
-// D (64 x N, FP32, in the warpgroup's registers) = A (64 x 16) * B (16 x N) + (scale_d ? D : 0),
-// A and B 16-bit (bf16 or f16) by descriptor; kTransA / kTransB = 1: that operand is MN-major.
+// D (64 x N, FP32, in the warpgroup's registers) = A (64 x k) * B (k x N) + (scale_d ? D : 0), A and
+// B by descriptor: 16-bit (bf16 or f16) with k = 16, or tf32 with k = 8 (32 bytes of a row either
+// way). kTransA / kTransB = 1: that operand is MN-major, which the PTX ISA allows the 16-bit types
+// alone: tf32 operands are K-major, both of them.
 // The instruction only starts the product: wgmma_commit groups what was issued, wgmma_wait<n>
 // waits until at most n groups are pending, and only then may D or the tiles be touched.
-// The operand lists are written out: asm takes no loops.
-#define TILESCOPE_WGMMA_M64N128K16(type)                                                                            \
+// The operand lists are written out: asm takes no loops. `trans` names the transpose immediates
+// (the 16-bit types) or nothing (tf32, which has none).
+#define TILESCOPE_WGMMA_M64N128(shape, type, trans)                                                                 \
   asm volatile(                                                                                                     \
       "{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"                                                                  \
-      "wgmma.mma_async.sync.aligned.m64n128k16.f32." type "." type                                                  \
+      "wgmma.mma_async.sync.aligned.m64n128" shape ".f32." type "." type                                            \
       " {"                                                                                                          \
       "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, "             \
       "%21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, "             \
       "%40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, "             \
       "%59, %60, %61, %62, %63 "                                                                                    \
-      "}, %64, %65, p, 1, 1, %67, %68;\n}\n"                                                                        \
+      "}, %64, %65, p, 1, 1" trans ";\n}\n"                                                                         \
       : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), \
         "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]),      \
         "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]),     \
@@ -79,17 +82,17 @@ __device__ __forceinline__ std::uint64_t sw128_descriptor(const void* tile, std:
         "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])                   \
       : "l"(a), "l"(b), "r"(scale_d), "n"(kTransA), "n"(kTransB))
 
-#define TILESCOPE_WGMMA_M64N192K16(type)                                                                            \
+#define TILESCOPE_WGMMA_M64N192(shape, type, trans)                                                                 \
   asm volatile(                                                                                                     \
       "{\n.reg .pred p;\nsetp.ne.b32 p, %98, 0;\n"                                                                  \
-      "wgmma.mma_async.sync.aligned.m64n192k16.f32." type "." type                                                  \
+      "wgmma.mma_async.sync.aligned.m64n192" shape ".f32." type "." type                                            \
       " {"                                                                                                          \
       "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, "             \
       "%21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, "             \
       "%40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, "             \
       "%59, %60, %61, %62, %63, %64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, "             \
       "%78, %79, %80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95 "                   \
-      "}, %96, %97, p, 1, 1, %99, %100;\n}\n"                                                                       \
+      "}, %96, %97, p, 1, 1" trans ";\n}\n"                                                                         \
       : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), \
         "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]),      \
         "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]),     \
@@ -104,10 +107,10 @@ __device__ __forceinline__ std::uint64_t sw128_descriptor(const void* tile, std:
         "+f"(d[89]), "+f"(d[90]), "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95])                   \
       : "l"(a), "l"(b), "r"(scale_d), "n"(kTransA), "n"(kTransB))
 
-#define TILESCOPE_WGMMA_M64N256K16(type)                                                                             \
+#define TILESCOPE_WGMMA_M64N256(shape, type, trans)                                                                  \
   asm volatile(                                                                                                      \
       "{\n.reg .pred p;\nsetp.ne.b32 p, %130, 0;\n"                                                                  \
-      "wgmma.mma_async.sync.aligned.m64n256k16.f32." type "." type                                                   \
+      "wgmma.mma_async.sync.aligned.m64n256" shape ".f32." type "." type                                             \
       " {"                                                                                                           \
       "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, "              \
       "%21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, "              \
@@ -116,7 +119,7 @@ __device__ __forceinline__ std::uint64_t sw128_descriptor(const void* tile, std:
       "%78, %79, %80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, %96, "              \
       "%97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111, %112, "                \
       "%113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127 "                    \
-      "}, %128, %129, p, 1, 1, %131, %132;\n}\n"                                                                     \
+      "}, %128, %129, p, 1, 1" trans ";\n}\n"                                                                        \
       : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]),  \
         "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]),       \
         "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]),      \
@@ -136,28 +139,41 @@ __device__ __forceinline__ std::uint64_t sw128_descriptor(const void* tile, std:
         "+f"(d[126]), "+f"(d[127])                                                                                   \
       : "l"(a), "l"(b), "r"(scale_d), "n"(kTransA), "n"(kTransB))
 
-// The instruction of width kN (128, 192 or 256): d holds kN / 2 accumulators per thread.
-template <int kN, bool kBf16, int kTransA, int kTransB>
-__device__ __forceinline__ void wgmma_m64k16(float (&d)[kN / 2], std::uint64_t a, std::uint64_t b, int scale_d) {
+// The input types wrapped here.
+enum class WgmmaInput { F16, BF16, TF32 };
+// The k of one instruction: 16 (f16, bf16) or 8 (tf32).
+__host__ __device__ constexpr int wgmma_k(WgmmaInput t) {
+  return t == WgmmaInput::TF32 ? 8 : 16;
+}
+
+// The instruction of width kN (128, 192 or 256) for input type T: d holds kN / 2 accumulators per
+// thread.
+template <int kN, WgmmaInput T, int kTransA, int kTransB>
+__device__ __forceinline__ void wgmma_m64(float (&d)[kN / 2], std::uint64_t a, std::uint64_t b, int scale_d) {
   static_assert(kN == 128 || kN == 192 || kN == 256, "the widths wrapped here");
+  static_assert(T != WgmmaInput::TF32 || (kTransA == 0 && kTransB == 0), "tf32 operands are K-major");
 #ifdef TILESCOPE_SM90A_PTX
-  if constexpr (kN == 128 && kBf16)
-    TILESCOPE_WGMMA_M64N128K16("bf16");
-  else if constexpr (kN == 128)
-    TILESCOPE_WGMMA_M64N128K16("f16");
-  else if constexpr (kN == 192 && kBf16)
-    TILESCOPE_WGMMA_M64N192K16("bf16");
-  else if constexpr (kN == 192)
-    TILESCOPE_WGMMA_M64N192K16("f16");
-  else if constexpr (kBf16)
-    TILESCOPE_WGMMA_M64N256K16("bf16");
-  else
-    TILESCOPE_WGMMA_M64N256K16("f16");
+// The transpose immediates' operand numbers follow the accumulators, a, b and scale_d.
+#define TILESCOPE_WGMMA_OF_TYPE(width, trans)          \
+  if constexpr (T == WgmmaInput::BF16)                 \
+    TILESCOPE_WGMMA_M64N##width("k16", "bf16", trans); \
+  else if constexpr (T == WgmmaInput::F16)             \
+    TILESCOPE_WGMMA_M64N##width("k16", "f16", trans);  \
+  else                                                 \
+    TILESCOPE_WGMMA_M64N##width("k8", "tf32", "");
+  if constexpr (kN == 128) {
+    TILESCOPE_WGMMA_OF_TYPE(128, ", %67, %68")
+  } else if constexpr (kN == 192) {
+    TILESCOPE_WGMMA_OF_TYPE(192, ", %99, %100")
+  } else {
+    TILESCOPE_WGMMA_OF_TYPE(256, ", %131, %132")
+  }
+#undef TILESCOPE_WGMMA_OF_TYPE
 #endif
 }
-#undef TILESCOPE_WGMMA_M64N128K16
-#undef TILESCOPE_WGMMA_M64N192K16
-#undef TILESCOPE_WGMMA_M64N256K16
+#undef TILESCOPE_WGMMA_M64N128
+#undef TILESCOPE_WGMMA_M64N192
+#undef TILESCOPE_WGMMA_M64N256
 
 // Before a wgmma reads registers or shared memory that ordinary instructions wrote.
 __device__ __forceinline__ void wgmma_fence() {

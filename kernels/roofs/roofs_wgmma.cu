@@ -39,36 +39,14 @@ __device__ __forceinline__ std::uint64_t matrix_descriptor(const void* tile) {
   return static_cast<std::uint64_t>((address >> 4) & 0x3FFF) | (kLeading << 16) | (kStride << 32);
 }
 
-// One wgmma.mma_async into the thread's 64 accumulators: the 16-bit types through wgmma_ptx.cuh
-// (both operands K-major); TF32, which only the roof issues, spelt out here: registers %0 ... %63,
-// each read and written, A and B by descriptor (%64, %65), scale-d = 1 (accumulate), the scales.
-#define TILESCOPE_WGMMA_TF32(instruction, immediates)                                                                  \
-  asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n" instruction                                                  \
-               " {%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%" \
-               "27,%28,%29,%30,%31,%32,%33,%34,%35,%36,%37,%38,%39,%40,%41,%42,%43,%44,%45,%46,%47,%48,%49,%50,%51,%"  \
-               "52,%53,%54,%55,%56,%57,%58,%59,%60,%61,%62,%63}, %64, %65, p, " immediates ";\n}\n"                    \
-               : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),       \
-                 "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), \
-                 "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]),            \
-                 "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]),            \
-                 "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]),            \
-                 "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]),            \
-                 "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]), "+f"(d[49]), "+f"(d[50]),            \
-                 "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]),            \
-                 "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])                          \
-               : "l"(a), "l"(b))
-
+// One wgmma.mma_async into the thread's 64 accumulators (wgmma_ptx.cuh), both operands K-major.
 template <WgmmaRoof R>
 __device__ __forceinline__ void wgmma(float (&d)[kM * kN / 128], std::uint64_t a, std::uint64_t b) {
-  if constexpr (R == WgmmaRoof::F16 || R == WgmmaRoof::Bf16) {
-    wgmma_m64k16<kN, R == WgmmaRoof::Bf16, 0, 0>(d, a, b, 1);
-  } else {
-#ifdef TILESCOPE_SM90A_PTX
-    TILESCOPE_WGMMA_TF32("wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32", "1, 1");
-#endif
-  }
+  constexpr WgmmaInput T = R == WgmmaRoof::F16    ? WgmmaInput::F16
+                           : R == WgmmaRoof::Bf16 ? WgmmaInput::BF16
+                                                  : WgmmaInput::TF32;
+  wgmma_m64<kN, T, 0, 0>(d, a, b, 1);
 }
-#undef TILESCOPE_WGMMA_TF32
 
 // A random 32-bit word of the input type: two f16 or bf16, or one tf32.
 template <WgmmaRoof R>

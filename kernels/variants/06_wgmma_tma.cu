@@ -12,6 +12,8 @@
 #include <algorithm>
 #include <cstdint>
 #include <memory>
+#include <mutex>
+#include <set>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -69,6 +71,22 @@ constexpr WgmmaParams kParams[] = {
      .consumers = 3,
      .tma_store = true,
      .description = "the square tile with C (AᵀA: with the mirrors) through shared memory, a stage less"},
+    // tf32: K-major operands only, so B (AᵀA: A) is transposed first, in the time; 32-deep slabs
+    // fill the same 128-byte rows as the 16-bit types' 64.
+    {.bk = 32,
+     .tf32 = true,
+     .description = "TF32: the fast gemm's tile and ring, B transposed before the kernel (counted in the time)"},
+    {.bk = 32, .tma_store = true, .tf32 = true, .description = "TF32, C by TMA stores"},
+    {.bk = 32, .cluster = 2, .tf32 = true, .description = "TF32 in clusters of two: each slab of Bᵀ read from L2 once"},
+    {.bm = 192,
+     .bn = 192,
+     .bk = 32,
+     .n = 192,
+     .stages = 3,
+     .consumers = 3,
+     .tma_store = true,
+     .tf32 = true,
+     .description = "TF32, the square tile (AᵀA: both operands from one transposed copy of A)"},
 };
 constexpr int kNumConfigs = sizeof(kParams) / sizeof(kParams[0]);
 
@@ -77,22 +95,85 @@ template <int C>
 using RowShape = WgShape<kParams[C].bm, kParams[C].bn, kParams[C].bk, kParams[C].n, kParams[C].stages,
                          kParams[C].consumers, kParams[C].cluster, kParams[C].persistent, kParams[C].tma_store>;
 
-// Copies a rows x cols matrix of 16-bit values between leading dimensions (to give the TMA
-// 16-byte aligned rows).
-__global__ void copy_rows_kernel(const std::uint16_t* __restrict__ src, std::int64_t src_ld,
-                                 std::uint16_t* __restrict__ dst, std::int64_t dst_ld, std::int64_t rows,
-                                 std::int64_t cols) {
+// Copies a rows x cols matrix between leading dimensions (to give the TMA 16-byte aligned rows).
+template <typename T>
+__global__ void copy_rows_kernel(const T* __restrict__ src, std::int64_t src_ld, T* __restrict__ dst,
+                                 std::int64_t dst_ld, std::int64_t rows, std::int64_t cols) {
   const std::int64_t total = rows * cols;
   for (std::int64_t e = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x; e < total;
        e += static_cast<std::int64_t>(gridDim.x) * blockDim.x)
     dst[(e / cols) * dst_ld + e % cols] = src[(e / cols) * src_ld + e % cols];
 }
 
-// "128x256_s4": the block tile, the stages; _w1 for one consumer warpgroup where the tile would
-// have more, _np for one block per tile, _st for C stored through shared memory by the TMA, _c2 for
-// clusters of two.
+// dst (cols x rows, leading dimension dst_ld) = src (rows x cols, row-major) transposed, through
+// shared memory in tiles of 64 x 64: each thread reads 16 bytes of a row of src and writes 16 bytes
+// of a row of dst, four times (where a tile lies inside both matrices and their rows start on 16
+// bytes; float by float otherwise). The tile's rows are padded by one float, so that the four
+// floats a thread gathers down a column of the tile fall in different banks across its warp but
+// for pairs.
+constexpr int kTransposeTile = 64, kTransposeThreads = 256;
+__global__ void __launch_bounds__(kTransposeThreads)
+    transpose_kernel(const float* __restrict__ src, std::int64_t rows, std::int64_t cols, float* __restrict__ dst,
+                     std::int64_t dst_ld) {
+  __shared__ float tile[kTransposeTile][kTransposeTile + 1];
+  constexpr int kQuads = kTransposeTile / 4, kRowsPerPass = kTransposeThreads / kQuads;
+  const int quad = static_cast<int>(threadIdx.x) % kQuads, first = static_cast<int>(threadIdx.x) / kQuads;
+  const std::int64_t r0 = static_cast<std::int64_t>(blockIdx.y) * kTransposeTile,
+                     c0 = static_cast<std::int64_t>(blockIdx.x) * kTransposeTile;
+  const bool whole_in = r0 + kTransposeTile <= rows && c0 + kTransposeTile <= cols && cols % 4 == 0 &&
+                        reinterpret_cast<std::uintptr_t>(src) % 16 == 0;
+  for (int y = first; y < kTransposeTile; y += kRowsPerPass) {
+    const std::int64_t r = r0 + y, c = c0 + 4 * quad;
+    float v[4];
+    if (whole_in) {
+      const float4 q = *reinterpret_cast<const float4*>(src + r * cols + c);
+      v[0] = q.x, v[1] = q.y, v[2] = q.z, v[3] = q.w;
+    } else {
+      for (int j = 0; j < 4; ++j) v[j] = r < rows && c + j < cols ? src[r * cols + c + j] : 0.0f;
+    }
+    for (int j = 0; j < 4; ++j) tile[y][4 * quad + j] = v[j];
+  }
+  __syncthreads();
+  const bool whole_out = r0 + kTransposeTile <= rows && c0 + kTransposeTile <= cols && dst_ld % 4 == 0 &&
+                         reinterpret_cast<std::uintptr_t>(dst) % 16 == 0;
+  for (int y = first; y < kTransposeTile; y += kRowsPerPass) {
+    const std::int64_t c = c0 + y, r = r0 + 4 * quad;  // row c of dst, from column y of the tile
+    float v[4];
+    for (int j = 0; j < 4; ++j) v[j] = tile[4 * quad + j][y];
+    if (whole_out) {
+      *reinterpret_cast<float4*>(dst + c * dst_ld + r) = make_float4(v[0], v[1], v[2], v[3]);
+    } else if (c < cols) {
+      for (int j = 0; j < 4; ++j)
+        if (r + j < rows) dst[c * dst_ld + r + j] = v[j];
+    }
+  }
+}
+
+// The copies below come from the device's stream-ordered memory pool, which by default hands its
+// memory back to the driver at every synchronisation; each launch would then map its copy's pages
+// afresh, which costs more than a tf32 transpose itself. Told to keep it, the pool hands a launch
+// after the first the memory of the one before (cuBLAS keeps its workspace alike).
+void keep_pool_memory() {
+  static std::mutex guard;
+  static std::set<int> kept;
+  int device = 0;
+  CUDA_CHECK(cudaGetDevice(&device));
+  const std::lock_guard<std::mutex> lock(guard);
+  if (!kept.insert(device).second) return;
+  cudaMemPool_t pool = nullptr;
+  CUDA_CHECK(cudaDeviceGetDefaultMemPool(&pool, device));
+  std::uint64_t keep = UINT64_MAX;
+  CUDA_CHECK(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep));
+}
+
+// "128x256_s4": the block tile, the stages; tf32_ before the rows for tf32; _k32 for a slab depth
+// other than one 128-byte row of the type (64 k, tf32's 32); _w1 for one consumer warpgroup where
+// the tile would have more, _np for one block per tile, _st for C stored through shared memory by
+// the TMA, _c2 for clusters of two.
 std::string config_name(const WgmmaParams& p) {
-  return std::to_string(p.bm) + "x" + std::to_string(p.bn) + "_s" + std::to_string(p.stages) +
+  const int row = row_k(p.tf32 ? Precision::TF32 : Precision::F16);
+  return std::string(p.tf32 ? "tf32_" : "") + std::to_string(p.bm) + "x" + std::to_string(p.bn) + "_s" +
+         std::to_string(p.stages) + (p.bk != row ? "_k" + std::to_string(p.bk) : "") +
          (p.consumers * 64 != p.bm ? "_w" + std::to_string(p.consumers) : "") + (p.persistent ? "" : "_np") +
          (p.tma_store ? "_st" : "") + (p.cluster > 1 ? "_c" + std::to_string(p.cluster) : "");
 }
@@ -124,27 +205,47 @@ CUtensorMap make_tensor_map(const void* base, CUtensorMapDataType type, int elem
                    std::to_string(rows) + " x " + std::to_string(cols) + " matrix");
   return map;
 }
-// The inputs: 16-bit values.
+// The inputs: 16-bit values, or tf32's floats (the TMA copies their bits as they are).
 CUtensorMap make_input_map(const void* base, Precision precision, std::int64_t rows, std::int64_t cols, std::int64_t ld,
                            int box_cols, int box_rows) {
-  return make_tensor_map(
-      base, precision == Precision::BF16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 : CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 2, rows,
-      cols, ld, box_cols, box_rows);
+  const CUtensorMapDataType type = precision == Precision::TF32   ? CU_TENSOR_MAP_DATA_TYPE_FLOAT32
+                                   : precision == Precision::BF16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16
+                                                                  : CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
+  return make_tensor_map(base, type, operand_bytes(precision), rows, cols, ld, box_cols, box_rows);
 }
 
-// A matrix as the TMA can read it: the caller's own when its rows are 16-byte aligned, otherwise a
-// copy with a leading dimension rounded up to 8 (freed, stream-ordered, with this object).
+// A matrix as the TMA can read it (rows x cols of input type q): the caller's own when its rows are
+// 16-byte aligned, otherwise a copy with a leading dimension rounded up to 16 bytes; or, with
+// `transposed`, always a copy, cols x rows (tf32's B and AᵀA's A, which wgmma reads K-major only).
+// A copy is freed, stream-ordered, with this object; making it is part of the launch, and so of
+// the time.
 class TmaOperand {
  public:
-  TmaOperand(const void* data, std::int64_t rows, std::int64_t cols, cudaStream_t stream)
+  TmaOperand(const void* data, Precision q, std::int64_t rows, std::int64_t cols, bool transposed, cudaStream_t stream)
       : data_(data), ld_(cols), stream_(stream) {
-    if (reinterpret_cast<std::uintptr_t>(data) % 16 == 0 && cols % 8 == 0) return;
-    ld_ = (cols + 7) / 8 * 8;
-    CUDA_CHECK(cudaMallocAsync(&copy_, static_cast<std::size_t>(rows * ld_) * 2, stream));
-    const std::int64_t blocks = std::min<std::int64_t>(ceil_div(rows * cols, 256), 4096);
-    copy_rows_kernel<<<static_cast<unsigned>(std::max<std::int64_t>(blocks, 1)), 256, 0, stream>>>(
-        static_cast<const std::uint16_t*>(data), cols, static_cast<std::uint16_t*>(copy_), ld_, rows, cols);
-    CUDA_CHECK_LAUNCH("copy_rows_kernel");
+    const int bytes = operand_bytes(q), per_16 = 16 / bytes;
+    if (!transposed && reinterpret_cast<std::uintptr_t>(data) % 16 == 0 && cols % per_16 == 0) return;
+    const std::int64_t out_rows = transposed ? cols : rows, out_cols = transposed ? rows : cols;
+    ld_ = (out_cols + per_16 - 1) / per_16 * per_16;
+    keep_pool_memory();
+    CUDA_CHECK(cudaMallocAsync(&copy_, static_cast<std::size_t>(out_rows * ld_) * bytes, stream));
+    if (transposed) {
+      const dim3 grid(static_cast<unsigned>(ceil_div(cols, kTransposeTile)),
+                      static_cast<unsigned>(ceil_div(rows, kTransposeTile)));
+      transpose_kernel<<<grid, kTransposeThreads, 0, stream>>>(static_cast<const float*>(data), rows, cols,
+                                                               static_cast<float*>(copy_), ld_);
+      CUDA_CHECK_LAUNCH("transpose_kernel");
+    } else {
+      const unsigned blocks =
+          static_cast<unsigned>(std::max<std::int64_t>(std::min<std::int64_t>(ceil_div(rows * cols, 256), 4096), 1));
+      if (bytes == 4)
+        copy_rows_kernel<<<blocks, 256, 0, stream>>>(static_cast<const std::uint32_t*>(data), cols,
+                                                     static_cast<std::uint32_t*>(copy_), ld_, rows, cols);
+      else
+        copy_rows_kernel<<<blocks, 256, 0, stream>>>(static_cast<const std::uint16_t*>(data), cols,
+                                                     static_cast<std::uint16_t*>(copy_), ld_, rows, cols);
+      CUDA_CHECK_LAUNCH("copy_rows_kernel");
+    }
     data_ = copy_;
   }
   ~TmaOperand() {
@@ -167,7 +268,9 @@ class TmaOperand {
 const std::vector<TileParam> kTileParams = {
     {"bm", "rows of C per block: 64 per slice, whole slices per consumer warpgroup, at most 256 (one TMA box)"},
     {"bn", "columns of C per block: whole 64-wide boxes of B, whole wgmma instructions"},
-    {"bk", "k per slab (a stage of the ring): a multiple of 64 (whole 128-byte swizzled rows), at most 256"},
+    {"bk",
+     "k per slab (a stage of the ring): whole 128-byte swizzled rows, a multiple of 64 (f16, bf16) or 32 (tf32), at "
+     "most 256"},
     {"wgmma_n", "the n of one wgmma (m64nNk16): 128, 192 or 256, dividing bn"},
     {"stages", "buffers of the ring of slabs (at least 2)"},
     {"consumers", "warpgroups that multiply (1 to 4); one more copies"},
@@ -250,9 +353,11 @@ std::string typed_refusal(const TileValues& values, const WgmmaParams& p) {
     return "bn = " + n(p.bn) + ": B arrives in TMA boxes 64 columns wide, so bn must be a multiple of 64";
   if (p.bn % p.n != 0)
     return "wgmma_n = " + n(p.n) + " does not divide bn = " + n(p.bn) + ": each slice issues bn / n whole instructions";
-  if (p.bk < kSwizzleRowElements || p.bk % kSwizzleRowElements != 0 || p.bk > kMaxBoxSide)
-    return "bk = " + n(p.bk) + ": a slab is whole 128-byte swizzled rows (multiples of " + n(kSwizzleRowElements) +
-           " k of 16 bits), and B's box of bk rows at most " + n(kMaxBoxSide);
+  const int tf32_row = row_k(Precision::TF32);
+  if (p.bk < tf32_row || p.bk % tf32_row != 0 || p.bk > kMaxBoxSide)
+    return "bk = " + n(p.bk) + ": a slab is whole 128-byte swizzled rows (multiples of " + n(tf32_row) +
+           " k of tf32, " + n(row_k(Precision::F16)) + " of the 16-bit types), and B's box of bk rows at most " +
+           n(kMaxBoxSide);
   if (p.stages < 2)
     return "stages = " + n(p.stages) +
            ": a consumer frees a stage only once the next one's products are issued, so the ring needs at least 2";
@@ -277,6 +382,10 @@ bool wgmma_typed_config(const TileValues& values, TileConfig* out, std::string* 
   *why = typed_refusal(values, p);
   if (!why->empty()) return false;
   *out = wgmma_config(p);
+  // Typed before its input type is chosen: the instruction's k is the type's.
+  out->math = p.n == 256   ? "wgmma m64n256 tensor cores (k16 for f16 and bf16, k8 for tf32), FP32 accumulation"
+              : p.n == 192 ? "wgmma m64n192 tensor cores (k16 for f16 and bf16, k8 for tf32), FP32 accumulation"
+                           : "wgmma m64n128 tensor cores (k16 for f16 and bf16, k8 for tf32), FP32 accumulation";
   return true;
 }
 
@@ -304,10 +413,18 @@ const void* row_kernel(Precision precision, bool ata) {
     constexpr Precision P = decltype(precision_tag)::value;
     if (!ata) return reinterpret_cast<const void*>(wgmma_tma_kernel<P, S, false, Probe>);
     if constexpr (computes_ata(S::p)) return reinterpret_cast<const void*>(wgmma_tma_kernel<P, S, true, Probe>);
-    throw GpuError("configuration " + config_name(S::p) + " has no AᵀA kernel: BM must equal BN");
+    throw GpuError("configuration " + config_name(kParams[C]) + " has no AᵀA kernel: BM must equal BN");
   };
-  return precision == Precision::BF16 ? of(std::integral_constant<Precision, Precision::BF16>{})
-                                      : of(std::integral_constant<Precision, Precision::F16>{});
+  // A row's kernels take the input types of its family alone (wgmma_refuses says so first).
+  if constexpr (kParams[C].tf32) {
+    if (precision != Precision::TF32) throw GpuError("configuration " + config_name(kParams[C]) + " is for tf32");
+    return of(std::integral_constant<Precision, Precision::TF32>{});
+  } else {
+    if (precision == Precision::TF32)
+      throw GpuError("configuration " + config_name(kParams[C]) + " is for f16 and bf16");
+    return precision == Precision::BF16 ? of(std::integral_constant<Precision, Precision::BF16>{})
+                                        : of(std::integral_constant<Precision, Precision::F16>{});
+  }
 }
 
 // The one kernel of a launch: the compiled row's, or for a typed tile the same text compiled at
@@ -319,7 +436,7 @@ KernelLaunchShape kernel_of_launch(const GemmArgs& g, int config_index) {
   const bool ata = g.problem == Problem::Ata;
   KernelLaunchShape k;
   k.threads_per_block = threads_of(p);
-  k.dynamic_shared_bytes = shared_bytes_of(p);
+  k.dynamic_shared_bytes = shared_bytes_of(p, g.precision);
   if (is_typed_config(kWgmmaTmaVariant, config_index)) {
     if (ata && !computes_ata(p))
       throw GpuError(config_at(kWgmmaTmaVariant, config_index).name + " has no AᵀA kernel: BM must equal BN");
@@ -360,7 +477,7 @@ std::int64_t blocks_of(const WgmmaParams& p, const KernelLaunchShape& k, Problem
   const int clusters = resident_clusters(k, p.cluster);
   if (clusters < 1)
     throw GpuError("this GPU cannot place a cluster of " + std::to_string(p.cluster) + " blocks of " +
-                   std::to_string(shared_bytes_of(p) / 1024) + " KB of shared memory");
+                   std::to_string(k.dynamic_shared_bytes / 1024) + " KB of shared memory");
   return std::min<std::int64_t>(works, clusters) * p.cluster;
 }
 
@@ -372,12 +489,21 @@ void launch_with(const GemmArgs& g, int config_index, const Probe& probe) {
   allow_dynamic_shared(k);
   const Shape& s = g.shape;
   const bool ata = g.problem == Problem::Ata;
-  // A: gemm M x K in boxes of 64 k x bm rows, AᵀA K x N; B: K x N; both in boxes of 64 columns x bk k.
-  const TmaOperand a(g.a, ata ? s.K : s.M, ata ? s.N : s.K, g.stream);
-  const std::unique_ptr<TmaOperand> b = ata ? nullptr : std::make_unique<TmaOperand>(g.b, s.K, s.N, g.stream);
-  CUtensorMap a_map = ata ? make_input_map(a.data(), g.precision, s.K, s.N, a.ld(), 64, p.bk)
-                          : make_input_map(a.data(), g.precision, s.M, s.K, a.ld(), kSwizzleRowElements, p.bm);
-  CUtensorMap b_map = ata ? a_map : make_input_map(b->data(), g.precision, s.K, s.N, b->ld(), 64, p.bk);
+  // 16-bit types: A gemm M x K in K-major boxes of 64 k x bm rows, AᵀA K x N; B K x N; both in
+  // N-major boxes of 64 columns x bk k. tf32: every box K-major, 32 k x the tile's rows: gemm's A as
+  // it is and B transposed (N x K, in boxes of bn / cluster rows: a block's share), AᵀA's A
+  // transposed (N x K), read by one map for both operands.
+  const bool tf32 = g.precision == Precision::TF32;
+  const int row = row_k(g.precision);
+  const TmaOperand a(g.a, g.precision, ata ? s.K : s.M, ata ? s.N : s.K, ata && tf32, g.stream);
+  const std::unique_ptr<TmaOperand> b =
+      ata ? nullptr : std::make_unique<TmaOperand>(g.b, g.precision, s.K, s.N, tf32, g.stream);
+  CUtensorMap a_map = ata && tf32 ? make_input_map(a.data(), g.precision, s.N, s.K, a.ld(), row, p.bm)
+                      : ata       ? make_input_map(a.data(), g.precision, s.K, s.N, a.ld(), 64, p.bk)
+                                  : make_input_map(a.data(), g.precision, s.M, s.K, a.ld(), row, p.bm);
+  CUtensorMap b_map = ata    ? a_map
+                      : tf32 ? make_input_map(b->data(), g.precision, s.N, s.K, b->ld(), row, p.bn / p.cluster)
+                             : make_input_map(b->data(), g.precision, s.K, s.N, b->ld(), 64, p.bk);
   // C by TMA stores where its rows are 16-byte aligned; otherwise (and where the configuration
   // stores from the registers) the map is a stand-in the kernel never reads.
   bool use_c_map = p.tma_store && reinterpret_cast<std::uintptr_t>(g.c) % 16 == 0 && s.N % 4 == 0;
@@ -440,31 +566,46 @@ std::vector<std::string> wgmma_kernel_names(const TileConfig& cfg, Precision q, 
 }
 
 // The configurations that compute AᵀA (square tiles, no clusters), for a refusal to offer.
-std::string ata_config_names() {
+std::string ata_config_names(bool tf32) {
   std::string out;
   for (const WgmmaParams& p : kParams)
-    if (computes_ata(p)) out += (out.empty() ? "" : ", ") + config_name(p);
+    if (computes_ata(p) && p.tf32 == tf32) out += (out.empty() ? "" : ", ") + config_name(p);
   return out;
 }
 
-std::string wgmma_refuses(Problem problem, Precision, const TileConfig& cfg) {
+// The compiled rows of one family, for a refusal to offer.
+std::string family_config_names(bool tf32) {
+  std::string out;
+  for (const WgmmaParams& p : kParams)
+    if (p.tf32 == tf32) out += (out.empty() ? "" : ", ") + config_name(p);
+  return out;
+}
+
+std::string wgmma_refuses(Problem problem, Precision precision, const TileConfig& cfg) {
   if (!kSm90aCodeBuilt)
     return "this build holds no sm_90a code (its CUDA architectures did not include 90), and wgmma_tma is nothing "
            "else";
   if (!known_config(cfg)) return "unknown configuration " + cfg.name;
   const WgmmaParams p = params_of(cfg);
+  const bool tf32 = precision == Precision::TF32;
+  if (cfg.typed.empty() && p.tf32 != tf32)
+    return "configuration " + cfg.name + " is compiled for " + (p.tf32 ? "tf32" : "f16 and bf16") + "; for " +
+           to_string(precision) + " choose one of " + family_config_names(tf32);
+  if (p.bk % row_k(precision) != 0)
+    return "bk = " + std::to_string(p.bk) + ": a slab of " + to_string(precision) + " is whole 128-byte rows, " +
+           std::to_string(row_k(precision)) + " k each";
   if (problem == Problem::Ata && p.cluster > 1)
     return "the clusters pair gemm tiles one above the other, which share B; AᵀA's upper triangle is not paired "
            "(choose " +
-           ata_config_names() + ", or a square tile with cluster_m=1)";
+           ata_config_names(tf32) + ", or a square tile with cluster_m=1)";
   if (problem == Problem::Ata && p.bm != p.bn)
-    return "AᵀA mirrors square tiles across the diagonal: BM must equal BN (choose " + ata_config_names() +
+    return "AᵀA mirrors square tiles across the diagonal: BM must equal BN (choose " + ata_config_names(tf32) +
            ", or a square tile with cluster_m=1)";
   return "";
 }
 
-std::size_t wgmma_shared_bytes(const TileConfig& cfg, Precision) {
-  return known_config(cfg) ? shared_bytes_of(params_of(cfg)) : 0;
+std::size_t wgmma_shared_bytes(const TileConfig& cfg, Precision precision) {
+  return known_config(cfg) ? shared_bytes_of(params_of(cfg), precision) : 0;
 }
 
 // ---- the mapping model ---------------------------------------------------------------------------
@@ -477,6 +618,7 @@ class WgmmaModel final : public BlockTileModel {
             {p.bm, p.bn, p.bk, threads_of(p) / 32, "copied", " by the TMA, one thread issuing every box", p.cluster},
             problem, shape),
         p_(p),
+        precision_(precision),
         // As launch_with decides, for a C that cudaMalloc placed (256-byte aligned): C leaves by its
         // map where its rows are whole 16-byte vectors, and gemm's in pairs where they are whole
         // 8-byte ones.
@@ -648,7 +790,7 @@ class WgmmaModel final : public BlockTileModel {
               sl = s / 2 / (kCBoxCols / 8) / (p_.bn / kCBoxCols);
     if (c_tile(bx).row0 + 64 * (group * slices_of(p_) + sl) >= shape().M) return;
     const std::int64_t staged =
-        static_cast<std::int64_t>(c_boxes_offset_of(p_)) + (2 * group + (ata() ? 0 : box % 2)) * kCBoxBytes;
+        static_cast<std::int64_t>(c_boxes_offset_of(p_, precision_)) + (2 * group + (ata() ? 0 : box % 2)) * kCBoxBytes;
     for (int lane = 0; lane < kWarpLanes; ++lane) {
       const int row = 16 * q + lane / 4 + 8 * h, col = 8 * jj + 2 * (lane % 4);
       out->address[lane] =
@@ -669,7 +811,8 @@ class WgmmaModel final : public BlockTileModel {
   // The TMA filled a stage of the ring; every consumer warpgroup multiplied its slices straight out
   // of it (the tensor cores read A and B there) and freed it, while the next slabs' copies ran.
   void describe_phase(int, int phase, PhaseWork* w) const override {
-    const int slices = slices_of(p_), per_slice = p_.bk / 16 * (p_.bn / p_.n), stage_kb = picture_.stage_bytes / 1024;
+    const int slices = slices_of(p_), per_slice = p_.bk / instruction_k(precision_) * (p_.bn / p_.n),
+              stage_kb = picture_.stage_bytes / 1024;
     const std::string bn = std::to_string(p_.bn);
     w->shared = {static_cast<std::int64_t>(p_.consumers) * slices * (64 + p_.bn), "slices x (64 + BN)",
                  std::to_string(p_.consumers * slices) + " x (64 + " + bn + ")"};
@@ -682,8 +825,8 @@ class WgmmaModel final : public BlockTileModel {
     w->words.push_back("Each of the " + std::to_string(p_.consumers) +
                        " consumer warpgroup(s) waited on the stage's "
                        "\"full\" mbarrier, then issued " +
-                       std::to_string(per_slice) + " wgmma m64n" + std::to_string(p_.n) + "k16 per slice of 64 rows (" +
-                       std::to_string(slices) +
+                       std::to_string(per_slice) + " wgmma m64n" + std::to_string(p_.n) + "k" +
+                       std::to_string(instruction_k(precision_)) + " per slice of 64 rows (" + std::to_string(slices) +
                        " slice(s) each): the tensor cores read A "
                        "and B straight from the stage into the warpgroup's accumulator registers. Then its warps "
                        "arrived on the stage's \"empty\" mbarrier, so that the producer may refill it.");
@@ -704,11 +847,14 @@ class WgmmaModel final : public BlockTileModel {
   // ---- the pictures: the accumulator layout of one instruction, the boxes of a stage ----
   void build_picture(Precision precision) {
     FragmentPicture& f = picture_;
-    const char* type = precision == Precision::BF16 ? "bf16" : "f16";
-    f.instruction = "wgmma.mma_async.sync.aligned.m64n" + std::to_string(p_.n) + "k16.f32." + type + "." + type;
+    const bool tf32 = precision == Precision::TF32;
+    const char* type = tf32 ? "tf32" : precision == Precision::BF16 ? "bf16" : "f16";
+    const int k = instruction_k(precision), row = row_k(precision), bytes = operand_bytes(precision);
+    f.instruction = "wgmma.mma_async.sync.aligned.m64n" + std::to_string(p_.n) + "k" + std::to_string(k) + ".f32." +
+                    type + "." + type;
     f.mma_m = 64;
     f.mma_n = p_.n;
-    f.mma_k = 16;
+    f.mma_k = k;
     f.group_warps = 4;
     f.warps_m = p_.consumers;  // one warp tile per consumer warpgroup: its slices, the tile's width
     f.warps_n = 1;
@@ -734,37 +880,59 @@ class WgmmaModel final : public BlockTileModel {
             f.c.push_back(e);
           }
     // The boxes of one stage, in the order the producer issues them (the kernel's loop).
-    const int box_bytes = box_bytes_of(p_);
-    const std::string ks = "k 0-" + std::to_string(p_.bk - 1);
     std::int64_t offset = 0;
-    if (ata()) {
-      for (int box = 0; box < p_.bm / 64; ++box, offset += box_bytes)
-        f.stage_copies.push_back({"A", p_.bk, 64, box_bytes, offset,
-                                  ks + " x columns " + std::to_string(64 * box) + "-" + std::to_string(64 * box + 63) +
-                                      " of the block's rows (as Aᵀ, read transposed)"});
+    auto k_range = [](int k0, int depth) { return "k " + std::to_string(k0) + "-" + std::to_string(k0 + depth - 1); };
+    auto range = [](const char* what, int first, int count) {
+      return std::string(what) + " " + std::to_string(first) + "-" + std::to_string(first + count - 1);
+    };
+    if (tf32) {
+      // K-major boxes of 32 k side by side: the tile's rows of A (AᵀA: of Aᵀ), then its columns
+      // of Bᵀ (AᵀA: Aᵀ again), a cluster's block copying its share of them.
+      const char* a_rows = ata() ? "columns" : "rows";
+      const int share = p_.bn / p_.cluster;
+      for (int kb = 0; kb < p_.bk / row; ++kb, offset += p_.bm * 128)
+        f.stage_copies.push_back({"A", p_.bm, row, p_.bm * 128, offset,
+                                  range(a_rows, 0, p_.bm) + " x " + k_range(kb * row, row) +
+                                      (ata() ? " of Aᵀ (the transposed copy, K-major)" : " (K-major)")});
+      for (int kb = 0; kb < p_.bk / row; ++kb)
+        for (int part = 0; part < p_.cluster; ++part, offset += share * 128)
+          f.stage_copies.push_back(
+              {"B", share, row, share * 128, offset,
+               range("columns", part * share, share) + " x " + k_range(kb * row, row) + " of " + (ata() ? "Aᵀ" : "Bᵀ") +
+                   " (the transposed copy, K-major)" +
+                   (p_.cluster > 1 ? "; copied by block " + std::to_string(part) +
+                                         " of the cluster into every block's shared memory (multicast)"
+                                   : "")});
     } else {
-      const int a_box_bytes = p_.bm * kSwizzleRowElements * 2;
-      for (int kb = 0; kb < p_.bk / kSwizzleRowElements; ++kb, offset += a_box_bytes) {
-        const int k0 = kb * kSwizzleRowElements;
-        f.stage_copies.push_back({"A", p_.bm, kSwizzleRowElements, a_box_bytes, offset,
-                                  "rows 0-" + std::to_string(p_.bm - 1) + " x k " + std::to_string(k0) + "-" +
-                                      std::to_string(k0 + kSwizzleRowElements - 1) +
-                                      " (K-major: one 128-byte row each)"});
+      const int box_bytes = box_bytes_of(p_);
+      const std::string ks = k_range(0, p_.bk);
+      if (ata()) {
+        for (int box = 0; box < p_.bm / 64; ++box, offset += box_bytes)
+          f.stage_copies.push_back(
+              {"A", p_.bk, 64, box_bytes, offset,
+               ks + " x " + range("columns", 64 * box, 64) + " of the block's rows (as Aᵀ, read transposed)"});
+      } else {
+        const int a_box_bytes = p_.bm * row * bytes;
+        for (int kb = 0; kb < p_.bk / row; ++kb, offset += a_box_bytes)
+          f.stage_copies.push_back(
+              {"A", p_.bm, row, a_box_bytes, offset,
+               range("rows", 0, p_.bm) + " x " + k_range(kb * row, row) + " (K-major: one 128-byte row each)"});
       }
+      // In a cluster, block r of it copies the r-th share of B's boxes for all of them (multicast).
+      const int share = p_.bn / 64 / p_.cluster;
+      for (int box = 0; box < p_.bn / 64; ++box, offset += box_bytes)
+        f.stage_copies.push_back(
+            {"B", p_.bk, 64, box_bytes, offset,
+             ks + " x " + range("columns", 64 * box, 64) + " (N-major, read transposed)" +
+                 (p_.cluster > 1 ? "; copied by block " + std::to_string(box / share) +
+                                       " of the cluster into every block's shared memory (multicast)"
+                                 : "")});
     }
-    // In a cluster, block r of it copies the r-th share of B's boxes for all of them (multicast).
-    const int share = p_.bn / 64 / p_.cluster;
-    for (int box = 0; box < p_.bn / 64; ++box, offset += box_bytes)
-      f.stage_copies.push_back({"B", p_.bk, 64, box_bytes, offset,
-                                ks + " x columns " + std::to_string(64 * box) + "-" + std::to_string(64 * box + 63) +
-                                    " (N-major, read transposed)" +
-                                    (p_.cluster > 1 ? "; copied by block " + std::to_string(box / share) +
-                                                          " of the cluster into every block's shared memory (multicast)"
-                                                    : "")});
     f.stage_bytes = static_cast<int>(offset);
   }
 
   WgmmaParams p_;
+  Precision precision_;
   FragmentPicture picture_;
   bool maps_, pairs_;
   std::vector<Site> listed_;
@@ -784,7 +952,10 @@ TileConfig wgmma_config(const WgmmaParams& p) {
   c.group_warps = 4;
   c.threads_x = 32;
   c.threads_y = threads_of(p) / 32;
-  c.math = p.n == 256   ? "wgmma m64n256k16 tensor cores, FP32 accumulation"
+  c.math = p.tf32       ? (p.n == 256   ? "wgmma m64n256k8 TF32 tensor cores, FP32 accumulation"
+                           : p.n == 192 ? "wgmma m64n192k8 TF32 tensor cores, FP32 accumulation"
+                                        : "wgmma m64n128k8 TF32 tensor cores, FP32 accumulation")
+           : p.n == 256 ? "wgmma m64n256k16 tensor cores, FP32 accumulation"
            : p.n == 192 ? "wgmma m64n192k16 tensor cores, FP32 accumulation"
                         : "wgmma m64n128k16 tensor cores, FP32 accumulation";
   return c;
@@ -801,15 +972,16 @@ extern const VariantDescriptor kWgmmaTmaVariant = [] {
       "from shared memory; the Tensor Memory Accelerator fills that memory from a tensor map. One warpgroup "
       "copies and the others (one to three) compute, passing the stages of a ring through mbarriers; one block per SM "
       "walks the tiles. "
-      "For AᵀA only the upper-triangle tiles run and are mirrored.";
+      "For AᵀA only the upper-triangle tiles run and are mirrored. tf32 operands must be K-major: B (AᵀA: A) is "
+      "transposed by a pass before the kernel, counted in the time.";
   v.configs = configs_of(kParams, wgmma_config);
   // The window's and the lessons' first choice: runs AᵀA as well as gemm (the fastest AᵀA; gemm a
   // few % under 128x256).
   v.default_config = config_named(v.configs, "192x192_s3_st");
-  v.precisions = {Precision::F16, Precision::BF16};
+  v.precisions = {Precision::F16, Precision::BF16, Precision::TF32};
   v.precision_note =
-      "wgmma_tma is written for 16-bit inputs (FP32 accumulation, C in float); tf32 and f64 run on tensor cores "
-      "in mma_sync";
+      "wgmma_tma takes 16-bit inputs and tf32 (FP32 accumulation, C in float; tf32 through its own rows, with B "
+      "transposed first); f64 runs on tensor cores in mma_sync";
   v.min_compute_capability = 90;
   v.max_compute_capability = 90;
   v.architecture_note =

@@ -36,11 +36,17 @@
 // AᵀA (C = AᵀA, A is K x N): upper-triangle tiles only, mirrored: C(i, j), i <= j, is stored with
 //   its mirror C(j, i); a diagonal tile computes its lower half and drops it. Both operands are
 //   column blocks of A, read by the same tensor map.
-// Layouts: a slab is bk deep (64 in the compiled set); 64 k of one row of gemm's K-major A is
+// Layouts (16-bit types): a slab is bk deep (64 in their rows); 64 k of one row of gemm's K-major A is
 //   exactly one 128-byte swizzled row, so A arrives in bk / 64 boxes of 64 k x bm rows side by side.
 //   B (and both operands of AᵀA) are read N-major: a box is 64 columns x bk k rows, a 256-wide
 //   tile four boxes side by side, and wgmma reads them with its transpose bit. One instruction is
 //   64 x n x 16: a slice takes bn / n of them per 16 k (one in the compiled set, where n = bn).
+// tf32 (the tf32_ rows): wgmma takes tf32 operands K-major only (no transpose bit), and a row-major
+//   B is N-major. So the launch first transposes B (AᵀA: A) into a copy whose rows are its columns,
+//   a pass counted in the time, and then both operands arrive as K-major boxes of 32 k (one
+//   128-byte row of floats) x the tile's rows, A's as for the 16-bit types and B's from the copy;
+//   an instruction is 64 x n x 8, its step 32 bytes along the rows as before. A slab of 32 k holds
+//   the bytes of a 16-bit slab of 64.
 // Clusters (_c2, gemm): blocks launched as one cluster take tiles one above the other, which read
 //   the same slab of B: each copies its A box and its share of B's boxes by a multicast TMA load
 //   into all their shared memories (every "full" barrier counts the bytes), and each consumer warp
@@ -71,7 +77,8 @@
 //   issues); persistent against one block per tile; C from the registers against TMA stores
 //   (_st: the consumers do not wait for global memory, most of all in AᵀA's mirrored stores); in
 //   the timeline, the copies of the next stages running under the products of this one; clusters
-//   against single blocks (half of B's L2 reads).
+//   against single blocks (half of B's L2 reads); tf32 against cuBLAS's TF32 and against the same
+//   tile in bf16 (twice the bytes per product, and the transposing pass).
 // This file is the variant's kernel text, device-only: the build compiles it into the launch file
 // (06_wgmma_tma.cu: the compiled set, descriptor, tensor maps, launch, mapping model), and NVRTC
 // compiles it alone for sm_90a (a CPU test, and a tile a learner types, at run time).
@@ -99,14 +106,29 @@ struct WgmmaParams {
   int cluster = 1;         // blocks per cluster (gemm): tiles one above the other sharing B's slabs, multicast
   bool persistent = true;  // one block per SM walking the tiles (false: one block per tile)
   bool tma_store = false;  // C through shared memory and TMA stores (false: from the registers to global)
+  bool tf32 = false;       // of the compiled set: the row's kernels take tf32 (else f16 and bf16)
   const char* description = "";
 };
 
 constexpr int kProducerRegisters = 40;
 // The TMA takes boxes of at most 256 elements per dimension, and a 128-byte swizzled box rows of
-// at most 128 bytes (64 16-bit k: one K-major box of A is 64 k deep).
+// at most 128 bytes: one K-major box is 64 k deep for the 16-bit types, 32 for tf32.
 constexpr int kMaxBoxSide = 256;
-constexpr int kSwizzleRowElements = 64;
+// Bytes of one element of A and B: 2 (f16, bf16) or 4 (tf32, stored as float).
+__host__ __device__ constexpr int operand_bytes(Precision q) {
+  return q == Precision::TF32 ? 4 : 2;
+}
+// The instruction's input type, and its k: 16 (f16, bf16) or 8 (tf32), 32 bytes of a row either way.
+__host__ __device__ constexpr WgmmaInput wgmma_input(Precision q) {
+  return q == Precision::TF32 ? WgmmaInput::TF32 : q == Precision::BF16 ? WgmmaInput::BF16 : WgmmaInput::F16;
+}
+__host__ __device__ constexpr int instruction_k(Precision q) {
+  return wgmma_k(wgmma_input(q));
+}
+// k in one 128-byte swizzled row: a K-major box's depth.
+__host__ __device__ constexpr int row_k(Precision q) {
+  return 128 / operand_bytes(q);
+}
 // Blocks per cluster a launch may ask for without opting in to more (the portable size).
 constexpr int kMaxCluster = 8;
 __host__ __device__ constexpr int slices_of(const WgmmaParams& p) {
@@ -121,7 +143,8 @@ __host__ __device__ constexpr int consumer_registers(const WgmmaParams& p) {
   const int each = (65536 - 128 * kProducerRegisters) / (128 * p.consumers) / 8 * 8;
   return each < 232 ? each : 232;
 }
-// An N-major box (B, and both operands of AᵀA): 64 columns x bk k rows of 128 bytes.
+// An N-major box (the 16-bit types' B, and both operands of their AᵀA): 64 columns x bk k rows of
+// 128 bytes.
 __host__ __device__ constexpr int box_bytes_of(const WgmmaParams& p) {
   return 64 * p.bk * 2;
 }
@@ -132,14 +155,15 @@ constexpr int kCBoxCols = 32;
 constexpr int kCBoxBytes = 64 * kCBoxCols * 4;
 
 // Where the C boxes start, from the ring's 1024-byte aligned base (Ring, wgmma_pipeline.cuh): after
-// the stages (A and B tiles each) and the block of 1024 bytes that holds the 2 x stages mbarriers.
-__host__ __device__ constexpr std::size_t c_boxes_offset_of(const WgmmaParams& p) {
-  return static_cast<std::size_t>(p.stages) * (p.bm + p.bn) * p.bk * 2 + kSwizzleAtom;
+// the stages (A and B tiles each, of input type q) and the block of 1024 bytes that holds the
+// 2 x stages mbarriers.
+__host__ __device__ constexpr std::size_t c_boxes_offset_of(const WgmmaParams& p, Precision q) {
+  return static_cast<std::size_t>(p.stages) * (p.bm + p.bn) * p.bk * operand_bytes(q) + kSwizzleAtom;
 }
-// Shared memory of a configuration: the ring, its mbarriers and the C boxes, plus room to align
-// the ring to 1024 bytes.
-__host__ __device__ constexpr std::size_t shared_bytes_of(const WgmmaParams& p) {
-  return kSwizzleAtom + c_boxes_offset_of(p) +
+// Shared memory of a configuration for input type q: the ring, its mbarriers and the C boxes, plus
+// room to align the ring to 1024 bytes.
+__host__ __device__ constexpr std::size_t shared_bytes_of(const WgmmaParams& p, Precision q) {
+  return kSwizzleAtom + c_boxes_offset_of(p, q) +
          (p.tma_store ? static_cast<std::size_t>(p.consumers) * 2 * kCBoxBytes : 0);
 }
 
@@ -160,27 +184,41 @@ struct WgShape {
   static_assert(p.consumers >= 1 && p.bm % (64 * p.consumers) == 0, "each consumer issues whole m64 instructions");
   static_assert(p.bm <= kMaxBoxSide, "gemm's A arrives in boxes of bm rows");
   static_assert(p.bn % 64 == 0, "B arrives in boxes 64 wide");
-  static_assert(p.bk % kSwizzleRowElements == 0 && p.bk <= kMaxBoxSide, "a slab is whole 128-byte rows of k");
   static_assert(p.n % 64 == 0 && p.bn % p.n == 0, "each instruction covers whole boxes of B");
   static_assert(p.stages >= 2, "a stage is freed only once the next one's products are issued");
   static constexpr int kAcc = p.bn / 2;      // accumulators per thread and slice
   static constexpr int kInstrAcc = p.n / 2;  // of them, per instruction
-  static constexpr int kBoxBytes = box_bytes_of(p);
-  static constexpr int kAKBlockBytes = p.bm * 128;  // gemm's A: one K-major box, 64 k of the tile's rows
-  static constexpr int kATileBytes = p.bm * p.bk * 2, kBTileBytes = p.bn * p.bk * 2;
-  static constexpr int kStageBytes = kATileBytes + kBTileBytes;
-  static_assert(kAKBlockBytes % kSwizzleAtom == 0 && kBTileBytes % kSwizzleAtom == 0, "tiles keep the 1024 alignment");
   static_assert(2 * p.stages * sizeof(std::uint64_t) <= kSwizzleAtom, "the barriers fit their block");
   static_assert(!p.tma_store || p.bn % kCBoxCols == 0, "C leaves in whole boxes");
   static_assert(p.cluster >= 1 && p.cluster <= kMaxCluster && (p.bn / 64) % p.cluster == 0,
                 "B's boxes split among the cluster");
-  static constexpr std::size_t kShared = shared_bytes_of(p);
+};
+
+// The tile's shared memory for input type Q (the kernel's first template argument): what the
+// producer, the ring and the products derive from the element's size. Every helper below takes
+// this as its S.
+template <Precision Q, typename Shape>
+struct WgLayout : Shape {
+  static constexpr WgmmaParams p = Shape::p;
+  static constexpr bool kTf32 = Q == Precision::TF32;  // both operands K-major (wgmma_ptx.cuh)
+  static constexpr int kRowK = row_k(Q);               // k in a 128-byte row: 64 (16-bit) or 32 (tf32)
+  static constexpr int kInstrK = instruction_k(Q);     // k of one instruction: 32 bytes of a row
+  static_assert(p.bk % kRowK == 0 && p.bk <= kMaxBoxSide, "a slab is whole 128-byte rows of k");
+  static constexpr int kBoxBytes = box_bytes_of(p);
+  // A K-major box: kRowK k of the tile's rows, one 128-byte row each (gemm's A; tf32's B and AᵀA).
+  static constexpr int kAKBlockBytes = p.bm * 128, kBKBlockBytes = p.bn * 128;
+  static constexpr int kATileBytes = p.bm * p.bk * operand_bytes(Q), kBTileBytes = p.bn * p.bk * operand_bytes(Q);
+  static constexpr int kStageBytes = kATileBytes + kBTileBytes;
+  static_assert(kAKBlockBytes % kSwizzleAtom == 0 && kBTileBytes % kSwizzleAtom == 0, "tiles keep the 1024 alignment");
+  static constexpr std::size_t kShared = shared_bytes_of(p, Q);
 };
 
 // ---- the producer -----------------------------------------------------------------------------
 // One thread issues every box. For each slab of each of the block's tiles it waits until the
 // consumers have freed the next stage (the first pass finds every stage free), announces the
 // stage's bytes on its "full" barrier and has the TMA copy the slab's boxes into it.
+// tf32 reads both operands K-major: B (and AᵀA's A) from a transposed copy whose rows are B's
+// columns (the launch makes it), in K-major boxes like gemm's A.
 template <typename S, bool kAta, typename Probe>
 __device__ __forceinline__ void produce(const Ring<S>& ring, const BlockWork<S, kAta>& work, const CUtensorMap& a_map,
                                         const CUtensorMap& b_map, const Probe& probe) {
@@ -199,7 +237,28 @@ __device__ __forceinline__ void produce(const Ring<S>& ring, const BlockWork<S, 
       std::uint64_t* const full = &ring.full[at.stage];
       mbarrier_arrive_expect_tx(full, S::kStageBytes);
       const int k0 = slab * p.bk;
-      if constexpr (kAta) {
+      if constexpr (S::kTf32) {
+        // Boxes of kRowK k side by side: the tile's rows of A (gemm) or of Aᵀ (AᵀA), then its
+        // columns of Bᵀ (AᵀA: Aᵀ again; the same map). In a cluster, rank r copies its share of
+        // Bᵀ's rows into every block of the cluster.
+        constexpr int kShare = p.bn / p.cluster;
+        const int rank = static_cast<int>(work.rank);
+#pragma unroll
+        for (int kb = 0; kb < p.bk / S::kRowK; ++kb) {
+          const int k = k0 + kb * S::kRowK;
+          tma_load_2d(a_tile + kb * S::kAKBlockBytes, &a_map, k, row0, full);
+          if constexpr (kAta)
+            probe.tma_box_transposed(Operand::A, k, row0, S::kRowK, p.bm, a_width, a_height);
+          else
+            probe.tma_box(Operand::A, k, row0, S::kRowK, p.bm, a_width, a_height);
+          unsigned char* const b_rows = b_tile + kb * S::kBKBlockBytes + rank * kShare * 128;
+          if constexpr (p.cluster > 1)
+            tma_load_2d_multicast(b_rows, &b_map, k, col0 + rank * kShare, full, (1u << p.cluster) - 1);
+          else
+            tma_load_2d(b_rows, &b_map, k, col0, full);
+          probe.tma_box_transposed(Operand::B, k, col0 + rank * kShare, S::kRowK, kShare, work.N, work.K);
+        }
+      } else if constexpr (kAta) {
         // Both operands are column blocks of A, N-major: the tile's rows, then its columns.
 #pragma unroll
         for (int box = 0; box < p.bm / 64; ++box) {
@@ -214,10 +273,10 @@ __device__ __forceinline__ void produce(const Ring<S>& ring, const BlockWork<S, 
       } else {
         // A K-major box is 64 k deep (one swizzled row each): a deeper slab takes several side by side.
 #pragma unroll
-        for (int kb = 0; kb < p.bk / kSwizzleRowElements; ++kb) {
-          const int k = k0 + kb * kSwizzleRowElements;
+        for (int kb = 0; kb < p.bk / S::kRowK; ++kb) {
+          const int k = k0 + kb * S::kRowK;
           tma_load_2d(a_tile + kb * S::kAKBlockBytes, &a_map, k, row0, full);
-          probe.tma_box(Operand::A, k, row0, kSwizzleRowElements, p.bm, a_width, a_height);
+          probe.tma_box(Operand::A, k, row0, S::kRowK, p.bm, a_width, a_height);
         }
         // In a cluster, rank r copies its share of B's boxes into every block of the cluster.
         constexpr int kShare = p.bn / 64 / p.cluster;
@@ -255,31 +314,38 @@ __device__ __forceinline__ void observe(const Ring<S>& ring, const BlockWork<S, 
 
 // ---- the consumers: the products ----------------------------------------------------------------
 // The wgmma of one stage for consumer warpgroup `group`, committed as one group: its slices, each
-// bk / 16 steps of bn / n instructions of 64 x n x 16. A: gemm's is K-major (the slice's 64 rows,
-// 32 bytes per 16 k inside the swizzled rows of one 64-k box), AᵀA's M-major (the slice's box, 16
-// k rows of 128 bytes per step); B: N-major boxes, instruction i from box i * n / 64 on. An
-// instruction's accumulators are the slice's n / 2 from i * n / 2 on: the layout of one
-// instruction as wide as the tile (wgmma_ptx.cuh), so the stores see one numbering.
+// bk / k steps (k = 16, or 8 for tf32: 32 bytes of a row either way) of bn / n instructions of
+// 64 x n x k. A: gemm's, and tf32's always, is K-major (the slice's 64 rows, 32 bytes per step
+// inside the swizzled rows of one K-major box); the 16-bit AᵀA's M-major (the slice's box, 16 k
+// rows of 128 bytes per step). B: the 16-bit types' N-major boxes, instruction i from box
+// i * n / 64 on; tf32's K-major, instruction i from row i * n of the box. An instruction's
+// accumulators are the slice's n / 2 from i * n / 2 on: the layout of one instruction as wide as
+// the tile (wgmma_ptx.cuh), so the stores see one numbering.
 template <Precision P, typename S, bool kAta>
 __device__ __forceinline__ void multiply_stage(const unsigned char* a_tile, const unsigned char* b_tile, int group,
                                                float (&acc)[S::kSlices][S::kAcc]) {
   constexpr WgmmaParams p = S::p;
+  constexpr bool kAMnMajor = kAta && !S::kTf32, kBMnMajor = !S::kTf32;
   wgmma_fence();
 #pragma unroll
   for (int sl = 0; sl < S::kSlices; ++sl) {
     const int slice = group * S::kSlices + sl;
 #pragma unroll
-    for (int kk = 0; kk < p.bk / 16; ++kk) {
+    for (int kk = 0; kk < p.bk / S::kInstrK; ++kk) {
+      // Step kk: 32 bytes into box kk / 4's rows (K-major), or 16 k rows down (MN-major).
       const std::uint64_t a =
-          kAta ? sw128_descriptor(a_tile + slice * S::kBoxBytes + kk * 16 * 128, S::kBoxBytes, kSwizzleAtom)
-               : sw128_descriptor(a_tile + (kk / 4) * S::kAKBlockBytes + slice * 64 * 128 + (kk % 4) * 32, 16,
-                                  kSwizzleAtom);
+          kAMnMajor ? sw128_descriptor(a_tile + slice * S::kBoxBytes + kk * 16 * 128, S::kBoxBytes, kSwizzleAtom)
+                    : sw128_descriptor(a_tile + (kk / 4) * S::kAKBlockBytes + slice * 64 * 128 + (kk % 4) * 32, 16,
+                                       kSwizzleAtom);
 #pragma unroll
       for (int i = 0; i < p.bn / p.n; ++i) {
         const std::uint64_t b =
-            sw128_descriptor(b_tile + i * (p.n / 64) * S::kBoxBytes + kk * 16 * 128, S::kBoxBytes, kSwizzleAtom);
+            kBMnMajor
+                ? sw128_descriptor(b_tile + i * (p.n / 64) * S::kBoxBytes + kk * 16 * 128, S::kBoxBytes, kSwizzleAtom)
+                : sw128_descriptor(b_tile + (kk / 4) * S::kBKBlockBytes + i * p.n * 128 + (kk % 4) * 32, 16,
+                                   kSwizzleAtom);
         float(&d)[S::kInstrAcc] = *reinterpret_cast<float(*)[S::kInstrAcc]>(&acc[sl][i * S::kInstrAcc]);
-        wgmma_m64k16<p.n, P == Precision::BF16, kAta ? 1 : 0, 1>(d, a, b, 1);
+        wgmma_m64<p.n, wgmma_input(P), kAMnMajor ? 1 : 0, kBMnMajor ? 1 : 0>(d, a, b, 1);
       }
     }
   }
@@ -476,14 +542,15 @@ __device__ __forceinline__ void store_tile(const float (&acc)[S::kSlices][S::kAc
 // configurations): C in boxes of 32 columns x 64 rows, 128-byte swizzled; m_map (AᵀA's mirrors)
 // the same C in boxes of 32 x 32; use_c_map false where C's rows are not 16-byte aligned (the
 // stores then go from the registers).
-template <Precision P, typename S, bool kAta, typename Probe>
-__global__ void __launch_bounds__(S::kThreads, 1)
+template <Precision P, typename Shape, bool kAta, typename Probe>
+__global__ void __launch_bounds__(Shape::kThreads, 1)
     wgmma_tma_kernel(const __grid_constant__ CUtensorMap a_map, const __grid_constant__ CUtensorMap b_map,
                      const __grid_constant__ CUtensorMap c_map, const __grid_constant__ CUtensorMap m_map,
                      bool use_c_map, float* C, int M, int N, int K, bool vec_c, Probe probe) {
 #if defined(__CUDA_ARCH__) && !defined(TILESCOPE_SM90A_PTX)
   __trap();  // never launched: the descriptor refuses every GPU but compute capability 9.0
 #else
+  using S = WgLayout<P, Shape>;
   constexpr WgmmaParams p = S::p;
   static_assert(!kAta || (p.bm == p.bn && p.cluster == 1), "AᵀA mirrors square tiles, each block alone");
   extern __shared__ unsigned char shared_raw[];

@@ -31,19 +31,43 @@ TEST(TypedWgmmaTiles, TakesTheKernelTextsParameters) {
                                       "tma_store"}));
 }
 
-// Its rows are not tiled for some input types only: each row typed refuses the cases the row
-// refuses, and states the same arithmetic (typed_configs_test.cpp checks the rest of the tile).
+// Each row typed refuses the cases the row refuses, but one: a compiled row is built for one
+// family of input types (16-bit, or tf32), where its typed twin compiles for any type its slab
+// depth takes; the row's refusal then names the rows of the other family. The arithmetic is the
+// same within the family (typed_configs_test.cpp checks the rest of the tile).
 TEST(TypedWgmmaTiles, EveryCompiledRowTypedRefusesWhatTheRowRefuses) {
   const VariantDescriptor& v = testing::typed_cluster_kernel();
+  int other_family = 0;
   for (const TileConfig& built : v.configs) {
     SCOPED_TRACE(built.name);
     const TileConfig typed = accepted(v, v.tile_values_of(built));
-    EXPECT_STREQ(typed.math, built.math);
+    // The same instruction, up to its k: a tile is typed before its input type is chosen.
+    const std::string row_math = built.math, instruction = row_math.substr(0, row_math.find('k'));
+    EXPECT_EQ(std::string(typed.math).rfind(instruction, 0), 0u) << typed.math << " against " << row_math;
     for (Precision q : v.precisions)
-      for (Problem p : v.problems)
-        EXPECT_EQ(v.refuses(p, q, typed).empty(), v.refuses(p, q, built).empty())
-            << to_string(q) << " " << to_string(p);
+      for (Problem p : v.problems) {
+        const std::string row_says = v.refuses(p, q, built);
+        if (contains(row_says, "is compiled for")) {
+          ++other_family;
+          EXPECT_TRUE(contains(row_says, "choose one of")) << row_says;
+          continue;
+        }
+        EXPECT_EQ(v.refuses(p, q, typed).empty(), row_says.empty()) << to_string(q) << " " << to_string(p);
+      }
   }
+  EXPECT_GT(other_family, 0) << "the compiled set holds rows of one family only";
+}
+
+// A slab is whole 128-byte rows of the input type: 32 k of tf32 are a row, of a 16-bit type half one.
+TEST(TypedWgmmaTiles, ASlabIsWholeRowsOfItsType) {
+  const VariantDescriptor& v = testing::typed_cluster_kernel();
+  const TileConfig k32 = accepted(v, "bk=32");
+  EXPECT_EQ(v.refuses(Problem::Gemm, Precision::TF32, k32), "");
+  for (Precision q : {Precision::F16, Precision::BF16}) {
+    const std::string why = v.refuses(Problem::Gemm, q, k32);
+    EXPECT_TRUE(contains(why, "128-byte rows, 64 k each")) << why;
+  }
+  EXPECT_EQ(v.refuses(Problem::Gemm, Precision::BF16, accepted(v, "bk=64")), "");
 }
 
 TEST(TypedWgmmaTiles, TheNameExpressionCarriesEveryValue) {
@@ -78,7 +102,7 @@ TEST(TypedWgmmaTiles, RefusesWhatTheKernelTextCannotTake) {
   expect_refusal(v, "consumers=0", "1 to 4");
   expect_refusal(v, "bm=320,consumers=5", "1 to 4");
   // Slabs of whole swizzled rows, B's box at most 256 deep.
-  for (const char* bk : {"bk=0", "bk=32", "bk=96", "bk=320"}) expect_refusal(v, bk, "128-byte swizzled rows");
+  for (const char* bk : {"bk=0", "bk=16", "bk=48", "bk=320"}) expect_refusal(v, bk, "128-byte swizzled rows");
   expect_refusal(v, "stages=1", "at least 2");
   expect_refusal(v, "stages=65", "mbarriers");
   // Clusters share B's boxes evenly, within the portable size.
