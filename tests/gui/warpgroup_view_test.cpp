@@ -276,14 +276,16 @@ TEST(WarpgroupImages, TheRegisteredWarpgroupModelsPictureIsItsAccumulators) {
         const OperandGrid c = operand_grid(pic->c, pic->mma_m, pic->mma_n);
         for (int r = 0; r < c.rows; ++r)
           for (int col = 0; col < c.cols; ++col) ASSERT_EQ(c.at(r, col).size(), 1u) << r << ", " << col;
+        // Elements of the input type: 2 bytes (f16, bf16) or 4 (tf32).
+        const int bytes = static_cast<int>(element_bytes(p));
         std::int64_t end = 0;
         for (const StageCopy& copy : pic->stage_copies) {
           EXPECT_EQ(copy.offset, end) << copy.operand;
-          EXPECT_EQ(copy.bytes, copy.rows * copy.cols * 2) << "16-bit elements";
+          EXPECT_EQ(copy.bytes, copy.rows * copy.cols * bytes) << copy.operand;
           end += copy.bytes;
         }
         EXPECT_EQ(end, pic->stage_bytes);
-        EXPECT_EQ(pic->stage_bytes, (cfg.bm + cfg.bn) * cfg.bk * 2);
+        EXPECT_EQ(pic->stage_bytes, (cfg.bm + cfg.bn) * cfg.bk * bytes);
         const int acc = pic->mma_n / 2;  // accumulators per thread and slice
         for (std::int64_t i = 0; i < s.M; i += 3)
           for (std::int64_t j = 0; j < s.N; j += 7) {
