@@ -659,6 +659,8 @@ const ActionEntry kActions[] = {
     {"screenshot", 1, 1, "screenshot PATH", no_values, [](Action& x) { x.ticket = x.app.request_screenshot(x.w[1]); }},
     {"export-plot", 1, 3, "export-plot PATH [W H]", check_export_plot, do_export_plot},
     {"use-all", 1, 1, "use-all on|off", check_word<bool, bool_word>, do_use_all},
+    {"controls", 1, 1, "controls on|off", check_word<bool, bool_word>,
+     [](Action& x) { x.app.controls().set_open(word_value<bool, bool_word>(x)); }},
     {"focus", 1, 1, "focus VARIANT", check_focus, do_focus_or_use},
     {"use", 2, 2, "use VARIANT[:CONFIG] on|off", check_use, do_focus_or_use},
     {"set", 1, 3, "set KEY VALUE", check_set, do_set},

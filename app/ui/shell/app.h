@@ -134,6 +134,7 @@ class App {
   void show_history() { history_panel_.request_select(); }
   HistoryPanel& history_panel() { return history_panel_; }
   TimingPanel& timing() { return timing_; }
+  ControlsPanel& controls() { return controls_; }
   void show_source() { source_.request_select(); }
   SourcePanel& source() { return source_; }
   void show_tune() { tune_.request_select(); }

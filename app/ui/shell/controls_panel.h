@@ -28,6 +28,8 @@ class ControlsPanel : public Panel {
   float column_width(const AppState& state, float window_width);
   // The buttons pinned at the top and the settings below them, which scroll; or the rail.
   void draw(TabContext& ctx) override;
+  // What the toggle at the column's top does: the whole column (true) or the rail (false).
+  void set_open(bool open) { user_open_ = open; }
   // The focused variant's tile editor (drawn under its story where the variant takes typed tiles).
   TileEditor& tile_editor() { return tile_editor_; }
 

@@ -10,6 +10,7 @@
 #include <cstdarg>
 #include <cstdint>
 #include <cstdio>
+#include <iterator>
 #include <memory>
 #include <string>
 #include <vector>
@@ -76,57 +77,6 @@ bool row_is_shown(const AppState& state, const RunResult& r) {
          (r.problem == state.problem && (r.precision == state.precision || r.variant_id == kCpuReferenceId));
 }
 
-// The indices of the shown rows, newest first, kept until the rows or the filter change: with
-// a million rows, even the filter's comparisons cost more than the frame should. It refers to
-// the rows by a weak pointer, which does not hold them (a held pointer would make every append
-// copy them, timing_history.h) and whose owner cannot be mistaken for a later one.
-struct ShownRows {
-  std::weak_ptr<const std::vector<RunResult>> rows;
-  std::uint64_t version = ~0ull;
-  Problem problem = Problem::Gemm;
-  Precision precision = Precision::F32;
-  bool only_current = false;
-  std::vector<std::size_t> indices;
-  // The longest words of the shown rows' text columns, and their largest size, which the
-  // columns are made wide enough for.
-  std::string longest_variant, longest_config, longest_device;
-  std::int64_t largest_size = 0;
-  // Whether a shown row holds profiler figures: the table then has their columns.
-  bool any_profiled = false;
-
-  void update(const std::shared_ptr<const std::vector<RunResult>>& now, std::uint64_t now_version,
-              const AppState& state) {
-    const bool same_rows = !rows.owner_before(now) && !now.owner_before(rows) && !rows.expired();
-    if (same_rows && version == now_version && problem == state.problem && precision == state.precision &&
-        only_current == state.only_current_problem)
-      return;
-    rows = now;
-    version = now_version;
-    problem = state.problem;
-    precision = state.precision;
-    only_current = state.only_current_problem;
-    indices.clear();
-    longest_variant = longest_config = longest_device = "";
-    largest_size = 0;
-    any_profiled = false;
-    auto keep_longest = [](std::string& longest, const std::string& s) {
-      if (s.size() > longest.size()) longest = s;
-    };
-    for (std::size_t i = now->size(); i > 0; --i) {
-      const RunResult& r = (*now)[i - 1];
-      if (!row_is_shown(state, r)) continue;
-      indices.push_back(i - 1);
-      keep_longest(longest_variant, r.variant_id);
-      keep_longest(longest_config, r.config_name);
-      keep_longest(longest_device, r.device_name);
-      largest_size = std::max({largest_size, r.shape.M, r.shape.N, r.shape.K});
-      any_profiled = any_profiled || r.profile.any();
-    }
-  }
-};
-
-ShownRows g_shown;  // UI thread only
-
 // Nsight Compute's figures (RunResult::profile), in the order of their columns: the header, the
 // figure, the cell's format and what the header's tooltip says.
 struct ProfileColumn {
@@ -160,6 +110,65 @@ constexpr const char* kProfileNote =
     " From tilescope bench --profile: the configuration run again alone under Nsight Compute, its kernels "
     "replayed with the clocks not locked (docs/PROFILER.md). '-': not profiled, or not measured on this GPU.";
 
+// The indices of the shown rows, newest first, kept until the rows or the filter change: with
+// a million rows, even the filter's comparisons cost more than the frame should. It refers to
+// the rows by a weak pointer, which does not hold them (a held pointer would make every append
+// copy them, timing_history.h) and whose owner cannot be mistaken for a later one.
+struct ShownRows {
+  std::weak_ptr<const std::vector<RunResult>> rows;
+  std::uint64_t version = ~0ull;
+  Problem problem = Problem::Gemm;
+  Precision precision = Precision::F32;
+  bool only_current = false;
+  std::vector<std::size_t> indices;
+  // The longest words of the shown rows' text columns, and their largest size, which the
+  // columns are made wide enough for.
+  std::string longest_variant, longest_config, longest_device;
+  std::int64_t largest_size = 0;
+  // Whether a shown row holds profiler figures: the table then has their columns.
+  bool any_profiled = false;
+  // Per profiler column: whether a shown row has its figure, and not 0 (presenter mode leaves out
+  // the others: a float lesson's idle FP64 and tensor pipes).
+  bool profile_figure_used[kProfileColumnCount] = {};
+
+  void update(const std::shared_ptr<const std::vector<RunResult>>& now, std::uint64_t now_version,
+              const AppState& state) {
+    const bool same_rows = !rows.owner_before(now) && !now.owner_before(rows) && !rows.expired();
+    if (same_rows && version == now_version && problem == state.problem && precision == state.precision &&
+        only_current == state.only_current_problem)
+      return;
+    rows = now;
+    version = now_version;
+    problem = state.problem;
+    precision = state.precision;
+    only_current = state.only_current_problem;
+    indices.clear();
+    longest_variant = longest_config = longest_device = "";
+    largest_size = 0;
+    any_profiled = false;
+    std::fill(std::begin(profile_figure_used), std::end(profile_figure_used), false);
+    auto keep_longest = [](std::string& longest, const std::string& s) {
+      if (s.size() > longest.size()) longest = s;
+    };
+    for (std::size_t i = now->size(); i > 0; --i) {
+      const RunResult& r = (*now)[i - 1];
+      if (!row_is_shown(state, r)) continue;
+      indices.push_back(i - 1);
+      keep_longest(longest_variant, r.variant_id);
+      keep_longest(longest_config, r.config_name);
+      keep_longest(longest_device, r.device_name);
+      largest_size = std::max({largest_size, r.shape.M, r.shape.N, r.shape.K});
+      any_profiled = any_profiled || r.profile.any();
+      for (int c = 0; c < kProfileColumnCount; ++c) {
+        const double v = r.profile.*kProfileColumns[c].figure;
+        profile_figure_used[c] = profile_figure_used[c] || (!std::isnan(v) && v != 0);
+      }
+    }
+  }
+};
+
+ShownRows g_shown;  // UI thread only
+
 // The table's columns: 18 always, and the profiler's where a shown row has them, beside the speed.
 int results_column_count(const ShownRows& shown) {
   return 18 + (shown.any_profiled ? kProfileColumnCount : 0);
@@ -168,8 +177,11 @@ int results_column_count(const ShownRows& shown) {
 // The columns (results_column_count), with the header row and the variant frozen (the config too
 // where the table has room), and a tooltip on every header. Each column is as wide as its header
 // and the widest value it shows or can show, at the font of the frame: widths follow presenter mode
-// and Ctrl+=.
-void setup_results_columns(const ShownRows& shown) {
+// and Ctrl+=. In presenter mode, where the profiler's figures are shown, the first and the fastest
+// run, the share of the FMA peak (which the FMA pipe's figure says better) and the profiler's
+// columns no shown row uses are left out (compact_results), so that the why stands in view at the
+// projector's font.
+void setup_results_columns(const ShownRows& shown, bool compact) {
   const char* names[] = {"variant", "config",    "M x N x K",   "first",          "median", "min",
                          "GFLOP/s", "% cuBLAS",  "% peak",      "rel. error",     "check",  "regs",
                          "smem",    "occupancy", "sectors/req", "bank conflicts", "MHz",    "device"};
@@ -199,14 +211,18 @@ void setup_results_columns(const ShownRows& shown) {
   for (int i = 0; i < 18; ++i) {
     const float width = std::max(text_width(names[i]), text_width(widest[i].c_str()));
     if (i < 2) frozen += width;
-    // The error of a failed run is written in the "first" column across the empty ones after it.
-    const ImGuiTableColumnFlags no_clip = i == 3 ? ImGuiTableColumnFlags_NoClip : 0;
+    // The error of a failed run is written in the "first" column (compact: "median") across the
+    // empty ones after it.
+    const ImGuiTableColumnFlags no_clip = i == (compact ? 4 : 3) ? ImGuiTableColumnFlags_NoClip : 0;
     const ImGuiTableColumnFlags fixed = ImGuiTableColumnFlags_WidthFixed | ImGuiTableColumnFlags_NoResize;
     // The profiler's columns stand beside the speed (after % peak), where the why is read with the how fast.
     if (i == 9 && shown.any_profiled)
-      for (const ProfileColumn& c : kProfileColumns)
-        ImGui::TableSetupColumn(c.name, fixed, std::max(text_width(c.name), text_width("100.0%")));
-    ImGui::TableSetupColumn(names[i], fixed | no_clip, width);
+      for (int c = 0; c < kProfileColumnCount; ++c)
+        ImGui::TableSetupColumn(kProfileColumns[c].name,
+                                fixed | (compact && !shown.profile_figure_used[c] ? ImGuiTableColumnFlags_Disabled : 0),
+                                std::max(text_width(kProfileColumns[c].name), text_width("100.0%")));
+    const bool left_out = compact && (i == 3 || i == 5 || i == 8);  // first, min, % peak
+    ImGui::TableSetupColumn(names[i], fixed | no_clip | (left_out ? ImGuiTableColumnFlags_Disabled : 0), width);
   }
   ImGui::TableSetupScrollFreeze(frozen < ImGui::GetContentRegionAvail().x * 0.45f ? 2 : 1, 1);
   ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
@@ -253,8 +269,8 @@ void setup_results_columns(const ShownRows& shown) {
 }
 
 // One result: its numbers (the profiler's where the table has their columns), or its error across
-// the remaining columns.
-void draw_result_row(const RunResult& r, bool profile_columns) {
+// the remaining columns, from the first one shown.
+void draw_result_row(const RunResult& r, bool profile_columns, bool compact) {
   ImGui::TableNextRow();
   cell("%s", r.variant_id.c_str());
   cell("%s", r.config_name.c_str());
@@ -262,6 +278,7 @@ void draw_result_row(const RunResult& r, bool profile_columns) {
        static_cast<long long>(r.shape.K));
   if (!r.ok()) {
     ImGui::TableNextColumn();
+    if (compact) ImGui::TableNextColumn();  // past "first", left out
     ImGui::TextColored(ImVec4(1, 0.5f, 0.4f, 1), "%s", r.error.c_str());
     return;
   }
@@ -311,12 +328,13 @@ void TimingPanel::draw_results_table(TabContext& ctx) {
   // A table of each shape keeps its own state (scroll, widths): the profiler's columns come and go.
   const bool profiled = g_shown.any_profiled;
   if (!ImGui::BeginTable(profiled ? "results with profile" : "results", results_column_count(g_shown), flags)) return;
-  setup_results_columns(g_shown);
+  const bool compact = ctx.state.presenter && profiled;
+  setup_results_columns(g_shown, compact);
   const std::vector<std::size_t>& shown = g_shown.indices;
   ImGuiListClipper clipper;
   clipper.Begin(static_cast<int>(std::min<std::size_t>(shown.size(), static_cast<std::size_t>(INT_MAX))));
   while (clipper.Step())
-    for (int d = clipper.DisplayStart; d < clipper.DisplayEnd; ++d) draw_result_row(rows[shown[d]], profiled);
+    for (int d = clipper.DisplayStart; d < clipper.DisplayEnd; ++d) draw_result_row(rows[shown[d]], profiled, compact);
   ImGui::EndTable();
 }
 
