@@ -6,7 +6,8 @@ namespace tilescope {
 
 namespace {
 
-// "naive", "cuBLAS and naive", "4 variants": two names still read as a sentence, more do not.
+// "A", "A and B", "4 variants" (A and B the variants' names): two names still read as a sentence,
+// more do not.
 std::string who_words(const std::vector<RunRequest>& requests) {
   std::vector<std::string> ids;
   for (const RunRequest& r : requests)

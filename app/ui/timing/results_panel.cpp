@@ -169,6 +169,18 @@ struct ShownRows {
 
 ShownRows g_shown;  // UI thread only
 
+// The columns of the fixed set (setup_results_columns' names) that the code names, and what
+// presenter mode's compact table (where profiler figures are shown) does with them: it leaves out
+// the first and the fastest run and the share of the FMA peak, so a failed run's error, written
+// from the first column after the shape, starts at the median there.
+constexpr int kFirstColumn = 3, kMedianColumn = 4, kMinColumn = 5, kPeakColumn = 8, kRelErrorColumn = 9;
+bool left_out_when_compact(int column) {
+  return column == kFirstColumn || column == kMinColumn || column == kPeakColumn;
+}
+int error_column(bool compact) {
+  return compact ? kMedianColumn : kFirstColumn;
+}
+
 // The table's columns: 18 always, and the profiler's where a shown row has them, beside the speed.
 int results_column_count(const ShownRows& shown) {
   return 18 + (shown.any_profiled ? kProfileColumnCount : 0);
@@ -179,7 +191,7 @@ int results_column_count(const ShownRows& shown) {
 // and the widest value it shows or can show, at the font of the frame: widths follow presenter mode
 // and Ctrl+=. In presenter mode, where the profiler's figures are shown, the first and the fastest
 // run, the share of the FMA peak (which the FMA pipe's figure says better) and the profiler's
-// columns no shown row uses are left out (compact_results), so that the why stands in view at the
+// columns no shown row uses are left out (compact), so that the why stands in view at the
 // projector's font.
 void setup_results_columns(const ShownRows& shown, bool compact) {
   const char* names[] = {"variant", "config",    "M x N x K",   "first",          "median", "min",
@@ -211,17 +223,16 @@ void setup_results_columns(const ShownRows& shown, bool compact) {
   for (int i = 0; i < 18; ++i) {
     const float width = std::max(text_width(names[i]), text_width(widest[i].c_str()));
     if (i < 2) frozen += width;
-    // The error of a failed run is written in the "first" column (compact: "median") across the
-    // empty ones after it.
-    const ImGuiTableColumnFlags no_clip = i == (compact ? 4 : 3) ? ImGuiTableColumnFlags_NoClip : 0;
+    // The error of a failed run is written across the empty columns after its own.
+    const ImGuiTableColumnFlags no_clip = i == error_column(compact) ? ImGuiTableColumnFlags_NoClip : 0;
     const ImGuiTableColumnFlags fixed = ImGuiTableColumnFlags_WidthFixed | ImGuiTableColumnFlags_NoResize;
     // The profiler's columns stand beside the speed (after % peak), where the why is read with the how fast.
-    if (i == 9 && shown.any_profiled)
+    if (i == kRelErrorColumn && shown.any_profiled)
       for (int c = 0; c < kProfileColumnCount; ++c)
         ImGui::TableSetupColumn(kProfileColumns[c].name,
                                 fixed | (compact && !shown.profile_figure_used[c] ? ImGuiTableColumnFlags_Disabled : 0),
                                 std::max(text_width(kProfileColumns[c].name), text_width("100.0%")));
-    const bool left_out = compact && (i == 3 || i == 5 || i == 8);  // first, min, % peak
+    const bool left_out = compact && left_out_when_compact(i);
     ImGui::TableSetupColumn(names[i], fixed | no_clip | (left_out ? ImGuiTableColumnFlags_Disabled : 0), width);
   }
   ImGui::TableSetupScrollFreeze(frozen < ImGui::GetContentRegionAvail().x * 0.45f ? 2 : 1, 1);
@@ -277,8 +288,7 @@ void draw_result_row(const RunResult& r, bool profile_columns, bool compact) {
   cell("%lld x %lld x %lld", static_cast<long long>(r.shape.M), static_cast<long long>(r.shape.N),
        static_cast<long long>(r.shape.K));
   if (!r.ok()) {
-    ImGui::TableNextColumn();
-    if (compact) ImGui::TableNextColumn();  // past "first", left out
+    for (int column = kFirstColumn; column <= error_column(compact); ++column) ImGui::TableNextColumn();
     ImGui::TextColored(ImVec4(1, 0.5f, 0.4f, 1), "%s", r.error.c_str());
     return;
   }
