@@ -40,7 +40,8 @@ _pipe_lsu_mem_shared_op_ld (and _st). A cp.async (LDGSTS) counts as a global loa
 written line by line as its data arrive, is counted apart from the stores (with --sites: its "into
 shared memory" site), as Nsight Compute counts it apart. wmma's fragment loads and accumulator
 stores are counted as the compiler makes them for sm_90 (the kernel cannot record them);
-wgmma_tma's operands travel by the TMA, which these counters do not see: its C stores are counted.
+wgmma_tma's operands travel by the TMA, which these counters do not see: its C stores are counted,
+and in its register-sourced (_rs) rows the lanes' loads of B's fragments.
 Variants without such a model (cuBLAS, the texture shaders) are listed as such.
 
   --variants, --problem, --precision, --sizes, --m, --n, --k

@@ -72,6 +72,15 @@ std::string warpgroup_caption(const FragmentPicture& pic) {
     out +=
         "A and B are not in registers: the tensor cores read them from shared memory through descriptors (the "
         "TMA boxes of the stage).";
+  else if (pic.b.empty())
+    out += format(
+        "A is in registers, %d per thread (lane 4g + t of warp q: rows 16q + g and 16q + g + 8, columns t and t + 4), "
+        "loaded by the threads themselves; the tensor cores read B from shared memory through a descriptor.",
+        pic.mma_m * pic.mma_k / 128);
+  if (pic.c_transposed)
+    out +=
+        " This instruction computes the block's C transposed: its A is 64 columns of B's slab, its B rows of A, so "
+        "its rows are C's columns and its columns C's rows.";
   return out;
 }
 
@@ -104,7 +113,8 @@ std::string warpgroup_lane_summary(const FragmentPicture& pic, int warp, int lan
   std::sort(regs.begin(), regs.end());
   std::string out = warp < 0 ? "lane " + std::to_string(lane) + " of every warp"
                              : "warp " + std::to_string(warp) + ", lane " + std::to_string(lane);
-  out += format(" (group %d, thread %d) holds ", lane / 4, lane % 4) + plural(elements, "element") + " of C";
+  out += format(" (group %d, thread %d) holds ", lane / 4, lane % 4) + plural(elements, "element") +
+         (pic.c_transposed ? " of Cᵀ" : " of C");
   if (elements == 0) return out;
   if (warp >= 0) out += format(" in registers c%d ... c%d", regs.front(), regs.back());
   out += rows.size() == 1 ? ": row " : ": rows ";

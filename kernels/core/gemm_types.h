@@ -98,6 +98,8 @@ struct TileConfig {
   // A 2-D grid whose blocks take their tiles in block_order.h's bands (AᵀA: a 1-D grid of the
   // upper triangle); the warp-tiled kernels' 1-D grids always do.
   bool banded = false;
+  // Block rows per band of that order (block_order.h's kGroupRows unless a configuration says so).
+  int band_rows = 8;
   const char* math = "";  // what arithmetic it uses, stated for the user
   bool opt_in = false;    // run only when named explicitly (TF32 tensor cores)
   int engine_mode = 0;    // variants drawn by an external engine: which of its modes

@@ -27,15 +27,16 @@ BlockTileModel::BlockTileModel(const Tiling& t, Problem problem, const Shape& sh
 
 BlockTile BlockTileModel::tile_of(int linear) const {
   const int cm = t_.cluster_m;
-  if (cm <= 1) return block_tile(ata_, linear, grid_m_, grid_n_);
-  const BlockTile group = gemm_block_tile(linear / cm, static_cast<int>(ceil_div(grid_m_, cm)), grid_n_);
+  if (cm <= 1) return block_tile(ata_, linear, grid_m_, grid_n_, t_.band);
+  const BlockTile group = gemm_block_tile(linear / cm, static_cast<int>(ceil_div(grid_m_, cm)), grid_n_, t_.band);
   return {group.row * cm + linear % cm, group.col};
 }
 
 int BlockTileModel::block_of(BlockTile tile) const {
   const int cm = t_.cluster_m;
-  if (cm <= 1) return block_tile_index(ata_, tile, grid_m_, grid_n_);
-  const int group = gemm_block_index({tile.row / cm, tile.col}, static_cast<int>(ceil_div(grid_m_, cm)), grid_n_);
+  if (cm <= 1) return block_tile_index(ata_, tile, grid_m_, grid_n_, t_.band);
+  const int group =
+      gemm_block_index({tile.row / cm, tile.col}, static_cast<int>(ceil_div(grid_m_, cm)), grid_n_, t_.band);
   return group * cm + tile.row % cm;
 }
 

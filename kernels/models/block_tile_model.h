@@ -32,6 +32,7 @@ class BlockTileModel : public MappingModel {
     // not divide, the last clusters' spare blocks lie below C: they store nothing but still copy
     // their share of B.
     int cluster_m = 1;
+    int band = kGroupRows;  // block rows per band of block_order.h's order
   };
   BlockTileModel(const Tiling& t, Problem problem, const Shape& shape);
 

@@ -94,6 +94,9 @@ struct FragmentPicture {
   // Each stage has a "full" barrier (the copies landed) and an "empty" one (every consumer is done
   // with it), mbarriers, instead of one block barrier per tile.
   bool stage_barriers = false;
+  // The instruction computes the block's Cᵀ (its rows are C's columns): B's slab is its A, held in
+  // registers (`a`, the lanes' fragment), and A's rows its B, by descriptor.
+  bool c_transposed = false;
 };
 
 }  // namespace tilescope

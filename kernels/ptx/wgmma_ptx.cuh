@@ -60,31 +60,34 @@ __device__ __forceinline__ std::uint64_t sw128_descriptor(const void* tile, std:
 // alone: tf32 operands are K-major, both of them.
 // The instruction only starts the product: wgmma_commit groups what was issued, wgmma_wait<n>
 // waits until at most n groups are pending, and only then may D or the tiles be touched.
-// The operand lists are written out: asm takes no loops. `trans` names the transpose immediates
-// (the 16-bit types) or nothing (tf32, which has none).
-#define TILESCOPE_WGMMA_M64N128(shape, type, trans)                                                                 \
-  asm volatile(                                                                                                     \
-      "{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"                                                                  \
-      "wgmma.mma_async.sync.aligned.m64n128" shape ".f32." type "." type                                            \
-      " {"                                                                                                          \
-      "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, "             \
-      "%21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, "             \
-      "%40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, "             \
-      "%59, %60, %61, %62, %63 "                                                                                    \
-      "}, %64, %65, p, 1, 1" trans ";\n}\n"                                                                         \
-      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), \
-        "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]),      \
-        "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]),     \
-        "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]),     \
-        "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]),     \
-        "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]),     \
-        "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), "+f"(d[56]),     \
-        "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])                   \
-      : "l"(a), "l"(b), "r"(scale_d), "n"(kTransA), "n"(kTransB))
+// The operand lists are written out: asm takes no loops. `scale` names scale_d's operand,
+// `operands` A's and B's (two descriptors, or A's four registers and B's descriptor), `trans` the
+// transpose immediates (the 16-bit types) or nothing (tf32, which has none); the inputs follow.
+#define TILESCOPE_WGMMA_M64N128(shape, type, scale, operands, trans, ...)                                              \
+  asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, " scale                                                               \
+               ", 0;\n"                                                                                                \
+               "wgmma.mma_async.sync.aligned.m64n128" shape ".f32." type "." type                                      \
+               " {"                                                                                                    \
+               "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, "       \
+               "%21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, "       \
+               "%40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, "       \
+               "%59, %60, %61, %62, %63 "                                                                              \
+               "}, " operands ", p, 1, 1" trans ";\n}\n"                                                               \
+               : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),       \
+                 "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), \
+                 "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]),            \
+                 "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]),            \
+                 "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]),            \
+                 "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]),            \
+                 "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]), "+f"(d[49]), "+f"(d[50]),            \
+                 "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]),            \
+                 "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])                          \
+               : __VA_ARGS__)
 
-#define TILESCOPE_WGMMA_M64N192(shape, type, trans)                                                                 \
+#define TILESCOPE_WGMMA_M64N192(shape, type, scale, operands, trans, ...)                                           \
   asm volatile(                                                                                                     \
-      "{\n.reg .pred p;\nsetp.ne.b32 p, %98, 0;\n"                                                                  \
+      "{\n.reg .pred p;\nsetp.ne.b32 p, " scale                                                                     \
+      ", 0;\n"                                                                                                      \
       "wgmma.mma_async.sync.aligned.m64n192" shape ".f32." type "." type                                            \
       " {"                                                                                                          \
       "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, "             \
@@ -92,7 +95,7 @@ __device__ __forceinline__ std::uint64_t sw128_descriptor(const void* tile, std:
       "%40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, "             \
       "%59, %60, %61, %62, %63, %64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, "             \
       "%78, %79, %80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95 "                   \
-      "}, %96, %97, p, 1, 1" trans ";\n}\n"                                                                         \
+      "}, " operands ", p, 1, 1" trans ";\n}\n"                                                                     \
       : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]), \
         "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]),      \
         "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]),     \
@@ -105,39 +108,40 @@ __device__ __forceinline__ std::uint64_t sw128_descriptor(const void* tile, std:
         "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]), "+f"(d[78]), "+f"(d[79]), "+f"(d[80]),     \
         "+f"(d[81]), "+f"(d[82]), "+f"(d[83]), "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]), "+f"(d[88]),     \
         "+f"(d[89]), "+f"(d[90]), "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95])                   \
-      : "l"(a), "l"(b), "r"(scale_d), "n"(kTransA), "n"(kTransB))
+      : __VA_ARGS__)
 
-#define TILESCOPE_WGMMA_M64N256(shape, type, trans)                                                                  \
-  asm volatile(                                                                                                      \
-      "{\n.reg .pred p;\nsetp.ne.b32 p, %130, 0;\n"                                                                  \
-      "wgmma.mma_async.sync.aligned.m64n256" shape ".f32." type "." type                                             \
-      " {"                                                                                                           \
-      "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, "              \
-      "%21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, "              \
-      "%40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, "              \
-      "%59, %60, %61, %62, %63, %64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, "              \
-      "%78, %79, %80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, %96, "              \
-      "%97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111, %112, "                \
-      "%113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127 "                    \
-      "}, %128, %129, p, 1, 1" trans ";\n}\n"                                                                        \
-      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]),  \
-        "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]),       \
-        "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]),      \
-        "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]),      \
-        "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]),      \
-        "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]),      \
-        "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), "+f"(d[56]),      \
-        "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]), "+f"(d[64]),      \
-        "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]), "+f"(d[72]),      \
-        "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]), "+f"(d[78]), "+f"(d[79]), "+f"(d[80]),      \
-        "+f"(d[81]), "+f"(d[82]), "+f"(d[83]), "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]), "+f"(d[88]),      \
-        "+f"(d[89]), "+f"(d[90]), "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95]), "+f"(d[96]),      \
-        "+f"(d[97]), "+f"(d[98]), "+f"(d[99]), "+f"(d[100]), "+f"(d[101]), "+f"(d[102]), "+f"(d[103]), "+f"(d[104]), \
-        "+f"(d[105]), "+f"(d[106]), "+f"(d[107]), "+f"(d[108]), "+f"(d[109]), "+f"(d[110]), "+f"(d[111]),            \
-        "+f"(d[112]), "+f"(d[113]), "+f"(d[114]), "+f"(d[115]), "+f"(d[116]), "+f"(d[117]), "+f"(d[118]),            \
-        "+f"(d[119]), "+f"(d[120]), "+f"(d[121]), "+f"(d[122]), "+f"(d[123]), "+f"(d[124]), "+f"(d[125]),            \
-        "+f"(d[126]), "+f"(d[127])                                                                                   \
-      : "l"(a), "l"(b), "r"(scale_d), "n"(kTransA), "n"(kTransB))
+#define TILESCOPE_WGMMA_M64N256(shape, type, scale, operands, trans, ...)                                              \
+  asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, " scale                                                               \
+               ", 0;\n"                                                                                                \
+               "wgmma.mma_async.sync.aligned.m64n256" shape ".f32." type "." type                                      \
+               " {"                                                                                                    \
+               "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, "       \
+               "%21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, "       \
+               "%40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, "       \
+               "%59, %60, %61, %62, %63, %64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, "       \
+               "%78, %79, %80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, %96, "       \
+               "%97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111, %112, "         \
+               "%113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127 "             \
+               "}, " operands ", p, 1, 1" trans ";\n}\n"                                                               \
+               : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),       \
+                 "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), \
+                 "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]),            \
+                 "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]),            \
+                 "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]),            \
+                 "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]),            \
+                 "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]), "+f"(d[49]), "+f"(d[50]),            \
+                 "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]),            \
+                 "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]), "+f"(d[64]),            \
+                 "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]),            \
+                 "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]), "+f"(d[78]),            \
+                 "+f"(d[79]), "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]), "+f"(d[84]), "+f"(d[85]),            \
+                 "+f"(d[86]), "+f"(d[87]), "+f"(d[88]), "+f"(d[89]), "+f"(d[90]), "+f"(d[91]), "+f"(d[92]),            \
+                 "+f"(d[93]), "+f"(d[94]), "+f"(d[95]), "+f"(d[96]), "+f"(d[97]), "+f"(d[98]), "+f"(d[99]),            \
+                 "+f"(d[100]), "+f"(d[101]), "+f"(d[102]), "+f"(d[103]), "+f"(d[104]), "+f"(d[105]), "+f"(d[106]),     \
+                 "+f"(d[107]), "+f"(d[108]), "+f"(d[109]), "+f"(d[110]), "+f"(d[111]), "+f"(d[112]), "+f"(d[113]),     \
+                 "+f"(d[114]), "+f"(d[115]), "+f"(d[116]), "+f"(d[117]), "+f"(d[118]), "+f"(d[119]), "+f"(d[120]),     \
+                 "+f"(d[121]), "+f"(d[122]), "+f"(d[123]), "+f"(d[124]), "+f"(d[125]), "+f"(d[126]), "+f"(d[127])      \
+               : __VA_ARGS__)
 
 // The input types wrapped here.
 enum class WgmmaInput { F16, BF16, TF32 };
@@ -153,22 +157,48 @@ __device__ __forceinline__ void wgmma_m64(float (&d)[kN / 2], std::uint64_t a, s
   static_assert(kN == 128 || kN == 192 || kN == 256, "the widths wrapped here");
   static_assert(T != WgmmaInput::TF32 || (kTransA == 0 && kTransB == 0), "tf32 operands are K-major");
 #ifdef TILESCOPE_SM90A_PTX
-// The transpose immediates' operand numbers follow the accumulators, a, b and scale_d.
-#define TILESCOPE_WGMMA_OF_TYPE(width, trans)          \
-  if constexpr (T == WgmmaInput::BF16)                 \
-    TILESCOPE_WGMMA_M64N##width("k16", "bf16", trans); \
-  else if constexpr (T == WgmmaInput::F16)             \
-    TILESCOPE_WGMMA_M64N##width("k16", "f16", trans);  \
-  else                                                 \
-    TILESCOPE_WGMMA_M64N##width("k8", "tf32", "");
+// The operands' numbers follow the accumulators: a, b, scale_d and the transpose immediates.
+#define TILESCOPE_WGMMA_OF_TYPE(width, scale, operands, trans)                                                     \
+  if constexpr (T == WgmmaInput::BF16)                                                                             \
+    TILESCOPE_WGMMA_M64N##width("k16", "bf16", scale, operands, trans, "l"(a), "l"(b), "r"(scale_d), "n"(kTransA), \
+                                "n"(kTransB));                                                                     \
+  else if constexpr (T == WgmmaInput::F16)                                                                         \
+    TILESCOPE_WGMMA_M64N##width("k16", "f16", scale, operands, trans, "l"(a), "l"(b), "r"(scale_d), "n"(kTransA),  \
+                                "n"(kTransB));                                                                     \
+  else                                                                                                             \
+    TILESCOPE_WGMMA_M64N##width("k8", "tf32", scale, operands, "", "l"(a), "l"(b), "r"(scale_d));
   if constexpr (kN == 128) {
-    TILESCOPE_WGMMA_OF_TYPE(128, ", %67, %68")
+    TILESCOPE_WGMMA_OF_TYPE(128, "%66", "%64, %65", ", %67, %68")
   } else if constexpr (kN == 192) {
-    TILESCOPE_WGMMA_OF_TYPE(192, ", %99, %100")
+    TILESCOPE_WGMMA_OF_TYPE(192, "%98", "%96, %97", ", %99, %100")
   } else {
-    TILESCOPE_WGMMA_OF_TYPE(256, ", %131, %132")
+    TILESCOPE_WGMMA_OF_TYPE(256, "%130", "%128, %129", ", %131, %132")
   }
 #undef TILESCOPE_WGMMA_OF_TYPE
+#endif
+}
+
+// The register-sourced form, tf32: A (64 x 8) comes from the warpgroup's registers, four per
+// thread in the layout of the accumulators' first 8 columns (lane 4 g + t of warp w: a[0] =
+// A(16 w + g, t), a[1] = A(16 w + g + 8, t), a[2] = A(16 w + g, t + 4), a[3] = A(16 w + g + 8, t + 4)),
+// and B (8 x kN) by descriptor, K-major. The instruction reads those registers while it runs:
+// they must not change before a wgmma_wait says it is done.
+template <int kN>
+__device__ __forceinline__ void wgmma_m64_tf32_registers(float (&d)[kN / 2], const std::uint32_t (&a)[4],
+                                                         std::uint64_t b, int scale_d) {
+  static_assert(kN == 128 || kN == 192 || kN == 256, "the widths wrapped here");
+#ifdef TILESCOPE_SM90A_PTX
+#define TILESCOPE_WGMMA_REGISTERS(width, scale, operands)                                                            \
+  TILESCOPE_WGMMA_M64N##width("k8", "tf32", scale, operands, "", "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(b), \
+                              "r"(scale_d))
+  if constexpr (kN == 128) {
+    TILESCOPE_WGMMA_REGISTERS(128, "%69", "{%64, %65, %66, %67}, %68");
+  } else if constexpr (kN == 192) {
+    TILESCOPE_WGMMA_REGISTERS(192, "%101", "{%96, %97, %98, %99}, %100");
+  } else {
+    TILESCOPE_WGMMA_REGISTERS(256, "%133", "{%128, %129, %130, %131}, %132");
+  }
+#undef TILESCOPE_WGMMA_REGISTERS
 #endif
 }
 #undef TILESCOPE_WGMMA_M64N128

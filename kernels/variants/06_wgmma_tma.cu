@@ -23,6 +23,7 @@
 #include "kernels/core/typed_configs.h"
 #include "kernels/core/variant.h"
 #include "kernels/core/variant_launch.cuh"
+#include "kernels/cuda/device_info.h"
 #include "kernels/cuda/sm90a_build.h"
 #include "kernels/instrument/probe.cuh"
 #include "kernels/instrument/timeline_probe.cuh"
@@ -87,13 +88,32 @@ constexpr WgmmaParams kParams[] = {
      .tma_store = true,
      .tf32 = true,
      .description = "TF32, the square tile (AᵀA: both operands from one transposed copy of A)"},
+    // tf32 gemm without the pass: the tile computed transposed, B's slabs read into registers.
+    {.bm = 256,
+     .bn = 128,
+     .bk = 32,
+     .n = 256,
+     .tf32 = true,
+     .register_sourced = true,
+     .band = 4,
+     .description = "TF32 with no pass: C computed transposed (Cᵀ = Bᵀ Aᵀ), each slab of B read from shared memory "
+                    "into registers as wgmma's A"},
+    {.bm = 128,
+     .bn = 128,
+     .bk = 32,
+     .n = 128,
+     .stages = 5,
+     .tf32 = true,
+     .register_sourced = true,
+     .description = "TF32 with no pass, half the tile: twice the blocks, for the sizes that leave SMs idle"},
 };
 constexpr int kNumConfigs = sizeof(kParams) / sizeof(kParams[0]);
 
 // The kernel text's tile of row C.
 template <int C>
 using RowShape = WgShape<kParams[C].bm, kParams[C].bn, kParams[C].bk, kParams[C].n, kParams[C].stages,
-                         kParams[C].consumers, kParams[C].cluster, kParams[C].persistent, kParams[C].tma_store>;
+                         kParams[C].consumers, kParams[C].cluster, kParams[C].persistent, kParams[C].tma_store,
+                         kParams[C].register_sourced, kParams[C].band>;
 
 // Copies a rows x cols matrix between leading dimensions (to give the TMA 16-byte aligned rows).
 template <typename T>
@@ -169,13 +189,16 @@ void keep_pool_memory() {
 // "128x256_s4": the block tile, the stages; tf32_ before the rows for tf32; _k32 for a slab depth
 // other than one 128-byte row of the type (64 k, tf32's 32); _w1 for one consumer warpgroup where
 // the tile would have more, _np for one block per tile, _st for C stored through shared memory by
-// the TMA, _c2 for clusters of two.
+// the TMA, _c2 for clusters of two, _rs for B from the registers (register-sourced), _b4 for bands
+// of 4 block rows where the order's are not 8.
 std::string config_name(const WgmmaParams& p) {
   const int row = row_k(p.tf32 ? Precision::TF32 : Precision::F16);
+  const int sliced = p.register_sourced ? p.bn : p.bm;
   return std::string(p.tf32 ? "tf32_" : "") + std::to_string(p.bm) + "x" + std::to_string(p.bn) + "_s" +
          std::to_string(p.stages) + (p.bk != row ? "_k" + std::to_string(p.bk) : "") +
-         (p.consumers * 64 != p.bm ? "_w" + std::to_string(p.consumers) : "") + (p.persistent ? "" : "_np") +
-         (p.tma_store ? "_st" : "") + (p.cluster > 1 ? "_c" + std::to_string(p.cluster) : "");
+         (p.consumers * 64 != sliced ? "_w" + std::to_string(p.consumers) : "") + (p.persistent ? "" : "_np") +
+         (p.tma_store ? "_st" : "") + (p.cluster > 1 ? "_c" + std::to_string(p.cluster) : "") +
+         (p.register_sourced ? "_rs" : "") + (p.band != kGroupRows ? "_b" + std::to_string(p.band) : "");
 }
 
 // ---- tensor maps ----------------------------------------------------------------------------------
@@ -277,6 +300,12 @@ const std::vector<TileParam> kTileParams = {
     {"cluster_m", "blocks per cluster, tiles one above the other sharing each B slab by TMA multicast (gemm)"},
     {"persistent", "1: one block per SM walking the tiles; 0: one block per tile"},
     {"tma_store", "1: C through shared memory and TMA stores; 0: from the registers"},
+    {"register_sourced",
+     "1 (tf32 gemm): B read into registers as wgmma's A and C computed transposed, no transposing pass; bm is then "
+     "the instruction's rows of C (wgmma_n divides it) and bn whole slices of 64 columns per consumer"},
+    {"band",
+     "block rows per band of the tile order: the blocks walk down a band before moving one block column right, "
+     "sharing its panels of A in L2 (8 by default; fewer for tall tiles or deep K)"},
 };
 
 TileValues values_of(const WgmmaParams& p) {
@@ -288,7 +317,9 @@ TileValues values_of(const WgmmaParams& p) {
           {"consumers", p.consumers},
           {"cluster_m", p.cluster},
           {"persistent", p.persistent ? 1 : 0},
-          {"tma_store", p.tma_store ? 1 : 0}};
+          {"tma_store", p.tma_store ? 1 : 0},
+          {"register_sourced", p.register_sourced ? 1 : 0},
+          {"band", p.band}};
 }
 
 // Booleans arrive as whole numbers: anything but 0 and 1 is refused (typed_refusal) before this
@@ -304,6 +335,8 @@ WgmmaParams params_of_values(const TileValues& v) {
   p.cluster = tile_value(v, "cluster_m", 0);
   p.persistent = tile_value(v, "persistent", 1) != 0;
   p.tma_store = tile_value(v, "tma_store", 0) != 0;
+  p.register_sourced = tile_value(v, "register_sourced", 0) != 0;
+  p.band = tile_value(v, "band", kGroupRows);
   p.description = "a tile typed by the learner, compiled at run time";
   return p;
 }
@@ -329,16 +362,38 @@ TileConfig wgmma_config(const WgmmaParams& p);
 // did not compile at all (192 x 256 with three: 128 of 152).
 constexpr int kConsumerRegistersBesidesAccumulators = 40;
 
+// The register-sourced tile's own shape rules (WgShape's static_asserts): C's rows are the
+// instructions' n, its columns the consumers' 64-wide slices; C leaves from the registers.
+std::string register_sourced_shape_refusal(const WgmmaParams& p) {
+  auto n = [](int v) { return std::to_string(v); };
+  if (p.bn < 64 || p.bn % (64 * p.consumers) != 0)
+    return "bn = " + n(p.bn) + ": with register_sourced=1 each of the " + n(p.consumers) +
+           " consumer warpgroup(s) takes whole slices of 64 columns (an instruction's m), so bn must be a multiple of "
+           "64 x " +
+           n(p.consumers) + " = " + n(64 * p.consumers);
+  if (p.bm < p.n || p.bm % p.n != 0)
+    return "bm = " + n(p.bm) +
+           ": with register_sourced=1 the tile's rows are the instructions' n, so wgmma_n = " + n(p.n) +
+           " must divide bm";
+  if (p.cluster != 1 || p.tma_store)
+    return "register_sourced=1 stores C from the registers, each block alone: cluster_m=1 and tma_store=0";
+  return "";
+}
+
 // What the kernel text cannot take, in the words of its static_asserts; the device's limits
 // (shared memory, threads) are checked for every configuration by unsupported_reason().
 std::string typed_refusal(const TileValues& values, const WgmmaParams& p) {
   auto n = [](int v) { return std::to_string(v); };
-  for (const char* key : {"persistent", "tma_store"})
+  for (const char* key : {"persistent", "tma_store", "register_sourced"})
     if (tile_value(values, key, 0) > 1) return std::string(key) + " = " + n(tile_value(values, key, 0)) + ": 0 or 1";
+  if (p.band < 1) return "band = " + n(p.band) + ": a band holds at least one block row";
   if (p.consumers < 1 || p.consumers > kTimelineMaxConsumers)
     return "consumers = " + n(p.consumers) + ": 1 to " + n(kTimelineMaxConsumers) +
            " consumer warpgroups (the timeline's records have room for " + n(kTimelineMaxConsumers) + ")";
-  if (p.bm < 64 || p.bm % (64 * p.consumers) != 0)
+  if (p.register_sourced) {
+    const std::string shape = register_sourced_shape_refusal(p);
+    if (!shape.empty()) return shape;
+  } else if (p.bm < 64 || p.bm % (64 * p.consumers) != 0)
     return "bm = " + n(p.bm) + ": each of the " + n(p.consumers) +
            " consumer warpgroup(s) issues whole m64 instructions, so bm must be a multiple of 64 x " + n(p.consumers) +
            " = " + n(64 * p.consumers);
@@ -351,7 +406,7 @@ std::string typed_refusal(const TileValues& values, const WgmmaParams& p) {
            "for 16-bit inputs; kernels/ptx/wgmma_ptx.cuh wraps these three, whose B starts on a 64-wide box)";
   if (p.bn < 64 || p.bn % 64 != 0)
     return "bn = " + n(p.bn) + ": B arrives in TMA boxes 64 columns wide, so bn must be a multiple of 64";
-  if (p.bn % p.n != 0)
+  if (!p.register_sourced && p.bn % p.n != 0)
     return "wgmma_n = " + n(p.n) + " does not divide bn = " + n(p.bn) + ": each slice issues bn / n whole instructions";
   const int tf32_row = row_k(Precision::TF32);
   if (p.bk < tf32_row || p.bk % tf32_row != 0 || p.bk > kMaxBoxSide)
@@ -367,11 +422,15 @@ std::string typed_refusal(const TileValues& values, const WgmmaParams& p) {
   if (p.cluster < 1 || p.cluster > kMaxCluster || (p.bn / 64) % p.cluster != 0)
     return "cluster_m = " + n(p.cluster) + ": 1 to " + n(kMaxCluster) +
            " blocks (the portable cluster size), sharing B's " + n(p.bn / 64) + " boxes of 64 columns evenly";
-  const int accumulators = slices_of(p) * p.bn / 2;
-  if (accumulators + kConsumerRegistersBesidesAccumulators > consumer_registers(p))
-    return n(slices_of(p)) + " slice(s) x bn / 2 = " + n(accumulators) + " accumulators per consumer thread, and " +
-           n(kConsumerRegistersBesidesAccumulators) + " registers besides, do not fit the " + n(consumer_registers(p)) +
-           " registers each of " + n(p.consumers) +
+  // Register-sourced: each slice's accumulators run along bm, and a slab's fragments (bk / 8 steps
+  // of four registers per slice) are held until its products are done.
+  const int accumulators = slices_of(p) * slice_span_of(p) / 2,
+            fragments = p.register_sourced ? slices_of(p) * p.bk / 8 * 4 : 0;
+  if (accumulators + fragments + kConsumerRegistersBesidesAccumulators > consumer_registers(p))
+    return n(slices_of(p)) + " slice(s) x " + (p.register_sourced ? "bm" : "bn") + " / 2 = " + n(accumulators) +
+           " accumulators per consumer thread, " + (p.register_sourced ? n(fragments) + " for B's fragments, " : "") +
+           "and " + n(kConsumerRegistersBesidesAccumulators) + " registers besides, do not fit the " +
+           n(consumer_registers(p)) + " registers each of " + n(p.consumers) +
            " consumer warpgroup(s) gets (setmaxnreg: the register file less the producer's): take more consumers, "
            "or a smaller tile";
   return "";
@@ -383,6 +442,7 @@ bool wgmma_typed_config(const TileValues& values, TileConfig* out, std::string* 
   if (!why->empty()) return false;
   *out = wgmma_config(p);
   // Typed before its input type is chosen: the instruction's k is the type's.
+  if (p.register_sourced) return true;  // tf32's alone: wgmma_config said it
   out->math = p.n == 256   ? "wgmma m64n256 tensor cores (k16 for f16 and bf16, k8 for tf32), FP32 accumulation"
               : p.n == 192 ? "wgmma m64n192 tensor cores (k16 for f16 and bf16, k8 for tf32), FP32 accumulation"
                            : "wgmma m64n128 tensor cores (k16 for f16 and bf16, k8 for tf32), FP32 accumulation";
@@ -392,16 +452,16 @@ bool wgmma_typed_config(const TileValues& values, TileConfig* out, std::string* 
 // ---- the kernels --------------------------------------------------------------------------------
 // The name expression of one kernel, as NVRTC compiles it and the demangler writes it.
 std::string wgmma_kernel_name(const WgmmaParams& p, Precision q, bool ata, const char* probe) {
-  const std::string shape =
-      kernel_name("WgShape", {std::to_string(p.bm), std::to_string(p.bn), std::to_string(p.bk), std::to_string(p.n),
-                              std::to_string(p.stages), std::to_string(p.consumers), std::to_string(p.cluster),
-                              cpp_bool(p.persistent), cpp_bool(p.tma_store)});
+  const std::string shape = kernel_name(
+      "WgShape", {std::to_string(p.bm), std::to_string(p.bn), std::to_string(p.bk), std::to_string(p.n),
+                  std::to_string(p.stages), std::to_string(p.consumers), std::to_string(p.cluster),
+                  cpp_bool(p.persistent), cpp_bool(p.tma_store), cpp_bool(p.register_sourced), std::to_string(p.band)});
   return kernel_name("wgmma_tma_kernel", {precision_argument(q), shape, cpp_bool(ata), probe});
 }
 
-// Whether a tile has an AᵀA kernel: square tiles, each block alone.
+// Whether a tile has an AᵀA kernel: square tiles, each block alone, both operands in shared memory.
 constexpr bool computes_ata(const WgmmaParams& p) {
-  return p.bm == p.bn && p.cluster == 1;
+  return p.bm == p.bn && p.cluster == 1 && !p.register_sourced;
 }
 
 // A compiled row's kernel for the input type and problem.
@@ -493,17 +553,18 @@ void launch_with(const GemmArgs& g, int config_index, const Probe& probe) {
   // N-major boxes of 64 columns x bk k. tf32: every box K-major, 32 k x the tile's rows: gemm's A as
   // it is and B transposed (N x K, in boxes of bn / cluster rows: a block's share), AᵀA's A
   // transposed (N x K), read by one map for both operands.
-  const bool tf32 = g.precision == Precision::TF32;
+  // The register-sourced rows read tf32's B as it lies, in N-major boxes of 32 columns x bk k.
+  const bool tf32 = g.precision == Precision::TF32, b_transposed = tf32 && !p.register_sourced;
   const int row = row_k(g.precision);
   const TmaOperand a(g.a, g.precision, ata ? s.K : s.M, ata ? s.N : s.K, ata && tf32, g.stream);
   const std::unique_ptr<TmaOperand> b =
-      ata ? nullptr : std::make_unique<TmaOperand>(g.b, g.precision, s.K, s.N, tf32, g.stream);
+      ata ? nullptr : std::make_unique<TmaOperand>(g.b, g.precision, s.K, s.N, b_transposed, g.stream);
   CUtensorMap a_map = ata && tf32 ? make_input_map(a.data(), g.precision, s.N, s.K, a.ld(), row, p.bm)
                       : ata       ? make_input_map(a.data(), g.precision, s.K, s.N, a.ld(), 64, p.bk)
                                   : make_input_map(a.data(), g.precision, s.M, s.K, a.ld(), row, p.bm);
-  CUtensorMap b_map = ata    ? a_map
-                      : tf32 ? make_input_map(b->data(), g.precision, s.N, s.K, b->ld(), row, p.bn / p.cluster)
-                             : make_input_map(b->data(), g.precision, s.K, s.N, b->ld(), 64, p.bk);
+  CUtensorMap b_map = ata            ? a_map
+                      : b_transposed ? make_input_map(b->data(), g.precision, s.N, s.K, b->ld(), row, p.bn / p.cluster)
+                                     : make_input_map(b->data(), g.precision, s.K, s.N, b->ld(), row, p.bk);
   // C by TMA stores where its rows are 16-byte aligned; otherwise (and where the configuration
   // stores from the registers) the map is a stand-in the kernel never reads.
   bool use_c_map = p.tma_store && reinterpret_cast<std::uintptr_t>(g.c) % 16 == 0 && s.N % 4 == 0;
@@ -591,6 +652,12 @@ std::string wgmma_refuses(Problem problem, Precision precision, const TileConfig
   if (cfg.typed.empty() && p.tf32 != tf32)
     return "configuration " + cfg.name + " is compiled for " + (p.tf32 ? "tf32" : "f16 and bf16") + "; for " +
            to_string(precision) + " choose one of " + family_config_names(tf32);
+  if (p.register_sourced && !tf32)
+    return "register_sourced=1 is tf32's: the 16-bit types read B where it lies already (wgmma's transpose bit)";
+  if (p.register_sourced && problem == Problem::Ata)
+    return "register_sourced=1 computes gemm: AᵀA's operands are both N-major, and only one can come from the "
+           "registers (choose " +
+           ata_config_names(tf32) + ")";
   if (p.bk % row_k(precision) != 0)
     return "bk = " + std::to_string(p.bk) + ": a slab of " + to_string(precision) + " is whole 128-byte rows, " +
            std::to_string(row_k(precision)) + " k each";
@@ -609,22 +676,31 @@ std::size_t wgmma_shared_bytes(const TileConfig& cfg, Precision precision) {
 }
 
 // ---- the mapping model ---------------------------------------------------------------------------
+// A persistent launch runs one block per SM: where the program found no GPU, the model assumes an
+// H100 SXM's.
+constexpr int kAssumedSms = 132;
+
 // What wgmma_tma_kernel does, as plain host code: tile b is block b (a persistent block computes
 // tiles b, b + grid, ... and says so to the traced build's probe); warps 0-3 copy, warps 4.. compute.
 class WgmmaModel final : public BlockTileModel {
  public:
   WgmmaModel(const WgmmaParams& p, Problem problem, Precision precision, const Shape& shape)
-      : BlockTileModel(
-            {p.bm, p.bn, p.bk, threads_of(p) / 32, "copied", " by the TMA, one thread issuing every box", p.cluster},
-            problem, shape),
+      : BlockTileModel({p.bm, p.bn, p.bk, threads_of(p) / 32, "copied", " by the TMA, one thread issuing every box",
+                        p.cluster, p.band},
+                       problem, shape),
         p_(p),
         precision_(precision),
         // As launch_with decides, for a C that cudaMalloc placed (256-byte aligned): C leaves by its
         // map where its rows are whole 16-byte vectors, and gemm's in pairs where they are whole
         // 8-byte ones.
         maps_(p.tma_store && shape.N % 4 == 0),
-        pairs_(problem == Problem::Gemm && shape.N % 2 == 0) {
+        pairs_(problem == Problem::Gemm && shape.N % 2 == 0 && !p.register_sourced) {
     build_picture(precision);
+    if (p.register_sourced) {
+      // Each slab's fragments of B out of its stage; C, transposed, from the registers.
+      listed_ = {kLoadBFragment, kStoreC};
+      return;
+    }
     // From the registers: every tile without the map, and AᵀA's diagonal tiles with it.
     if (!maps_ || ata()) {
       listed_.push_back(kStoreC);
@@ -637,10 +713,17 @@ class WgmmaModel final : public BlockTileModel {
     }
   }
 
-  int writer_slots() const override { return slices_of(p_) * p_.bn / 2; }
+  int writer_slots() const override { return slices_of(p_) * slice_span_of(p_) / 2; }
   const FragmentPicture* fragments() const override { return &picture_; }
-  // Its operands never pass through a lane: the memory view has none of their accesses to draw.
+  // Its operands never pass through a lane (but B's fragments in the register-sourced tile): the
+  // memory view has none of the copies to draw.
   std::string memory_note() const override {
+    if (p_.register_sourced)
+      return "The TMA copies A and B into shared memory as whole boxes that one thread asks for: no lane has an "
+             "address, and the load/store unit's counters never see them. The tensor cores read A's rows from "
+             "shared memory themselves, through wgmma's descriptor. B passes through the lanes: each thread reads "
+             "its fragments of every slab out of the N-major stage, four words per 8 k, listed here with their "
+             "banks; then C, transposed, leaves from the registers one float at a time.";
     return "The TMA copies A and B into shared memory as whole boxes that one thread asks for: no lane has an "
            "address, and the load/store unit's counters (sectors per request, bank conflicts) never see them. "
            "The tensor cores read the tiles from shared memory themselves, through wgmma's descriptors (no "
@@ -663,8 +746,11 @@ class WgmmaModel final : public BlockTileModel {
     const bool staged = staged_tile(bx);
     const int slices = slices_of(p_), per_box = kCBoxCols / 8 * 2;
     switch (listed_[site]) {
+      case kLoadBFragment:
+        return phases() * slices * (p_.bk / 8) * 4;
       case kStoreC:
       case kStoreMirror:
+        if (p_.register_sourced) return slices * slice_span_of(p_) / 2;
         return staged ? 0 : slices * (p_.bn / 8) * 2 * (pairs_ ? 1 : 2);
       case kStageC:
         return staged ? slices * (p_.bn / kCBoxCols) * per_box : 0;
@@ -679,7 +765,11 @@ class WgmmaModel final : public BlockTileModel {
     // Warps 0-3 are the producer warpgroup, which stores nothing.
     if (!block_active(bx, by) || warp < 4) return;
     const int group = warp / 4 - 1, q = warp % 4;
-    if (k == kStoreC || k == kStoreMirror)
+    if (k == kLoadBFragment)
+      fragment_load(bx, group, q, step, out);
+    else if (p_.register_sourced)
+      transposed_store(bx, group, q, step, out);
+    else if (k == kStoreC || k == kStoreMirror)
       register_store(k, bx, group, q, step, out);
     else
       staged_store(k, bx, group, q, step, out);
@@ -698,7 +788,7 @@ class WgmmaModel final : public BlockTileModel {
   }
 
  private:
-  enum Site { kStoreC, kStoreMirror, kStageC, kStageMirror };
+  enum Site { kStoreC, kStoreMirror, kStageC, kStageMirror, kLoadBFragment };
   int listed(Site k) const {
     const auto at = std::find(listed_.begin(), listed_.end(), k);
     return at == listed_.end() ? -1 : static_cast<int>(at - listed_.begin());
@@ -717,7 +807,27 @@ class WgmmaModel final : public BlockTileModel {
       return {name, 'C', space, AccessKind::Store, bytes, what, unit, stream};
     };
     switch (k) {
+      case kLoadBFragment:
+        return {"B's fragments out of shared memory",
+                'B',
+                MemorySpace::Shared,
+                AccessKind::Load,
+                4,
+                "f.a[sl][kk][e] = *x, x = b_tile + places.at[sl][e] + kk * 1024 (load_b_fragments): lane 4 g + t of "
+                "warp q reads B(k, c) at k = 8 kk + t and k + 4, c = 16 q + g and c + 8 of its slice, a 4-byte load "
+                "(LDS) each, from four places worked out once (the swizzle repeats every 8 rows); one load's 32 lanes "
+                "read four rows of a box, eight floats in each, which the swizzle "
+                "(chunk XOR row % 8) spreads over 16 of the 32 banks: a 2-way conflict",
+                "register of a slab's fragments",
+                kWgmmaBFragment};
       case kStoreC:
+        if (p_.register_sourced)
+          return c_store("C to global memory", MemorySpace::Global, 4,
+                         "probe.store(out.C, row * N + col, acc[sl][4 j + r], ..) (store_tile_transposed): the "
+                         "accumulators hold Cᵀ, so lane 4 g + t's register 4 j + r is C(8 j + 2 t + r % 2, 16 q + g + "
+                         "8 (r / 2)) of its slice; a 4-byte store (STG.E) each, four rows of C with eight neighbours "
+                         "in each per store",
+                         "accumulator of a slice", kRecordStoreC);
         if (pairs_)
           return c_store("C to global memory", MemorySpace::Global, 8,
                          "probe.store(out.C, at, pair, slot0 + r): a lane's two neighbouring accumulators C(row, col), "
@@ -779,6 +889,45 @@ class WgmmaModel final : public BlockTileModel {
         out->address[lane] = (k == kStoreC ? row * N + col : col * N + row) * 4;
     }
   }
+  // load_b_fragments, slab after slab of the tile: per slice, per step kk (8 k), the four elements
+  // e of a lane's fragment, B(k + 4 (e / 2), c + 8 (e % 2)) at k = 8 kk + t, c = 64 slice + 16 q + g,
+  // from the slab's stage. The stage is the block's slab count modulo the ring: a persistent block
+  // has gone through the slabs of its tiles before this one (tiles b - grid, b - 2 grid, ..).
+  void fragment_load(int bx, int group, int q, int step, WarpAccess* out) const {
+    const int per_slab = slices_of(p_) * (p_.bk / 8) * 4;
+    const int slab = step / per_slab, e = step % 4, kk = step / 4 % (p_.bk / 8),
+              sl = step / 4 / (p_.bk / 8) % slices_of(p_);
+    const std::int64_t before = static_cast<std::int64_t>(bx / blocks_launched()) * phases();
+    const int stage = static_cast<int>((before + slab) % p_.stages);
+    const int stage_bytes = (p_.bm + p_.bn) * p_.bk * operand_bytes(precision_);
+    const std::int64_t b_tile =
+        static_cast<std::int64_t>(stage) * stage_bytes + p_.bm * p_.bk * operand_bytes(precision_);
+    for (int lane = 0; lane < kWarpLanes; ++lane) {
+      const int k = 8 * kk + lane % 4 + 4 * (e / 2),
+                c = 64 * (group * slices_of(p_) + sl) + 16 * q + lane / 4 + 8 * (e % 2);
+      out->address[lane] = b_tile + (c / 32) * box_bytes_of(p_) + sw128_float_byte(k, c % 32);
+    }
+  }
+  // The blocks a launch runs, for a persistent configuration as blocks_of counts them on the GPU
+  // the program found (one per SM); with none, an H100 SXM's 132.
+  std::int64_t blocks_launched() const {
+    const int tiles = grid().x;
+    if (!p_.persistent) return tiles;
+    const DeviceInfo& d = probe_device();
+    return std::min<std::int64_t>(tiles, d.ok() ? d.sm_count : kAssumedSms);
+  }
+  // store_tile_transposed: per slice, per accumulator 4 j + r, lane 4 g + t stores C(8 j + 2 t +
+  // r % 2, 64 slice + 16 q + g + 8 (r / 2)) of the tile.
+  void transposed_store(int bx, int group, int q, int step, WarpAccess* out) const {
+    const TileRect c = c_tile(bx);
+    const std::int64_t M = shape().M, N = shape().N;
+    const int r = step % 4, j = step / 4 % (slice_span_of(p_) / 8), sl = step / 4 / (slice_span_of(p_) / 8);
+    for (int lane = 0; lane < kWarpLanes; ++lane) {
+      const std::int64_t row = c.row0 + 8 * j + 2 * (lane % 4) + r % 2,
+                         col = c.col0 + 64 * (group * slices_of(p_) + sl) + 16 * q + lane / 4 + 8 * (r / 2);
+      if (row < M && col < N) out->address[lane] = (row * N + col) * 4;
+    }
+  }
   // store_tile_staged: per slice (none below C), per box of 32 columns, per 8 columns jj and half h,
   // lane 4 g + t writes its pair at row 16 q + g + 8 h, column 8 jj + 2 t of the box, into buffer
   // 2 group + box % 2 (gemm's take turns, counted across the tiles, but a slice has bn / 32 boxes,
@@ -802,34 +951,49 @@ class WgmmaModel final : public BlockTileModel {
   // Row r is in slice r / 64, of consumer warpgroup slice / slices (warps 4 + 4 consumer ..), its
   // warp (r % 64) / 16; lane 4 g + t holds accumulator 4 j + r of the slice's C(16 q + g + 8 (r / 2),
   // 8 j + 2 t + r % 2) (wgmma_ptx.cuh); slots count on from one slice to the next.
+  // Register-sourced: the same with rows and columns exchanged (the accumulators hold Cᵀ).
   void owner_in_block(int r, int c, Owner* o) const override {
+    if (p_.register_sourced) std::swap(r, c);
     const int slice = r / 64, r64 = r % 64, r16 = r % 16;
     o->thread_x = (r16 % 8) * 4 + (c % 8) / 2;
     o->thread_y = 4 + 4 * (slice / slices_of(p_)) + r64 / 16;
-    o->slot = (slice % slices_of(p_)) * (p_.bn / 2) + 4 * (c / 8) + 2 * (r16 / 8) + c % 2;
+    o->slot = (slice % slices_of(p_)) * (slice_span_of(p_) / 2) + 4 * (c / 8) + 2 * (r16 / 8) + c % 2;
   }
   // The TMA filled a stage of the ring; every consumer warpgroup multiplied its slices straight out
   // of it (the tensor cores read A and B there) and freed it, while the next slabs' copies ran.
   void describe_phase(int, int phase, PhaseWork* w) const override {
-    const int slices = slices_of(p_), per_slice = p_.bk / instruction_k(precision_) * (p_.bn / p_.n),
-              stage_kb = picture_.stage_bytes / 1024;
-    const std::string bn = std::to_string(p_.bn);
-    w->shared = {static_cast<std::int64_t>(p_.consumers) * slices * (64 + p_.bn), "slices x (64 + BN)",
-                 std::to_string(p_.consumers * slices) + " x (64 + " + bn + ")"};
+    const int span = slice_span_of(p_), slices = slices_of(p_),
+              per_slice = p_.bk / instruction_k(precision_) * (span / p_.n), stage_kb = picture_.stage_bytes / 1024;
+    const std::string spanned = std::to_string(span);
+    w->shared = {static_cast<std::int64_t>(p_.consumers) * slices * (64 + span),
+                 p_.register_sourced ? "slices x (64 + BM)" : "slices x (64 + BN)",
+                 std::to_string(p_.consumers * slices) + " x (64 + " + spanned + ")"};
     w->words.push_back("One thread of the producer warpgroup had the TMA copy the slab from global memory into stage " +
                        std::to_string(phase % p_.stages) + " of a ring of " + std::to_string(p_.stages) + " (" +
                        std::to_string(stage_kb) + " KB a stage, 128-byte swizzled, zeros past the matrices' edges)" +
                        (p_.cluster > 1 ? ": this block's A box and its share of B's boxes, which the TMA multicast "
                                          "into the shared memory of every block of the cluster."
                                        : "."));
-    w->words.push_back("Each of the " + std::to_string(p_.consumers) +
-                       " consumer warpgroup(s) waited on the stage's "
-                       "\"full\" mbarrier, then issued " +
-                       std::to_string(per_slice) + " wgmma m64n" + std::to_string(p_.n) + "k" +
-                       std::to_string(instruction_k(precision_)) + " per slice of 64 rows (" + std::to_string(slices) +
-                       " slice(s) each): the tensor cores read A "
-                       "and B straight from the stage into the warpgroup's accumulator registers. Then its warps "
-                       "arrived on the stage's \"empty\" mbarrier, so that the producer may refill it.");
+    if (p_.register_sourced)
+      w->words.push_back(
+          "Each of the " + std::to_string(p_.consumers) +
+          " consumer warpgroup(s) waited on the stage's \"full\" mbarrier, read its fragments of B out of the stage "
+          "into registers (four words per 8 k of each slice of 64 columns), then issued " +
+          std::to_string(per_slice) + " wgmma m64n" + std::to_string(p_.n) + "k8 per slice (" + std::to_string(slices) +
+          " slice(s) each) with those registers as the instruction's A and A's rows, read by the tensor cores from "
+          "the stage, as its B: the product is Cᵀ. It waited for them to finish (they read the fragments' registers "
+          "while they run), then its warps arrived on the stage's \"empty\" mbarrier, so that the producer may "
+          "refill it.");
+    else
+      w->words.push_back("Each of the " + std::to_string(p_.consumers) +
+                         " consumer warpgroup(s) waited on the stage's "
+                         "\"full\" mbarrier, then issued " +
+                         std::to_string(per_slice) + " wgmma m64n" + std::to_string(p_.n) + "k" +
+                         std::to_string(instruction_k(precision_)) + " per slice of 64 rows (" +
+                         std::to_string(slices) +
+                         " slice(s) each): the tensor cores read A "
+                         "and B straight from the stage into the warpgroup's accumulator registers. Then its warps "
+                         "arrived on the stage's \"empty\" mbarrier, so that the producer may refill it.");
     const int ahead = std::min(picture_.in_flight, phases() - phase - 1);
     w->words.push_back(ahead > 0 ? "Meanwhile the TMA was copying the next " + std::to_string(ahead) +
                                        " slab(s) into other stages."
@@ -856,15 +1020,31 @@ class WgmmaModel final : public BlockTileModel {
     f.mma_n = p_.n;
     f.mma_k = k;
     f.group_warps = 4;
-    f.warps_m = p_.consumers;  // one warp tile per consumer warpgroup: its slices, the tile's width
+    // One warp tile per consumer warpgroup: its slices, the tile's width (register-sourced: of Cᵀ,
+    // whose rows the instruction computes).
+    f.warps_m = p_.consumers;
     f.warps_n = 1;
     f.warp_m = 64 * slices_of(p_);
-    f.warp_n = p_.bn;
+    f.warp_n = slice_span_of(p_);
     f.producer_warps = 4;
     f.stages = p_.stages;
     // While slab s is multiplied, s - 1 may still be (one commit group in flight) and its stage is
-    // not free yet: the copies of s + 1 .. s + stages - 2 are in flight.
-    f.in_flight = p_.stages - 2;
+    // not free yet: the copies of s + 1 .. s + stages - 2 are in flight. The register-sourced
+    // consumers wait for each slab's products before freeing its stage: s + 1 .. s + stages - 1.
+    f.in_flight = p_.stages - (p_.register_sourced ? 1 : 2);
+    f.c_transposed = p_.register_sourced;
+    if (p_.register_sourced)
+      for (int q = 0; q < 4; ++q)
+        for (int lane = 0; lane < 32; ++lane)
+          for (int e = 0; e < 4; ++e) {
+            LaneElement a;  // the tf32 A fragment: rows g, g + 8, columns t, t + 4 of the warp's band
+            a.warp = q;
+            a.lane = lane;
+            a.reg = e;
+            a.row = 16 * q + lane / 4 + 8 * (e % 2);
+            a.col = lane % 4 + 4 * (e / 2);
+            f.a.push_back(a);
+          }
     f.swizzled = true;
     f.stage_barriers = true;
     for (int q = 0; q < 4; ++q)
@@ -885,7 +1065,7 @@ class WgmmaModel final : public BlockTileModel {
     auto range = [](const char* what, int first, int count) {
       return std::string(what) + " " + std::to_string(first) + "-" + std::to_string(first + count - 1);
     };
-    if (tf32) {
+    if (tf32 && !p_.register_sourced) {
       // K-major boxes of 32 k side by side: the tile's rows of A (AᵀA: of Aᵀ), then its columns
       // of Bᵀ (AᵀA: Aᵀ again), a cluster's block copying its share of them.
       const char* a_rows = ata() ? "columns" : "rows";
@@ -919,11 +1099,13 @@ class WgmmaModel final : public BlockTileModel {
                range("rows", 0, p_.bm) + " x " + k_range(kb * row, row) + " (K-major: one 128-byte row each)"});
       }
       // In a cluster, block r of it copies the r-th share of B's boxes for all of them (multicast).
-      const int share = p_.bn / 64 / p_.cluster;
-      for (int box = 0; box < p_.bn / 64; ++box, offset += box_bytes)
+      const int share = p_.bn / row / p_.cluster;
+      for (int box = 0; box < p_.bn / row; ++box, offset += box_bytes)
         f.stage_copies.push_back(
-            {"B", p_.bk, 64, box_bytes, offset,
-             ks + " x " + range("columns", 64 * box, 64) + " (N-major, read transposed)" +
+            {"B", p_.bk, row, box_bytes, offset,
+             ks + " x " + range("columns", row * box, row) +
+                 (p_.register_sourced ? " (N-major, as B lies: the consumers read it into registers)"
+                                      : " (N-major, read transposed)") +
                  (p_.cluster > 1 ? "; copied by block " + std::to_string(box / share) +
                                        " of the cluster into every block's shared memory (multicast)"
                                  : "")});
@@ -945,14 +1127,20 @@ TileConfig wgmma_config(const WgmmaParams& p) {
   c.bm = p.bm;
   c.bn = p.bn;
   c.bk = p.bk;
-  c.warp_m = 64 * slices_of(p);  // a consumer warpgroup's rows
-  c.warp_n = p.bn;
+  // A consumer warpgroup's part of the tile: its rows (register-sourced: its columns).
+  c.warp_m = p.register_sourced ? p.bm : 64 * slices_of(p);
+  c.warp_n = p.register_sourced ? 64 * slices_of(p) : p.bn;
   c.stages = p.stages;
   c.cluster_m = p.cluster;
+  c.band_rows = p.band;
   c.group_warps = 4;
   c.threads_x = 32;
   c.threads_y = threads_of(p) / 32;
-  c.math = p.tf32       ? (p.n == 256   ? "wgmma m64n256k8 TF32 tensor cores, FP32 accumulation"
+  c.math = p.register_sourced
+               ? (p.n == 256   ? "wgmma m64n256k8 TF32 tensor cores, B's slab from registers, FP32 accumulation"
+                  : p.n == 192 ? "wgmma m64n192k8 TF32 tensor cores, B's slab from registers, FP32 accumulation"
+                               : "wgmma m64n128k8 TF32 tensor cores, B's slab from registers, FP32 accumulation")
+           : p.tf32     ? (p.n == 256   ? "wgmma m64n256k8 TF32 tensor cores, FP32 accumulation"
                            : p.n == 192 ? "wgmma m64n192k8 TF32 tensor cores, FP32 accumulation"
                                         : "wgmma m64n128k8 TF32 tensor cores, FP32 accumulation")
            : p.n == 256 ? "wgmma m64n256k16 tensor cores, FP32 accumulation"
@@ -973,7 +1161,8 @@ extern const VariantDescriptor kWgmmaTmaVariant = [] {
       "copies and the others (one to three) compute, passing the stages of a ring through mbarriers; one block per SM "
       "walks the tiles. "
       "For AᵀA only the upper-triangle tiles run and are mirrored. tf32 operands must be K-major: B (AᵀA: A) is "
-      "transposed by a pass before the kernel, counted in the time.";
+      "transposed by a pass before the kernel, counted in the time, or (the _rs rows, gemm) B's slab is read "
+      "into registers as the instruction's A and the tile computed transposed, with no pass.";
   v.configs = configs_of(kParams, wgmma_config);
   // The window's and the lessons' first choice: runs AᵀA as well as gemm (the fastest AᵀA; gemm a
   // few % under 128x256).
@@ -981,7 +1170,7 @@ extern const VariantDescriptor kWgmmaTmaVariant = [] {
   v.precisions = {Precision::F16, Precision::BF16, Precision::TF32};
   v.precision_note =
       "wgmma_tma takes 16-bit inputs and tf32 (FP32 accumulation, C in float; tf32 through its own rows, with B "
-      "transposed first); f64 runs on tensor cores in mma_sync";
+      "transposed first or read into registers); f64 runs on tensor cores in mma_sync";
   v.min_compute_capability = 90;
   v.max_compute_capability = 90;
   v.architecture_note =

@@ -28,11 +28,11 @@
 //   runs, tile after tile, consume (per slab: multiply_stage issues the wgmma, free_stage hands
 //   the stage before back to the producer), then store_tile: store_tile_staged through shared
 //   memory and TMA stores, or store_tile_from_registers.
-// Thread -> C: tile b of the 1-D order of block_order.h (bands of 8 block rows; AᵀA: the upper
-//   triangle). The tile is cut in slices of 64 rows, one wgmma's; consumer warpgroup w (1, 2, ..)
-//   owns `slices` of them in a row (one each, or both with a single consumer): slice s is rows
-//   64 s .. 64 s + 63. In a slice, warp q of the group holds rows 16 q .. 16 q + 15, and lane
-//   4 g + t accumulator 4 j + r: C(16 q + g + 8 (r / 2), 8 j + 2 t + r % 2) (wgmma_ptx.cuh).
+// Thread -> C: tile b of the 1-D order of block_order.h (bands of `band` block rows, 8 unless a
+//   row says otherwise; AᵀA: the upper triangle). The tile is cut in slices of 64 rows, one wgmma's; consumer warpgroup
+//   w (1, 2, ..) owns `slices` of them in a row (one each, or both with a single consumer): slice s is rows 64 s .. 64
+//   s + 63. In a slice, warp q of the group holds rows 16 q .. 16 q + 15, and lane 4 g + t accumulator 4 j + r: C(16 q
+//   + g + 8 (r / 2), 8 j + 2 t + r % 2) (wgmma_ptx.cuh).
 // AᵀA (C = AᵀA, A is K x N): upper-triangle tiles only, mirrored: C(i, j), i <= j, is stored with
 //   its mirror C(j, i); a diagonal tile computes its lower half and drops it. Both operands are
 //   column blocks of A, read by the same tensor map.
@@ -47,6 +47,14 @@
 //   128-byte row of floats) x the tile's rows, A's as for the 16-bit types and B's from the copy;
 //   an instruction is 64 x n x 8, its step 32 bytes along the rows as before. A slab of 32 k holds
 //   the bytes of a 16-bit slab of 64.
+// Register-sourced (the _rs rows, tf32 gemm): the pass costs as much as a tenth of the product, and
+//   wgmma has a second form, whose A comes from the warpgroup's registers, laid out by the threads
+//   themselves. So these rows compute each tile transposed, Cᵀ = Bᵀ Aᵀ: the instruction's A is 64
+//   columns of B's slab, which the consumers read from its N-major stage (boxes of 32 columns, as B
+//   lies) into four registers per 8 k, and its B is bm rows of A, K-major by descriptor. No operand
+//   needs a transpose. The accumulators hold Cᵀ: a slice is 64 columns of the tile, the instruction's
+//   n runs down bm rows, and C leaves from the registers one float at a time (consume_registers,
+//   store_tile_transposed).
 // Clusters (_c2, gemm): blocks launched as one cluster take tiles one above the other, which read
 //   the same slab of B: each copies its A box and its share of B's boxes by a multicast TMA load
 //   into all their shared memories (every "full" barrier counts the bytes), and each consumer warp
@@ -78,7 +86,9 @@
 //   (_st: the consumers do not wait for global memory, most of all in AᵀA's mirrored stores); in
 //   the timeline, the copies of the next stages running under the products of this one; clusters
 //   against single blocks (half of B's L2 reads); tf32 against cuBLAS's TF32 and against the same
-//   tile in bf16 (twice the bytes per product, and the transposing pass).
+//   tile in bf16 (twice the bytes per product, and the transposing pass); the register-sourced rows
+//   against the pass (no pass, but the lanes read B's fragments, a 2-way bank conflict the memory
+//   view shows, and each slab's products are waited for before the next fragments are read).
 // This file is the variant's kernel text, device-only: the build compiles it into the launch file
 // (06_wgmma_tma.cu: the compiled set, descriptor, tensor maps, launch, mapping model), and NVRTC
 // compiles it alone for sm_90a (a CPU test, and a tile a learner types, at run time).
@@ -107,6 +117,14 @@ struct WgmmaParams {
   bool persistent = true;  // one block per SM walking the tiles (false: one block per tile)
   bool tma_store = false;  // C through shared memory and TMA stores (false: from the registers to global)
   bool tf32 = false;       // of the compiled set: the row's kernels take tf32 (else f16 and bf16)
+  // tf32 gemm without the transposing pass: the block computes its tile of C transposed, Cᵀ = Bᵀ Aᵀ,
+  // each slab of B read from its N-major stage into the registers as the instruction's A, and A's
+  // K-major rows as its B. Then bm is the instruction's n (C's rows) and bn is cut in slices of 64
+  // columns, one instruction's m.
+  bool register_sourced = false;
+  // Block rows per band of the tile order (block_order.h): the blocks that run together share the
+  // band's panels of A, which should fit the L2 (a 256-row tile takes 4).
+  int band = kGroupRows;
   const char* description = "";
 };
 
@@ -131,8 +149,13 @@ __host__ __device__ constexpr int row_k(Precision q) {
 }
 // Blocks per cluster a launch may ask for without opting in to more (the portable size).
 constexpr int kMaxCluster = 8;
+// 64-row slices per consumer (register_sourced: 64-column slices).
 __host__ __device__ constexpr int slices_of(const WgmmaParams& p) {
-  return p.bm / 64 / p.consumers;  // 64-row slices per consumer
+  return (p.register_sourced ? p.bn : p.bm) / 64 / p.consumers;
+}
+// The tile's side that each slice spans, and so each slice's accumulators: bn (register_sourced: bm).
+__host__ __device__ constexpr int slice_span_of(const WgmmaParams& p) {
+  return p.register_sourced ? p.bm : p.bn;
 }
 __host__ __device__ constexpr int threads_of(const WgmmaParams& p) {
   return 128 * (p.consumers + 1);  // one more warpgroup copies
@@ -143,10 +166,10 @@ __host__ __device__ constexpr int consumer_registers(const WgmmaParams& p) {
   const int each = (65536 - 128 * kProducerRegisters) / (128 * p.consumers) / 8 * 8;
   return each < 232 ? each : 232;
 }
-// An N-major box (the 16-bit types' B, and both operands of their AᵀA): 64 columns x bk k rows of
-// 128 bytes.
+// An N-major box (the 16-bit types' B, and both operands of their AᵀA; the register-sourced B):
+// bk k rows of 128 bytes, 64 columns of a 16-bit type or 32 floats.
 __host__ __device__ constexpr int box_bytes_of(const WgmmaParams& p) {
-  return 64 * p.bk * 2;
+  return 128 * p.bk;
 }
 
 // C on its way out (tma_store): boxes of 64 rows x 32 floats (128 bytes, the widest row the
@@ -173,20 +196,28 @@ __host__ __device__ constexpr std::size_t shared_bytes_of(const WgmmaParams& p, 
 enum WgmmaShared {
   kWgmmaCStaged = kRecordShared,  // a lane's pair of accumulators into its box of C (store_tile_staged)
   kWgmmaMirrorStaged,             // AᵀA: each of the two into the mirror's box, transposed
+  kWgmmaBFragment,                // register_sourced: a lane's element of B out of its stage
 };
 
 // A tile: its values (the order of the typed keys), and what the code derives from them.
 template <int kBM, int kBN, int kBK, int kN, int kStages, int kConsumers, int kCluster, bool kPersistent,
-          bool kTmaStore>
+          bool kTmaStore, bool kRegisterSourced = false, int kBand = kGroupRows>
 struct WgShape {
-  static constexpr WgmmaParams p = {kBM, kBN, kBK, kN, kStages, kConsumers, kCluster, kPersistent, kTmaStore};
+  static constexpr WgmmaParams p = {
+      kBM,  kBN, kBK, kN, kStages, kConsumers, kCluster, kPersistent, kTmaStore, /*tf32=*/false, kRegisterSourced,
+      kBand};
   static constexpr int kThreads = threads_of(p), kSlices = slices_of(p);
-  static_assert(p.consumers >= 1 && p.bm % (64 * p.consumers) == 0, "each consumer issues whole m64 instructions");
+  static constexpr int kSliced = kRegisterSourced ? p.bn : p.bm;  // the side cut in 64-wide slices
+  static constexpr int kSpan = slice_span_of(p);                  // the side each instruction's n runs along
+  static_assert(p.consumers >= 1 && kSliced % (64 * p.consumers) == 0, "each consumer issues whole m64 instructions");
   static_assert(p.bm <= kMaxBoxSide, "gemm's A arrives in boxes of bm rows");
   static_assert(p.bn % 64 == 0, "B arrives in boxes 64 wide");
-  static_assert(p.n % 64 == 0 && p.bn % p.n == 0, "each instruction covers whole boxes of B");
+  static_assert(p.n % 64 == 0 && kSpan % p.n == 0, "each instruction covers whole boxes of its operand");
   static_assert(p.stages >= 2, "a stage is freed only once the next one's products are issued");
-  static constexpr int kAcc = p.bn / 2;      // accumulators per thread and slice
+  static_assert(p.band >= 1, "a band holds at least one block row");
+  static_assert(!kRegisterSourced || (p.cluster == 1 && !p.tma_store),
+                "the register-sourced tile stores C from the registers, each block alone");
+  static constexpr int kAcc = kSpan / 2;     // accumulators per thread and slice
   static constexpr int kInstrAcc = p.n / 2;  // of them, per instruction
   static_assert(2 * p.stages * sizeof(std::uint64_t) <= kSwizzleAtom, "the barriers fit their block");
   static_assert(!p.tma_store || p.bn % kCBoxCols == 0, "C leaves in whole boxes");
@@ -200,9 +231,13 @@ struct WgShape {
 template <Precision Q, typename Shape>
 struct WgLayout : Shape {
   static constexpr WgmmaParams p = Shape::p;
-  static constexpr bool kTf32 = Q == Precision::TF32;  // both operands K-major (wgmma_ptx.cuh)
-  static constexpr int kRowK = row_k(Q);               // k in a 128-byte row: 64 (16-bit) or 32 (tf32)
-  static constexpr int kInstrK = instruction_k(Q);     // k of one instruction: 32 bytes of a row
+  static constexpr bool kTf32 = Q == Precision::TF32;  // K-major operands only (wgmma_ptx.cuh)
+  // B from the registers (tf32 gemm): it stays N-major in its stage, as the 16-bit types' B.
+  static constexpr bool kRegisterSourced = p.register_sourced;
+  static_assert(!kRegisterSourced || kTf32, "the register-sourced tile is tf32's (the 16-bit types read B transposed)");
+  static constexpr int kRowK = row_k(Q);            // k in a 128-byte row: 64 (16-bit) or 32 (tf32)
+  static constexpr int kBoxCols = kRowK;            // an N-major box's columns, a 128-byte row of them
+  static constexpr int kInstrK = instruction_k(Q);  // k of one instruction: 32 bytes of a row
   static_assert(p.bk % kRowK == 0 && p.bk <= kMaxBoxSide, "a slab is whole 128-byte rows of k");
   static constexpr int kBoxBytes = box_bytes_of(p);
   // A K-major box: kRowK k of the tile's rows, one 128-byte row each (gemm's A; tf32's B and AᵀA).
@@ -218,7 +253,8 @@ struct WgLayout : Shape {
 // consumers have freed the next stage (the first pass finds every stage free), announces the
 // stage's bytes on its "full" barrier and has the TMA copy the slab's boxes into it.
 // tf32 reads both operands K-major: B (and AᵀA's A) from a transposed copy whose rows are B's
-// columns (the launch makes it), in K-major boxes like gemm's A.
+// columns (the launch makes it), in K-major boxes like gemm's A; the register-sourced rows read B
+// as it lies, N-major like the 16-bit types' B, in boxes of 32 columns.
 template <typename S, bool kAta, typename Probe>
 __device__ __forceinline__ void produce(const Ring<S>& ring, const BlockWork<S, kAta>& work, const CUtensorMap& a_map,
                                         const CUtensorMap& b_map, const Probe& probe) {
@@ -237,7 +273,7 @@ __device__ __forceinline__ void produce(const Ring<S>& ring, const BlockWork<S, 
       std::uint64_t* const full = &ring.full[at.stage];
       mbarrier_arrive_expect_tx(full, S::kStageBytes);
       const int k0 = slab * p.bk;
-      if constexpr (S::kTf32) {
+      if constexpr (S::kTf32 && !S::kRegisterSourced) {
         // Boxes of kRowK k side by side: the tile's rows of A (gemm) or of Aᵀ (AᵀA), then its
         // columns of Bᵀ (AᵀA: Aᵀ again; the same map). In a cluster, rank r copies its share of
         // Bᵀ's rows into every block of the cluster.
@@ -271,24 +307,26 @@ __device__ __forceinline__ void produce(const Ring<S>& ring, const BlockWork<S, 
           probe.tma_box(Operand::B, col0 + 64 * box, k0, 64, p.bk, a_width, a_height);
         }
       } else {
-        // A K-major box is 64 k deep (one swizzled row each): a deeper slab takes several side by side.
+        // A K-major box is one swizzled row of k deep (64, tf32's 32): a deeper slab takes several side
+        // by side.
 #pragma unroll
         for (int kb = 0; kb < p.bk / S::kRowK; ++kb) {
           const int k = k0 + kb * S::kRowK;
           tma_load_2d(a_tile + kb * S::kAKBlockBytes, &a_map, k, row0, full);
           probe.tma_box(Operand::A, k, row0, S::kRowK, p.bm, a_width, a_height);
         }
-        // In a cluster, rank r copies its share of B's boxes into every block of the cluster.
-        constexpr int kShare = p.bn / 64 / p.cluster;
+        // B in N-major boxes of kBoxCols columns. In a cluster, rank r copies its share of them
+        // into every block of the cluster.
+        constexpr int kCols = S::kBoxCols, kShare = p.bn / kCols / p.cluster;
         const int rank = static_cast<int>(work.rank);
 #pragma unroll
         for (int box = rank * kShare; box < (rank + 1) * kShare; ++box) {
           if constexpr (p.cluster > 1)
-            tma_load_2d_multicast(b_tile + box * S::kBoxBytes, &b_map, col0 + 64 * box, k0, full,
+            tma_load_2d_multicast(b_tile + box * S::kBoxBytes, &b_map, col0 + kCols * box, k0, full,
                                   (1u << p.cluster) - 1);
           else
-            tma_load_2d(b_tile + box * S::kBoxBytes, &b_map, col0 + 64 * box, k0, full);
-          probe.tma_box(Operand::B, col0 + 64 * box, k0, 64, p.bk, work.N, work.K);
+            tma_load_2d(b_tile + box * S::kBoxBytes, &b_map, col0 + kCols * box, k0, full);
+          probe.tma_box(Operand::B, col0 + kCols * box, k0, kCols, p.bk, work.N, work.K);
         }
       }
       at.advance();
@@ -394,6 +432,107 @@ __device__ __forceinline__ void consume(const Ring<S>& ring, const BlockWork<S, 
 #pragma unroll
   for (int sl = 0; sl < S::kSlices; ++sl) fence_accumulators(acc[sl]);
   if (previous >= 0) free_stage(ring, work, me, previous, at.n - 1, probe);
+}
+
+// ---- the consumers, register-sourced: B out of its stage into the registers ----------------------
+// The register_sourced rows compute their tile transposed, Cᵀ = Bᵀ Aᵀ: the instruction's A (64 x 8)
+// is 64 columns of B's slab, which each thread reads out of the N-major stage into four registers,
+// and its B (8 x n) is n rows of A, K-major, by descriptor as before. So no operand needs a
+// transpose bit, which tf32 lacks, and B is read where it lies.
+// A slice is 64 columns of the tile: consumer warpgroup w's slices are w * slices .. (w + 1) *
+// slices - 1. Lane 4 g + t of warp q reads, for step kk (8 k), B(k, c) and B(k, c + 8) at k = 8 kk + t
+// and k + 4, c = the slice's 16 q + g: the PTX ISA's tf32 A fragment, a lane's four registers.
+// In the stage, B(k, c) lies in box c / 32, row k, float c % 32, 128-byte swizzled. The swizzle
+// repeats every 8 rows (1024 bytes), and step kk's rows are step 0's plus 8 kk: so a lane's four
+// places for step 0 serve every step, kk x 1024 bytes further, and are worked out once.
+template <typename S>
+struct BFragments {
+  std::uint32_t a[S::kSlices][S::p.bk / 8][4];
+};
+
+// A lane's four places of step 0 in the B tile (bytes), per slice: rows t, t + 4 x columns c, c + 8.
+template <typename S>
+struct FragmentPlaces {
+  int at[S::kSlices][4];
+
+  __device__ __forceinline__ explicit FragmentPlaces(const ConsumerThread& me) {
+    const int g = me.lane / 4, t = me.lane % 4;
+#pragma unroll
+    for (int sl = 0; sl < S::kSlices; ++sl) {
+      const int c = 64 * (me.group * S::kSlices + sl) + 16 * me.warp + g;
+#pragma unroll
+      for (int e = 0; e < 4; ++e) {
+        const int row = t + 4 * (e / 2), col = c + 8 * (e % 2);
+        at[sl][e] = (col / 32) * S::kBoxBytes + sw128_float_byte(row, col % 32);
+      }
+    }
+  }
+};
+
+template <typename S, typename Probe>
+__device__ __forceinline__ void load_b_fragments(const unsigned char* b_tile, const FragmentPlaces<S>& places,
+                                                 BFragments<S>& f, const Probe& probe) {
+#pragma unroll
+  for (int sl = 0; sl < S::kSlices; ++sl)
+#pragma unroll
+    for (int kk = 0; kk < S::p.bk / 8; ++kk)
+#pragma unroll
+      for (int e = 0; e < 4; ++e) {
+        const float* const x = reinterpret_cast<const float*>(b_tile + places.at[sl][e] + kk * kSwizzleAtom);
+        f.a[sl][kk][e] = __float_as_uint(*x);
+        probe.shared(kWgmmaBFragment, x);
+      }
+}
+
+// One stage's products for consumer warpgroup `group`: per slice and step kk, bm / n instructions
+// of 64 x n x 8, the fragments as A and rows i * n .. of A's K-major box as B (32 bytes per step
+// inside its swizzled rows). Accumulator 4 j + r of instruction i is Cᵀ(16 q + g + 8 (r / 2),
+// i * n + 8 j + 2 t + r % 2) of the slice: C(i * n + 8 j + 2 t + r % 2, 16 q + g + 8 (r / 2)).
+template <typename S>
+__device__ __forceinline__ void multiply_stage_registers(const unsigned char* a_tile, const BFragments<S>& f,
+                                                         float (&acc)[S::kSlices][S::kAcc]) {
+  constexpr WgmmaParams p = S::p;
+  wgmma_fence();  // the fragments were written by ordinary loads
+#pragma unroll
+  for (int sl = 0; sl < S::kSlices; ++sl)
+#pragma unroll
+    for (int kk = 0; kk < p.bk / 8; ++kk)
+#pragma unroll
+      for (int i = 0; i < p.bm / p.n; ++i) {
+        const std::uint64_t b =
+            sw128_descriptor(a_tile + (kk / 4) * S::kAKBlockBytes + i * p.n * 128 + (kk % 4) * 32, 16, kSwizzleAtom);
+        float(&d)[S::kInstrAcc] = *reinterpret_cast<float(*)[S::kInstrAcc]>(&acc[sl][i * S::kInstrAcc]);
+        wgmma_m64_tf32_registers<p.n>(d, f.a[sl][kk], b, 1);
+      }
+  wgmma_commit();
+}
+
+// One tile's K loop, register-sourced: for each slab, wait until its stage is full, read the
+// fragments, issue the products and wait for them (the instruction reads the fragments' registers
+// while it runs), then free the stage. The warpgroup's tensor cores idle while it reads the next
+// fragments, but the other consumer's products fill that time. (Two sets of fragments, the next
+// read while this slab's products run, make ptxas serialise the instructions: slower.)
+template <typename S, bool kAta, typename Probe>
+__device__ __forceinline__ void consume_registers(const Ring<S>& ring, const BlockWork<S, kAta>& work,
+                                                  const ConsumerThread& me, RingCursor<S::p.stages>& at,
+                                                  float (&acc)[S::kSlices][S::kAcc], const Probe& probe) {
+#pragma unroll
+  for (int sl = 0; sl < S::kSlices; ++sl)
+#pragma unroll
+    for (int i = 0; i < S::kAcc; ++i) acc[sl][i] = 0.0f;
+  const FragmentPlaces<S> places(me);
+  BFragments<S> f;
+  for (int slab = 0; slab < work.slabs; ++slab) {
+    mbarrier_wait_parity(&ring.full[at.stage], at.phase);  // the TMA has delivered this stage
+    if (me.leader) probe.started(me.group, at.n);
+    load_b_fragments(ring.b_tile(at.stage), places, f, probe);
+    multiply_stage_registers<S>(ring.a_tile(at.stage), f, acc);
+    wgmma_wait<0>();
+#pragma unroll
+    for (int sl = 0; sl < S::kSlices; ++sl) fence_accumulators(acc[sl]);
+    free_stage(ring, work, me, at.stage, at.n, probe);
+    at.advance();
+  }
 }
 
 // ---- the epilogues: C of one tile -----------------------------------------------------------------
@@ -518,20 +657,49 @@ __device__ __forceinline__ void store_tile_from_registers(const float (&acc)[S::
   }
 }
 
+// The register-sourced tile's accumulators hold Cᵀ: accumulator 4 j + r of slice sl, lane 4 g + t
+// of warp q, is C(8 j + 2 t + r % 2, 64 slice + 16 q + g + 8 (r / 2)) of the tile. One 4-byte store
+// each: for one register, the lanes of a warp write four rows of C, eight neighbours in each.
+template <typename S, bool kAta, typename Probe>
+__device__ __forceinline__ void store_tile_transposed(const float (&acc)[S::kSlices][S::kAcc], BlockTile tile,
+                                                      const ConsumerThread& me, const BlockWork<S, kAta>& work,
+                                                      const CDestination& out, const Probe& probe) {
+  constexpr WgmmaParams p = S::p;
+  const int g = me.lane / 4, tq = me.lane % 4;
+#pragma unroll
+  for (int sl = 0; sl < S::kSlices; ++sl) {
+    const int col_base = tile.col * p.bn + 64 * (me.group * S::kSlices + sl) + 16 * me.warp + g;
+#pragma unroll
+    for (int j = 0; j < S::kAcc / 4; ++j)
+#pragma unroll
+      for (int r = 0; r < 4; ++r) {
+        const int row = tile.row * p.bm + 8 * j + 2 * tq + r % 2, col = col_base + 8 * (r / 2);
+        if (row < work.M && col < work.N)
+          probe.store(out.C, static_cast<std::int64_t>(row) * work.N + col, acc[sl][4 * j + r],
+                      sl * S::kAcc + 4 * j + r);
+      }
+  }
+}
+
 // Through shared memory where the configuration stores by TMA and C's rows allow it, except AᵀA's
-// diagonal tiles (their lower half is dropped); from the registers otherwise.
+// diagonal tiles (their lower half is dropped); from the registers otherwise (register-sourced
+// tiles, transposed).
 template <typename S, bool kAta, typename Probe>
 __device__ __forceinline__ void store_tile(const float (&acc)[S::kSlices][S::kAcc], BlockTile tile,
                                            const ConsumerThread& me, const BlockWork<S, kAta>& work,
                                            const CDestination& out, unsigned char* c_boxes, int& boxes,
                                            const Probe& probe) {
-  if constexpr (S::p.tma_store) {
-    if (out.use_maps && (!kAta || tile.row != tile.col)) {
-      store_tile_staged(acc, tile, me, work, out, c_boxes, boxes, probe);
-      return;
+  if constexpr (S::kRegisterSourced) {
+    store_tile_transposed(acc, tile, me, work, out, probe);
+  } else {
+    if constexpr (S::p.tma_store) {
+      if (out.use_maps && (!kAta || tile.row != tile.col)) {
+        store_tile_staged(acc, tile, me, work, out, c_boxes, boxes, probe);
+        return;
+      }
     }
+    store_tile_from_registers(acc, tile, me, work, out, probe);
   }
-  store_tile_from_registers(acc, tile, me, work, out, probe);
 }
 
 // ---- the kernel -------------------------------------------------------------------------------
@@ -552,7 +720,8 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
 #else
   using S = WgLayout<P, Shape>;
   constexpr WgmmaParams p = S::p;
-  static_assert(!kAta || (p.bm == p.bn && p.cluster == 1), "AᵀA mirrors square tiles, each block alone");
+  static_assert(!kAta || (p.bm == p.bn && p.cluster == 1 && !p.register_sourced),
+                "AᵀA mirrors square tiles, each block alone, both operands in shared memory");
   extern __shared__ unsigned char shared_raw[];
   const Ring<S> ring(shared_raw);
   const BlockWork<S, kAta> work(M, N, K, probe.k_end(K, p.bk), p.bk);
@@ -588,7 +757,10 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
     for (int w = work.first; w < work.works; w += work.step) {
       const BlockTile tile = work.tile(w);
       probe.at_block(w * p.cluster + static_cast<int>(work.rank));
-      consume<P>(ring, work, me, at, acc, probe);
+      if constexpr (S::kRegisterSourced)
+        consume_registers(ring, work, me, at, acc, probe);
+      else
+        consume<P>(ring, work, me, at, acc, probe);
       store_tile(acc, tile, me, work, out, ring.c_boxes, boxes, probe);
     }
     if constexpr (p.tma_store) {

@@ -51,10 +51,9 @@ struct RingCursor {
 };
 
 // What a block computes: C is M x N, each tile `slabs` slabs of bk deep (the traced build may stop
-// early). The work: tiles in block_order.h's order, or for clusters groups of p.cluster block rows
-// of one block column in that order, the block taking the group's row of its rank. A block takes
-// works first, first + step, ... below `works`: one, or for the persistent configurations every
-// grid-th.
+// early). The work: tiles in block_order.h's order (bands of p.band block rows), or for clusters groups of p.cluster
+// block rows of one block column in that order, the block taking the group's row of its rank. A block takes works
+// first, first + step, ... below `works`: one, or for the persistent configurations every grid-th.
 template <typename S, bool kAta>
 struct BlockWork {
   int M, N, K;
@@ -76,8 +75,8 @@ struct BlockWork {
         slabs(static_cast<int>(ceil_div(k_end, depth))) {}
 
   __device__ __forceinline__ BlockTile tile(int w) const {
-    if (S::p.cluster == 1) return block_tile(kAta, w, grid_m, grid_n);
-    const BlockTile group = gemm_block_tile(w, group_rows, grid_n);
+    if (S::p.cluster == 1) return block_tile(kAta, w, grid_m, grid_n, S::p.band);
+    const BlockTile group = gemm_block_tile(w, group_rows, grid_n, S::p.band);
     return BlockTile{group.row * S::p.cluster + static_cast<int>(rank), group.col};
   }
   // The slabs this block goes through, for the timeline's last stamp.

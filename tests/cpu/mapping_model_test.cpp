@@ -71,7 +71,8 @@ struct ModelCase {
   bool mirrors() const { return mirrored && ata(); }
   // Tensor-core kernels: a 1-D grid over the block tiles (block_order.h), threads (lane, warp).
   bool warp_level() const {
-    return thread_to_c == "mma_fragments" || thread_to_c == "wmma_copy_out" || thread_to_c == "wgmma_fragments";
+    return thread_to_c == "mma_fragments" || thread_to_c == "wmma_copy_out" || thread_to_c == "wgmma_fragments" ||
+           thread_to_c == "wgmma_fragments_transposed";
   }
 };
 
@@ -94,10 +95,10 @@ BlockTile tile_of(const ModelCase& s, int bx, int by) {
   if (!s.warp_level()) return s.ata() ? upper_block_tile(bx, gx) : gemm_block_tile(by * gx + bx, gy, gx);
   const int cm = s.cfg.cluster_m;
   if (cm > 1) {
-    const BlockTile group = gemm_block_tile(bx / cm, static_cast<int>(cdiv(gy, cm)), gx);
+    const BlockTile group = gemm_block_tile(bx / cm, static_cast<int>(cdiv(gy, cm)), gx, s.cfg.band_rows);
     return {group.row * cm + bx % cm, group.col};
   }
-  return s.ata() ? upper_block_tile(bx, gx) : gemm_block_tile(bx, gy, gx);
+  return s.ata() ? upper_block_tile(bx, gx, s.cfg.band_rows) : gemm_block_tile(bx, gy, gx, s.cfg.band_rows);
 }
 bool tile_active(const ModelCase& s, int bx, int by) {
   const BlockTile t = tile_of(s, bx, by);
@@ -131,6 +132,10 @@ ModelCase make_case(const VariantDescriptor& v, int ci, Problem problem, Precisi
 // warpgroup w + 1, warps 4 + 4 w + q; in slice s of it, warp q rows 16 q ..; lane 4g + t holds
 // accumulator 4 j + r: row 64 s + 16 q + g + 8 (r / 2), column 8 j + 2t + r % 2; slot
 // s * BN / 2 + 4 j + r.
+// wgmma_fragments_transposed (the register-sourced rows, 06_wgmma_tma.cuh): the same with the
+// accumulators holding Cᵀ: warp tile w is BM rows x 64 columns per slice s; lane 4g + t of warp q
+// holds accumulator 4 j + r: row 8 j + 2t + r % 2, column 64 s + 16 q + g + 8 (r / 2); slot
+// s * BM / 2 + 4 j + r.
 // wmma_copy_out (04_wmma.cu's header): fragment f = i * (WN / FN) + j of the warp tile is copied
 // out by lane l in chunks v = l, l + 32, ..: chunk v is row v / (FN / W), columns
 // (v % (FN / W)) * W + [0, W) of the fragment, W = 16 bytes / sizeof(C); slot f.
@@ -178,6 +183,17 @@ void for_each_warp_store(const ModelCase& s, F&& store) {
                   o.thread_x = lane;
                   o.slot = sl * c.warp_n / 2 + 4 * j + r;
                   put(r0 + 64 * sl + 16 * q + lane / 4 + 8 * (r / 2), c0 + 8 * j + 2 * (lane % 4) + r % 2, o);
+                }
+      } else if (s.thread_to_c == "wgmma_fragments_transposed") {
+        for (int sl = 0; sl < c.warp_n / 64; ++sl)
+          for (int q = 0; q < 4; ++q)
+            for (int j = 0; j < c.warp_m / 8; ++j)
+              for (int lane = 0; lane < 32; ++lane)
+                for (int r = 0; r < 4; ++r) {
+                  o.thread_y = 4 + 4 * w + q;
+                  o.thread_x = lane;
+                  o.slot = sl * c.warp_m / 2 + 4 * j + r;
+                  put(r0 + 8 * j + 2 * (lane % 4) + r % 2, c0 + 64 * sl + 16 * q + lane / 4 + 8 * (r / 2), o);
                 }
       } else {
         const int fm = f64 ? 8 : 16, fn = fm, width = f64 ? 2 : 4, per_row = fn / width;

@@ -47,38 +47,38 @@ TEST(GpuTimeline, StampsEverySlabInAnOrderTheBarriersAllow) {
   int checked = 0;
   for (const VariantDescriptor* v : timeline_variants())
     for (Problem problem : {Problem::Gemm, Problem::Ata})
-      for (int config = 0; config < config_count(*v); ++config) {
-        const Precision precision = Precision::BF16;
-        if (!builds.runs(*v, config, problem, precision)) continue;
-        for (const Shape& raw : {Shape{300, 200, 129}, Shape{2048, 2048, 1024}}) {
-          const Shape s = normalised(problem, problem == Problem::Ata ? Shape{0, raw.N, raw.K} : raw);
-          SCOPED_TRACE(std::string(v->id) + ":" + config_at(*v, config).name + " " + to_string(problem) +
-                       " M=" + std::to_string(s.M) + " N=" + std::to_string(s.N) + " K=" + std::to_string(s.K));
-          const int records = 4096;
-          const TimelineResult r = run_timeline(v->id, config, problem, precision, s, records, 5);
-          ASSERT_TRUE(r.ok()) << r.error;
-          ASSERT_EQ(static_cast<int>(r.blocks.size()), r.layout.blocks);
-          EXPECT_GT(r.kernel_ns, 0);
-          bool overlapped = false;
-          for (const TimelineBlock& b : r.blocks) {
-            const int cluster = r.layout.cluster;
-            const int slabs =
-                tiles_of_block(b.block / cluster, r.layout.blocks / cluster, r.layout.works) * r.layout.slabs_per_tile;
-            ASSERT_EQ(b.slabs_total, slabs) << "block " << b.block;
-            ASSERT_EQ(static_cast<int>(b.slabs.size()), std::min(slabs, records));
-            EXPECT_EQ(timeline_order_violation(b, r.layout), "");
-            for (std::size_t n = 1; n < b.raw.size(); ++n) {
-              if (b.raw[n].issued < b.raw[n - 1].done[0]) overlapped = true;
+      for (int config = 0; config < config_count(*v); ++config)
+        for (Precision precision : {Precision::BF16, Precision::TF32}) {
+          if (!builds.runs(*v, config, problem, precision)) continue;
+          for (const Shape& raw : {Shape{300, 200, 129}, Shape{2048, 2048, 1024}}) {
+            const Shape s = normalised(problem, problem == Problem::Ata ? Shape{0, raw.N, raw.K} : raw);
+            SCOPED_TRACE(std::string(v->id) + ":" + config_at(*v, config).name + " " + to_string(problem) +
+                         " M=" + std::to_string(s.M) + " N=" + std::to_string(s.N) + " K=" + std::to_string(s.K));
+            const int records = 4096;
+            const TimelineResult r = run_timeline(v->id, config, problem, precision, s, records, 5);
+            ASSERT_TRUE(r.ok()) << r.error;
+            ASSERT_EQ(static_cast<int>(r.blocks.size()), r.layout.blocks);
+            EXPECT_GT(r.kernel_ns, 0);
+            bool overlapped = false;
+            for (const TimelineBlock& b : r.blocks) {
+              const int cluster = r.layout.cluster;
+              const int slabs = tiles_of_block(b.block / cluster, r.layout.blocks / cluster, r.layout.works) *
+                                r.layout.slabs_per_tile;
+              ASSERT_EQ(b.slabs_total, slabs) << "block " << b.block;
+              ASSERT_EQ(static_cast<int>(b.slabs.size()), std::min(slabs, records));
+              EXPECT_EQ(timeline_order_violation(b, r.layout), "");
+              for (std::size_t n = 1; n < b.raw.size(); ++n) {
+                if (b.raw[n].issued < b.raw[n - 1].done[0]) overlapped = true;
+              }
+              EXPECT_LE(b.begin, b.end);
             }
-            EXPECT_LE(b.begin, b.end);
+            // Two or more slabs in a block: the producer runs ahead of the consumers.
+            if (r.layout.slabs_per_tile > 1) {
+              EXPECT_TRUE(overlapped);
+            }
+            ++checked;
           }
-          // Two or more slabs in a block: the producer runs ahead of the consumers.
-          if (r.layout.slabs_per_tile > 1) {
-            EXPECT_TRUE(overlapped);
-          }
-          ++checked;
         }
-      }
   // The timeline builds are sm_90a code: elsewhere a skip, with the reason.
   EXPECT_CHECKED_UNLESS_THE_ARCHITECTURE_RUNS_NONE(builds, checked, "timeline build");
 }

@@ -248,10 +248,36 @@ TEST(WarpgroupImages, TheAccumulatorLayoutInWords) {
             "mbarriers: full[s] and empty[s]");
 }
 
+// A tile computed transposed (its instruction's A in registers: B's slab, read by the lanes) says
+// so where the window draws its instruction, and which registers hold A.
+TEST(WarpgroupImages, ATransposedTileSaysAIsInRegistersAndCIsTransposed) {
+  int checked = 0;
+  for (const VariantDescriptor* v : variant_registry()) {
+    if (!v->model) continue;
+    for (int ci = 0; ci < static_cast<int>(v->configs.size()); ++ci) {
+      auto m = make_mapping_model(v->id, ci, Problem::Gemm, Precision::TF32, Shape{1024, 1024, 1024}, nullptr);
+      const FragmentPicture* pic = m ? m->fragments() : nullptr;
+      if (!pic || !pic->c_transposed) continue;
+      SCOPED_TRACE(std::string(v->id) + ":" + v->configs[static_cast<std::size_t>(ci)].name);
+      ++checked;
+      const std::string caption = warpgroup_caption(*pic);
+      EXPECT_NE(caption.find("A is in registers, 4 per thread"), std::string::npos) << caption;
+      EXPECT_NE(caption.find("computes the block's C transposed"), std::string::npos) << caption;
+      EXPECT_EQ(caption.find("A and B are not in registers"), std::string::npos) << caption;
+      for (const StageCopy& c : pic->stage_copies)
+        if (c.operand == "B") {
+          EXPECT_NE(c.origin.find("as B lies"), std::string::npos) << c.origin;
+        }
+    }
+  }
+  if (checked == 0) GTEST_SKIP() << "no registered configuration computes its tile transposed here";
+}
+
 TEST(WarpgroupImages, TheRegisteredWarpgroupModelsPictureIsItsAccumulators) {
   // Every model whose picture is a warpgroup's: C is wgmma's layout, each element held once; the
-  // owners of the block's C are the picture's warps, lanes and registers; the boxes of a stage
-  // fill it without gaps, as its configuration says.
+  // owners of the block's C are the picture's warps, lanes and registers (of Cᵀ where the tile is
+  // computed transposed, its A in registers); the boxes of a stage fill it without gaps, as its
+  // configuration says.
   int checked = 0;
   for (const VariantDescriptor* v : variant_registry()) {
     if (!v->model) continue;
@@ -265,14 +291,16 @@ TEST(WarpgroupImages, TheRegisteredWarpgroupModelsPictureIsItsAccumulators) {
         const TileConfig& cfg = v->configs[static_cast<std::size_t>(ci)];
         SCOPED_TRACE(std::string(v->id) + ":" + cfg.name + " " + to_string(p));
         ++checked;
+        const bool t = pic->c_transposed;  // the instruction's rows are C's columns
         EXPECT_TRUE(follows_wgmma_layout(*pic));
-        EXPECT_TRUE(pic->a.empty() && pic->b.empty()) << "the operands stay in shared memory";
+        EXPECT_TRUE(pic->b.empty()) << "B stays in shared memory";
+        EXPECT_EQ(pic->a.size(), t ? 4u * 32u * 4u : 0u) << "A in registers only where C is transposed";
         EXPECT_FALSE(has_lane_reads(*pic));
         EXPECT_TRUE(pic->stage_barriers);
         EXPECT_EQ(pic->stages, cfg.stages);
-        EXPECT_EQ(pic->in_flight, pic->stages - 2);
-        EXPECT_EQ(pic->consumer_groups() * pic->slices() * pic->mma_m, cfg.bm);
-        EXPECT_EQ(pic->mma_n, cfg.bn);
+        EXPECT_EQ(pic->in_flight, pic->stages - (t ? 1 : 2));
+        EXPECT_EQ(pic->consumer_groups() * pic->slices() * pic->mma_m, t ? cfg.bn : cfg.bm);
+        EXPECT_EQ(pic->mma_n, t ? cfg.bm : cfg.bn);
         const OperandGrid c = operand_grid(pic->c, pic->mma_m, pic->mma_n);
         for (int r = 0; r < c.rows; ++r)
           for (int col = 0; col < c.cols; ++col) ASSERT_EQ(c.at(r, col).size(), 1u) << r << ", " << col;
@@ -291,7 +319,9 @@ TEST(WarpgroupImages, TheRegisteredWarpgroupModelsPictureIsItsAccumulators) {
           for (std::int64_t j = 0; j < s.N; j += 7) {
             const Owner o = m->owner(i, j);
             ASSERT_GE(o.block_x, 0);
-            const int r = static_cast<int>(i % cfg.bm), col = static_cast<int>(j % cfg.bn);
+            // The instruction's row and column of C(i, j): of Cᵀ where C is computed transposed.
+            const int r = static_cast<int>(t ? j % cfg.bn : i % cfg.bm),
+                      col = static_cast<int>(t ? i % cfg.bm : j % cfg.bn);
             const Holder& h = c.at(r % pic->mma_m, col).front();
             EXPECT_EQ(o.thread_x, h.lane) << i << ", " << j;
             EXPECT_EQ((o.thread_y - pic->producer_warps) % pic->group_warps, h.warp) << i << ", " << j;

@@ -272,11 +272,18 @@ void draw_operand_banks(const char* name, const OperandReads& reads, bool swizzl
 void FragmentView::draw_banks(const FragmentPicture& pic) {
   if (!has_lane_reads(pic)) {
     ImGui::PushTextWrapPos(0);
-    ImGui::TextWrapped("Shared memory: no lane reads to draw as banks");
-    ImGui::TextDisabled(
-        "No lane of this kernel loads A or B from shared memory: the tensor cores read the operands themselves, "
-        "through descriptors of the stage's layout, so there is no request per lane and no bank picture. What "
-        "lands in shared memory, and where, is below.");
+    ImGui::TextWrapped(pic.a.empty() ? "Shared memory: no lane reads to draw as banks"
+                                     : "Shared memory: the lanes' reads are in the Memory view");
+    if (pic.a.empty())
+      ImGui::TextDisabled(
+          "No lane of this kernel loads A or B from shared memory: the tensor cores read the operands themselves, "
+          "through descriptors of the stage's layout, so there is no request per lane and no bank picture. What "
+          "lands in shared memory, and where, is below.");
+    else
+      ImGui::TextDisabled(
+          "The tensor cores read one operand from shared memory themselves, through a descriptor. The lanes load "
+          "the instruction's A (here from B's stage) into registers with plain loads: the Memory view shows each "
+          "of those loads of a warp, with its banks. What lands in shared memory, and where, is below.");
     ImGui::PopTextWrapPos();
     ImGui::Spacing();
     draw_stage_boxes(pic);

@@ -172,9 +172,12 @@ void draw_stage_boxes(const FragmentPicture& pic) {
   ImGui::TextDisabled(
       "For each slab the producer's thread waits on empty[s] (every consumer warp is done with the stage), "
       "announces the stage's %d bytes on full[s] and issues the boxes; the TMA writes them%s and full[s] "
-      "completes when the last byte has landed. The consumers wait on full[s], multiply straight out of the stage, "
-      "and each of their warps arrives on empty[s]. The tile animation beside shows the ring phase by phase.",
-      pic.stage_bytes, pic.swizzled ? " (swizzled, as the descriptors say)" : "");
+      "completes when the last byte has landed. The consumers wait on full[s], %s, and each of their warps "
+      "arrives on empty[s]. The tile animation beside shows the ring phase by phase.",
+      pic.stage_bytes, pic.swizzled ? " (swizzled, as the descriptors say)" : "",
+      pic.a.empty() ? "multiply straight out of the stage"
+                    : "load their fragments of the instruction's A out of the stage into registers, multiply (B "
+                      "straight out of the stage) and wait for the products");
   ImGui::PopTextWrapPos();
 }
 
