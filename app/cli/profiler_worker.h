@@ -104,7 +104,8 @@ bool worth_profiling(const RunResult& row);
 bool profile_rows(std::vector<RunResult>& rows, const std::string& kernel_text, const std::atomic<bool>& stop,
                   std::ostream& err);
 
-// "FMA pipe 81.2%, issue 45.0%, 3.1 cycles/issue, FFMA 62.0%": the figures a profile gave.
+// The figures a profile gave, in one line: the FMA pipe's busy share, the issue slots' busy share,
+// cycles per issued instruction and the FFMA share, each with its unit.
 std::string profile_figures_text(const ProfileFigures& f);
 
 }  // namespace tilescope

@@ -699,6 +699,7 @@ class WgmmaModel final : public BlockTileModel {
     if (p.register_sourced) {
       // Each slab's fragments of B out of its stage; C, transposed, from the registers.
       listed_ = {kLoadBFragment, kStoreC};
+      blocks_launched_ = blocks_launched();
       return;
     }
     // From the registers: every tile without the map, and AᵀA's diagonal tiles with it.
@@ -897,11 +898,10 @@ class WgmmaModel final : public BlockTileModel {
     const int per_slab = slices_of(p_) * (p_.bk / 8) * 4;
     const int slab = step / per_slab, e = step % 4, kk = step / 4 % (p_.bk / 8),
               sl = step / 4 / (p_.bk / 8) % slices_of(p_);
-    const std::int64_t before = static_cast<std::int64_t>(bx / blocks_launched()) * phases();
+    const std::int64_t before = static_cast<std::int64_t>(bx / blocks_launched_) * phases();
     const int stage = static_cast<int>((before + slab) % p_.stages);
-    const int stage_bytes = (p_.bm + p_.bn) * p_.bk * operand_bytes(precision_);
     const std::int64_t b_tile =
-        static_cast<std::int64_t>(stage) * stage_bytes + p_.bm * p_.bk * operand_bytes(precision_);
+        static_cast<std::int64_t>(stage) * picture_.stage_bytes + p_.bm * p_.bk * operand_bytes(precision_);
     for (int lane = 0; lane < kWarpLanes; ++lane) {
       const int k = 8 * kk + lane % 4 + 4 * (e / 2),
                 c = 64 * (group * slices_of(p_) + sl) + 16 * q + lane / 4 + 8 * (e % 2);
@@ -909,7 +909,8 @@ class WgmmaModel final : public BlockTileModel {
     }
   }
   // The blocks a launch runs, for a persistent configuration as blocks_of counts them on the GPU
-  // the program found (one per SM); with none, an H100 SXM's 132.
+  // the program found (one per SM); with none, an H100 SXM's 132. Asked once, by the constructor:
+  // fragment_load runs for every warp and step of a kernel's totals.
   std::int64_t blocks_launched() const {
     const int tiles = grid().x;
     if (!p_.persistent) return tiles;
@@ -1117,6 +1118,7 @@ class WgmmaModel final : public BlockTileModel {
   Precision precision_;
   FragmentPicture picture_;
   bool maps_, pairs_;
+  std::int64_t blocks_launched_ = 1;  // register-sourced rows: blocks_launched(), for fragment_load
   std::vector<Site> listed_;
 };
 

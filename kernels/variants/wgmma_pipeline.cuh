@@ -113,9 +113,9 @@ struct CDestination {
 __device__ __forceinline__ float* sw128_float(unsigned char* box, int row, int col) {
   return reinterpret_cast<float*>(box + row * 128 + ((col / 4) ^ (row % 8)) * 16) + col % 4;
 }
-// The same place as a byte offset, for the mapping model (host code). sw128_float keeps its own
-// spelling: written through this function, the compiler schedules the timed kernels' epilogues
-// differently.
+// The same place as a byte offset, for the mapping model (host code) and the register-sourced
+// consumers' fragment places (worked out once per tile). sw128_float keeps its own spelling:
+// written through this function, the compiler schedules the timed kernels' epilogues differently.
 __host__ __device__ constexpr int sw128_float_byte(int row, int col) {
   return row * 128 + ((col / 4) ^ (row % 8)) * 16 + (col % 4) * 4;
 }

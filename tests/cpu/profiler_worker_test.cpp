@@ -225,7 +225,8 @@ std::string page_with_figures() {
   std::string out, line;
   for (int i = 0; std::getline(in, line); ++i) {
     if (line.empty()) continue;
-    // Kernels 0, 1, 2, ...: the FMA pipe 50% busy but in the last one (n/a), issue 20% in each.
+    // Kernels 0, 1, 2, ...: the FMA pipe 50% busy but in the last one (n/a), the issue slots 20% busy in
+    // each.
     const bool last = in.peek() == EOF;
     const std::string fma = i == 0 ? metric(ProfilerMetricUse::FmaPipe) : i == 1 ? "%" : last ? "n/a" : "50";
     const std::string issue = i == 0 ? metric(ProfilerMetricUse::IssueActive) : i == 1 ? "%" : "20";
