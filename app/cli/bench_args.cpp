@@ -1,5 +1,6 @@
 #include "app/cli/bench_args.h"
 
+#include <algorithm>
 #include <cctype>
 #include <functional>
 #include <limits>
@@ -320,12 +321,17 @@ bool resolve_problems_and_shapes(const RawBenchArgs& raw, BenchOptions* opt, std
 }
 
 // The baseline goes first: cuBLAS then runs (and pays its one-time start-up) before the
-// kernels it is compared with, and % of cuBLAS is defined for every shape.
+// kernels it is compared with, and % of cuBLAS is defined for every shape. The baseline that
+// stores C in the input type joins only where a chosen configuration stores C so.
 void add_baseline_selections(const std::vector<VariantSelection>& chosen, std::vector<VariantSelection>* selections) {
+  const bool narrow_chosen = std::any_of(chosen.begin(), chosen.end(), [](const VariantSelection& s) {
+    return config_at(*s.variant, s.config_index).c_in_input_type;
+  });
   for (const VariantDescriptor* v : variant_registry()) {
     if (v->role != Role::Baseline) continue;
     for (std::size_t i = 0; i < v->configs.size(); ++i) {
       if (!is_baseline(*v, static_cast<int>(i))) continue;
+      if (v->configs[i].c_in_input_type && !narrow_chosen) continue;
       bool chosen_already = false;
       for (const VariantSelection& s : chosen)
         chosen_already = chosen_already || (s.variant == v && s.config_index == static_cast<int>(i));

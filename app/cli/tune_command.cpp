@@ -206,7 +206,7 @@ int run_with_gpu(const TuneOptions& o, const DeviceInfo& device, const TunePngWr
   }
   const VariantDescriptor* base = nullptr;
   int base_config = 0;
-  const bool has_base = tune_baseline(o.problem, o.precision, device.limits, &base, &base_config);
+  const bool has_base = tune_baseline(o.problem, o.precision, tune_output_type(t), device.limits, &base, &base_config);
   if (has_base) {
     t.baseline_variant = base->id;
     t.baseline_config = config_at(*base, base_config).name;

@@ -148,18 +148,45 @@ void record_tune_result(const RunResult& r, TunePoint* p) {
   }
 }
 
-void fill_tune_pct(TuneTable* t) {
-  const bool base = t->baseline.status == TuneStatus::Ok && t->baseline.gflops > 0;
-  for (TunePoint& p : t->points)
-    p.pct_of_cublas = base && p.status == TuneStatus::Ok ? 100.0 * p.gflops / t->baseline.gflops : -1;
+namespace {
+
+// The type C of configuration `config_index` of variant `id` is stored in, for input type p.
+OutputType config_output_type(const std::string& id, int config_index, Precision p) {
+  const VariantDescriptor* v = find_variant(id);
+  const bool known = v && config_index_error(*v, config_index).empty();
+  return output_type(p, known && config_at(*v, config_index).c_in_input_type);
 }
 
-bool tune_baseline(Problem problem, Precision precision, const DeviceLimits& limits, const VariantDescriptor** v,
-                   int* config_index) {
+}  // namespace
+
+OutputType point_output_type(const TuneTable& t, const TunePoint& p) {
+  return config_output_type(t.variant, p.config_index, t.precision);
+}
+
+OutputType tune_output_type(const TuneTable& t) {
+  for (const TunePoint& p : t.points)
+    if (p.config_index >= 0) return point_output_type(t, p);
+  return output_type(t.precision, false);
+}
+
+void fill_tune_pct(TuneTable* t) {
+  const bool base = t->baseline.status == TuneStatus::Ok && t->baseline.gflops > 0;
+  const VariantDescriptor* bv = find_variant(t->baseline_variant);
+  const OutputType base_type =
+      config_output_type(t->baseline_variant, bv ? find_config(*bv, t->baseline_config) : -1, t->precision);
+  for (TunePoint& p : t->points)
+    p.pct_of_cublas = base && p.status == TuneStatus::Ok && point_output_type(*t, p) == base_type
+                          ? 100.0 * p.gflops / t->baseline.gflops
+                          : -1;
+}
+
+bool tune_baseline(Problem problem, Precision precision, OutputType c_type, const DeviceLimits& limits,
+                   const VariantDescriptor** v, int* config_index) {
   for (const VariantDescriptor* d : variant_registry()) {
     if (d->role != Role::Baseline) continue;
     for (int i = 0; i < static_cast<int>(d->configs.size()); ++i)
-      if (is_baseline(*d, i) && unsupported_reason(*d, i, problem, precision, limits).empty()) {
+      if (is_baseline(*d, i) && unsupported_reason(*d, i, problem, precision, limits).empty() &&
+          output_type(precision, d->configs[i].c_in_input_type) == c_type) {
         *v = d;
         *config_index = i;
         return true;

@@ -52,13 +52,20 @@ std::vector<TunePoint> check_tune_points(const VariantDescriptor& v, const std::
 
 // A finished run as the point's outcome: Ok, Failed (verified and wrong) or Error.
 void record_tune_result(const RunResult& r, TunePoint* p);
-// % of cuBLAS for every Ok point, from the baseline's GFLOP/s (when it ran).
+// % of cuBLAS for every Ok point that stores C as the baseline does, from the baseline's GFLOP/s
+// (when it ran); -1 for the others.
 void fill_tune_pct(TuneTable* t);
 
+// The type C of an accepted point is stored in (TileConfig::c_in_input_type); the accumulator's
+// for a point not accepted.
+OutputType point_output_type(const TuneTable& t, const TunePoint& p);
+// The type of the first accepted point: the baseline is the library writing C so.
+OutputType tune_output_type(const TuneTable& t);
+
 // The first baseline configuration (the library's) that computes this problem and input type on
-// these limits; false when none does.
-bool tune_baseline(Problem problem, Precision precision, const DeviceLimits& limits, const VariantDescriptor** v,
-                   int* config_index);
+// these limits, storing C as c_type; false when none does.
+bool tune_baseline(Problem problem, Precision precision, OutputType c_type, const DeviceLimits& limits,
+                   const VariantDescriptor** v, int* config_index);
 
 // Columns: device, variant, problem, precision, m, n, k, every parameter, status, reason, gflops,
 // pct_of_cublas, registers, occupancy, compile_s, median_ms. The baseline's row has its variant

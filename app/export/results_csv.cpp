@@ -110,6 +110,9 @@ bool parse_field(std::string_view s, Problem* out) {
 bool parse_field(std::string_view s, Precision* out) {
   return parse_precision(std::string(s), out);
 }
+bool parse_field(std::string_view s, OutputType* out) {
+  return parse_output_type(std::string(s), out);
+}
 
 // The text of a field, as parse_field reads it back.
 std::string field_text(const std::string& v) {
@@ -134,6 +137,9 @@ std::string field_text(Problem v) {
   return to_string(v);
 }
 std::string field_text(Precision v) {
+  return to_string(v);
+}
+std::string field_text(OutputType v) {
   return to_string(v);
 }
 
@@ -240,6 +246,8 @@ const std::vector<Column>& columns() {
       profile_column("issue_active_pct", &ProfileFigures::issue_active_pct),
       profile_column("cycles_per_issue", &ProfileFigures::cycles_per_issue),
       profile_column("ffma_share_pct", &ProfileFigures::ffma_share_pct),
+      // Added 2026-11-27 (C in the input type); rows without it stored C in the accumulator's type.
+      field_column("c_type", &RunResult::c_type),
   };
   return kColumns;
 }
@@ -446,7 +454,7 @@ bool check_header(const RecordParser& header, std::size_t* n_cols, std::string* 
   *n_cols = all_cols.size();
   // The first column of each addition.
   for (const char* first_added :
-       {"timer", "run_clock_mhz", "wrong_row", "load_sectors_per_request", "round", "fma_pipe_pct"}) {
+       {"timer", "run_clock_mhz", "wrong_row", "load_sectors_per_request", "round", "fma_pipe_pct", "c_type"}) {
     std::size_t before = 0;
     while (before < all_cols.size() && std::string_view(all_cols[before].name) != first_added) ++before;
     if (fields == before) *n_cols = before;
@@ -485,6 +493,9 @@ bool record_to_result(const RecordParser& rec, std::size_t n_cols, RunResult* re
       return false;
     }
   }
+  // A file written before C had a type of a row's own: C was stored in the accumulator's.
+  if (n_cols < cols.size() && std::string_view(cols.back().name) == "c_type")
+    result->c_type = output_type(result->precision, false);
   return true;
 }
 

@@ -51,6 +51,7 @@ Json result_json(const RunResult& r) {
       {"math", r.math},
       {"problem", to_string(r.problem)},
       {"precision", to_string(r.precision)},
+      {"c_type", to_string(r.c_type)},
       {"M", r.shape.M},
       {"N", r.shape.N},
       {"K", r.shape.K},

@@ -7,7 +7,7 @@ namespace tilescope {
 TimingHistory::TimingHistory() : rows_(std::make_shared<std::vector<RunResult>>()) {}
 
 TimingHistory::ShapeKey TimingHistory::key_of(const RunResult& r) {
-  return std::make_tuple(r.problem, r.precision, r.shape.M, r.shape.N, r.shape.K);
+  return std::make_tuple(r.problem, r.precision, r.c_type, r.shape.M, r.shape.N, r.shape.K);
 }
 
 // fill_pct_of_cublas's rule, from a running best.

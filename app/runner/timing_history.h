@@ -42,13 +42,13 @@ class TimingHistory {
   std::uint64_t version() const { return version_.load(); }
 
  private:
-  using ShapeKey = std::tuple<Problem, Precision, std::int64_t, std::int64_t, std::int64_t>;
+  using ShapeKey = std::tuple<Problem, Precision, OutputType, std::int64_t, std::int64_t, std::int64_t>;
   static ShapeKey key_of(const RunResult& r);
   static void set_pct_of_cublas(const std::map<ShapeKey, double>& best, RunResult& r);
 
   mutable std::mutex mutex_;
   std::shared_ptr<std::vector<RunResult>> rows_;
-  std::map<ShapeKey, double> best_baseline_;  // the best cuBLAS GFLOP/s per problem/precision/shape
+  std::map<ShapeKey, double> best_baseline_;  // the best cuBLAS GFLOP/s per problem/precision/C type/shape
   std::atomic<std::uint64_t> version_{0};
 };
 

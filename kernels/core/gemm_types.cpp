@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 
 namespace tilescope {
 
@@ -25,15 +27,87 @@ const PrecisionFacts kPrecisionFacts[] = {
      4, false, 11, 80, false},
     {Precision::F16, "f16", "FP16",
      "IEEE half precision: 2 bytes, 11-bit significand, a small range (up to 65504); products accumulated in "
-     "FP32, C in float. Tensor cores from sm_70.",
+     "FP32, C in float (or, where a configuration says so, in FP16). Tensor cores from sm_70.",
      2, false, 11, 70, false},
     {Precision::BF16, "bf16", "BF16",
-     "bfloat16: 2 bytes, float's range but an 8-bit significand; products accumulated in FP32, C in float. "
-     "Tensor cores from sm_80.",
+     "bfloat16: 2 bytes, float's range but an 8-bit significand; products accumulated in FP32, C in float "
+     "(or, where a configuration says so, in BF16). Tensor cores from sm_80.",
      2, false, 8, 80, false},
 };
 
+const EnumName<OutputType> kOutputTypeNames[] = {
+    {OutputType::F32, "f32"}, {OutputType::F64, "f64"}, {OutputType::F16, "f16"}, {OutputType::BF16, "bf16"}};
+
+// IEEE half's bits as a double (exact: every half is a double).
+double half_bits_value(std::uint16_t h) {
+  const int sign = h >> 15, exponent = (h >> 10) & 0x1F, mantissa = h & 0x3FF;
+  double v;
+  if (exponent == 0)
+    v = std::ldexp(mantissa, -24);  // subnormal (and zero)
+  else if (exponent == 31)
+    v = mantissa ? std::nan("") : HUGE_VAL;
+  else
+    v = std::ldexp(mantissa + 1024, exponent - 25);
+  return sign ? -v : v;
+}
+
 }  // namespace
+
+const char* to_string(OutputType t) {
+  return enum_name(t, kOutputTypeNames, "f32");
+}
+
+bool parse_output_type(const std::string& text, OutputType* out) {
+  return enum_from_name(text, kOutputTypeNames, out);
+}
+
+bool has_narrow_output(Precision p) {
+  return p == Precision::F16 || p == Precision::BF16;
+}
+
+OutputType output_type(Precision p, bool c_in_input_type) {
+  if (c_in_input_type && has_narrow_output(p)) return p == Precision::F16 ? OutputType::F16 : OutputType::BF16;
+  return precision_facts(p).double_output ? OutputType::F64 : OutputType::F32;
+}
+
+std::size_t output_bytes(OutputType t) {
+  return t == OutputType::F64 ? 8 : t == OutputType::F32 ? 4 : 2;
+}
+
+double output_unit_roundoff(Precision p, OutputType t) {
+  if (t == output_type(p, false)) return 0;
+  return t == OutputType::F16 ? std::ldexp(1.0, -11) : t == OutputType::BF16 ? std::ldexp(1.0, -8) : 0;
+}
+
+double stored_output_value(const void* element, OutputType t) {
+  switch (t) {
+    case OutputType::F64: {
+      double d;
+      std::memcpy(&d, element, 8);
+      return d;
+    }
+    case OutputType::F32: {
+      float f;
+      std::memcpy(&f, element, 4);
+      return f;
+    }
+    case OutputType::F16: {
+      std::uint16_t h;
+      std::memcpy(&h, element, 2);
+      return half_bits_value(h);
+    }
+    case OutputType::BF16: {
+      // bfloat16 is a float's upper half.
+      std::uint16_t h;
+      std::memcpy(&h, element, 2);
+      const std::uint32_t bits = static_cast<std::uint32_t>(h) << 16;
+      float f;
+      std::memcpy(&f, &bits, 4);
+      return f;
+    }
+  }
+  return 0;
+}
 
 const char* to_string(Problem p) {
   return enum_name(p, kProblemNames, "ata");

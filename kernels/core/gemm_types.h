@@ -41,10 +41,26 @@ std::string precision_names(const char* separator);
 inline std::size_t element_bytes(Precision p) {
   return precision_facts(p).input_bytes;
 }
-// Bytes of one element of C (float, or double for f64).
+// The type C is stored in: the accumulator's (float, or double for f64), or, where a configuration
+// says so (TileConfig::c_in_input_type), the 16-bit input type itself, each element rounded once
+// from its FP32 accumulator, as libraries write C for the tensor cores' types.
+enum class OutputType { F32, F64, F16, BF16 };
+const char* to_string(OutputType t);  // "f32" | "f64" | "f16" | "bf16": the CSV's c_type
+bool parse_output_type(const std::string& text, OutputType* out);
+// C's type for input type p: the accumulator's, or with c_in_input_type (f16, bf16 only) p's own.
+OutputType output_type(Precision p, bool c_in_input_type);
+// Whether an input type may store C in its own type: the 16-bit ones (tf32 is stored as float already).
+bool has_narrow_output(Precision p);
+std::size_t output_bytes(OutputType t);
+// Bytes of one element of C as the accumulator stores it (float, or double for f64).
 inline std::size_t output_bytes(Precision p) {
-  return precision_facts(p).double_output ? 8 : 4;
+  return output_bytes(output_type(p, false));
 }
+// The unit roundoff of C's own rounding on the way out: 0 where C keeps the accumulator's type, 2^-11
+// (f16) or 2^-8 (bf16) where it is narrower.
+double output_unit_roundoff(Precision p, OutputType t);
+// The value of one stored element of C of type t (its bytes at `element`), exactly, as a double.
+double stored_output_value(const void* element, OutputType t);
 // The unit roundoff of the input type: 2^-24 (f32), 2^-53 (f64), 2^-11 (tf32, f16), 2^-8 (bf16).
 double input_unit_roundoff(Precision p);
 // The unit roundoff of the accumulation: 2^-53 for f64, 2^-24 (FP32) for every other type.
@@ -105,6 +121,13 @@ struct TileConfig {
   int engine_mode = 0;    // variants drawn by an external engine: which of its modes
   bool tf32 = false;      // float inputs rounded to TF32 (10-bit mantissa) by the tensor cores
   OutputPart output = OutputPart::Full;
+  // C stored in the 16-bit input type (gemm_types.h: OutputType), rounded from the FP32 accumulators:
+  // half C's bytes, and the bar of "% of cuBLAS" is cuBLAS writing C so too.
+  bool c_in_input_type = false;
+  // How many times such a C is rounded to its type: once, from the accumulators (the kernels here),
+  // or twice where partial sums over K are stored in the type first (a library's split K: cuBLAS's
+  // GemmEx writing bf16 or f16 C measured 1.3 of the type's unit roundoff at 517 and 1023).
+  int c_roundings = 1;
   // A tile a learner typed (compiled at run time): every parameter of the kernel text; empty for
   // the compiled set.
   TileValues typed = {};

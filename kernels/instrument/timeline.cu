@@ -102,10 +102,11 @@ TimelineResult run_timeline(const std::string& variant_id, int config_index, Pro
     DeviceBuffer a, b, c, stamps, clocks;
     a.resize(static_cast<std::size_t>(a_n) * eb);
     b.resize(static_cast<std::size_t>(b_n > 0 ? b_n : 1) * eb);
-    c.resize(static_cast<std::size_t>(c_n) * output_bytes(precision));
+    const OutputType c_type = output_type(precision, config_at(*v, config_index).c_in_input_type);
+    c.resize(static_cast<std::size_t>(c_n) * output_bytes(c_type));
     fill_random(a.get(), precision, a_n, seed, 0, stream);
     if (b_n) fill_random(b.get(), precision, b_n, seed, 1, stream);
-    poison(c.get(), precision, c_n, stream);
+    poison(c.get(), c_type, c_n, stream);
 
     GemmArgs args;
     args.problem = problem;

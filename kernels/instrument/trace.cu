@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "kernels/core/registry.h"
+#include "kernels/core/typed_configs.h"
 #include "kernels/cuda/cuda_check.h"
 #include "kernels/cuda/device_info.h"
 #include "kernels/instrument/recorded_streams.h"
@@ -78,6 +79,7 @@ struct DeviceTrace::Impl {
   Shape shape;
   Problem problem = Problem::Gemm;
   Precision precision = Precision::F32;
+  OutputType c_type = OutputType::F32;  // as the configuration stores C
   Dim2 grid, block;
   int slots = kTraceSlots;
   bool valid = false;
@@ -170,20 +172,21 @@ bool DeviceTrace::run(const std::string& variant_id, int config_index, Problem p
     d.shape = s;
     d.problem = problem;
     d.precision = precision;
+    d.c_type = output_type(precision, config_at(*v, config_index).c_in_input_type);
     const std::int64_t a_n = a_elements(problem, s), b_n = b_elements(problem, s), c_n = c_elements(problem, s);
     const std::size_t eb = element_bytes(precision);
     // Buffers of their own (cudaMalloc aligns each to 256 bytes), so the launch vectorises
     // exactly when the shape allows it, as the mapping model assumes. They grow, never shrink.
     d.a.resize(static_cast<std::size_t>(a_n) * eb);
     d.b.resize(static_cast<std::size_t>(b_n > 0 ? b_n : 1) * eb);
-    d.c.resize(static_cast<std::size_t>(c_n) * output_bytes(precision));
+    d.c.resize(static_cast<std::size_t>(c_n) * output_bytes(d.c_type));
     d.writer.resize(static_cast<std::size_t>(c_n) * sizeof(int));
     d.a_reads.resize(static_cast<std::size_t>(a_n) * sizeof(unsigned));
     d.b_reads.resize(static_cast<std::size_t>(b_n > 0 ? b_n : 1) * sizeof(unsigned));
     cudaStream_t st = d.stream.get();
     fill_random(d.a.get(), precision, a_n, seed, 0, st);
     if (b_n) fill_random(d.b.get(), precision, b_n, seed, 1, st);
-    poison(d.c.get(), precision, c_n, st);
+    poison(d.c.get(), d.c_type, c_n, st);
     // All bits set: -1, "never written".
     CUDA_CHECK(cudaMemsetAsync(d.writer.get(), 0xFF, static_cast<std::size_t>(c_n) * sizeof(int), st));
     CUDA_CHECK(cudaMemsetAsync(d.a_reads.get(), 0, static_cast<std::size_t>(a_n) * sizeof(unsigned), st));
@@ -243,7 +246,7 @@ bool DeviceTrace::copy_to(TraceResult* r, std::string* error) const {
     const Impl& d = *impl_;
     const std::int64_t a_n = a_elements(d.problem, d.shape), b_n = b_elements(d.problem, d.shape);
     const std::int64_t c_n = c_elements(d.problem, d.shape);
-    const std::size_t eb = output_bytes(d.precision);
+    const std::size_t eb = output_bytes(d.c_type);
     cudaStream_t st = d.stream.get();
     r->shape = d.shape;
     r->grid = d.grid;
@@ -256,15 +259,7 @@ bool DeviceTrace::copy_to(TraceResult* r, std::string* error) const {
     copy_to_host(raw, d.c.get(), c_n * static_cast<std::int64_t>(eb), st);
     CUDA_CHECK(cudaStreamSynchronize(st));
     r->c.resize(static_cast<std::size_t>(c_n));
-    for (std::int64_t i = 0; i < c_n; ++i) {
-      if (eb == sizeof(float)) {
-        float f;
-        std::memcpy(&f, raw.data() + i * 4, 4);
-        r->c[i] = f;
-      } else {
-        std::memcpy(&r->c[i], raw.data() + i * 8, 8);
-      }
-    }
+    for (std::int64_t i = 0; i < c_n; ++i) r->c[i] = stored_output_value(raw.data() + i * eb, d.c_type);
     return true;
   } catch (const std::exception& e) {
     if (error) *error = e.what();

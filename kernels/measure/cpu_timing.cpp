@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "kernels/core/registry.h"
+#include "kernels/core/typed_configs.h"
 #include "kernels/measure/measure.h"
 #include "kernels/measure/reference.h"
 
@@ -19,11 +20,19 @@ std::string utc_timestamp_now() {
   return buffer;
 }
 
+OutputType request_output_type(const RunRequest& r) {
+  const VariantDescriptor* v = find_variant(r.variant_id);
+  const bool narrow =
+      v && config_index_error(*v, r.config_index).empty() && config_at(*v, r.config_index).c_in_input_type;
+  return output_type(r.precision, narrow);
+}
+
 RunResult requested_row(const RunRequest& req) {
   RunResult r;
   r.variant_id = req.variant_id;
   r.problem = req.problem;
   r.precision = req.precision;
+  r.c_type = request_output_type(req);
   r.shape = normalised(req.problem, req.shape);
   r.repetitions = req.repetitions;
   r.warmup = req.warmup;

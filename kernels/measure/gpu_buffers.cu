@@ -132,7 +132,7 @@ __global__ void compare_kernel(const T* c, const double* ref, std::int64_t m, st
        idx += (std::int64_t)gridDim.x * blockDim.x) {
     const std::int64_t i = idx / n, j = idx % n;
     if (upper_only && j < i) continue;
-    const double v = static_cast<double>(c[idx]);
+    const double v = widened(c[idx]);
     const double x = ref[idx];
     if (isnan(v)) {
       ++nans;
@@ -196,8 +196,8 @@ void fill_random(void* dst, Precision p, std::int64_t count, std::uint64_t seed,
   CUDA_CHECK_LAUNCH("fill_random");
 }
 
-void poison(void* dst, Precision p, std::int64_t count, cudaStream_t s) {
-  CUDA_CHECK(cudaMemsetAsync(dst, 0xFF, static_cast<std::size_t>(count) * output_bytes(p), s));
+void poison(void* dst, OutputType t, std::int64_t count, cudaStream_t s) {
+  CUDA_CHECK(cudaMemsetAsync(dst, 0xFF, static_cast<std::size_t>(count) * output_bytes(t), s));
 }
 
 void widen_to_double(double* dst, const void* src, Precision p, std::int64_t count, cudaStream_t s) {
@@ -207,7 +207,7 @@ void widen_to_double(double* dst, const void* src, Precision p, std::int64_t cou
   CUDA_CHECK_LAUNCH("widen_to_double");
 }
 
-ErrorReport device_compare(const void* c, Precision p, const double* ref, std::int64_t m, std::int64_t n,
+ErrorReport device_compare(const void* c, OutputType t, const double* ref, std::int64_t m, std::int64_t n,
                            OutputPart part, cudaStream_t s) {
   constexpr int kBlocks = 1024;
   DeviceBuffer scratch(3 * kBlocks * sizeof(double) + sizeof(unsigned long long));
@@ -217,12 +217,23 @@ ErrorReport device_compare(const void* c, Precision p, const double* ref, std::i
   auto* d_nan = reinterpret_cast<unsigned long long*>(d_ref2 + kBlocks);
   CUDA_CHECK(cudaMemsetAsync(d_nan, 0, sizeof(unsigned long long), s));
   const bool upper = part == OutputPart::UpperTriangle;
-  if (precision_facts(p).double_output)
-    compare_kernel<<<kBlocks, kThreads, 0, s>>>(static_cast<const double*>(c), ref, m, n, upper, d_diff, d_max_ref,
-                                                d_ref2, d_nan);
-  else
-    compare_kernel<<<kBlocks, kThreads, 0, s>>>(static_cast<const float*>(c), ref, m, n, upper, d_diff, d_max_ref,
-                                                d_ref2, d_nan);
+  auto compare = [&](auto* typed) {
+    compare_kernel<<<kBlocks, kThreads, 0, s>>>(typed, ref, m, n, upper, d_diff, d_max_ref, d_ref2, d_nan);
+  };
+  switch (t) {
+    case OutputType::F64:
+      compare(static_cast<const double*>(c));
+      break;
+    case OutputType::F32:
+      compare(static_cast<const float*>(c));
+      break;
+    case OutputType::F16:
+      compare(static_cast<const __half*>(c));
+      break;
+    case OutputType::BF16:
+      compare(static_cast<const __nv_bfloat16*>(c));
+      break;
+  }
   CUDA_CHECK_LAUNCH("compare");
   std::vector<double> h(3 * kBlocks);
   unsigned long long h_nan = 0;

@@ -50,15 +50,14 @@ class CudaStream : NoCopy {
 // Writes the run's inputs in p's storage type (float, double, __half, __nv_bfloat16) for i in
 // [0, count) (random_inputs.h): the same numbers as fill_inputs on the host, bit for bit.
 void fill_random(void* dst, Precision p, std::int64_t count, std::uint64_t seed, int stream, cudaStream_t s);
-// All bits set over `count` elements of C of a run in p (float, or double for f64): a NaN, which
-// no correct GEMM of finite inputs produces.
-void poison(void* dst, Precision p, std::int64_t count, cudaStream_t s);
+// All bits set over `count` elements of C stored as t: a NaN in every type, which no correct GEMM
+// of finite inputs produces.
+void poison(void* dst, OutputType t, std::int64_t count, cudaStream_t s);
 // dst (double) = src (the inputs of a run in p, in its storage type), element-wise and exact.
 void widen_to_double(double* dst, const void* src, Precision p, std::int64_t count, cudaStream_t s);
-// max |c - ref| / max |ref| (reference.h's measure) over an M x N row-major C of a run in p
-// (float, or double for f64) (upper triangle
-// only for UpperTriangle); NaN entries are counted as unwritten. Synchronises the stream.
-ErrorReport device_compare(const void* c, Precision p, const double* ref, std::int64_t m, std::int64_t n,
+// max |c - ref| / max |ref| (reference.h's measure) over an M x N row-major C stored as t (upper
+// triangle only for UpperTriangle); NaN entries are counted as unwritten. Synchronises the stream.
+ErrorReport device_compare(const void* c, OutputType t, const double* ref, std::int64_t m, std::int64_t n,
                            OutputPart part, cudaStream_t s);
 
 }  // namespace tilescope

@@ -52,9 +52,10 @@ ErrorGrowth error_growth_for(Precision p, bool tf32) {
 }
 
 CheckVerdict judge_check(const ErrorReport& er, double unit_roundoff, std::int64_t k, std::int64_t elements,
-                         ErrorGrowth growth) {
+                         ErrorGrowth growth, double output_roundoff) {
   CheckVerdict v;
-  v.tolerance = relative_error_tolerance(unit_roundoff, k, er.reference_norm, elements, growth);
+  const double accumulated = relative_error_tolerance(unit_roundoff, k, er.reference_norm, elements, growth);
+  v.tolerance = accumulated + output_roundoff * (1.0 + accumulated);
   v.passed = er.unwritten == 0 && std::isfinite(er.rel_error) && er.rel_error <= v.tolerance;
   return v;
 }
@@ -94,11 +95,13 @@ bool mark_warm(const std::string& key) {
 }
 
 // The verdict of a check: error, unwritten elements, the tolerance for this K and arithmetic.
+// `c_roundings`: how many times the configuration rounds C into its type (TileConfig::c_roundings).
 void record_check(RunResult& res, const ErrorReport& er, double unit_roundoff, std::int64_t k, std::int64_t elements,
-                  ErrorGrowth growth = ErrorGrowth::SqrtK) {
+                  ErrorGrowth growth = ErrorGrowth::SqrtK, int c_roundings = 1) {
   res.rel_error = er.rel_error;
   res.unwritten = er.unwritten;
-  const CheckVerdict verdict = judge_check(er, unit_roundoff, k, elements, growth);
+  const CheckVerdict verdict = judge_check(er, unit_roundoff, k, elements, growth,
+                                           c_roundings * output_unit_roundoff(res.precision, res.c_type));
   res.tolerance = verdict.tolerance;
   res.passed = verdict.passed;
 }
@@ -189,6 +192,7 @@ void record_variant(RunResult& res, const VariantDescriptor& v, int config_index
   const TileConfig& cfg = config_at(v, config_index);
   res.config_name = cfg.name;
   res.math = cfg.math ? cfg.math : "";
+  res.c_type = output_type(res.precision, cfg.c_in_input_type);
 }
 
 void record_device(RunResult& res, const DeviceInfo& dev) {
@@ -201,7 +205,7 @@ void record_device(RunResult& res, const DeviceInfo& dev) {
 
 std::size_t device_bytes_needed(const RunRequest& r, int input_sets) {
   const Shape s = normalised(r.problem, r.shape);
-  const std::size_t c_bytes = static_cast<std::size_t>(c_elements(r.problem, s)) * output_bytes(r.precision);
+  const std::size_t c_bytes = static_cast<std::size_t>(c_elements(r.problem, s)) * output_bytes(request_output_type(r));
   std::size_t bytes = input_set_bytes(r) * static_cast<std::size_t>(std::max(1, input_sets)) + c_bytes;
   if (r.verify) {
     if (uses_cpu_reference(r, s))
@@ -260,12 +264,12 @@ struct Measurer::Impl {
   std::vector<double> timed_runs(const VariantDescriptor& v, const RunRequest& req, const InputSets& sets,
                                  GemmArgs args);
   // cublasDgemm on double inputs already on the device (rb null for AᵀA) into ref_c, and the
-  // device C of `precision` compared with it over `part`.
+  // device C, stored as c_type, compared with it over `part`.
   ErrorReport compare_with_cublas_dgemm(Problem problem, const Shape& s, const double* ra, const double* rb,
-                                        const void* c_device, Precision precision, OutputPart part) {
+                                        const void* c_device, OutputType c_type, OutputPart part) {
     ref_c.resize(static_cast<std::size_t>(s.M) * s.N * 8);
     blocked_dgemm_reference(problem, s, ra, rb, static_cast<double*>(ref_c.get()));
-    return device_compare(c_device, precision, static_cast<const double*>(ref_c.get()), s.M, s.N, part, stream);
+    return device_compare(c_device, c_type, static_cast<const double*>(ref_c.get()), s.M, s.N, part, stream);
   }
   // C in FP64 by blocked summation: K cut into about sqrt(K) slabs, each a cublasDgemm added onto
   // the sum of the previous ones (beta = 1). Every kernel here sums each element in one FMA chain
@@ -456,7 +460,7 @@ InputSets Measurer::Impl::allocate_inputs(const RunRequest& req, const Shape& s,
   sets.has_b = b_elements(req.problem, s) > 0;
   sets.count = count;
   inputs.resize(sets.set_bytes * count);
-  c.resize(static_cast<std::size_t>(c_elements(req.problem, s)) * output_bytes(req.precision));
+  c.resize(static_cast<std::size_t>(c_elements(req.problem, s)) * output_bytes(request_output_type(req)));
   sets.base = static_cast<char*>(inputs.get());
   return sets;
 }
@@ -494,7 +498,7 @@ void Measurer::Impl::fill_inputs(const RunRequest& req, const Shape& s, const In
     fill_random(sets.a(i), req.precision, a_n, req.seed + i, 0, stream);
     if (b_n) fill_random(sets.b(i), req.precision, b_n, req.seed + i, 1, stream);
   }
-  poison(c.get(), req.precision, c_elements(req.problem, s), stream);
+  poison(c.get(), request_output_type(req), c_elements(req.problem, s), stream);
   CUDA_CHECK(cudaStreamSynchronize(stream));
 }
 
@@ -526,13 +530,38 @@ void Measurer::Impl::verify(const RunRequest& req, const TileConfig& cfg, const 
     double* rb = ra + a_n;
     widen_to_double(ra, sets.a(0), req.precision, a_n, stream);
     if (b_n) widen_to_double(rb, sets.b(0), req.precision, b_n, stream);
-    er = compare_with_cublas_dgemm(req.problem, s, ra, b_n ? rb : nullptr, c.get(), req.precision, cfg.output);
+    er = compare_with_cublas_dgemm(req.problem, s, ra, b_n ? rb : nullptr, c.get(), res.c_type, cfg.output);
   }
   record_check(res, er, unit_roundoff_for(req.precision, cfg.tf32), s.K, er.checked,
-               error_growth_for(req.precision, cfg.tf32));
+               error_growth_for(req.precision, cfg.tf32), cfg.c_roundings);
   if (!res.passed && s.M * s.N <= kMaxLocatedElements)
     locate_first_wrong(req, s, cfg.output, res.reference == "cpu_fp64", res);
 }
+
+namespace {
+
+// The device's C, count elements stored as t, on the host: float or double as stored, or a 16-bit
+// type widened to float (exactly) so that the float comparisons take it.
+struct HostC {
+  OutputType type;
+  std::vector<char> stored;
+  std::vector<float> widened;
+  HostC(const void* device_c, OutputType t, std::int64_t count) : type(t), stored(count * output_bytes(t)) {
+    CUDA_CHECK(cudaMemcpy(stored.data(), device_c, stored.size(), cudaMemcpyDeviceToHost));
+    if (output_bytes(t) != 2) return;
+    widened.resize(static_cast<std::size_t>(count));
+    for (std::int64_t i = 0; i < count; ++i)
+      widened[i] = static_cast<float>(stored_output_value(stored.data() + 2 * i, t));
+  }
+  // f(const float*) or f(const double*) with C's values.
+  template <typename F>
+  auto with_values(F f) const {
+    if (type == OutputType::F64) return f(reinterpret_cast<const double*>(stored.data()));
+    return f(widened.empty() ? reinterpret_cast<const float*>(stored.data()) : widened.data());
+  }
+};
+
+}  // namespace
 
 // A failed check's first wrong element, from C and the reference the check compared (host_ref, or
 // the cuBLAS one in ref_c).
@@ -545,12 +574,9 @@ void Measurer::Impl::locate_first_wrong(const RunRequest& req, const Shape& s, O
     CUDA_CHECK(cudaMemcpy(device_ref.data(), ref_c.get(), device_ref.size() * 8, cudaMemcpyDeviceToHost));
   }
   const double* ref = host_reference ? host_ref.data() : device_ref.data();
-  std::vector<char> out(static_cast<std::size_t>(n) * output_bytes(req.precision));
-  CUDA_CHECK(cudaMemcpy(out.data(), c.get(), out.size(), cudaMemcpyDeviceToHost));
-  const WrongElement w =
-      precision_facts(req.precision).double_output
-          ? first_wrong_element(reinterpret_cast<const double*>(out.data()), ref, s.M, s.N, part, res.tolerance)
-          : first_wrong_element(reinterpret_cast<const float*>(out.data()), ref, s.M, s.N, part, res.tolerance);
+  const HostC out(c.get(), res.c_type, n);
+  const WrongElement w = out.with_values(
+      [&](const auto* values) { return first_wrong_element(values, ref, s.M, s.N, part, res.tolerance); });
   res.wrong_row = w.row;
   res.wrong_col = w.col;
   res.wrong_value = w.value;
@@ -571,11 +597,9 @@ ErrorReport Measurer::Impl::compare_with_host_reference(const RunRequest& req, c
     reference_gemm_f64(req.problem, s, ha.data(), hb.data(), host_ref.data());
     host_ref_key = key;
   }
-  std::vector<char> out(static_cast<std::size_t>(c_n) * output_bytes(req.precision));
-  CUDA_CHECK(cudaMemcpy(out.data(), c.get(), out.size(), cudaMemcpyDeviceToHost));
-  return precision_facts(req.precision).double_output
-             ? compare_to_reference(reinterpret_cast<const double*>(out.data()), host_ref.data(), s.M, s.N, part)
-             : compare_to_reference(reinterpret_cast<const float*>(out.data()), host_ref.data(), s.M, s.N, part);
+  const HostC out(c.get(), request_output_type(req), c_n);
+  return out.with_values(
+      [&](const auto* values) { return compare_to_reference(values, host_ref.data(), s.M, s.N, part); });
 }
 
 void Measurer::Impl::warm_up(const VariantDescriptor& v, const RunRequest& req, const InputSets& sets, GemmArgs args) {
@@ -727,7 +751,7 @@ void Measurer::Impl::verify_external(const RunRequest& req, const TileConfig& cf
     CUDA_CHECK(cudaMemcpyAsync(ra, in.a64.data(), in.a64.size() * 8, cudaMemcpyHostToDevice, stream));
     CUDA_CHECK(cudaMemcpyAsync(rb, in.b64.data(), in.b64.size() * 8, cudaMemcpyHostToDevice, stream));
     CUDA_CHECK(cudaMemcpyAsync(c.get(), c_out.data(), c_out.size() * 4, cudaMemcpyHostToDevice, stream));
-    er = compare_with_cublas_dgemm(Problem::Gemm, Shape{M, N, K}, ra, rb, c.get(), Precision::F32, OutputPart::Full);
+    er = compare_with_cublas_dgemm(Problem::Gemm, Shape{M, N, K}, ra, rb, c.get(), OutputType::F32, OutputPart::Full);
   } else {
     res.reference = "cpu_fp64_sampled";
     er = sampled_compare_to_reference(c_out.data(), Problem::Gemm, Shape{M, N, K}, in.a64.data(), in.b64.data(),
@@ -744,9 +768,9 @@ bool is_baseline_row(const RunResult& r) {
 
 void fill_pct_of_cublas(std::vector<RunResult>& rows) {
   // The best baseline per problem, precision and shape, in one pass: histories grow long.
-  std::map<std::tuple<Problem, Precision, std::int64_t, std::int64_t, std::int64_t, int>, double> best;
+  std::map<std::tuple<Problem, Precision, OutputType, std::int64_t, std::int64_t, std::int64_t, int>, double> best;
   auto key = [](const RunResult& r) {
-    return std::make_tuple(r.problem, r.precision, r.shape.M, r.shape.N, r.shape.K, r.round);
+    return std::make_tuple(r.problem, r.precision, r.c_type, r.shape.M, r.shape.N, r.shape.K, r.round);
   };
   for (const RunResult& b : rows) {
     if (!b.ok() || !is_baseline_row(b)) continue;

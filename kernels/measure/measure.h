@@ -53,6 +53,9 @@ struct RunResult {
   std::string variant_id, variant_label, config_name, backend, math;
   Problem problem = Problem::Gemm;
   Precision precision = Precision::F32;
+  // The type the configuration stores C in (TileConfig::c_in_input_type): "% of cuBLAS" compares
+  // rows that store C alike.
+  OutputType c_type = OutputType::F32;
   Shape shape;
   int repetitions = 0;
   int warmup = 0;
@@ -166,6 +169,13 @@ struct RunResult {
 // 4096, 8192; 0.05-0.13 K u up to 8192). For them (ErrorGrowth::Linear) the tolerance is
 // max(4 u sqrt(K), u K): still FP32's u, so a skipped k or a bf16 accumulator fails
 // (tests/cpu/check_injection_test.cpp), where the input type's u would let them, or C = 0, through.
+//
+// C stored in the 16-bit input type (TileConfig::c_in_input_type) rounds each element once more on
+// its way out, by at most u_out |c| (output_unit_roundoff: 2^-8 for bf16, 2^-11 for f16), and |c| is
+// at most (1 + tolerance) max |C_ref|: judge_check adds u_out (1 + tolerance), times the number of
+// times the configuration rounds C (TileConfig::c_roundings: a library that stores partial sums of K
+// in C's type rounds twice). The check can be no tighter than C's own type: a bf16 C hides errors
+// below 2^-8 of its largest element.
 constexpr double kReferenceUnitRoundoff = 0x1p-53;
 enum class ErrorGrowth { SqrtK, Linear };
 double relative_error_tolerance(double unit_roundoff, std::int64_t k, double reference_norm, std::int64_t elements,
@@ -180,8 +190,11 @@ struct CheckVerdict {
   bool passed = false;
 };
 CheckVerdict judge_check(const ErrorReport& er, double unit_roundoff, std::int64_t k, std::int64_t elements,
-                         ErrorGrowth growth = ErrorGrowth::SqrtK);
+                         ErrorGrowth growth = ErrorGrowth::SqrtK, double output_roundoff = 0);
 
+// The type C of a request is stored in: its configuration's (a request for an unknown variant or
+// configuration: the accumulator's).
+OutputType request_output_type(const RunRequest& r);
 // Bytes of device memory a run needs (inputs, output, reference), for the "does it fit" check.
 std::size_t device_bytes_needed(const RunRequest& r, int input_sets);
 
@@ -237,7 +250,7 @@ std::string variant_words(const std::string& id);
 // variant.h: the library, not an opt-in arithmetic such as TF32).
 bool is_baseline_row(const RunResult& r);
 // Fills pct_of_cublas of every row from the best baseline row of the same problem, precision,
-// shape and round in `rows`.
+// C type, shape and round in `rows`.
 void fill_pct_of_cublas(std::vector<RunResult>& rows);
 
 }  // namespace tilescope

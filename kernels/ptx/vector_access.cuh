@@ -20,6 +20,11 @@ template <>
 struct VecOf<double, 2> {
   using type = double2;
 };
+// Two 16-bit values (f16 or bf16 bits) in one 4-byte access.
+template <>
+struct VecOf<unsigned short, 2> {
+  using type = unsigned int;
+};
 
 template <typename T, int W>
 __device__ __forceinline__ void load_vec(const T* p, T (&r)[W]) {

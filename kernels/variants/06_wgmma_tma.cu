@@ -106,6 +106,30 @@ constexpr WgmmaParams kParams[] = {
      .tf32 = true,
      .register_sourced = true,
      .description = "TF32 with no pass, half the tile: twice the blocks, for the sizes that leave SMs idle"},
+    // C in the input type, as libraries write it: half the bytes of C; the bar is cuBLAS writing it so.
+    {.tma_store = true,
+     .c16 = true,
+     .description = "C stored in the input type (f16, bf16), rounded from FP32, by TMA stores: half C's bytes"},
+    {.cluster = 2,
+     .tma_store = true,
+     .c16 = true,
+     .description = "C in the input type by TMA stores, in clusters of two"},
+    // The small sizes: 1024 has 32 tiles of 128 x 256 for 132 SMs, and 128 of 64 x 128 (one consumer).
+    {.bm = 64,
+     .bn = 128,
+     .n = 128,
+     .stages = 6,
+     .consumers = 1,
+     .tma_store = true,
+     .description = "a quarter of the tile, one consumer: four times the blocks, for the sizes that leave SMs idle"},
+    {.bm = 64,
+     .bn = 128,
+     .n = 128,
+     .stages = 6,
+     .consumers = 1,
+     .tma_store = true,
+     .c16 = true,
+     .description = "the small tile with C in the input type"},
 };
 constexpr int kNumConfigs = sizeof(kParams) / sizeof(kParams[0]);
 
@@ -113,7 +137,7 @@ constexpr int kNumConfigs = sizeof(kParams) / sizeof(kParams[0]);
 template <int C>
 using RowShape = WgShape<kParams[C].bm, kParams[C].bn, kParams[C].bk, kParams[C].n, kParams[C].stages,
                          kParams[C].consumers, kParams[C].cluster, kParams[C].persistent, kParams[C].tma_store,
-                         kParams[C].register_sourced, kParams[C].band>;
+                         kParams[C].register_sourced, kParams[C].band, kParams[C].c16>;
 
 // Copies a rows x cols matrix between leading dimensions (to give the TMA 16-byte aligned rows).
 template <typename T>
@@ -190,7 +214,7 @@ void keep_pool_memory() {
 // other than one 128-byte row of the type (64 k, tf32's 32); _w1 for one consumer warpgroup where
 // the tile would have more, _np for one block per tile, _st for C stored through shared memory by
 // the TMA, _c2 for clusters of two, _rs for B from the registers (register-sourced), _b4 for bands
-// of 4 block rows where the order's are not 8.
+// of 4 block rows where the order's are not 8, _c16 for C stored in the 16-bit input type.
 std::string config_name(const WgmmaParams& p) {
   const int row = row_k(p.tf32 ? Precision::TF32 : Precision::F16);
   const int sliced = p.register_sourced ? p.bn : p.bm;
@@ -198,7 +222,8 @@ std::string config_name(const WgmmaParams& p) {
          std::to_string(p.stages) + (p.bk != row ? "_k" + std::to_string(p.bk) : "") +
          (p.consumers * 64 != sliced ? "_w" + std::to_string(p.consumers) : "") + (p.persistent ? "" : "_np") +
          (p.tma_store ? "_st" : "") + (p.cluster > 1 ? "_c" + std::to_string(p.cluster) : "") +
-         (p.register_sourced ? "_rs" : "") + (p.band != kGroupRows ? "_b" + std::to_string(p.band) : "");
+         (p.register_sourced ? "_rs" : "") + (p.band != kGroupRows ? "_b" + std::to_string(p.band) : "") +
+         (p.c16 ? "_c16" : "");
 }
 
 // ---- tensor maps ----------------------------------------------------------------------------------
@@ -306,6 +331,9 @@ const std::vector<TileParam> kTileParams = {
     {"band",
      "block rows per band of the tile order: the blocks walk down a band before moving one block column right, "
      "sharing its panels of A in L2 (8 by default; fewer for tall tiles or deep K)"},
+    {"c16",
+     "1 (f16, bf16): C stored in the input type, each element rounded to nearest from its FP32 accumulator (half "
+     "the bytes of C; with tma_store, boxes of 64 columns); 0: C in float"},
 };
 
 TileValues values_of(const WgmmaParams& p) {
@@ -319,7 +347,8 @@ TileValues values_of(const WgmmaParams& p) {
           {"persistent", p.persistent ? 1 : 0},
           {"tma_store", p.tma_store ? 1 : 0},
           {"register_sourced", p.register_sourced ? 1 : 0},
-          {"band", p.band}};
+          {"band", p.band},
+          {"c16", p.c16 ? 1 : 0}};
 }
 
 // Booleans arrive as whole numbers: anything but 0 and 1 is refused (typed_refusal) before this
@@ -337,6 +366,7 @@ WgmmaParams params_of_values(const TileValues& v) {
   p.tma_store = tile_value(v, "tma_store", 0) != 0;
   p.register_sourced = tile_value(v, "register_sourced", 0) != 0;
   p.band = tile_value(v, "band", kGroupRows);
+  p.c16 = tile_value(v, "c16", 0) != 0;
   p.description = "a tile typed by the learner, compiled at run time";
   return p;
 }
@@ -384,7 +414,7 @@ std::string register_sourced_shape_refusal(const WgmmaParams& p) {
 // (shared memory, threads) are checked for every configuration by unsupported_reason().
 std::string typed_refusal(const TileValues& values, const WgmmaParams& p) {
   auto n = [](int v) { return std::to_string(v); };
-  for (const char* key : {"persistent", "tma_store", "register_sourced"})
+  for (const char* key : {"persistent", "tma_store", "register_sourced", "c16"})
     if (tile_value(values, key, 0) > 1) return std::string(key) + " = " + n(tile_value(values, key, 0)) + ": 0 or 1";
   if (p.band < 1) return "band = " + n(p.band) + ": a band holds at least one block row";
   if (p.consumers < 1 || p.consumers > kTimelineMaxConsumers)
@@ -413,6 +443,12 @@ std::string typed_refusal(const TileValues& values, const WgmmaParams& p) {
     return "bk = " + n(p.bk) + ": a slab is whole 128-byte swizzled rows (multiples of " + n(tf32_row) +
            " k of tf32, " + n(row_k(Precision::F16)) + " of the 16-bit types), and B's box of bk rows at most " +
            n(kMaxBoxSide);
+  if (p.c16 && p.register_sourced)
+    return "c16=1 stores C in a 16-bit input type, and register_sourced=1 is tf32's: choose one";
+  if (p.c16 && p.tma_store && p.bn % 128 != 0)
+    return "bn = " + n(p.bn) +
+           ": with c16=1 and tma_store=1, C leaves in boxes of 64 columns that take a consumer's two buffers in turn, "
+           "so a slice needs an even number of them: bn a multiple of 128";
   if (p.stages < 2)
     return "stages = " + n(p.stages) +
            ": a consumer frees a stage only once the next one's products are issued, so the ring needs at least 2";
@@ -442,7 +478,7 @@ bool wgmma_typed_config(const TileValues& values, TileConfig* out, std::string* 
   if (!why->empty()) return false;
   *out = wgmma_config(p);
   // Typed before its input type is chosen: the instruction's k is the type's.
-  if (p.register_sourced) return true;  // tf32's alone: wgmma_config said it
+  if (p.register_sourced || p.c16) return true;  // tf32's alone, or the 16-bit types' alone: wgmma_config said it
   out->math = p.n == 256   ? "wgmma m64n256 tensor cores (k16 for f16 and bf16, k8 for tf32), FP32 accumulation"
               : p.n == 192 ? "wgmma m64n192 tensor cores (k16 for f16 and bf16, k8 for tf32), FP32 accumulation"
                            : "wgmma m64n128 tensor cores (k16 for f16 and bf16, k8 for tf32), FP32 accumulation";
@@ -452,16 +488,18 @@ bool wgmma_typed_config(const TileValues& values, TileConfig* out, std::string* 
 // ---- the kernels --------------------------------------------------------------------------------
 // The name expression of one kernel, as NVRTC compiles it and the demangler writes it.
 std::string wgmma_kernel_name(const WgmmaParams& p, Precision q, bool ata, const char* probe) {
-  const std::string shape = kernel_name(
-      "WgShape", {std::to_string(p.bm), std::to_string(p.bn), std::to_string(p.bk), std::to_string(p.n),
-                  std::to_string(p.stages), std::to_string(p.consumers), std::to_string(p.cluster),
-                  cpp_bool(p.persistent), cpp_bool(p.tma_store), cpp_bool(p.register_sourced), std::to_string(p.band)});
+  const std::string shape =
+      kernel_name("WgShape", {std::to_string(p.bm), std::to_string(p.bn), std::to_string(p.bk), std::to_string(p.n),
+                              std::to_string(p.stages), std::to_string(p.consumers), std::to_string(p.cluster),
+                              cpp_bool(p.persistent), cpp_bool(p.tma_store), cpp_bool(p.register_sourced),
+                              std::to_string(p.band), cpp_bool(p.c16)});
   return kernel_name("wgmma_tma_kernel", {precision_argument(q), shape, cpp_bool(ata), probe});
 }
 
-// Whether a tile has an AᵀA kernel: square tiles, each block alone, both operands in shared memory.
+// Whether a tile has an AᵀA kernel: square tiles, each block alone, both operands in shared memory,
+// and with C in the input type, C from the registers (the mirrored boxes hold floats).
 constexpr bool computes_ata(const WgmmaParams& p) {
-  return p.bm == p.bn && p.cluster == 1 && !p.register_sourced;
+  return p.bm == p.bn && p.cluster == 1 && !p.register_sourced && !(p.c16 && p.tma_store);
 }
 
 // A compiled row's kernel for the input type and problem.
@@ -566,14 +604,17 @@ void launch_with(const GemmArgs& g, int config_index, const Probe& probe) {
                       : b_transposed ? make_input_map(b->data(), g.precision, s.N, s.K, b->ld(), row, p.bn / p.cluster)
                                      : make_input_map(b->data(), g.precision, s.K, s.N, b->ld(), row, p.bk);
   // C by TMA stores where its rows are 16-byte aligned; otherwise (and where the configuration
-  // stores from the registers) the map is a stand-in the kernel never reads.
-  bool use_c_map = p.tma_store && reinterpret_cast<std::uintptr_t>(g.c) % 16 == 0 && s.N % 4 == 0;
-  CUtensorMap c_map =
-      use_c_map ? make_tensor_map(g.c, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 4, s.M, s.N, s.N, kCBoxCols, 64) : a_map;
-  CUtensorMap m_map =
-      use_c_map && ata ? make_tensor_map(g.c, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 4, s.M, s.N, s.N, kCBoxCols, 32) : a_map;
-  bool vec_c = reinterpret_cast<std::uintptr_t>(g.c) % 8 == 0 && s.N % 2 == 0;
-  float* c = static_cast<float*>(g.c);
+  // stores from the registers) the map is a stand-in the kernel never reads. C's elements are floats,
+  // or (c16) the input type's.
+  const int c_bytes = c_element_bytes(p), c_box_cols = c_box_cols_of(p);
+  const CUtensorMapDataType c_type = !p.c16                           ? CU_TENSOR_MAP_DATA_TYPE_FLOAT32
+                                     : g.precision == Precision::BF16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16
+                                                                      : CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
+  bool use_c_map = p.tma_store && reinterpret_cast<std::uintptr_t>(g.c) % 16 == 0 && s.N % (16 / c_bytes) == 0;
+  CUtensorMap c_map = use_c_map ? make_tensor_map(g.c, c_type, c_bytes, s.M, s.N, s.N, c_box_cols, 64) : a_map;
+  CUtensorMap m_map = use_c_map && ata ? make_tensor_map(g.c, c_type, c_bytes, s.M, s.N, s.N, c_box_cols, 32) : a_map;
+  bool vec_c = reinterpret_cast<std::uintptr_t>(g.c) % (2 * c_bytes) == 0 && s.N % 2 == 0;
+  void* c = g.c;
   int M = static_cast<int>(s.M), N = static_cast<int>(s.N), K = static_cast<int>(s.K);
   Probe kernel_probe = probe;
   // What <<<...>>> does, written out so that a kernel compiled at run time launches the same way.
@@ -654,6 +695,12 @@ std::string wgmma_refuses(Problem problem, Precision precision, const TileConfig
            to_string(precision) + " choose one of " + family_config_names(tf32);
   if (p.register_sourced && !tf32)
     return "register_sourced=1 is tf32's: the 16-bit types read B where it lies already (wgmma's transpose bit)";
+  if (p.c16 && !has_narrow_output(precision))
+    return std::string("c16=1 stores C in the 16-bit input type (f16, bf16); ") + to_string(precision) +
+           " stores C in float (choose c16=0)";
+  if (p.c16 && p.tma_store && problem == Problem::Ata)
+    return "c16=1 with tma_store=1 computes gemm: AᵀA's mirrored boxes hold floats (for AᵀA with C in the input "
+           "type, tma_store=0 stores it from the registers)";
   if (p.register_sourced && problem == Problem::Ata)
     return "register_sourced=1 computes gemm: AᵀA's operands are both N-major, and only one can come from the "
            "registers (choose " +
@@ -693,7 +740,7 @@ class WgmmaModel final : public BlockTileModel {
         // As launch_with decides, for a C that cudaMalloc placed (256-byte aligned): C leaves by its
         // map where its rows are whole 16-byte vectors, and gemm's in pairs where they are whole
         // 8-byte ones.
-        maps_(p.tma_store && shape.N % 4 == 0),
+        maps_(p.tma_store && shape.N % (16 / c_element_bytes(p)) == 0),
         pairs_(problem == Problem::Gemm && shape.N % 2 == 0 && !p.register_sourced) {
     build_picture(precision);
     if (p.register_sourced) {
@@ -745,7 +792,7 @@ class WgmmaModel final : public BlockTileModel {
   int site_steps(int site, int bx, int by) const override {
     if (!block_active(bx, by)) return 0;
     const bool staged = staged_tile(bx);
-    const int slices = slices_of(p_), per_box = kCBoxCols / 8 * 2;
+    const int box_cols = c_box_cols_of(p_), slices = slices_of(p_), per_box = box_cols / 8 * 2;
     switch (listed_[site]) {
       case kLoadBFragment:
         return phases() * slices * (p_.bk / 8) * 4;
@@ -754,9 +801,9 @@ class WgmmaModel final : public BlockTileModel {
         if (p_.register_sourced) return slices * slice_span_of(p_) / 2;
         return staged ? 0 : slices * (p_.bn / 8) * 2 * (pairs_ ? 1 : 2);
       case kStageC:
-        return staged ? slices * (p_.bn / kCBoxCols) * per_box : 0;
+        return staged ? slices * (p_.bn / box_cols) * per_box : 0;
       case kStageMirror:
-        return staged ? slices * (p_.bn / kCBoxCols) * per_box * 2 : 0;
+        return staged ? slices * (p_.bn / box_cols) * per_box * 2 : 0;
     }
     return 0;
   }
@@ -801,7 +848,11 @@ class WgmmaModel final : public BlockTileModel {
   }
   // A site's bytes per lane, as site_of lists them (warp_access runs for every warp and step of a
   // kernel's totals, where building the words each time would cost more than the addresses).
-  int site_bytes(Site k) const { return (k == kStoreC && pairs_) || k == kStageC ? 8 : 4; }
+  // C's sites move one element of C or a pair of neighbours (floats, or c16's 16-bit values).
+  int site_bytes(Site k) const {
+    if (k == kLoadBFragment) return 4;
+    return c_element_bytes(p_) * ((k == kStoreC && pairs_) || k == kStageC ? 2 : 1);
+  }
   AccessSite site_of(Site k) const {
     auto c_store = [](const char* name, MemorySpace space, int bytes, const std::string& what, const char* unit,
                       int stream) -> AccessSite {
@@ -829,6 +880,14 @@ class WgmmaModel final : public BlockTileModel {
                          "8 (r / 2)) of its slice; a 4-byte store (STG.E) each, four rows of C with eight neighbours "
                          "in each per store",
                          "accumulator of a slice", kRecordStoreC);
+        if (pairs_ && p_.c16)
+          return c_store("C to global memory", MemorySpace::Global, 4,
+                         "probe.store(out.C, at, pair, slot0 + r) after c_pair: a lane's two neighbouring "
+                         "accumulators C(row, col), C(row, col + 1), each rounded to the 16-bit input type, in one "
+                         "4-byte store (STG.E); the four lanes of a row fill 16 neighbouring bytes, half a sector, "
+                         "eight rows a request: 8 sectors for 128 bytes (in float the same stores fill whole sectors; "
+                         "the TMA stores of the _st rows write whole rows of boxes)",
+                         "pair of accumulators of a slice", kRecordStoreC);
         if (pairs_)
           return c_store("C to global memory", MemorySpace::Global, 8,
                          "probe.store(out.C, at, pair, slot0 + r): a lane's two neighbouring accumulators C(row, col), "
@@ -837,26 +896,44 @@ class WgmmaModel final : public BlockTileModel {
                          "where N is a multiple of 8)",
                          "pair of accumulators of a slice", kRecordStoreC);
         if (!ata())
-          return c_store("C to global memory", MemorySpace::Global, 4,
-                         "probe.store(out.C, at, v0, slot0 + r), then at + 1, v1: rows of odd length leave a pair "
-                         "unaligned for an 8-byte store, so each accumulator is a 4-byte store of its own (STG.E), "
-                         "none past the right edge",
+          return c_store("C to global memory", MemorySpace::Global, c_element_bytes(p_),
+                         p_.c16
+                             ? "probe.store(out.C, at, pair[0], slot0 + r), then at + 1, pair[1]: rows of odd length "
+                               "leave a pair unaligned for one 4-byte store, so each accumulator, rounded to the "
+                               "16-bit input type, is a 2-byte store of its own (STG.U16), none past the right edge"
+                             : "probe.store(out.C, at, v0, slot0 + r), then at + 1, v1: rows of odd length leave a "
+                               "pair unaligned for an 8-byte store, so each accumulator is a 4-byte store of its own "
+                               "(STG.E), none past the right edge",
                          "accumulator of a slice", kRecordStoreC);
-        return c_store("C to global memory", MemorySpace::Global, 4,
-                       std::string("probe.store(out.C, row * N + col, v0, slot0 + r) where row <= col: one 4-byte "
-                                   "store per accumulator (STG.E), the upper triangle only (a diagonal tile drops its "
-                                   "lower half)") +
+        return c_store("C to global memory", MemorySpace::Global, c_element_bytes(p_),
+                       std::string(p_.c16 ? "probe.store(out.C, row * N + col, c0, slot0 + r) where row <= col: each "
+                                            "accumulator rounded to the 16-bit input type, one 2-byte store (STG.U16), "
+                                            "the upper triangle only (a diagonal tile drops its lower half)"
+                                          : "probe.store(out.C, row * N + col, v0, slot0 + r) where row <= col: one "
+                                            "4-byte store per accumulator (STG.E), the upper triangle only (a diagonal "
+                                            "tile drops its lower half)") +
                            (maps_ ? "; here only the diagonal tiles store from the registers, the others through "
                                     "shared memory"
                                   : ""),
                        "accumulator of a slice", kRecordStoreC);
       case kStoreMirror:
-        return c_store("C's mirror to global memory", MemorySpace::Global, 4,
-                       "probe.store(out.C, col * N + row, v0, slot0 + r) where row < col: the same accumulator again "
-                       "as C(col, row), a 4-byte store (STG.E) down the columns: four rows of C, eight neighbours in "
-                       "each",
+        return c_store("C's mirror to global memory", MemorySpace::Global, c_element_bytes(p_),
+                       p_.c16
+                           ? "probe.store(out.C, col * N + row, c0, slot0 + r) where row < col: the same rounded "
+                             "accumulator again as C(col, row), a 2-byte store (STG.U16) down the columns: four rows "
+                             "of C, eight neighbours in each"
+                           : "probe.store(out.C, col * N + row, v0, slot0 + r) where row < col: the same accumulator "
+                             "again as C(col, row), a 4-byte store (STG.E) down the columns: four rows of C, eight "
+                             "neighbours in each",
                        "accumulator of a slice", kRecordStoreC);
       case kStageC:
+        if (p_.c16)
+          return c_store("C into shared memory", MemorySpace::Shared, 4,
+                         "*pair = narrow_pair<S>(v0, v1) at sw128_half_byte(row, col): a lane's two neighbouring "
+                         "accumulators, rounded to the 16-bit input type, into a row of the 64 x 64 box in one 4-byte "
+                         "store (STS); the warp writes one 16-byte chunk in each of eight rows, which the swizzle "
+                         "(chunk XOR row % 8) puts in eight different places: all 32 banks, no conflict",
+                         "pair of accumulators of a box", kWgmmaCStaged);
         return c_store("C into shared memory", MemorySpace::Shared, 8,
                        "*pair = make_float2(v0, v1) at sw128_float(staged, row, col): a lane's two neighbouring "
                        "accumulators into a row of the 64 x 32 box in one 8-byte store (STS.64); each half-warp "
@@ -885,9 +962,9 @@ class WgmmaModel final : public BlockTileModel {
       const std::int64_t row = row0 + lane / 4, col = col0 + 2 * (lane % 4);
       if (row >= M || col + (pairs_ ? 1 : 0) >= N) continue;
       if (!ata())
-        out->address[lane] = (row * N + col) * 4;
+        out->address[lane] = (row * N + col) * c_element_bytes(p_);
       else if (k == kStoreC ? row <= col : row < col)
-        out->address[lane] = (k == kStoreC ? row * N + col : col * N + row) * 4;
+        out->address[lane] = (k == kStoreC ? row * N + col : col * N + row) * c_element_bytes(p_);
     }
   }
   // load_b_fragments, slab after slab of the tile: per slice, per step kk (8 k), the four elements
@@ -929,22 +1006,23 @@ class WgmmaModel final : public BlockTileModel {
       if (row < M && col < N) out->address[lane] = (row * N + col) * 4;
     }
   }
-  // store_tile_staged: per slice (none below C), per box of 32 columns, per 8 columns jj and half h,
+  // store_tile_staged: per slice (none below C), per box of 32 columns (c16: 64), per 8 columns jj and half h,
   // lane 4 g + t writes its pair at row 16 q + g + 8 h, column 8 jj + 2 t of the box, into buffer
-  // 2 group + box % 2 (gemm's take turns, counted across the tiles, but a slice has bn / 32 boxes,
-  // an even number) or, for AᵀA, 2 group, the mirror's boxes in the next; the mirror takes a step
-  // for each of the two floats.
+  // 2 group + box % 2 (gemm's take turns, counted across the tiles, but a slice has an even number
+  // of boxes: bn / 32, or c16's bn / 64, which typed_refusal keeps even) or, for AᵀA, 2 group, the mirror's boxes in
+  // the next; the mirror takes a step for each of the two floats.
   void staged_store(Site k, int bx, int group, int q, int step, WarpAccess* out) const {
     const int per = k == kStageMirror ? 2 : 1, e = step % per, s = step / per;
-    const int h = s % 2, jj = s / 2 % (kCBoxCols / 8), box = s / 2 / (kCBoxCols / 8) % (p_.bn / kCBoxCols),
-              sl = s / 2 / (kCBoxCols / 8) / (p_.bn / kCBoxCols);
+    const int box_cols = c_box_cols_of(p_);
+    const int h = s % 2, jj = s / 2 % (box_cols / 8), box = s / 2 / (box_cols / 8) % (p_.bn / box_cols),
+              sl = s / 2 / (box_cols / 8) / (p_.bn / box_cols);
     if (c_tile(bx).row0 + 64 * (group * slices_of(p_) + sl) >= shape().M) return;
     const std::int64_t staged =
         static_cast<std::int64_t>(c_boxes_offset_of(p_, precision_)) + (2 * group + (ata() ? 0 : box % 2)) * kCBoxBytes;
     for (int lane = 0; lane < kWarpLanes; ++lane) {
       const int row = 16 * q + lane / 4 + 8 * h, col = 8 * jj + 2 * (lane % 4);
       out->address[lane] =
-          k == kStageC ? staged + sw128_float_byte(row, col)
+          k == kStageC ? staged + (p_.c16 ? sw128_half_byte(row, col) : sw128_float_byte(row, col))
                        : staged + kCBoxBytes + (row / 32) * (kCBoxBytes / 2) + sw128_float_byte(col + e, row % 32);
     }
   }
@@ -1135,6 +1213,7 @@ TileConfig wgmma_config(const WgmmaParams& p) {
   c.stages = p.stages;
   c.cluster_m = p.cluster;
   c.band_rows = p.band;
+  c.c_in_input_type = p.c16;
   c.group_warps = 4;
   c.threads_x = 32;
   c.threads_y = threads_of(p) / 32;
@@ -1145,6 +1224,9 @@ TileConfig wgmma_config(const WgmmaParams& p) {
            : p.tf32     ? (p.n == 256   ? "wgmma m64n256k8 TF32 tensor cores, FP32 accumulation"
                            : p.n == 192 ? "wgmma m64n192k8 TF32 tensor cores, FP32 accumulation"
                                         : "wgmma m64n128k8 TF32 tensor cores, FP32 accumulation")
+           : p.c16      ? (p.n == 256   ? "wgmma m64n256k16 tensor cores, FP32 accumulation, C in the input type"
+                           : p.n == 192 ? "wgmma m64n192k16 tensor cores, FP32 accumulation, C in the input type"
+                                        : "wgmma m64n128k16 tensor cores, FP32 accumulation, C in the input type")
            : p.n == 256 ? "wgmma m64n256k16 tensor cores, FP32 accumulation"
            : p.n == 192 ? "wgmma m64n192k16 tensor cores, FP32 accumulation"
                         : "wgmma m64n128k16 tensor cores, FP32 accumulation";
@@ -1171,7 +1253,8 @@ extern const VariantDescriptor kWgmmaTmaVariant = [] {
   v.default_config = config_named(v.configs, "192x192_s3_st");
   v.precisions = {Precision::F16, Precision::BF16, Precision::TF32};
   v.precision_note =
-      "wgmma_tma takes 16-bit inputs and tf32 (FP32 accumulation, C in float; tf32 through its own rows, with B "
+      "wgmma_tma takes 16-bit inputs and tf32 (FP32 accumulation, C in float, or for the 16-bit types in their own "
+      "type in the _c16 rows; tf32 through its own rows, with B "
       "transposed first or read into registers); f64 runs on tensor cores in mma_sync";
   v.min_compute_capability = 90;
   v.max_compute_capability = 90;

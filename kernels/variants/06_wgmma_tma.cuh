@@ -65,6 +65,9 @@
 //   which stores it while the consumer goes on (two buffers take turns; the TMA must have read a
 //   buffer before it is written again). AᵀA writes each box a second time, transposed, and the TMA
 //   stores that as the mirror; diagonal tiles store from the registers (their lower half is dropped).
+//   The _c16 rows store C in the 16-bit input type, as libraries write it: each accumulator rounded
+//   to nearest (cvt.rn, two neighbours packed in one word), half the bytes of C; a box then holds 64
+//   columns in the same 128-byte rows (c_element, c_pair, narrow_pair).
 // Ragged sizes: the TMA fills what lies outside the matrix with zeros (and counts those bytes all
 //   the same), the stores are predicated and the TMA stores drop what lies outside C. The TMA
 //   needs 16-byte aligned rows (C's too, or C is stored from the registers): a matrix whose
@@ -88,7 +91,9 @@
 //   against single blocks (half of B's L2 reads); tf32 against cuBLAS's TF32 and against the same
 //   tile in bf16 (twice the bytes per product, and the transposing pass); the register-sourced rows
 //   against the pass (no pass, but the lanes read B's fragments, a 2-way bank conflict the memory
-//   view shows, and each slab's products are waited for before the next fragments are read).
+//   view shows, and each slab's products are waited for before the next fragments are read); C in
+//   the input type against C in float (half the bytes; from the registers a row of four lanes fills
+//   only half a sector, through the boxes no bank conflict), each against cuBLAS writing C alike.
 // This file is the variant's kernel text, device-only: the build compiles it into the launch file
 // (06_wgmma_tma.cu: the compiled set, descriptor, tensor maps, launch, mapping model), and NVRTC
 // compiles it alone for sm_90a (a CPU test, and a tile a learner types, at run time).
@@ -97,6 +102,8 @@
 #include "kernels/core/block_order.h"
 #include "kernels/core/gemm_basics.h"
 #include "kernels/instrument/no_probe.cuh"
+#include "kernels/ptx/convert_ptx.cuh"
+#include "kernels/ptx/device_traits.cuh"
 #include "kernels/ptx/device_types.cuh"
 #include "kernels/ptx/wgmma_ptx.cuh"
 #include "kernels/variants/wgmma_pipeline.cuh"
@@ -125,6 +132,9 @@ struct WgmmaParams {
   // Block rows per band of the tile order (block_order.h): the blocks that run together share the
   // band's panels of A, which should fit the L2 (a 256-row tile takes 4).
   int band = kGroupRows;
+  // C stored in the 16-bit input type (f16, bf16), each element rounded to nearest from its FP32
+  // accumulator: half the bytes of C, as libraries write it (false: C in float).
+  bool c16 = false;
   const char* description = "";
 };
 
@@ -172,10 +182,16 @@ __host__ __device__ constexpr int box_bytes_of(const WgmmaParams& p) {
   return 128 * p.bk;
 }
 
-// C on its way out (tma_store): boxes of 64 rows x 32 floats (128 bytes, the widest row the
-// 128-byte swizzle takes), two per consumer so one fills while the TMA reads the other.
-constexpr int kCBoxCols = 32;
-constexpr int kCBoxBytes = 64 * kCBoxCols * 4;
+// Bytes of one element of C as the tile stores it: a float, or (c16) the 16-bit input type.
+__host__ __device__ constexpr int c_element_bytes(const WgmmaParams& p) {
+  return p.c16 ? 2 : 4;
+}
+// C on its way out (tma_store): boxes of 64 rows of 128 bytes (the widest row the 128-byte swizzle
+// takes): 32 floats, or 64 16-bit values; two per consumer so one fills while the TMA reads the other.
+__host__ __device__ constexpr int c_box_cols_of(const WgmmaParams& p) {
+  return 128 / c_element_bytes(p);
+}
+constexpr int kCBoxBytes = 64 * 128;
 
 // Where the C boxes start, from the ring's 1024-byte aligned base (Ring, wgmma_pipeline.cuh): after
 // the stages (A and B tiles each, of input type q) and the block of 1024 bytes that holds the
@@ -201,11 +217,11 @@ enum WgmmaShared {
 
 // A tile: its values (the order of the typed keys), and what the code derives from them.
 template <int kBM, int kBN, int kBK, int kN, int kStages, int kConsumers, int kCluster, bool kPersistent,
-          bool kTmaStore, bool kRegisterSourced = false, int kBand = kGroupRows>
+          bool kTmaStore, bool kRegisterSourced = false, int kBand = kGroupRows, bool kC16 = false>
 struct WgShape {
   static constexpr WgmmaParams p = {
-      kBM,  kBN, kBK, kN, kStages, kConsumers, kCluster, kPersistent, kTmaStore, /*tf32=*/false, kRegisterSourced,
-      kBand};
+      kBM,   kBN, kBK, kN, kStages, kConsumers, kCluster, kPersistent, kTmaStore, /*tf32=*/false, kRegisterSourced,
+      kBand, kC16};
   static constexpr int kThreads = threads_of(p), kSlices = slices_of(p);
   static constexpr int kSliced = kRegisterSourced ? p.bn : p.bm;  // the side cut in 64-wide slices
   static constexpr int kSpan = slice_span_of(p);                  // the side each instruction's n runs along
@@ -220,7 +236,10 @@ struct WgShape {
   static constexpr int kAcc = kSpan / 2;     // accumulators per thread and slice
   static constexpr int kInstrAcc = p.n / 2;  // of them, per instruction
   static_assert(2 * p.stages * sizeof(std::uint64_t) <= kSwizzleAtom, "the barriers fit their block");
+  static constexpr int kCBoxCols = c_box_cols_of(p);
   static_assert(!p.tma_store || p.bn % kCBoxCols == 0, "C leaves in whole boxes");
+  static_assert(!kC16 || !kRegisterSourced, "C in the input type is the 16-bit types' (register_sourced is tf32's)");
+  static_assert(!p.tma_store || (p.bn / kCBoxCols) % 2 == 0, "a slice's boxes take the two buffers in turn");
   static_assert(p.cluster >= 1 && p.cluster <= kMaxCluster && (p.bn / 64) % p.cluster == 0,
                 "B's boxes split among the cluster");
 };
@@ -235,6 +254,11 @@ struct WgLayout : Shape {
   // B from the registers (tf32 gemm): it stays N-major in its stage, as the 16-bit types' B.
   static constexpr bool kRegisterSourced = p.register_sourced;
   static_assert(!kRegisterSourced || kTf32, "the register-sourced tile is tf32's (the 16-bit types read B transposed)");
+  // C's element: a float, or (c16, the 16-bit types) the input type's bits.
+  static constexpr bool kC16 = p.c16;
+  static_assert(!kC16 || !kTf32, "tf32 stores C in float");
+  static constexpr bool kBf16 = Q == Precision::BF16;
+  using CType = std::conditional_t<kC16, std::uint16_t, float>;
   static constexpr int kRowK = row_k(Q);            // k in a 128-byte row: 64 (16-bit) or 32 (tf32)
   static constexpr int kBoxCols = kRowK;            // an N-major box's columns, a 128-byte row of them
   static constexpr int kInstrK = instruction_k(Q);  // k of one instruction: 32 bytes of a row
@@ -536,20 +560,49 @@ __device__ __forceinline__ void consume_registers(const Ring<S>& ring, const Blo
 }
 
 // ---- the epilogues: C of one tile -----------------------------------------------------------------
+// C's elements as the tile stores them: the accumulators themselves, or (c16) each rounded to
+// nearest into the 16-bit input type, two neighbours packed in one word as they lie in memory.
+template <typename S>
+__device__ __forceinline__ std::uint32_t narrow_pair(float v0, float v1) {
+  return S::kBf16 ? pack_bf16x2(v0, v1) : pack_f16x2(v0, v1);
+}
+template <typename S>
+__device__ __forceinline__ typename S::CType c_element(float v) {
+  if constexpr (S::kC16)
+    return static_cast<std::uint16_t>(narrow_pair<S>(v, 0.0f));
+  else
+    return v;
+}
+template <typename S>
+__device__ __forceinline__ void c_pair(float v0, float v1, typename S::CType (&pair)[2]) {
+  if constexpr (S::kC16) {
+    const std::uint32_t both = narrow_pair<S>(v0, v1);
+    pair[0] = static_cast<std::uint16_t>(both);
+    pair[1] = static_cast<std::uint16_t>(both >> 16);
+  } else {
+    pair[0] = v0;
+    pair[1] = v1;
+  }
+}
+
 // Through shared memory, box by box: the group writes a box of its accumulators, 128-byte swizzled,
-// and its leader has the TMA store it while the group goes on. Gemm: boxes of 64 rows x 32 columns,
-// two buffers taking turns (`boxes` counts them across the tiles). AᵀA: the box and its mirror (32
-// rows x 64 columns, as two boxes of 32 x 32) in one buffer.
+// and its leader has the TMA store it while the group goes on. Gemm: boxes of 64 rows x 32 columns
+// (c16: 64 columns of 16 bits), two buffers taking turns (`boxes` counts them across the tiles).
+// AᵀA: the box and its mirror (32 rows x 64 columns, as two boxes of 32 x 32) in one buffer.
 // A lane's two neighbours leave in one 8-byte store, served half a warp at a time: rows g = 0-3 (or
 // 4-7) of the box, two 16-byte chunks each, which the swizzle (chunk XOR row % 8) keeps inside four
-// chunks, 16 of the 32 banks: two rows share each bank, a 2-way conflict. The mirror's single floats
-// land in four rows of its box, eight words each, which the swizzle spreads over all 32 banks.
+// chunks, 16 of the 32 banks: two rows share each bank, a 2-way conflict. In 16 bits (c16) the pair
+// is one 4-byte word: the warp writes one 16-byte chunk in each of eight rows, which the swizzle
+// puts in eight different places, all 32 banks. The mirror's single floats land in four rows of its
+// box, eight words each, which the swizzle spreads over all 32 banks.
 template <typename S, bool kAta, typename Probe>
 __device__ __forceinline__ void store_tile_staged(const float (&acc)[S::kSlices][S::kAcc], BlockTile tile,
                                                   const ConsumerThread& me, const BlockWork<S, kAta>& work,
-                                                  const CDestination& out, unsigned char* c_boxes, int& boxes,
-                                                  const Probe& probe) {
+                                                  const CDestination<typename S::CType>& out, unsigned char* c_boxes,
+                                                  int& boxes, const Probe& probe) {
   constexpr WgmmaParams p = S::p;
+  constexpr int kCBoxCols = S::kCBoxCols;
+  static_assert(!(kAta && S::kC16), "AᵀA's mirrored boxes hold floats");
   const int g = me.lane / 4, tq = me.lane % 4;
   // Unrolled, like every loop over the accumulators: an index the compiler cannot resolve would put
   // them in local memory.
@@ -576,9 +629,15 @@ __device__ __forceinline__ void store_tile_staged(const float (&acc)[S::kSlices]
         for (int h = 0; h < 2; ++h) {
           const int row = 16 * me.warp + g + 8 * h, col = 8 * jj + 2 * tq, r = 4 * (box * kCBoxCols / 8 + jj) + 2 * h;
           const float v0 = acc[sl][r], v1 = acc[sl][r + 1];
-          float2* const pair = reinterpret_cast<float2*>(sw128_float(staged, row, col));
-          *pair = make_float2(v0, v1);
-          probe.shared(kWgmmaCStaged, pair);
+          if constexpr (S::kC16) {
+            std::uint32_t* const pair = reinterpret_cast<std::uint32_t*>(staged + sw128_half_byte(row, col));
+            *pair = narrow_pair<S>(v0, v1);
+            probe.shared(kWgmmaCStaged, pair);
+          } else {
+            float2* const pair = reinterpret_cast<float2*>(sw128_float(staged, row, col));
+            *pair = make_float2(v0, v1);
+            probe.shared(kWgmmaCStaged, pair);
+          }
           if constexpr (kAta) {
             // The mirror: element (row, col) of the box goes to row col, column row % 32 of mirror
             // box row / 32.
@@ -618,7 +677,8 @@ __device__ __forceinline__ void store_tile_staged(const float (&acc)[S::kSlices]
 template <typename S, bool kAta, typename Probe>
 __device__ __forceinline__ void store_tile_from_registers(const float (&acc)[S::kSlices][S::kAcc], BlockTile tile,
                                                           const ConsumerThread& me, const BlockWork<S, kAta>& work,
-                                                          const CDestination& out, const Probe& probe) {
+                                                          const CDestination<typename S::CType>& out,
+                                                          const Probe& probe) {
   constexpr WgmmaParams p = S::p;
   const int M = work.M, N = work.N;
   const int g = me.lane / 4, tq = me.lane % 4;
@@ -635,22 +695,24 @@ __device__ __forceinline__ void store_tile_from_registers(const float (&acc)[S::
         const float v0 = acc[sl][r], v1 = acc[sl][r + 1];
         if (row >= M) continue;
         if constexpr (kAta) {
+          const typename S::CType c0 = c_element<S>(v0), c1 = c_element<S>(v1);
           if (col < N && row <= col) {
-            probe.store(out.C, static_cast<std::int64_t>(row) * N + col, v0, slot0 + r);
-            if (row < col) probe.store(out.C, static_cast<std::int64_t>(col) * N + row, v0, slot0 + r);
+            probe.store(out.C, static_cast<std::int64_t>(row) * N + col, c0, slot0 + r);
+            if (row < col) probe.store(out.C, static_cast<std::int64_t>(col) * N + row, c0, slot0 + r);
           }
           if (col + 1 < N && row <= col + 1) {
-            probe.store(out.C, static_cast<std::int64_t>(row) * N + col + 1, v1, slot0 + r + 1);
-            if (row < col + 1) probe.store(out.C, static_cast<std::int64_t>(col + 1) * N + row, v1, slot0 + r + 1);
+            probe.store(out.C, static_cast<std::int64_t>(row) * N + col + 1, c1, slot0 + r + 1);
+            if (row < col + 1) probe.store(out.C, static_cast<std::int64_t>(col + 1) * N + row, c1, slot0 + r + 1);
           }
         } else {
           const std::int64_t at = static_cast<std::int64_t>(row) * N + col;
+          typename S::CType pair[2];
+          c_pair<S>(v0, v1, pair);
           if (out.vec && col + 1 < N) {
-            const float pair[2] = {v0, v1};
             probe.store(out.C, at, pair, slot0 + r);
           } else {
-            if (col < N) probe.store(out.C, at, v0, slot0 + r);
-            if (col + 1 < N) probe.store(out.C, at + 1, v1, slot0 + r + 1);
+            if (col < N) probe.store(out.C, at, pair[0], slot0 + r);
+            if (col + 1 < N) probe.store(out.C, at + 1, pair[1], slot0 + r + 1);
           }
         }
       }
@@ -663,7 +725,7 @@ __device__ __forceinline__ void store_tile_from_registers(const float (&acc)[S::
 template <typename S, bool kAta, typename Probe>
 __device__ __forceinline__ void store_tile_transposed(const float (&acc)[S::kSlices][S::kAcc], BlockTile tile,
                                                       const ConsumerThread& me, const BlockWork<S, kAta>& work,
-                                                      const CDestination& out, const Probe& probe) {
+                                                      const CDestination<typename S::CType>& out, const Probe& probe) {
   constexpr WgmmaParams p = S::p;
   const int g = me.lane / 4, tq = me.lane % 4;
 #pragma unroll
@@ -687,8 +749,8 @@ __device__ __forceinline__ void store_tile_transposed(const float (&acc)[S::kSli
 template <typename S, bool kAta, typename Probe>
 __device__ __forceinline__ void store_tile(const float (&acc)[S::kSlices][S::kAcc], BlockTile tile,
                                            const ConsumerThread& me, const BlockWork<S, kAta>& work,
-                                           const CDestination& out, unsigned char* c_boxes, int& boxes,
-                                           const Probe& probe) {
+                                           const CDestination<typename S::CType>& out, unsigned char* c_boxes,
+                                           int& boxes, const Probe& probe) {
   if constexpr (S::kRegisterSourced) {
     store_tile_transposed(acc, tile, me, work, out, probe);
   } else {
@@ -714,14 +776,15 @@ template <Precision P, typename Shape, bool kAta, typename Probe>
 __global__ void __launch_bounds__(Shape::kThreads, 1)
     wgmma_tma_kernel(const __grid_constant__ CUtensorMap a_map, const __grid_constant__ CUtensorMap b_map,
                      const __grid_constant__ CUtensorMap c_map, const __grid_constant__ CUtensorMap m_map,
-                     bool use_c_map, float* C, int M, int N, int K, bool vec_c, Probe probe) {
+                     bool use_c_map, void* C, int M, int N, int K, bool vec_c, Probe probe) {
 #if defined(__CUDA_ARCH__) && !defined(TILESCOPE_SM90A_PTX)
   __trap();  // never launched: the descriptor refuses every GPU but compute capability 9.0
 #else
   using S = WgLayout<P, Shape>;
   constexpr WgmmaParams p = S::p;
-  static_assert(!kAta || (p.bm == p.bn && p.cluster == 1 && !p.register_sourced),
-                "AᵀA mirrors square tiles, each block alone, both operands in shared memory");
+  static_assert(!kAta || (p.bm == p.bn && p.cluster == 1 && !p.register_sourced && !(p.c16 && p.tma_store)),
+                "AᵀA mirrors square tiles, each block alone, both operands in shared memory (C in the input type "
+                "from the registers: the mirrored boxes hold floats)");
   extern __shared__ unsigned char shared_raw[];
   const Ring<S> ring(shared_raw);
   const BlockWork<S, kAta> work(M, N, K, probe.k_end(K, p.bk), p.bk);
@@ -750,7 +813,7 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
   } else {
     claim_registers<consumer_registers(p)>();
     const ConsumerThread me(warpgroup);
-    const CDestination out{C, vec_c, &c_map, &m_map, use_c_map};
+    const CDestination<typename S::CType> out{static_cast<typename S::CType*>(C), vec_c, &c_map, &m_map, use_c_map};
     RingCursor<p.stages> at;
     int boxes = 0;  // C boxes this group staged: gemm's buffers take turns
     float acc[S::kSlices][S::kAcc];

@@ -97,11 +97,13 @@ struct ConsumerThread {
         leader(threadIdx.x % 128 == 0) {}
 };
 
-// Where C goes: the matrix (stores from the registers; vec: a pair of neighbours in one store) and,
-// for the TMA stores, its maps: c_map boxes of 64 rows x 32 columns, m_map (AᵀA's mirrors) 32 x 32;
-// use_maps false where C's rows are not 16-byte aligned.
+// Where C goes: the matrix, of elements T (float, or the 16-bit input type's bits), for the stores
+// from the registers (vec: a pair of neighbours in one store) and, for the TMA stores, its maps:
+// c_map boxes of 64 rows of 128 bytes (32 floats or 64 16-bit values), m_map (AᵀA's mirrors) 32 x
+// 32 floats; use_maps false where C's rows are not 16-byte aligned.
+template <typename T>
 struct CDestination {
-  float* C;
+  T* C;
   bool vec;
   const CUtensorMap* c_map;
   const CUtensorMap* m_map;
@@ -118,6 +120,11 @@ __device__ __forceinline__ float* sw128_float(unsigned char* box, int row, int c
 // written through this function, the compiler schedules the timed kernels' epilogues differently.
 __host__ __device__ constexpr int sw128_float_byte(int row, int col) {
   return row * 128 + ((col / 4) ^ (row % 8)) * 16 + (col % 4) * 4;
+}
+// A 16-bit element's place, `col` of row `row` (64 to a 128-byte row), as a byte offset: a box of C
+// stored in the input type.
+__host__ __device__ constexpr int sw128_half_byte(int row, int col) {
+  return row * 128 + ((col / 8) ^ (row % 8)) * 16 + (col % 8) * 2;
 }
 
 }  // namespace tilescope

@@ -190,11 +190,14 @@ std::string older_csv(const RunResult& row, int n) {
 }
 
 // How many columns bench --profile added after "round": the last ones of the file.
+// The profiler's columns, after round and before c_type, the last (kCTypeColumns).
+constexpr int kCTypeColumns = 1;
 int profile_columns() {
   const std::vector<std::string>& names = results_csv_columns();
   const auto round = std::find(names.begin(), names.end(), "round");
   EXPECT_NE(round, names.end());
-  return static_cast<int>(names.end() - round) - 1;
+  EXPECT_EQ(names.back(), "c_type");
+  return static_cast<int>(names.end() - round) - 1 - kCTypeColumns;
 }
 
 // A row as `bench --profile` leaves it: some figures, and NaN where ncu gave none.
@@ -357,14 +360,15 @@ TEST(ResultsCsv, RejectsHeaderWithExtraOrMissingColumns) {
   std::string header = header_line();
   header.pop_back();
   EXPECT_TRUE(contains(csv_error(header + ",extra\n"), "line 1"));
-  // A header without some of the profiler's columns matches no version of the file: they came
-  // together (without all of them, it is one from before them: ReadsFilesFromBeforeTheProfileColumns).
-  const std::string last = header.substr(header.rfind(',') + 1);
-  EXPECT_TRUE(contains(csv_error(without_last_fields(header, 1) + "\n"), "'" + last + "'"));
+  // A header without c_type and some of the profiler's columns matches no version of the file: they
+  // came together (without all of them, it is one from before them:
+  // ReadsFilesFromBeforeTheProfileColumns; without c_type alone, one from before it).
+  const std::string last_profile = "ffma_share_pct";
+  EXPECT_TRUE(contains(csv_error(without_last_fields(header, kCTypeColumns + 1) + "\n"), "'" + last_profile + "'"));
   // Without its last two columns before the profiler's, the header matches no version of the file
   // (without the last one, it is one from before the rounds: ReadsFilesFromBeforeTheRoundColumn;
   // without the last four, one from before the memory columns: ReadsFilesFromBeforeTheMemoryColumns).
-  const int p = profile_columns();
+  const int p = profile_columns() + kCTypeColumns;
   EXPECT_TRUE(contains(csv_error(without_last_fields(header, p + 2) + "\n"), "shared_conflicts_per_instruction"));
   EXPECT_TRUE(contains(csv_error(without_last_fields(header, p + 5) + "\n"), "wrong_expected"));
   EXPECT_TRUE(contains(csv_error(without_last_fields(header, p + 10) + "\n"), "fetches_per_fma"));
@@ -377,14 +381,15 @@ TEST(ResultsCsv, ProfileFiguresAreTheLastColumnsAndRoundTrip) {
   const std::vector<std::string> profile = {"fma_pipe_pct",     "fp64_pipe_pct",    "tensor_pipe_pct",
                                             "issue_active_pct", "cycles_per_issue", "ffma_share_pct"};
   ASSERT_EQ(profile_columns(), static_cast<int>(profile.size()));
-  EXPECT_TRUE(std::equal(profile.begin(), profile.end(), names.end() - profile.size())) << "after round, in order";
+  EXPECT_TRUE(std::equal(profile.begin(), profile.end(), names.end() - kCTypeColumns - profile.size()))
+      << "after round, in order";
   const RunResult row = profiled_row();
   expect_one_row(results_to_csv({row}), row);
-  // Unprofiled: six empty fields; profiled without FP64's: one.
+  // Unprofiled: six empty fields; profiled without FP64's: one (then C's type).
   const std::string plain = results_to_csv({realistic_row()});
-  EXPECT_EQ(plain.substr(plain.size() - 7), ",,,,,,\n") << plain;
+  EXPECT_EQ(plain.substr(plain.size() - 11), ",,,,,,,f32\n") << plain;
   const std::string text = results_to_csv({row});
-  EXPECT_TRUE(contains(text, ",81.2345,,0,47.5,3.1,62.5\n")) << text;
+  EXPECT_TRUE(contains(text, ",81.2345,,0,47.5,3.1,62.5,f32\n")) << text;
   expect_one_row(plain, realistic_row());
   // A figure that is neither a number nor empty is refused, naming its column.
   std::string bad = text;
@@ -393,7 +398,7 @@ TEST(ResultsCsv, ProfileFiguresAreTheLastColumnsAndRoundTrip) {
 }
 
 TEST(ResultsCsv, ReadsFilesFromBeforeTheProfileColumns) {
-  const std::string old = older_csv(profiled_row(), profile_columns());
+  const std::string old = older_csv(profiled_row(), profile_columns() + kCTypeColumns);
   EXPECT_EQ(last_column(old), "round");
   std::vector<RunResult> back;
   std::string error;
@@ -408,7 +413,7 @@ TEST(ResultsCsv, ReadsFilesFromBeforeTheRoundColumn) {
   RunResult row = realistic_row();
   row.round = 3;
   expect_one_row(results_to_csv({row}), row);
-  const std::string old = older_csv(row, 1 + profile_columns());
+  const std::string old = older_csv(row, 1 + profile_columns() + kCTypeColumns);
   EXPECT_EQ(last_column(old), "shared_conflicts_per_instruction");
   row.round = 0;
   expect_one_row(old, row);
@@ -421,7 +426,7 @@ TEST(ResultsCsv, ReadsFilesFromBeforeTheMemoryColumns) {
   row.store_sectors_per_request = 4;
   row.shared_conflicts_per_instruction = 0.125;
   expect_one_row(results_to_csv({row}), row);
-  const std::string old = older_csv(row, 4 + profile_columns());
+  const std::string old = older_csv(row, 4 + profile_columns() + kCTypeColumns);
   EXPECT_EQ(last_column(old), "wrong_expected");
   row.load_sectors_per_request = row.store_sectors_per_request = row.shared_conflicts_per_instruction = -1;
   expect_one_row(old, row);
@@ -435,7 +440,7 @@ TEST(ResultsCsv, ReadsFilesFromBeforeTheWrongElementColumns) {
   row.wrong_value = 2.5;
   row.wrong_expected = -0.125;
   expect_one_row(results_to_csv({row}), row);
-  const std::string old = older_csv(row, 8 + profile_columns());
+  const std::string old = older_csv(row, 8 + profile_columns() + kCTypeColumns);
   EXPECT_EQ(last_column(old), "run_clock_mhz");
   row.wrong_row = row.wrong_col = -1;
   row.wrong_value = row.wrong_expected = 0;
@@ -446,7 +451,7 @@ TEST(ResultsCsv, ReadsFilesFromBeforeTheWrongElementColumns) {
 TEST(ResultsCsv, ReadsFilesFromBeforeTheClockColumn) {
   RunResult row = realistic_row();
   ASSERT_GT(row.run_clock_mhz, 0.0);
-  const std::string old = older_csv(row, 9 + profile_columns());
+  const std::string old = older_csv(row, 9 + profile_columns() + kCTypeColumns);
   EXPECT_EQ(last_column(old), "fetches_per_fma");
   row.run_clock_mhz = 0;
   expect_one_row(old, row);
@@ -458,7 +463,7 @@ TEST(ResultsCsv, ReadsFilesFromBeforeTheClockColumn) {
 TEST(ResultsCsv, ReadsFilesFromBeforeTheTextureShaderColumns) {
   RunResult row = realistic_row();
   row.timer.clear();
-  const std::string old = older_csv(row, 12 + profile_columns());
+  const std::string old = older_csv(row, 12 + profile_columns() + kCTypeColumns);
   EXPECT_EQ(last_column(old), "cublas_version");
   row.run_clock_mhz = 0;
   expect_one_row(old, row);

@@ -28,7 +28,7 @@ using testing::refusal;
 TEST(TypedWgmmaTiles, TakesTheKernelTextsParameters) {
   EXPECT_EQ(testing::param_keys(testing::typed_cluster_kernel()),
             (std::vector<std::string>{"bm", "bn", "bk", "wgmma_n", "stages", "consumers", "cluster_m", "persistent",
-                                      "tma_store", "register_sourced", "band"}));
+                                      "tma_store", "register_sourced", "band", "c16"}));
 }
 
 // Each row typed refuses the cases the row refuses, but one: a compiled row is built for one
@@ -73,10 +73,10 @@ TEST(TypedWgmmaTiles, ASlabIsWholeRowsOfItsType) {
 TEST(TypedWgmmaTiles, TheNameExpressionCarriesEveryValue) {
   const VariantDescriptor& v = testing::typed_cluster_kernel();
   const TileConfig typed =
-      accepted(v, "bm=128,bn=256,bk=128,wgmma_n=128,stages=2,consumers=2,cluster_m=4,persistent=0,tma_store=1");
+      accepted(v, "bm=128,bn=256,bk=128,wgmma_n=128,stages=2,consumers=2,cluster_m=4,persistent=0,tma_store=1,c16=1");
   const std::vector<std::string> names = v.kernel_names(typed, v.precisions.front(), Problem::Gemm);
   ASSERT_EQ(names.size(), 1u);
-  EXPECT_TRUE(contains(names[0], "WgShape<128, 256, 128, 128, 2, 2, 4, false, true, false, 8>")) << names[0];
+  EXPECT_TRUE(contains(names[0], "WgShape<128, 256, 128, 128, 2, 2, 4, false, true, false, 8, true>")) << names[0];
   EXPECT_EQ(names[0].rfind(kNoProbeName), names[0].size() - std::string(kNoProbeName).size() - 1) << names[0];
 }
 

@@ -72,8 +72,9 @@ bool built(const VariantDescriptor& v) {
 // The model's totals, bf16 gemm at 1024, against Nsight Compute's per-opcode counts of the same
 // kernels on an H200: from the registers, 16384 STG.E.64 of 8 sectors each; through the boxes,
 // 16384 STS.64 (18432 for the 192 x 192 tile: its last block row has one slice inside C, and the
-// slices below C store nothing) of 4 wavefronts, where 2 would do. The TMA's copies and stores
-// are no lane's: nothing else is counted.
+// slices below C store nothing) of 4 wavefronts, where 2 would do; with C in bf16 (c16) as many
+// 4-byte STS of one wavefront each, no conflict. The TMA's copies and stores are no lane's: nothing
+// else is counted.
 TEST(WgmmaMemory, TotalsAt1024EqualTheProfilersCounts) {
   const VariantDescriptor& v = tilescope::testing::variant_with_tile_param("tma_store");
   if (!built(v)) GTEST_SKIP() << v.id << " is refused in this build";
@@ -91,8 +92,9 @@ TEST(WgmmaMemory, TotalsAt1024EqualTheProfilersCounts) {
       const std::int64_t stores = value_of(v, config, "bm") == 192 ? 18432 : 16384;
       EXPECT_EQ(t.global_store.requests, 0);
       EXPECT_EQ(t.shared_store.requests, stores);
-      EXPECT_EQ(t.shared_store.wavefronts, 4 * stores);
-      EXPECT_EQ(t.shared_store.ideal_wavefronts, 2 * stores);
+      const bool narrow = v.configs[config].c_in_input_type;
+      EXPECT_EQ(t.shared_store.wavefronts, (narrow ? 1 : 4) * stores);
+      EXPECT_EQ(t.shared_store.ideal_wavefronts, (narrow ? 1 : 2) * stores);
     } else {
       ++from_registers;
       EXPECT_EQ(t.global_store.requests, 16384);
@@ -189,6 +191,9 @@ TEST(WgmmaMemory, RaggedSizesStoreInsideCEachElementByItsOwner) {
         const std::vector<AccessSite> sites = m->access_sites();
         ASSERT_FALSE(sites.empty());
         const std::int64_t shared_bytes = static_cast<std::int64_t>(v.shared_bytes(v.configs[config], kBf16));
+        // C's element: a float, or with C in the input type a bf16.
+        const std::int64_t eb =
+            static_cast<std::int64_t>(output_bytes(output_type(kBf16, v.configs[config].c_in_input_type)));
         std::vector<int> stored(static_cast<std::size_t>(s.M * s.N), 0);
         bool any_shared = false;
         const Dim2 grid = m->grid(), block = m->block();
@@ -211,8 +216,8 @@ TEST(WgmmaMemory, RaggedSizesStoreInsideCEachElementByItsOwner) {
                     ASSERT_LE(at + w.bytes, shared_bytes) << a.name << ", lane " << lane << " of warp " << warp;
                     continue;
                   }
-                  ASSERT_LE(at + w.bytes, s.M * s.N * 4) << a.name << ", lane " << lane << " of warp " << warp;
-                  for (std::int64_t e = at / 4; e < (at + w.bytes) / 4; ++e) {
+                  ASSERT_LE(at + w.bytes, s.M * s.N * eb) << a.name << ", lane " << lane << " of warp " << warp;
+                  for (std::int64_t e = at / eb; e < (at + w.bytes) / eb; ++e) {
                     ASSERT_EQ(++stored[static_cast<std::size_t>(e)], 1) << "element " << e << " stored twice";
                     const Owner o = m->owner(e / s.N, e % s.N);
                     ASSERT_EQ(o.block_x, bx) << "element " << e;
@@ -226,8 +231,8 @@ TEST(WgmmaMemory, RaggedSizesStoreInsideCEachElementByItsOwner) {
           for (std::size_t e = 0; e < stored.size(); ++e) ASSERT_EQ(stored[e], 1) << "element " << e << " not stored";
         }
         staged += any_shared;
-        pairs += c_site(*m, kGlobal, 8) >= 0;
-        singles += c_site(*m, kGlobal, 4) >= 0;
+        pairs += c_site(*m, kGlobal, static_cast<int>(2 * eb)) >= 0;
+        singles += c_site(*m, kGlobal, static_cast<int>(eb)) >= 0;
         ++checked;
       }
   EXPECT_GT(checked, 0);

@@ -86,7 +86,7 @@ TEST(GpuCompare, DeviceMeasureEqualsTheHostsAndSeesOneWrongElement) {
     CUDA_CHECK(cudaMemcpy(d_ref.get(), ref.data(), ref.size() * 8, cudaMemcpyHostToDevice));
     CUDA_CHECK(cudaMemcpy(d_c.get(), c.data(), c.size() * 8, cudaMemcpyHostToDevice));
     const ErrorReport device =
-        device_compare(d_c.get(), Precision::F64, static_cast<const double*>(d_ref.get()), m, n, part, nullptr);
+        device_compare(d_c.get(), OutputType::F64, static_cast<const double*>(d_ref.get()), m, n, part, nullptr);
     const ErrorReport host = compare_to_reference(c.data(), ref.data(), m, n, part);
     EXPECT_GT(device.rel_error, 0.0);
     EXPECT_EQ(device.rel_error, host.rel_error);  // maxima: no order of summation involved

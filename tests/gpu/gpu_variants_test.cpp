@@ -133,16 +133,43 @@ TEST(GpuMeasure, PoisonIsCountedAsUnwritten) {
   fill_random(c.get(), Precision::F32, m * n, 5, 0, nullptr);
   widen_to_double(static_cast<double*>(ref.get()), c.get(), Precision::F32, m * n, nullptr);
   ErrorReport same =
-      device_compare(c.get(), Precision::F32, static_cast<double*>(ref.get()), m, n, OutputPart::Full, nullptr);
+      device_compare(c.get(), OutputType::F32, static_cast<double*>(ref.get()), m, n, OutputPart::Full, nullptr);
   EXPECT_EQ(same.unwritten, 0);
   EXPECT_EQ(same.rel_error, 0.0);
-  poison(c.get(), Precision::F32, m * n, nullptr);
+  poison(c.get(), OutputType::F32, m * n, nullptr);
   ErrorReport poisoned =
-      device_compare(c.get(), Precision::F32, static_cast<double*>(ref.get()), m, n, OutputPart::Full, nullptr);
+      device_compare(c.get(), OutputType::F32, static_cast<double*>(ref.get()), m, n, OutputPart::Full, nullptr);
   EXPECT_EQ(poisoned.unwritten, m * n);
-  ErrorReport upper = device_compare(c.get(), Precision::F32, static_cast<double*>(ref.get()), m, n,
+  ErrorReport upper = device_compare(c.get(), OutputType::F32, static_cast<double*>(ref.get()), m, n,
                                      OutputPart::UpperTriangle, nullptr);
   EXPECT_EQ(upper.unwritten, m * (m + 1) / 2);
+}
+
+// A C stored in a 16-bit type is read as that type: its own values compare exactly, and its
+// poison (all bits set) is a NaN of the type, counted as unwritten.
+TEST(GpuMeasure, SixteenBitCIsReadAndPoisonedInItsType) {
+  SKIP_WITHOUT_GPU();
+  const std::int64_t m = 29, n = 41;
+  for (Precision p : {Precision::F16, Precision::BF16}) {
+    SCOPED_TRACE(to_string(p));
+    const OutputType t = output_type(p, true);
+    ASSERT_EQ(output_bytes(t), 2u);
+    DeviceBuffer c(m * n * 2), ref(m * n * sizeof(double));
+    fill_random(c.get(), p, m * n, 7, 0, nullptr);
+    widen_to_double(static_cast<double*>(ref.get()), c.get(), p, m * n, nullptr);
+    const ErrorReport same =
+        device_compare(c.get(), t, static_cast<double*>(ref.get()), m, n, OutputPart::Full, nullptr);
+    EXPECT_EQ(same.unwritten, 0);
+    EXPECT_EQ(same.rel_error, 0.0);
+    // Read as float, the same bytes are other numbers: the type is what makes the check right.
+    const ErrorReport misread =
+        device_compare(c.get(), OutputType::F32, static_cast<double*>(ref.get()), m, n / 2, OutputPart::Full, nullptr);
+    EXPECT_TRUE(misread.unwritten > 0 || misread.rel_error > 0.01);
+    poison(c.get(), t, m * n, nullptr);
+    const ErrorReport poisoned =
+        device_compare(c.get(), t, static_cast<double*>(ref.get()), m, n, OutputPart::Full, nullptr);
+    EXPECT_EQ(poisoned.unwritten, m * n);
+  }
 }
 
 TEST(GpuMeasure, ResultsCarryTimingsResourcesAndTheMachine) {

@@ -122,8 +122,13 @@ inline int tf32_config(const VariantDescriptor& v) {
 }
 inline int full_fp_config(const VariantDescriptor& v) {
   return config_where(
-      v, [](const TileConfig& c) { return !c.tf32 && !c.opt_in && c.output == OutputPart::Full; },
-      "a full product in plain floating point");
+      v, [](const TileConfig& c) { return !c.tf32 && !c.opt_in && c.output == OutputPart::Full && !c.c_in_input_type; },
+      "a full product in plain floating point, C in the accumulator's type");
+}
+// The baseline's configuration that stores C in the 16-bit input type.
+inline int narrow_output_config(const VariantDescriptor& v) {
+  return config_where(
+      v, [](const TileConfig& c) { return c.c_in_input_type; }, "C stored in the input type");
 }
 
 // tests/data/variant_facts.json, parsed once.

@@ -87,7 +87,12 @@ void draw_band_labels(ImDrawList* dl, const std::vector<WarpBand>& bands, const 
     std::snprintf(rows, sizeof rows, "rows %d-%d", b.row0, b.row1);
     const bool two = bottom - top >= font * 2.1f;
     dl->AddRectFilled(ImVec2(x, top + 1), ImVec2(x + font * 0.5f, bottom - 1), warp_color(b.warp));
-    dl->AddText(ImVec2(x + font * 0.8f, two ? mid - font : mid - font * 0.5f), warp_color(b.warp), name);
+    // A band lower than a line (a small tile, presenter mode) takes its name smaller, so that the
+    // names of neighbouring bands never overlap; none where it would be unreadable.
+    const float name_size = std::min(font, bottom - top);
+    if (name_size >= font * 0.6f)
+      dl->AddText(ImGui::GetFont(), name_size, ImVec2(x + font * 0.8f, two ? mid - font : mid - name_size * 0.5f),
+                  warp_color(b.warp), name);
     if (two)
       dl->AddText(ImGui::GetFont(), font * 0.85f, ImVec2(x + font * 0.8f, mid + font * 0.05f),
                   ImGui::GetColorU32(ImGuiCol_TextDisabled), rows);
@@ -192,7 +197,14 @@ void draw_warpgroup_accumulators(const FragmentPicture& pic, int* warp, int* lan
   const float font = ImGui::GetFontSize(), line = ImGui::GetTextLineHeightWithSpacing();
   const ImVec2 p0 = ImGui::GetCursorScreenPos(), avail = ImGui::GetContentRegionAvail();
   const float label_w = ImGui::CalcTextSize("rows 48-63").x + font * 1.6f;
-  const float strip_h = font * 16, words_h = line * 2.6f, ticks_h = font;
+  // Room for the lit thread's share in words, as wrapped at the view's width (four lines and more
+  // where the view is narrow, as in presenter mode): the longest of a lane of one warp or of every warp.
+  const float wrap_w = std::max(avail.x - label_w, font * 8);
+  float summary_h = 0;
+  for (int w : {0, -1})
+    summary_h = std::max(
+        summary_h, ImGui::CalcTextSize((warpgroup_lane_summary(pic, w, 0) + ".").c_str(), nullptr, false, wrap_w).y);
+  const float strip_h = font * 16, words_h = std::max(line * 2.6f, summary_h + line * 0.6f), ticks_h = font;
   const float cell = std::clamp(std::min((avail.x - label_w - font) / std::max(pic.mma_n, 1),
                                          (avail.y - strip_h - words_h - ticks_h - line * 3) / std::max(pic.mma_m, 1)),
                                 1.0f, font * 1.5f);

@@ -297,7 +297,8 @@ void TunePanel::take_compiled(TabContext& ctx) {
   };
   const VariantDescriptor* base = nullptr;
   int base_config = 0;
-  if (tune_baseline(table_.problem, table_.precision, ctx.device.limits, &base, &base_config)) {
+  if (tune_baseline(table_.problem, table_.precision, tune_output_type(table_), ctx.device.limits, &base,
+                    &base_config)) {
     table_.baseline_variant = base->id;
     table_.baseline_config = config_at(*base, base_config).name;
     request(base->id, base_config);
