@@ -420,8 +420,8 @@ What to run:
   --precision LIST   input types, comma separated. Default: f32
                        f32   float, FP32 FMA          f64   double, FP64
                        tf32  TF32 inputs (float storage, 10-bit mantissa), FP32 accumulation
-                       f16   FP16 inputs, FP32 accumulation, C in float
-                       bf16  BF16 inputs, FP32 accumulation, C in float
+                       f16   FP16 inputs, FP32 accumulation, C in float (in f16: _c16 rows)
+                       bf16  BF16 inputs, FP32 accumulation, C in float (in bf16: _c16 rows)
                      A variant that does not compute a type is listed as refused with the
                      reason (the FMA kernels of the staircase run f32 and f64, the
                      tensor-core kernels tf32, f16, bf16 and f64; cuBLAS runs all five,

@@ -16,7 +16,8 @@ enum class Problem { Gemm, Ata };
 // The input type of a run. F32 and F64 keep their values 0 and 1 (settings and histories
 // stored them before the others existed). TF32 inputs are floats with a 10-bit mantissa (stored
 // as float, the tensor cores' own format); F16 and BF16 are stored in 2 bytes. Every type but
-// F64 accumulates and writes C in float; F64 in double.
+// F64 accumulates and writes C in float (F16 and BF16 in their own type where a configuration says
+// so: OutputType, gemm_types.h); F64 in double.
 enum class Precision { F32, F64, TF32, F16, BF16 };
 
 // Accumulator slots per thread that writer ids leave room for, unless a model says otherwise

@@ -78,8 +78,10 @@ void draw_precision_choice(AppState& state) {
     ImGui::EndCombo();
   }
   help_tooltip(
-      "The type of A and B. Every type but double accumulates in FP32 and writes C in float; double in FP64. "
-      "The check's tolerance follows the type's unit roundoff, and % of cuBLAS compares runs of the same type.");
+      "The type of A and B. Every type but double accumulates in FP32 and writes C in float (or, in the "
+      "configurations named _c16, in f16 or bf16 itself); double in FP64. The check's tolerance follows the "
+      "type's unit roundoff, and % of cuBLAS compares runs of the same type that store C alike (choose cuBLAS's "
+      "gemm_c16 for the _c16 rows).");
 }
 
 // Why the runner has no GPU: the probe's reason, or the session's choice.
