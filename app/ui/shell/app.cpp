@@ -148,7 +148,7 @@ std::vector<RunRequest> App::requests_for(const std::vector<Shape>& shapes) cons
       r.verify = false;
       out.push_back(r);
     }
-    for (const LessonEntry& e : state_.lesson) {
+    for (const LessonEntry& e : entries_to_run(state_.lesson, state_.precision)) {
       if (!e.enabled) continue;
       const VariantDescriptor* v = find_variant(e.variant_id);
       if (!v || (!runner_->gpu() && needs_cuda(*v))) continue;

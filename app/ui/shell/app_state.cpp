@@ -4,6 +4,7 @@
 #include <string>
 
 #include "kernels/core/registry.h"
+#include "kernels/core/typed_configs.h"
 
 namespace tilescope {
 
@@ -61,6 +62,34 @@ std::string cap_sizes(AppState& s, int cap) {
     *size.value = cap;
   }
   return changed;
+}
+
+namespace {
+
+// Whether an entry's configuration stores C in a type narrower than the accumulator's, for p.
+bool stores_narrow_c(const LessonEntry& e, Precision p) {
+  const VariantDescriptor* v = find_variant(e.variant_id);
+  return v && config_index_error(*v, e.config_index).empty() &&
+         output_type(p, config_at(*v, e.config_index).c_in_input_type) != output_type(p, false);
+}
+
+}  // namespace
+
+std::vector<LessonEntry> entries_to_run(const std::vector<LessonEntry>& lesson, Precision precision) {
+  const bool narrow_ticked = std::any_of(
+      lesson.begin(), lesson.end(), [&](const LessonEntry& e) { return e.enabled && stores_narrow_c(e, precision); });
+  std::vector<LessonEntry> out;
+  for (const LessonEntry& e : lesson) {
+    out.push_back(e);
+    const VariantDescriptor* v = find_variant(e.variant_id);
+    if (!narrow_ticked || !e.enabled || !v || v->role != Role::Baseline || stores_narrow_c(e, precision)) continue;
+    for (int i = 0; i < static_cast<int>(v->configs.size()); ++i)
+      if (is_baseline(*v, i) && v->configs[i].c_in_input_type) {
+        out.push_back({e.variant_id, true, i});
+        break;
+      }
+  }
+  return out;
 }
 
 }  // namespace tilescope

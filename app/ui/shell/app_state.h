@@ -70,4 +70,9 @@ std::vector<int> sweep_sizes(const AppState& s);
 // Only the sizes Run and Sweep read count: N alone while `square` is on (M and K follow it).
 std::string cap_sizes(AppState& s, int cap);
 
+// The entries Run times, in order: the lesson's, and where a ticked entry stores C in the 16-bit
+// input type (TileConfig::c_in_input_type) and a ticked baseline does not, that baseline's
+// configuration that stores C so, right after it: the bar of such rows' % of cuBLAS, as bench adds it.
+std::vector<LessonEntry> entries_to_run(const std::vector<LessonEntry>& lesson, Precision precision);
+
 }  // namespace tilescope

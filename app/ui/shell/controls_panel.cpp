@@ -80,8 +80,8 @@ void draw_precision_choice(AppState& state) {
   help_tooltip(
       "The type of A and B. Every type but double accumulates in FP32 and writes C in float (or, in the "
       "configurations named _c16, in f16 or bf16 itself); double in FP64. The check's tolerance follows the "
-      "type's unit roundoff, and % of cuBLAS compares runs of the same type that store C alike (choose cuBLAS's "
-      "gemm_c16 for the _c16 rows).");
+      "type's unit roundoff, and % of cuBLAS compares runs of the same type that store C alike (Run times "
+      "cuBLAS's gemm_c16 beside a ticked _c16 row).");
 }
 
 // Why the runner has no GPU: the probe's reason, or the session's choice.
