@@ -259,7 +259,7 @@ struct Measurer::Impl {
   void time_first_run(const VariantDescriptor& v, const RunRequest& req, const GemmArgs& args, RunResult& res);
   void verify(const RunRequest& req, const TileConfig& cfg, const InputSets& sets, RunResult& res);
   ErrorReport compare_with_host_reference(const RunRequest& req, const Shape& s, OutputPart part);
-  void locate_first_wrong(const RunRequest& req, const Shape& s, OutputPart part, bool host_reference, RunResult& res);
+  void locate_first_wrong(const Shape& s, OutputPart part, bool host_reference, RunResult& res);
   void warm_up(const VariantDescriptor& v, const RunRequest& req, const InputSets& sets, GemmArgs args);
   std::vector<double> timed_runs(const VariantDescriptor& v, const RunRequest& req, const InputSets& sets,
                                  GemmArgs args);
@@ -535,7 +535,7 @@ void Measurer::Impl::verify(const RunRequest& req, const TileConfig& cfg, const 
   record_check(res, er, unit_roundoff_for(req.precision, cfg.tf32), s.K, er.checked,
                error_growth_for(req.precision, cfg.tf32), cfg.c_roundings);
   if (!res.passed && s.M * s.N <= kMaxLocatedElements)
-    locate_first_wrong(req, s, cfg.output, res.reference == "cpu_fp64", res);
+    locate_first_wrong(s, cfg.output, res.reference == "cpu_fp64", res);
 }
 
 namespace {
@@ -565,8 +565,7 @@ struct HostC {
 
 // A failed check's first wrong element, from C and the reference the check compared (host_ref, or
 // the cuBLAS one in ref_c).
-void Measurer::Impl::locate_first_wrong(const RunRequest& req, const Shape& s, OutputPart part, bool host_reference,
-                                        RunResult& res) {
+void Measurer::Impl::locate_first_wrong(const Shape& s, OutputPart part, bool host_reference, RunResult& res) {
   const std::int64_t n = s.M * s.N;
   std::vector<double> device_ref;
   if (!host_reference) {

@@ -224,8 +224,11 @@ TEST(CInInputType, TheWarpgroupKernelHasRowsThatStoreCInTheInputType) {
     }
   }
   // Every other row stores C in float.
-  for (int c = 0; c < static_cast<int>(v.configs.size()); ++c)
-    if (value_of(v, v.configs[c], "c16") == 0) EXPECT_FALSE(v.configs[c].c_in_input_type) << v.configs[c].name;
+  for (int c = 0; c < static_cast<int>(v.configs.size()); ++c) {
+    if (value_of(v, v.configs[c], "c16") == 0) {
+      EXPECT_FALSE(v.configs[c].c_in_input_type) << v.configs[c].name;
+    }
+  }
 }
 
 TEST(CInInputType, TypedTilesTakeItAndRefuseWhatTheKernelCannotBuild) {
