@@ -331,7 +331,7 @@ void add_baseline_selections(const std::vector<VariantSelection>& chosen, std::v
     if (v->role != Role::Baseline) continue;
     for (std::size_t i = 0; i < v->configs.size(); ++i) {
       if (!is_baseline(*v, static_cast<int>(i))) continue;
-      if (v->configs[i].c_in_input_type && !narrow_chosen) continue;
+      if (static_cast<int>(i) == narrow_c_baseline(*v) && !narrow_chosen) continue;
       bool chosen_already = false;
       for (const VariantSelection& s : chosen)
         chosen_already = chosen_already || (s.variant == v && s.config_index == static_cast<int>(i));

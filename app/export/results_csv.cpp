@@ -445,6 +445,14 @@ std::string line_prefix(int line) {
   return "line " + std::to_string(line) + ": ";
 }
 
+// Where the column named `name` stands among the columns (their count if none is so named).
+std::size_t column_index(std::string_view name) {
+  const std::vector<Column>& cols = columns();
+  std::size_t i = 0;
+  while (i < cols.size() && std::string_view(cols[i].name) != name) ++i;
+  return i;
+}
+
 // The columns the header names: all of them, or all those before a later addition (files written
 // before it existed still load; the added fields keep their defaults). False and *error if the
 // header is not ours.
@@ -455,9 +463,7 @@ bool check_header(const RecordParser& header, std::size_t* n_cols, std::string* 
   // The first column of each addition.
   for (const char* first_added :
        {"timer", "run_clock_mhz", "wrong_row", "load_sectors_per_request", "round", "fma_pipe_pct", "c_type"}) {
-    std::size_t before = 0;
-    while (before < all_cols.size() && std::string_view(all_cols[before].name) != first_added) ++before;
-    if (fields == before) *n_cols = before;
+    if (fields == column_index(first_added)) *n_cols = fields;
   }
   const std::string where = line_prefix(header.record_line());
   for (std::size_t i = 0; i < *n_cols; ++i) {
@@ -494,8 +500,8 @@ bool record_to_result(const RecordParser& rec, std::size_t n_cols, RunResult* re
     }
   }
   // A file written before C had a type of a row's own: C was stored in the accumulator's.
-  if (n_cols < cols.size() && std::string_view(cols.back().name) == "c_type")
-    result->c_type = output_type(result->precision, false);
+  static const std::size_t c_type_at = column_index("c_type");
+  if (n_cols <= c_type_at) result->c_type = output_type(result->precision, false);
   return true;
 }
 

@@ -23,6 +23,12 @@ bool is_baseline(const VariantDescriptor& v, int config_index) {
   return v.role == Role::Baseline && config_index_error(v, config_index).empty() && !config_at(v, config_index).opt_in;
 }
 
+int narrow_c_baseline(const VariantDescriptor& v) {
+  for (int i = 0; i < static_cast<int>(v.configs.size()); ++i)
+    if (is_baseline(v, i) && v.configs[i].c_in_input_type) return i;
+  return -1;
+}
+
 bool runs_by_default(const VariantDescriptor& v, int config_index) {
   return v.role != Role::Extra && config_index_error(v, config_index).empty() && !config_at(v, config_index).opt_in;
 }

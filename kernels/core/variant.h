@@ -154,6 +154,9 @@ struct VariantDescriptor {
 // Whether a configuration is the bar for "% of cuBLAS": the baseline's, and not an opt-in
 // (another arithmetic, such as TF32, is never the bar).
 bool is_baseline(const VariantDescriptor& v, int config_index);
+// The baseline's configuration that stores C in the input type, -1 where v has none. It is the bar
+// of the configurations that store C so, and a run times it only beside one of them.
+int narrow_c_baseline(const VariantDescriptor& v);
 // Whether "all variants" includes it (not an Extra variant, not an opt-in configuration).
 bool runs_by_default(const VariantDescriptor& v, int config_index);
 // Whether it runs through CUDA (kernels of ours, the library). The others (the texture shaders)

@@ -21,6 +21,7 @@
 #include "kernels/cuda/sm_clock.h"
 #include "kernels/jit/kernel_calls.h"
 #include "kernels/measure/gpu_buffers.h"
+#include "kernels/measure/launch_gate.h"
 #include "kernels/measure/measure.h"
 #include "kernels/measure/random_inputs.h"
 #include "kernels/measure/reference.h"
@@ -230,6 +231,8 @@ struct Measurer::Impl {
   std::vector<double> host_ref;
   // The SM clock during the timed runs (NVML), made with the first run on a device.
   std::unique_ptr<SmClockSampler> clock;
+  // Holds the stream while a timed run is enqueued (launch_gate.h).
+  std::unique_ptr<LaunchGate> gate;
 
   void init() {
     if (initialised) return;
@@ -240,6 +243,7 @@ struct Measurer::Impl {
     int device = 0;
     CUDA_CHECK(cudaGetDevice(&device));
     clock = std::make_unique<SmClockSampler>(device);
+    gate = std::make_unique<LaunchGate>();
     initialised = true;
   }
 
@@ -253,16 +257,16 @@ struct Measurer::Impl {
   void run_checked(const RunRequest& req, const VariantDescriptor& v, RunResult& res);
   // The steps of run_checked, in order.
   int choose_input_sets(const RunRequest& req, const DeviceInfo& dev);
-  InputSets allocate_inputs(const RunRequest& req, const Shape& s, int count);
+  InputSets allocate_inputs(const RunRequest& req, const Shape& s, OutputType c_type, int count);
   double query_kernel(const KernelLaunchShape& shape, bool cold, const DeviceInfo& dev, RunResult& res);
-  void fill_inputs(const RunRequest& req, const Shape& s, const InputSets& sets);
+  void fill_inputs(const RunRequest& req, const Shape& s, OutputType c_type, const InputSets& sets);
   void time_first_run(const VariantDescriptor& v, const RunRequest& req, const GemmArgs& args, RunResult& res);
   void verify(const RunRequest& req, const TileConfig& cfg, const InputSets& sets, RunResult& res);
-  ErrorReport compare_with_host_reference(const RunRequest& req, const Shape& s, OutputPart part);
+  ErrorReport compare_with_host_reference(const RunRequest& req, const Shape& s, OutputType c_type, OutputPart part);
   void locate_first_wrong(const Shape& s, OutputPart part, bool host_reference, RunResult& res);
   void warm_up(const VariantDescriptor& v, const RunRequest& req, const InputSets& sets, GemmArgs args);
   std::vector<double> timed_runs(const VariantDescriptor& v, const RunRequest& req, const InputSets& sets,
-                                 GemmArgs args);
+                                 GemmArgs args, bool* gated);
   // cublasDgemm on double inputs already on the device (rb null for AᵀA) into ref_c, and the
   // device C, stored as c_type, compared with it over `part`.
   ErrorReport compare_with_cublas_dgemm(Problem problem, const Shape& s, const double* ra, const double* rb,
@@ -398,7 +402,7 @@ void Measurer::Impl::run_checked(const RunRequest& req, const VariantDescriptor&
   res.timer = "cuda_events";
 
   // Kernel resources, and the checks only a device can make (registers, occupancy).
-  const InputSets sets = allocate_inputs(req, s, res.input_sets);
+  const InputSets sets = allocate_inputs(req, s, res.c_type, res.input_sets);
   GemmArgs args;
   args.problem = req.problem;
   args.precision = req.precision;
@@ -413,7 +417,7 @@ void Measurer::Impl::run_checked(const RunRequest& req, const VariantDescriptor&
   // cost a cold launch would pay, so for a cold kernel it is timed and counted in first_ms.
   const double module_load_ms = shape.kernel ? query_kernel(shape, cold, dev, res) : 0;
 
-  fill_inputs(req, s, sets);
+  fill_inputs(req, s, res.c_type, sets);
   time_first_run(v, req, args, res);
   res.first_ms += module_load_ms;
   res.first_was_cold = cold;
@@ -421,12 +425,13 @@ void Measurer::Impl::run_checked(const RunRequest& req, const VariantDescriptor&
   if (cancel.load()) throw GpuError("cancelled");
   if (req.verify) verify(req, config_at(v, req.config_index), sets, res);
   std::vector<double> times;
+  warm_up(v, req, sets, args);
   {
-    const TimedLaunchesRange range;
-    warm_up(v, req, sets, args);
     SampledSpan clock_during(*clock);
-    times = timed_runs(v, req, sets, args);
+    bool gated = true;
+    times = timed_runs(v, req, sets, args, &gated);
     res.run_clock_mhz = clock_during.done();
+    if (gated) res.timer = "cuda_events_gated";
   }
   record_timings(res, times, dev.peak_gflops(req.precision));
 }
@@ -453,14 +458,14 @@ int Measurer::Impl::choose_input_sets(const RunRequest& req, const DeviceInfo& d
 }
 
 // Sizes the input sets and C on the device.
-InputSets Measurer::Impl::allocate_inputs(const RunRequest& req, const Shape& s, int count) {
+InputSets Measurer::Impl::allocate_inputs(const RunRequest& req, const Shape& s, OutputType c_type, int count) {
   InputSets sets;
   sets.set_bytes = input_set_bytes(req);
   sets.a_bytes = a_set_bytes(req);
   sets.has_b = b_elements(req.problem, s) > 0;
   sets.count = count;
   inputs.resize(sets.set_bytes * count);
-  c.resize(static_cast<std::size_t>(c_elements(req.problem, s)) * output_bytes(request_output_type(req)));
+  c.resize(static_cast<std::size_t>(c_elements(req.problem, s)) * output_bytes(c_type));
   sets.base = static_cast<char*>(inputs.get());
   return sets;
 }
@@ -492,13 +497,13 @@ double Measurer::Impl::query_kernel(const KernelLaunchShape& shape, bool cold, c
 }
 
 // Fresh random inputs (set i uses seed + i, so no two sets are equal) and a poisoned C.
-void Measurer::Impl::fill_inputs(const RunRequest& req, const Shape& s, const InputSets& sets) {
+void Measurer::Impl::fill_inputs(const RunRequest& req, const Shape& s, OutputType c_type, const InputSets& sets) {
   const std::int64_t a_n = a_elements(req.problem, s), b_n = b_elements(req.problem, s);
   for (int i = 0; i < sets.count; ++i) {
     fill_random(sets.a(i), req.precision, a_n, req.seed + i, 0, stream);
     if (b_n) fill_random(sets.b(i), req.precision, b_n, req.seed + i, 1, stream);
   }
-  poison(c.get(), request_output_type(req), c_elements(req.problem, s), stream);
+  poison(c.get(), c_type, c_elements(req.problem, s), stream);
   CUDA_CHECK(cudaStreamSynchronize(stream));
 }
 
@@ -519,7 +524,7 @@ void Measurer::Impl::verify(const RunRequest& req, const TileConfig& cfg, const 
   ErrorReport er;
   if (uses_cpu_reference(req, s)) {
     res.reference = "cpu_fp64";
-    er = compare_with_host_reference(req, s, cfg.output);
+    er = compare_with_host_reference(req, s, res.c_type, cfg.output);
   } else {
     // cublasDgemm on the same inputs widened to double, summed in blocks of K: FP64 arithmetic,
     // far more precise than any float variant, and rounding in another order than the double ones.
@@ -584,7 +589,8 @@ void Measurer::Impl::locate_first_wrong(const Shape& s, OutputPart part, bool ho
 
 // The device C against the CPU reference of input set 0, computed once per problem, precision,
 // shape and seed.
-ErrorReport Measurer::Impl::compare_with_host_reference(const RunRequest& req, const Shape& s, OutputPart part) {
+ErrorReport Measurer::Impl::compare_with_host_reference(const RunRequest& req, const Shape& s, OutputType c_type,
+                                                        OutputPart part) {
   const std::int64_t a_n = a_elements(req.problem, s), b_n = b_elements(req.problem, s);
   const std::int64_t c_n = c_elements(req.problem, s);
   const std::string key = host_reference_key(req, s);
@@ -596,12 +602,13 @@ ErrorReport Measurer::Impl::compare_with_host_reference(const RunRequest& req, c
     reference_gemm_f64(req.problem, s, ha.data(), hb.data(), host_ref.data());
     host_ref_key = key;
   }
-  const HostC out(c.get(), request_output_type(req), c_n);
+  const HostC out(c.get(), c_type, c_n);
   return out.with_values(
       [&](const auto* values) { return compare_to_reference(values, host_ref.data(), s.M, s.N, part); });
 }
 
 void Measurer::Impl::warm_up(const VariantDescriptor& v, const RunRequest& req, const InputSets& sets, GemmArgs args) {
+  const TimedLaunchesRange range;
   for (int i = 0; i < req.warmup; ++i) {
     if (cancel.load()) throw GpuError("cancelled");
     sets.use(args, i);
@@ -610,18 +617,35 @@ void Measurer::Impl::warm_up(const VariantDescriptor& v, const RunRequest& req, 
   CUDA_CHECK(cudaStreamSynchronize(stream));
 }
 
-// Timed runs, one event pair each, rotating input sets.
+// Timed runs, one event pair each, rotating input sets. Each behind a closed gate (launch_gate.h),
+// so that its events time the GPU's work and not the host's launch path. A launch that waits for
+// its own stream makes the gate time out: that run is timed again ungated, and so are the rest
+// (*gated false). The gate is launched outside the profiler's range: only the run's own kernels
+// are profiled (under a profiler, which runs each of them alone, a gate times out once).
 std::vector<double> Measurer::Impl::timed_runs(const VariantDescriptor& v, const RunRequest& req, const InputSets& sets,
-                                               GemmArgs args) {
+                                               GemmArgs args, bool* gated) {
   std::vector<double> times;
   times.reserve(req.repetitions);
   for (int i = 0; i < req.repetitions; ++i) {
     if (cancel.load()) throw GpuError("cancelled");
     sets.use(args, i);
-    CUDA_CHECK(cudaEventRecord(start, stream));
-    v.launch(args, req.config_index);
-    CUDA_CHECK(cudaEventRecord(stop, stream));
+    if (*gated) gate->close(stream);
+    try {
+      const TimedLaunchesRange range;
+      CUDA_CHECK(cudaEventRecord(start, stream));
+      v.launch(args, req.config_index);
+      CUDA_CHECK(cudaEventRecord(stop, stream));
+    } catch (...) {
+      gate->open();
+      throw;
+    }
+    gate->open();
     CUDA_CHECK(cudaEventSynchronize(stop));
+    if (*gated && gate->timed_out()) {
+      *gated = false;
+      --i;
+      continue;
+    }
     float ms = 0;
     CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
     times.push_back(ms);

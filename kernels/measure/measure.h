@@ -29,10 +29,11 @@ constexpr double kCpuReferenceMaxWork = 300.0 * 300.0 * 300.0;
 // many elements: C and the reference are copied to the host for it (768 MiB at this size).
 constexpr std::int64_t kMaxLocatedElements = 8192LL * 8192LL;
 constexpr int kSampledReferencePoints = 4096;
-// The NVTX push/pop range around a run's warm-up and timed launches, and nothing else (not the
-// inputs, the poison, the first run or the reference): `bench --profile` has Nsight Compute
-// profile exactly the kernels inside it (--nvtx-include "tilescope_timed_launches/"). NVTX calls
-// do nothing unless a tool injects itself, so the range costs the timings nothing.
+// The NVTX push/pop range around a run's warm-up and each timed launch, and nothing else (not the
+// inputs, the poison, the first run, the reference or the gate that holds the stream before a
+// timed launch): `bench --profile` has Nsight Compute profile exactly the kernels inside it
+// (--nvtx-include "tilescope_timed_launches/"). NVTX calls do nothing unless a tool injects
+// itself, so the range costs the timings nothing.
 constexpr const char* kTimedLaunchesRange = "tilescope_timed_launches";
 
 struct RunRequest {
@@ -114,8 +115,11 @@ struct RunResult {
 
   int input_sets = 1;  // how many input sets the timed runs rotated through
 
-  // How the times were taken: "cuda_events", "gl_time_elapsed", "wall_clock" (GL where the
-  // driver's timer is known to undercount), "cpu_wall_clock" (the CPU reference).
+  // How the times were taken: "cuda_events_gated" (CUDA events around each run, which was enqueued
+  // behind a gate: the GPU's time alone, launch_gate.h), "cuda_events" (the same without the gate,
+  // where a launch waited for its stream, so the host's launch path is in the time),
+  // "gl_time_elapsed", "wall_clock" (GL where the driver's timer is known to undercount),
+  // "cpu_wall_clock" (the CPU reference).
   std::string timer;
   // Texture-shader rows only (0 elsewhere): draw calls per run, and texels fetched per useful
   // multiply-add as counted from the passes drawn (2 for one output per fragment, 0.094 for 4 x 8).

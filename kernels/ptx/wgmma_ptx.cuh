@@ -63,6 +63,21 @@ __device__ __forceinline__ std::uint64_t sw128_descriptor(const void* tile, std:
 // The operand lists are written out: asm takes no loops. `scale` names scale_d's operand,
 // `operands` A's and B's (two descriptors, or A's four registers and B's descriptor), `trans` the
 // transpose immediates (the 16-bit types) or nothing (tf32, which has none); the inputs follow.
+#define TILESCOPE_WGMMA_M64N64(shape, type, scale, operands, trans, ...)                                               \
+  asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, " scale                                                               \
+               ", 0;\n"                                                                                                \
+               "wgmma.mma_async.sync.aligned.m64n64" shape ".f32." type "." type                                       \
+               " {"                                                                                                    \
+               "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, "  \
+               "%22, %23, %24, %25, %26, %27, %28, %29, %30, %31 "                                                     \
+               "}, " operands ", p, 1, 1" trans ";\n}\n"                                                               \
+               : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),       \
+                 "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), \
+                 "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]),            \
+                 "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]),            \
+                 "+f"(d[30]), "+f"(d[31])                                                                              \
+               : __VA_ARGS__)
+
 #define TILESCOPE_WGMMA_M64N128(shape, type, scale, operands, trans, ...)                                              \
   asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, " scale                                                               \
                ", 0;\n"                                                                                                \
@@ -150,11 +165,11 @@ __host__ __device__ constexpr int wgmma_k(WgmmaInput t) {
   return t == WgmmaInput::TF32 ? 8 : 16;
 }
 
-// The instruction of width kN (128, 192 or 256) for input type T: d holds kN / 2 accumulators per
+// The instruction of width kN (64, 128, 192 or 256) for input type T: d holds kN / 2 accumulators per
 // thread.
 template <int kN, WgmmaInput T, int kTransA, int kTransB>
 __device__ __forceinline__ void wgmma_m64(float (&d)[kN / 2], std::uint64_t a, std::uint64_t b, int scale_d) {
-  static_assert(kN == 128 || kN == 192 || kN == 256, "the widths wrapped here");
+  static_assert(kN == 64 || kN == 128 || kN == 192 || kN == 256, "the widths wrapped here");
   static_assert(T != WgmmaInput::TF32 || (kTransA == 0 && kTransB == 0), "tf32 operands are K-major");
 #ifdef TILESCOPE_SM90A_PTX
 // The operands' numbers follow the accumulators: a, b, scale_d and the transpose immediates.
@@ -167,7 +182,9 @@ __device__ __forceinline__ void wgmma_m64(float (&d)[kN / 2], std::uint64_t a, s
                                 "n"(kTransB));                                                                     \
   else                                                                                                             \
     TILESCOPE_WGMMA_M64N##width("k8", "tf32", scale, operands, "", "l"(a), "l"(b), "r"(scale_d));
-  if constexpr (kN == 128) {
+  if constexpr (kN == 64) {
+    TILESCOPE_WGMMA_OF_TYPE(64, "%34", "%32, %33", ", %35, %36")
+  } else if constexpr (kN == 128) {
     TILESCOPE_WGMMA_OF_TYPE(128, "%66", "%64, %65", ", %67, %68")
   } else if constexpr (kN == 192) {
     TILESCOPE_WGMMA_OF_TYPE(192, "%98", "%96, %97", ", %99, %100")
@@ -186,12 +203,14 @@ __device__ __forceinline__ void wgmma_m64(float (&d)[kN / 2], std::uint64_t a, s
 template <int kN>
 __device__ __forceinline__ void wgmma_m64_tf32_registers(float (&d)[kN / 2], const std::uint32_t (&a)[4],
                                                          std::uint64_t b, int scale_d) {
-  static_assert(kN == 128 || kN == 192 || kN == 256, "the widths wrapped here");
+  static_assert(kN == 64 || kN == 128 || kN == 192 || kN == 256, "the widths wrapped here");
 #ifdef TILESCOPE_SM90A_PTX
 #define TILESCOPE_WGMMA_REGISTERS(width, scale, operands)                                                            \
   TILESCOPE_WGMMA_M64N##width("k8", "tf32", scale, operands, "", "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(b), \
                               "r"(scale_d))
-  if constexpr (kN == 128) {
+  if constexpr (kN == 64) {
+    TILESCOPE_WGMMA_REGISTERS(64, "%37", "{%32, %33, %34, %35}, %36");
+  } else if constexpr (kN == 128) {
     TILESCOPE_WGMMA_REGISTERS(128, "%69", "{%64, %65, %66, %67}, %68");
   } else if constexpr (kN == 192) {
     TILESCOPE_WGMMA_REGISTERS(192, "%101", "{%96, %97, %98, %99}, %100");
@@ -201,6 +220,7 @@ __device__ __forceinline__ void wgmma_m64_tf32_registers(float (&d)[kN / 2], con
 #undef TILESCOPE_WGMMA_REGISTERS
 #endif
 }
+#undef TILESCOPE_WGMMA_M64N64
 #undef TILESCOPE_WGMMA_M64N128
 #undef TILESCOPE_WGMMA_M64N192
 #undef TILESCOPE_WGMMA_M64N256

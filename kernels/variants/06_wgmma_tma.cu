@@ -10,6 +10,7 @@
 #include <cudaTypedefs.h>
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -137,7 +138,7 @@ constexpr int kNumConfigs = sizeof(kParams) / sizeof(kParams[0]);
 template <int C>
 using RowShape = WgShape<kParams[C].bm, kParams[C].bn, kParams[C].bk, kParams[C].n, kParams[C].stages,
                          kParams[C].consumers, kParams[C].cluster, kParams[C].persistent, kParams[C].tma_store,
-                         kParams[C].register_sourced, kParams[C].band, kParams[C].c16>;
+                         kParams[C].register_sourced, kParams[C].band, kParams[C].c16, kParams[C].split>;
 
 // Copies a rows x cols matrix between leading dimensions (to give the TMA 16-byte aligned rows).
 template <typename T>
@@ -214,7 +215,8 @@ void keep_pool_memory() {
 // other than one 128-byte row of the type (64 k, tf32's 32); _w1 for one consumer warpgroup where
 // the tile would have more, _np for one block per tile, _st for C stored through shared memory by
 // the TMA, _c2 for clusters of two, _rs for B from the registers (register-sourced), _b4 for bands
-// of 4 block rows where the order's are not 8, _c16 for C stored in the 16-bit input type.
+// of 4 block rows where the order's are not 8, _c16 for C stored in the 16-bit input type, _split2
+// for K split in two parts.
 std::string config_name(const WgmmaParams& p) {
   const int row = row_k(p.tf32 ? Precision::TF32 : Precision::F16);
   const int sliced = p.register_sourced ? p.bn : p.bm;
@@ -223,7 +225,7 @@ std::string config_name(const WgmmaParams& p) {
          (p.consumers * 64 != sliced ? "_w" + std::to_string(p.consumers) : "") + (p.persistent ? "" : "_np") +
          (p.tma_store ? "_st" : "") + (p.cluster > 1 ? "_c" + std::to_string(p.cluster) : "") +
          (p.register_sourced ? "_rs" : "") + (p.band != kGroupRows ? "_b" + std::to_string(p.band) : "") +
-         (p.c16 ? "_c16" : "");
+         (p.c16 ? "_c16" : "") + (p.split > 1 ? "_split" + std::to_string(p.split) : "");
 }
 
 // ---- tensor maps ----------------------------------------------------------------------------------
@@ -319,7 +321,7 @@ const std::vector<TileParam> kTileParams = {
     {"bk",
      "k per slab (a stage of the ring): whole 128-byte swizzled rows, a multiple of 64 (f16, bf16) or 32 (tf32), at "
      "most 256"},
-    {"wgmma_n", "the n of one wgmma (m64nNk16): 128, 192 or 256, dividing bn"},
+    {"wgmma_n", "the n of one wgmma (m64nNk16): 64, 128, 192 or 256, dividing bn"},
     {"stages", "buffers of the ring of slabs (at least 2)"},
     {"consumers", "warpgroups that multiply (1 to 4); one more copies"},
     {"cluster_m", "blocks per cluster, tiles one above the other sharing each B slab by TMA multicast (gemm)"},
@@ -334,6 +336,9 @@ const std::vector<TileParam> kTileParams = {
     {"c16",
      "1 (f16, bf16): C stored in the input type, each element rounded to nearest from its FP32 accumulator (half "
      "the bytes of C; with tma_store, boxes of 64 columns); 0: C in float"},
+    {"split_k",
+     "parts K is cut in, each a block's work (1 to 8; persistent=1, cluster_m=1): more blocks where C has too few "
+     "tiles for the SMs; the last part of a tile adds the others' partial sums, left in a workspace, to its own"},
 };
 
 TileValues values_of(const WgmmaParams& p) {
@@ -348,7 +353,8 @@ TileValues values_of(const WgmmaParams& p) {
           {"tma_store", p.tma_store ? 1 : 0},
           {"register_sourced", p.register_sourced ? 1 : 0},
           {"band", p.band},
-          {"c16", p.c16 ? 1 : 0}};
+          {"c16", p.c16 ? 1 : 0},
+          {"split_k", p.split}};
 }
 
 // Booleans arrive as whole numbers: anything but 0 and 1 is refused (typed_refusal) before this
@@ -367,6 +373,7 @@ WgmmaParams params_of_values(const TileValues& v) {
   p.register_sourced = tile_value(v, "register_sourced", 0) != 0;
   p.band = tile_value(v, "band", kGroupRows);
   p.c16 = tile_value(v, "c16", 0) != 0;
+  p.split = tile_value(v, "split_k", 1);
   p.description = "a tile typed by the learner, compiled at run time";
   return p;
 }
@@ -385,6 +392,27 @@ TileValues wgmma_tile_values(const TileConfig& cfg) {
 }
 
 TileConfig wgmma_config(const WgmmaParams& p);
+
+// What arithmetic a tile uses, in the words the window and `bench --list` show: the instruction's
+// shape, where its operands come from and C's type. any_type: a typed tile of the 16-bit family,
+// whose input type is chosen after it is typed.
+const char* math_of(const WgmmaParams& p, bool any_type) {
+  enum Kind { kRegisters, kTf32, kC16, kSixteen, kAnyType, kKinds };
+  static const auto texts = [] {
+    std::array<std::array<std::string, 4>, kKinds> t;
+    for (int w = 0; w < 4; ++w) {
+      const std::string shape = "wgmma m64n" + std::to_string(64 * (w + 1));
+      t[kRegisters][w] = shape + "k8 TF32 tensor cores, B's slab from registers, FP32 accumulation";
+      t[kTf32][w] = shape + "k8 TF32 tensor cores, FP32 accumulation";
+      t[kC16][w] = shape + "k16 tensor cores, FP32 accumulation, C in the input type";
+      t[kSixteen][w] = shape + "k16 tensor cores, FP32 accumulation";
+      t[kAnyType][w] = shape + " tensor cores (k16 for f16 and bf16, k8 for tf32), FP32 accumulation";
+    }
+    return t;
+  }();
+  const Kind kind = p.register_sourced ? kRegisters : p.tf32 ? kTf32 : p.c16 ? kC16 : any_type ? kAnyType : kSixteen;
+  return texts[kind][std::clamp(p.n / 64, 1, 4) - 1].c_str();
+}
 
 // Registers a consumer thread needs besides its accumulators (descriptors, addresses, counters,
 // the stores' indices). ptxas compiles the consumers' code with what setmaxnreg claims for them:
@@ -430,10 +458,10 @@ std::string typed_refusal(const TileValues& values, const WgmmaParams& p) {
   if (p.bm > kMaxBoxSide)
     return "bm = " + n(p.bm) + ": gemm's A arrives in one TMA box of bm rows, and a box has at most " + n(kMaxBoxSide) +
            " per dimension";
-  if (p.n != 128 && p.n != 192 && p.n != 256)
+  if (p.n != 64 && p.n != 128 && p.n != 192 && p.n != 256)
     return "wgmma_n = " + n(p.n) +
-           ": the kernel issues m64n128k16, m64n192k16 or m64n256k16 (the PTX ISA has every multiple of 8 up to 256 "
-           "for 16-bit inputs; kernels/ptx/wgmma_ptx.cuh wraps these three, whose B starts on a 64-wide box)";
+           ": the kernel issues m64n64k16, m64n128k16, m64n192k16 or m64n256k16 (the PTX ISA has every multiple of 8 "
+           "up to 256 for 16-bit inputs; kernels/ptx/wgmma_ptx.cuh wraps these four, whose B starts on a 64-wide box)";
   if (p.bn < 64 || p.bn % 64 != 0)
     return "bn = " + n(p.bn) + ": B arrives in TMA boxes 64 columns wide, so bn must be a multiple of 64";
   if (!p.register_sourced && p.bn % p.n != 0)
@@ -445,6 +473,12 @@ std::string typed_refusal(const TileValues& values, const WgmmaParams& p) {
            n(kMaxBoxSide);
   if (p.c16 && p.register_sourced)
     return "c16=1 stores C in a 16-bit input type, and register_sourced=1 is tf32's: choose one";
+  if (p.split < 1 || p.split > kMaxSplit)
+    return "split_k = " + n(p.split) + ": K is cut in 1 to " + n(kMaxSplit) + " parts";
+  if (p.split > 1 && (!p.persistent || p.cluster != 1 || p.register_sourced))
+    return "split_k = " + n(p.split) +
+           ": the last part of a tile waits for the others, so every part's block must be resident (persistent=1), "
+           "each block alone (cluster_m=1); register_sourced=1 is not split";
   if (p.c16 && p.tma_store && p.bn % 128 != 0)
     return "bn = " + n(p.bn) +
            ": with c16=1 and tma_store=1, C leaves in boxes of 64 columns that take a consumer's two buffers in turn, "
@@ -479,9 +513,7 @@ bool wgmma_typed_config(const TileValues& values, TileConfig* out, std::string* 
   *out = wgmma_config(p);
   // Typed before its input type is chosen: the instruction's k is the type's.
   if (p.register_sourced || p.c16) return true;  // tf32's alone, or the 16-bit types' alone: wgmma_config said it
-  out->math = p.n == 256   ? "wgmma m64n256 tensor cores (k16 for f16 and bf16, k8 for tf32), FP32 accumulation"
-              : p.n == 192 ? "wgmma m64n192 tensor cores (k16 for f16 and bf16, k8 for tf32), FP32 accumulation"
-                           : "wgmma m64n128 tensor cores (k16 for f16 and bf16, k8 for tf32), FP32 accumulation";
+  out->math = math_of(p, /*any_type=*/true);
   return true;
 }
 
@@ -492,7 +524,7 @@ std::string wgmma_kernel_name(const WgmmaParams& p, Precision q, bool ata, const
       kernel_name("WgShape", {std::to_string(p.bm), std::to_string(p.bn), std::to_string(p.bk), std::to_string(p.n),
                               std::to_string(p.stages), std::to_string(p.consumers), std::to_string(p.cluster),
                               cpp_bool(p.persistent), cpp_bool(p.tma_store), cpp_bool(p.register_sourced),
-                              std::to_string(p.band), cpp_bool(p.c16)});
+                              std::to_string(p.band), cpp_bool(p.c16), std::to_string(p.split)});
   return kernel_name("wgmma_tma_kernel", {precision_argument(q), shape, cpp_bool(ata), probe});
 }
 
@@ -549,14 +581,45 @@ KernelLaunchShape kernel_of_launch(const GemmArgs& g, int config_index) {
 }
 
 // ---- launching ------------------------------------------------------------------------------------
+// Split K's workspace for one launch (kernel text: SplitParts, join_parts): per tile, part but the
+// last and consumer warpgroup, a slot of bm x bn / consumers partial sums and its mark. Taken from
+// the stream's memory pool (kept between launches) and given back after the launch; the marks are
+// zeroed on the stream first, in the time. Nothing without a split.
+class SplitWorkspace {
+ public:
+  SplitWorkspace(const WgmmaParams& p, std::int64_t tiles, cudaStream_t stream) : stream_(stream) {
+    if (p.split == 1) return;
+    const std::int64_t slots = tiles * (p.split - 1) * p.consumers;
+    const std::size_t partial_bytes = static_cast<std::size_t>(slots) * p.bm * p.bn / p.consumers * sizeof(float);
+    const std::size_t mark_bytes = static_cast<std::size_t>(slots) * sizeof(unsigned);
+    keep_pool_memory();
+    CUDA_CHECK(cudaMallocAsync(&memory_, partial_bytes + mark_bytes, stream));
+    parts_.partials = static_cast<float*>(memory_);
+    parts_.marks = reinterpret_cast<unsigned*>(static_cast<char*>(memory_) + partial_bytes);
+    CUDA_CHECK(cudaMemsetAsync(parts_.marks, 0, mark_bytes, stream));
+  }
+  ~SplitWorkspace() {
+    if (memory_) cudaFreeAsync(memory_, stream_);  // a failure here surfaces at the next checked call
+  }
+  SplitWorkspace(const SplitWorkspace&) = delete;
+  SplitWorkspace& operator=(const SplitWorkspace&) = delete;
+  SplitParts parts() const { return parts_; }
+
+ private:
+  cudaStream_t stream_;
+  void* memory_ = nullptr;
+  SplitParts parts_{nullptr, nullptr};
+};
+
 std::int64_t tile_count(const WgmmaParams& p, Problem problem, const Shape& s) {
   return block_tile_count(problem == Problem::Ata, static_cast<int>(ceil_div(s.M, p.bm)),
                           static_cast<int>(ceil_div(s.N, p.bn)));
 }
 
-// What the blocks share out: tiles, or for clusters groups of p.cluster tiles one above the other.
+// What the blocks share out: tiles (split K: each tile's parts), or for clusters groups of p.cluster
+// tiles one above the other.
 std::int64_t work_count(const WgmmaParams& p, Problem problem, const Shape& s) {
-  if (p.cluster == 1) return tile_count(p, problem, s);
+  if (p.cluster == 1) return tile_count(p, problem, s) * p.split;
   return ceil_div(ceil_div(s.M, p.bm), p.cluster) * ceil_div(s.N, p.bn);
 }
 
@@ -616,9 +679,11 @@ void launch_with(const GemmArgs& g, int config_index, const Probe& probe) {
   bool vec_c = reinterpret_cast<std::uintptr_t>(g.c) % (2 * c_bytes) == 0 && s.N % 2 == 0;
   void* c = g.c;
   int M = static_cast<int>(s.M), N = static_cast<int>(s.N), K = static_cast<int>(s.K);
+  const SplitWorkspace workspace(p, tile_count(p, g.problem, s), g.stream);
+  SplitParts parts = workspace.parts();
   Probe kernel_probe = probe;
   // What <<<...>>> does, written out so that a kernel compiled at run time launches the same way.
-  void* args[] = {&a_map, &b_map, &c_map, &m_map, &use_c_map, &c, &M, &N, &K, &vec_c, &kernel_probe};
+  void* args[] = {&a_map, &b_map, &c_map, &m_map, &use_c_map, &c, &M, &N, &K, &vec_c, &parts, &kernel_probe};
   launch_kernel(k, checked_grid(blocks_of(p, k, g.problem, s), 1), dim3(static_cast<unsigned>(k.threads_per_block)),
                 args, g.stream, p.cluster);
 }
@@ -642,7 +707,7 @@ TimelineLayout wgmma_timeline_layout(const GemmArgs& g, int config_index) {
   out.stages = p.stages;
   out.consumers = p.consumers;
   out.cluster = p.cluster;
-  out.slabs_per_tile = static_cast<int>(ceil_div(g.shape.K, p.bk));
+  out.slabs_per_tile = static_cast<int>(ceil_div(ceil_div(g.shape.K, p.bk), p.split));  // of a part, split K
   out.slab_depth = p.bk;
   out.tiles = tile_count(p, g.problem, g.shape);
   out.works = work_count(p, g.problem, g.shape);
@@ -1217,19 +1282,7 @@ TileConfig wgmma_config(const WgmmaParams& p) {
   c.group_warps = 4;
   c.threads_x = 32;
   c.threads_y = threads_of(p) / 32;
-  c.math = p.register_sourced
-               ? (p.n == 256   ? "wgmma m64n256k8 TF32 tensor cores, B's slab from registers, FP32 accumulation"
-                  : p.n == 192 ? "wgmma m64n192k8 TF32 tensor cores, B's slab from registers, FP32 accumulation"
-                               : "wgmma m64n128k8 TF32 tensor cores, B's slab from registers, FP32 accumulation")
-           : p.tf32     ? (p.n == 256   ? "wgmma m64n256k8 TF32 tensor cores, FP32 accumulation"
-                           : p.n == 192 ? "wgmma m64n192k8 TF32 tensor cores, FP32 accumulation"
-                                        : "wgmma m64n128k8 TF32 tensor cores, FP32 accumulation")
-           : p.c16      ? (p.n == 256   ? "wgmma m64n256k16 tensor cores, FP32 accumulation, C in the input type"
-                           : p.n == 192 ? "wgmma m64n192k16 tensor cores, FP32 accumulation, C in the input type"
-                                        : "wgmma m64n128k16 tensor cores, FP32 accumulation, C in the input type")
-           : p.n == 256 ? "wgmma m64n256k16 tensor cores, FP32 accumulation"
-           : p.n == 192 ? "wgmma m64n192k16 tensor cores, FP32 accumulation"
-                        : "wgmma m64n128k16 tensor cores, FP32 accumulation";
+  c.math = math_of(p, /*any_type=*/false);
   return c;
 }
 

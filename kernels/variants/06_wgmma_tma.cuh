@@ -59,6 +59,12 @@
 //   the same slab of B: each copies its A box and its share of B's boxes by a multicast TMA load
 //   into all their shared memories (every "full" barrier counts the bytes), and each consumer warp
 //   frees a stage on every block's "empty" barrier. Each B slab is read from L2 once per cluster.
+// Split K (split_k > 1, persistent blocks): where C has too few tiles for the SMs (AᵀA at 2048 has
+//   66 upper-triangle tiles of 192 for 132 SMs), each tile's K is cut in parts, one work each: part
+//   p copies and multiplies its own run of slabs. All parts but the last leave their partial sums in
+//   a workspace and mark it; the last waits for the marks, adds the sums to its own and stores C
+//   (join_parts). split_k times the blocks at work, for the price of a round trip of the partial
+//   sums through L2 (the mapping model and the trace count C's stores, not those).
 // C: from the registers straight to global memory (two neighbours per store), or, in the _st
 //   configurations, through shared memory: each consumer writes 64 x 32 boxes of its accumulators,
 //   128-byte swizzled, into a buffer of its own and one of its threads hands each box to the TMA,
@@ -93,7 +99,9 @@
 //   against the pass (no pass, but the lanes read B's fragments, a 2-way bank conflict the memory
 //   view shows, and each slab's products are waited for before the next fragments are read); C in
 //   the input type against C in float (half the bytes; from the registers a row of four lanes fills
-//   only half a sector, through the boxes no bank conflict), each against cuBLAS writing C alike.
+//   only half a sector, through the boxes no bank conflict), each against cuBLAS writing C alike; split
+//   K against whole tiles where C has fewer tiles than the GPU has SMs, and in the timeline, each
+//   block's parts of half the slabs.
 // This file is the variant's kernel text, device-only: the build compiles it into the launch file
 // (06_wgmma_tma.cu: the compiled set, descriptor, tensor maps, launch, mapping model), and NVRTC
 // compiles it alone for sm_90a (a CPU test, and a tile a learner types, at run time).
@@ -105,6 +113,7 @@
 #include "kernels/ptx/convert_ptx.cuh"
 #include "kernels/ptx/device_traits.cuh"
 #include "kernels/ptx/device_types.cuh"
+#include "kernels/ptx/flag_ptx.cuh"
 #include "kernels/ptx/wgmma_ptx.cuh"
 #include "kernels/variants/wgmma_pipeline.cuh"
 
@@ -135,6 +144,10 @@ struct WgmmaParams {
   // C stored in the 16-bit input type (f16, bf16), each element rounded to nearest from its FP32
   // accumulator: half the bytes of C, as libraries write it (false: C in float).
   bool c16 = false;
+  // K cut in `split` parts, each a block's work of its own (persistent blocks, no clusters): where
+  // C has too few tiles for the SMs, more blocks share them. Every part but the last leaves its
+  // partial sums in a workspace; the last adds them to its own and stores C (join_parts).
+  int split = 1;
   const char* description = "";
 };
 
@@ -159,6 +172,8 @@ __host__ __device__ constexpr int row_k(Precision q) {
 }
 // Blocks per cluster a launch may ask for without opting in to more (the portable size).
 constexpr int kMaxCluster = 8;
+// The most parts K may be cut in (split_k): each but the last costs a slot of the workspace per tile.
+constexpr int kMaxSplit = 8;
 // 64-row slices per consumer (register_sourced: 64-column slices).
 __host__ __device__ constexpr int slices_of(const WgmmaParams& p) {
   return (p.register_sourced ? p.bn : p.bm) / 64 / p.consumers;
@@ -217,11 +232,11 @@ enum WgmmaShared {
 
 // A tile: its values (the order of the typed keys), and what the code derives from them.
 template <int kBM, int kBN, int kBK, int kN, int kStages, int kConsumers, int kCluster, bool kPersistent,
-          bool kTmaStore, bool kRegisterSourced = false, int kBand = kGroupRows, bool kC16 = false>
+          bool kTmaStore, bool kRegisterSourced = false, int kBand = kGroupRows, bool kC16 = false, int kSplit = 1>
 struct WgShape {
   static constexpr WgmmaParams p = {
-      kBM,   kBN, kBK, kN, kStages, kConsumers, kCluster, kPersistent, kTmaStore, /*tf32=*/false, kRegisterSourced,
-      kBand, kC16};
+      kBM,   kBN,  kBK,   kN, kStages, kConsumers, kCluster, kPersistent, kTmaStore, /*tf32=*/false, kRegisterSourced,
+      kBand, kC16, kSplit};
   static constexpr int kThreads = threads_of(p), kSlices = slices_of(p);
   static constexpr int kSliced = kRegisterSourced ? p.bn : p.bm;  // the side cut in 64-wide slices
   static constexpr int kSpan = slice_span_of(p);                  // the side each instruction's n runs along
@@ -242,6 +257,10 @@ struct WgShape {
   static_assert(!p.tma_store || (p.bn / kCBoxCols) % 2 == 0, "a slice's boxes take the two buffers in turn");
   static_assert(p.cluster >= 1 && p.cluster <= kMaxCluster && (p.bn / 64) % p.cluster == 0,
                 "B's boxes split among the cluster");
+  static_assert(p.split >= 1 && p.split <= kMaxSplit &&
+                    (p.split == 1 || (p.persistent && p.cluster == 1 && !kRegisterSourced)),
+                "a split tile's last part waits for the others: every part's block must be resident (persistent), "
+                "each block alone, C not transposed (register_sourced)");
 };
 
 // The tile's shared memory for input type Q (the kernel's first template argument): what the
@@ -289,14 +308,19 @@ __device__ __forceinline__ void produce(const Ring<S>& ring, const BlockWork<S, 
   for (int w = work.first; w < work.works; w += work.step) {
     const BlockTile tile = work.tile(w);
     const int row0 = tile.row * p.bm, col0 = tile.col * p.bn;
-    for (int slab = 0; slab < work.slabs; ++slab) {
+    for (int i = 0; i < work.part_slabs; ++i) {
+      const int slab = work.first_slab(w) + i;
       mbarrier_wait_parity(&ring.empty[at.stage], at.phase ^ 1);  // the consumers are done with this stage
       probe.issued(at.n);
       unsigned char* const a_tile = ring.a_tile(at.stage);
       unsigned char* const b_tile = ring.b_tile(at.stage);
       std::uint64_t* const full = &ring.full[at.stage];
       mbarrier_arrive_expect_tx(full, S::kStageBytes);
-      const int k0 = slab * p.bk;
+      // A split's last part may run past the slabs that cover K (or the traced build's phase
+      // limit): its boxes there start at the first whole slab past K, which the TMA fills with zeros
+      // and reads nothing of (a box's start, like every slab's, a multiple of 16 bytes: K itself
+      // may not be).
+      const int k0 = (slab < work.slabs ? slab : static_cast<int>(ceil_div(work.K, p.bk))) * p.bk;
       if constexpr (S::kTf32 && !S::kRegisterSourced) {
         // Boxes of kRowK k side by side: the tile's rows of A (gemm) or of Aᵀ (AᵀA), then its
         // columns of Bᵀ (AᵀA: Aᵀ again; the same map). In a cluster, rank r copies its share of
@@ -366,7 +390,7 @@ template <typename S, bool kAta, typename Probe>
 __device__ __forceinline__ void observe(const Ring<S>& ring, const BlockWork<S, kAta>& work, const Probe& probe) {
   RingCursor<S::p.stages> at;
   for (int w = work.first; w < work.works; w += work.step)
-    for (int slab = 0; slab < work.slabs; ++slab) {
+    for (int slab = 0; slab < work.part_slabs; ++slab) {
       mbarrier_wait_parity(&ring.full[at.stage], at.phase);
       probe.arrived(at.n);
       mbarrier_arrive(&ring.empty[at.stage]);
@@ -441,7 +465,7 @@ __device__ __forceinline__ void consume(const Ring<S>& ring, const BlockWork<S, 
 #pragma unroll
     for (int i = 0; i < S::kAcc; ++i) acc[sl][i] = 0.0f;
   int previous = -1;
-  for (int slab = 0; slab < work.slabs; ++slab) {
+  for (int slab = 0; slab < work.part_slabs; ++slab) {
     mbarrier_wait_parity(&ring.full[at.stage], at.phase);  // the TMA has delivered this stage
     if (me.leader) probe.started(me.group, at.n);
     multiply_stage<P, S, kAta>(ring.a_tile(at.stage), ring.b_tile(at.stage), me.group, acc);
@@ -546,7 +570,7 @@ __device__ __forceinline__ void consume_registers(const Ring<S>& ring, const Blo
     for (int i = 0; i < S::kAcc; ++i) acc[sl][i] = 0.0f;
   const FragmentPlaces<S> places(me);
   BFragments<S> f;
-  for (int slab = 0; slab < work.slabs; ++slab) {
+  for (int slab = 0; slab < work.part_slabs; ++slab) {
     mbarrier_wait_parity(&ring.full[at.stage], at.phase);  // the TMA has delivered this stage
     if (me.leader) probe.started(me.group, at.n);
     load_b_fragments(ring.b_tile(at.stage), places, f, probe);
@@ -557,6 +581,49 @@ __device__ __forceinline__ void consume_registers(const Ring<S>& ring, const Blo
     free_stage(ring, work, me, at.stage, at.n, probe);
     at.advance();
   }
+}
+
+// ---- split K: the parts of a tile meet ------------------------------------------------------------
+// A part before the last writes its group's partial sums into its slot of the workspace
+// (accumulator i of the group's thread t at i * 128 + t: each store is a warp's 128 contiguous
+// bytes), and the group's leader then marks the slot. The last part's leader waits for every mark of
+// its group; then the group adds the slots to its own sums (read from L2: the other SM's writes
+// never reached this one's L1) and stores C. Every block is resident (persistent blocks, one per
+// SM), and the last part of a tile is the last of its works, which the blocks take in order: every
+// part it waits for is running or done. True: this part is the last, and C is to be stored.
+template <typename S, bool kAta>
+__device__ __forceinline__ bool join_parts(float (&acc)[S::kSlices][S::kAcc], int w, const BlockWork<S, kAta>& work,
+                                           const ConsumerThread& me, const SplitParts& parts) {
+  constexpr WgmmaParams p = S::p;
+  constexpr int kSlot = 128 * S::kSlices * S::kAcc;
+  const int part = work.part(w), t = me.warp * 32 + me.lane;
+  const std::int64_t first_slot = (static_cast<std::int64_t>(work.tile_index(w)) * (p.split - 1)) * p.consumers;
+  auto slot = [&](int q) { return first_slot + static_cast<std::int64_t>(q) * p.consumers + me.group; };
+  if (part < p.split - 1) {
+    float* const out = parts.partials + slot(part) * kSlot + t;
+#pragma unroll
+    for (int sl = 0; sl < S::kSlices; ++sl)
+#pragma unroll
+      for (int i = 0; i < S::kAcc; ++i) out[(sl * S::kAcc + i) * 128] = acc[sl][i];
+    named_barrier_sync(1 + me.group, 128);  // the group's writes, ordered before the leader's mark
+    if (me.leader) store_release_gpu(parts.marks + slot(part), 1);
+    return false;
+  }
+  if (me.leader)
+    for (int q = 0; q < p.split - 1; ++q)
+      for (long spins = 0; load_acquire_gpu(parts.marks + slot(q)) == 0; ++spins) {
+        if (spins > (1L << 26)) __trap();  // seconds: a part that never ran (its block was not resident)
+        sleep_ns(64);
+      }
+  named_barrier_sync(1 + me.group, 128);  // every mark seen: the slots are complete
+  for (int q = 0; q < p.split - 1; ++q) {
+    const float* const in = parts.partials + slot(q) * kSlot + t;
+#pragma unroll
+    for (int sl = 0; sl < S::kSlices; ++sl)
+#pragma unroll
+      for (int i = 0; i < S::kAcc; ++i) acc[sl][i] += load_l2(in + (sl * S::kAcc + i) * 128);
+  }
+  return true;
 }
 
 // ---- the epilogues: C of one tile -----------------------------------------------------------------
@@ -776,7 +843,7 @@ template <Precision P, typename Shape, bool kAta, typename Probe>
 __global__ void __launch_bounds__(Shape::kThreads, 1)
     wgmma_tma_kernel(const __grid_constant__ CUtensorMap a_map, const __grid_constant__ CUtensorMap b_map,
                      const __grid_constant__ CUtensorMap c_map, const __grid_constant__ CUtensorMap m_map,
-                     bool use_c_map, void* C, int M, int N, int K, bool vec_c, Probe probe) {
+                     bool use_c_map, void* C, int M, int N, int K, bool vec_c, SplitParts parts, Probe probe) {
 #if defined(__CUDA_ARCH__) && !defined(TILESCOPE_SM90A_PTX)
   __trap();  // never launched: the descriptor refuses every GPU but compute capability 9.0
 #else
@@ -819,11 +886,15 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
     float acc[S::kSlices][S::kAcc];
     for (int w = work.first; w < work.works; w += work.step) {
       const BlockTile tile = work.tile(w);
-      probe.at_block(w * p.cluster + static_cast<int>(work.rank));
+      // The traced build names the tile's block of the model: one per tile (a split's last part).
+      probe.at_block(work.tile_index(w) * p.cluster + static_cast<int>(work.rank));
       if constexpr (S::kRegisterSourced)
         consume_registers(ring, work, me, at, acc, probe);
       else
         consume<P>(ring, work, me, at, acc, probe);
+      if constexpr (p.split > 1) {
+        if (!join_parts(acc, w, work, me, parts)) continue;
+      }
       store_tile(acc, tile, me, work, out, ring.c_boxes, boxes, probe);
     }
     if constexpr (p.tma_store) {

@@ -54,12 +54,15 @@ struct RingCursor {
 // early). The work: tiles in block_order.h's order (bands of p.band block rows), or for clusters groups of p.cluster
 // block rows of one block column in that order, the block taking the group's row of its rank. A block takes works
 // first, first + step, ... below `works`: one, or for the persistent configurations every grid-th.
+// Split K (p.split parts): work w is part w % split of tile w / split, `part_slabs` slabs from slab
+// part * part_slabs on. Every part has as many (the last one's slabs past `slabs` are zeros), so a
+// block's slab n is of its work n / part_slabs, as without a split.
 template <typename S, bool kAta>
 struct BlockWork {
   int M, N, K;
   int grid_m, grid_n;
   unsigned rank;  // the block's rank in its cluster (0 without clusters)
-  int group_rows, works, first, step, slabs;
+  int group_rows, works, first, step, slabs, part_slabs;
 
   __device__ __forceinline__ BlockWork(int m, int n, int k, int k_end, int depth)
       : M(m),
@@ -69,18 +72,32 @@ struct BlockWork {
         grid_n(static_cast<int>(ceil_div(n, S::p.bn))),
         rank(S::p.cluster > 1 ? cluster_rank() : 0),
         group_rows(static_cast<int>(ceil_div(grid_m, S::p.cluster))),
-        works(S::p.cluster > 1 ? group_rows * grid_n : static_cast<int>(block_tile_count(kAta, grid_m, grid_n))),
+        works(S::p.split *
+              (S::p.cluster > 1 ? group_rows * grid_n : static_cast<int>(block_tile_count(kAta, grid_m, grid_n)))),
         first(static_cast<int>(blockIdx.x) / S::p.cluster),
         step(S::p.persistent ? static_cast<int>(gridDim.x) / S::p.cluster : works),
-        slabs(static_cast<int>(ceil_div(k_end, depth))) {}
+        slabs(static_cast<int>(ceil_div(k_end, depth))),
+        part_slabs(static_cast<int>(ceil_div(slabs, S::p.split))) {}
 
+  // The tile of work w, and (split K) its part and the part's first slab.
+  __device__ __forceinline__ int tile_index(int w) const { return w / S::p.split; }
+  __device__ __forceinline__ int part(int w) const { return w % S::p.split; }
+  __device__ __forceinline__ int first_slab(int w) const { return part(w) * part_slabs; }
   __device__ __forceinline__ BlockTile tile(int w) const {
-    if (S::p.cluster == 1) return block_tile(kAta, w, grid_m, grid_n, S::p.band);
+    if (S::p.cluster == 1) return block_tile(kAta, tile_index(w), grid_m, grid_n, S::p.band);
     const BlockTile group = gemm_block_tile(w, group_rows, grid_n, S::p.band);
     return BlockTile{group.row * S::p.cluster + static_cast<int>(rank), group.col};
   }
   // The slabs this block goes through, for the timeline's last stamp.
-  __device__ __forceinline__ int block_slabs() const { return slabs * ((works - first + step - 1) / step); }
+  __device__ __forceinline__ int block_slabs() const { return part_slabs * ((works - first + step - 1) / step); }
+};
+
+// Split K's workspace (the launch allocates it; unused without a split): per tile, per part but the
+// last and per consumer warpgroup, a slot of the group's partial sums (128 threads x their
+// accumulators) and its mark, 0 until the slot is filled (the launch zeroes the marks first).
+struct SplitParts {
+  float* partials;
+  unsigned* marks;
 };
 
 // A consumer thread: its warpgroup among the consumers (0 for the block's warpgroup 1), its warp

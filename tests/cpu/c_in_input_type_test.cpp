@@ -91,7 +91,10 @@ TEST(CInInputType, TheBaselineWritesCInTheInputTypeForSixteenBitInputsAlone) {
   const VariantDescriptor& base = tilescope::testing::baseline();
   const int c16 = tilescope::testing::narrow_output_config(base);
   EXPECT_TRUE(is_baseline(base, c16));
+  EXPECT_EQ(narrow_c_baseline(base), c16);
   EXPECT_NE(c16, base.default_config);
+  // A kernel of ours is no bar.
+  EXPECT_EQ(narrow_c_baseline(tilescope::testing::variant_with_tile_param("c16")), -1);
   // Its split-K kernels round partial sums into C's type: the check allows two roundings.
   EXPECT_EQ(base.configs[c16].c_roundings, 2);
   for (Precision p : {Precision::F16, Precision::BF16})

@@ -28,7 +28,7 @@ using testing::refusal;
 TEST(TypedWgmmaTiles, TakesTheKernelTextsParameters) {
   EXPECT_EQ(testing::param_keys(testing::typed_cluster_kernel()),
             (std::vector<std::string>{"bm", "bn", "bk", "wgmma_n", "stages", "consumers", "cluster_m", "persistent",
-                                      "tma_store", "register_sourced", "band", "c16"}));
+                                      "tma_store", "register_sourced", "band", "c16", "split_k"}));
 }
 
 // Each row typed refuses the cases the row refuses, but one: a compiled row is built for one
@@ -76,7 +76,11 @@ TEST(TypedWgmmaTiles, TheNameExpressionCarriesEveryValue) {
       accepted(v, "bm=128,bn=256,bk=128,wgmma_n=128,stages=2,consumers=2,cluster_m=4,persistent=0,tma_store=1,c16=1");
   const std::vector<std::string> names = v.kernel_names(typed, v.precisions.front(), Problem::Gemm);
   ASSERT_EQ(names.size(), 1u);
-  EXPECT_TRUE(contains(names[0], "WgShape<128, 256, 128, 128, 2, 2, 4, false, true, false, 8, true>")) << names[0];
+  EXPECT_TRUE(contains(names[0], "WgShape<128, 256, 128, 128, 2, 2, 4, false, true, false, 8, true, 1>")) << names[0];
+  const TileConfig split = accepted(v, "split_k=3,cluster_m=1");
+  const std::vector<std::string> split_names = v.kernel_names(split, v.precisions.front(), Problem::Gemm);
+  ASSERT_EQ(split_names.size(), 1u);
+  EXPECT_TRUE(contains(split_names[0], ", 3>")) << split_names[0];
   EXPECT_EQ(names[0].rfind(kNoProbeName), names[0].size() - std::string(kNoProbeName).size() - 1) << names[0];
 }
 
@@ -90,8 +94,8 @@ TEST(TypedWgmmaTiles, KeysLeftOutKeepTheDefaults) {
 
 TEST(TypedWgmmaTiles, RefusesWhatTheKernelTextCannotTake) {
   const VariantDescriptor& v = testing::typed_cluster_kernel();
-  // The instruction's width: the three the kernel wraps.
-  expect_refusal(v, "wgmma_n=64", "m64n128k16");
+  // The instruction's width: the four the kernel wraps.
+  expect_refusal(v, "wgmma_n=32", "m64n64k16, m64n128k16");
   expect_refusal(v, "wgmma_n=100", "wgmma_n = 100");
   expect_refusal(v, "bn=256,wgmma_n=192", "does not divide bn = 256");
   expect_refusal(v, "bn=160,wgmma_n=128", "multiple of 64");
@@ -117,6 +121,11 @@ TEST(TypedWgmmaTiles, RefusesWhatTheKernelTextCannotTake) {
   // Switches are 0 or 1.
   expect_refusal(v, "persistent=2", "0 or 1");
   expect_refusal(v, "tma_store=3", "0 or 1");
+  // Split K: 1 to 8 parts, and every part's block resident (persistent, no clusters).
+  expect_refusal(v, "split_k=0", "1 to 8 parts");
+  expect_refusal(v, "split_k=9", "1 to 8 parts");
+  expect_refusal(v, "split_k=2,cluster_m=1,persistent=0", "persistent=1");
+  expect_refusal(v, "split_k=2,cluster_m=2", "cluster_m=1");
 }
 
 TEST(TypedWgmmaTiles, AcceptsTilesTheCompiledSetDoesNotHave) {
@@ -124,7 +133,9 @@ TEST(TypedWgmmaTiles, AcceptsTilesTheCompiledSetDoesNotHave) {
   for (const char* text :
        {"bm=128,bn=256,wgmma_n=128,bk=128,stages=2,consumers=2", "bm=256,bn=128,wgmma_n=128,consumers=4,stages=3",
         "bm=64,bn=256,wgmma_n=256,consumers=1", "bm=128,bn=384,wgmma_n=192,consumers=2",
-        "bm=192,bn=192,wgmma_n=192,cluster_m=3", "bm=128,bn=256,wgmma_n=256,consumers=2,cluster_m=4,persistent=0"})
+        "bm=192,bn=192,wgmma_n=192,cluster_m=3", "bm=128,bn=256,wgmma_n=256,consumers=2,cluster_m=4,persistent=0",
+        "bm=64,bn=64,wgmma_n=64,consumers=1", "bm=128,bn=256,wgmma_n=64,consumers=2",
+        "bm=192,bn=192,wgmma_n=192,consumers=3,cluster_m=1,split_k=2", "cluster_m=1,split_k=8"})
     accepted(v, text);
 }
 

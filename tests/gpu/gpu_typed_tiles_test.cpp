@@ -31,9 +31,54 @@ class TypedTileSamples : public ::testing::Environment {
     // SamplesAreAddedForEveryVariantThatTakesThem says so by skipping.
     if (!nvrtc_library().loaded) return;
     const DeviceLimits limits = probe_device().ok() ? probe_device().limits : DeviceLimits{};
-    for (const VariantDescriptor* v : variant_registry())
+    for (const VariantDescriptor* v : variant_registry()) {
       for (const std::string& name : tilescope::testing::typed_tile_samples(*v, kSamplesPerVariant, 2026, limits))
         std::cout << "typed tile " << v->id << ":" << name << "\n";
+      add_split_tiles(*v, limits);
+    }
+  }
+
+ private:
+  // Split K, where a variant's tiles take it: the default configuration cut in 2 and 3 parts, and
+  // the first configuration that computes AᵀA cut in 2 (with C in the input type, where one of
+  // those stores C so), each proved as every configuration is.
+  static void add_split_tiles(const VariantDescriptor& v, const DeviceLimits& limits) {
+    bool takes_split = false;
+    for (const TileParam& p : v.tile_params) takes_split = takes_split || std::string(p.key) == "split_k";
+    if (!takes_split) return;
+    std::vector<TileValues> tiles;
+    for (int parts : {2, 3}) tiles.push_back(with_split(v.tile_values_of(v.configs[v.default_config]), parts));
+    const Precision q = v.precisions.front();
+    bool ata = false, narrow = false;
+    for (const TileConfig& c : v.configs) {
+      if (!ata && v.refuses(Problem::Ata, q, c).empty()) {
+        ata = true;
+        tiles.push_back(with_split(v.tile_values_of(c), 2));
+      }
+      if (!narrow && c.c_in_input_type) {
+        narrow = true;
+        tiles.push_back(with_split(v.tile_values_of(c), 2));
+      }
+    }
+    for (const TileValues& values : tiles) {
+      TileConfig cfg;
+      std::string why;
+      if (!typed_tile_config(v, values, &cfg, &why)) {
+        std::cout << "split tile of " << v.id << " refused: " << why << "\n";
+        continue;
+      }
+      const int index = add_typed_config(v, cfg);
+      if (unsupported_reason(v, index, Problem::Gemm, q, limits).empty())
+        std::cout << "typed tile " << v.id << ":" << cfg.name << "\n";
+    }
+  }
+  static TileValues with_split(TileValues values, int parts) {
+    for (auto& [key, value] : values) {
+      if (key == "split_k") value = parts;
+      if (key == "cluster_m") value = 1;
+      if (key == "persistent") value = 1;
+    }
+    return values;
   }
 };
 [[maybe_unused]] ::testing::Environment* const kSamples = ::testing::AddGlobalTestEnvironment(new TypedTileSamples);

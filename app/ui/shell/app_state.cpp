@@ -83,11 +83,7 @@ std::vector<LessonEntry> entries_to_run(const std::vector<LessonEntry>& lesson, 
     out.push_back(e);
     const VariantDescriptor* v = find_variant(e.variant_id);
     if (!narrow_ticked || !e.enabled || !v || v->role != Role::Baseline || stores_narrow_c(e, precision)) continue;
-    for (int i = 0; i < static_cast<int>(v->configs.size()); ++i)
-      if (is_baseline(*v, i) && v->configs[i].c_in_input_type) {
-        out.push_back({e.variant_id, true, i});
-        break;
-      }
+    if (const int bar = narrow_c_baseline(*v); bar >= 0) out.push_back({e.variant_id, true, bar});
   }
   return out;
 }
