@@ -411,7 +411,16 @@ const char* math_of(const WgmmaParams& p, bool any_type) {
     return t;
   }();
   const Kind kind = p.register_sourced ? kRegisters : p.tf32 ? kTf32 : p.c16 ? kC16 : any_type ? kAnyType : kSixteen;
-  return texts[kind][std::clamp(p.n / 64, 1, 4) - 1].c_str();
+  const std::string& text = texts[kind][std::clamp(p.n / 64, 1, 4) - 1];
+  if (p.split == 1) return text.c_str();
+  // Split K: the words name the parts. Kept for the program's life (a set's strings never move).
+  static std::mutex mutex;
+  static std::set<std::string> split_texts;
+  const std::lock_guard<std::mutex> lock(mutex);
+  return split_texts
+      .insert(text + "; K in " + std::to_string(p.split) +
+              " parts, a block each, the last adding the others' partial sums to its own")
+      .first->c_str();
 }
 
 // Registers a consumer thread needs besides its accumulators (descriptors, addresses, counters,

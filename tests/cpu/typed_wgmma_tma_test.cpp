@@ -81,6 +81,9 @@ TEST(TypedWgmmaTiles, TheNameExpressionCarriesEveryValue) {
   const std::vector<std::string> split_names = v.kernel_names(split, v.precisions.front(), Problem::Gemm);
   ASSERT_EQ(split_names.size(), 1u);
   EXPECT_TRUE(contains(split_names[0], ", 3>")) << split_names[0];
+  // The arithmetic's words say so.
+  EXPECT_TRUE(contains(split.math, "K in 3 parts")) << split.math;
+  EXPECT_FALSE(contains(typed.math, "parts")) << typed.math;
   EXPECT_EQ(names[0].rfind(kNoProbeName), names[0].size() - std::string(kNoProbeName).size() - 1) << names[0];
 }
 
