@@ -34,4 +34,19 @@ class LaunchGate : NoCopy {
   int* device_flags_ = nullptr;
 };
 
+// A gate closed on a stream for as long as this lives (nothing where `close` is false), and opened
+// on every way out of the scope, an exception's included: a stream is never left waiting.
+class ClosedGate : NoCopy {
+ public:
+  ClosedGate(LaunchGate& gate, cudaStream_t stream, bool close) : gate_(close ? &gate : nullptr) {
+    if (gate_) gate_->close(stream);
+  }
+  ~ClosedGate() {
+    if (gate_) gate_->open();
+  }
+
+ private:
+  LaunchGate* gate_;
+};
+
 }  // namespace tilescope

@@ -629,17 +629,13 @@ std::vector<double> Measurer::Impl::timed_runs(const VariantDescriptor& v, const
   for (int i = 0; i < req.repetitions; ++i) {
     if (cancel.load()) throw GpuError("cancelled");
     sets.use(args, i);
-    if (*gated) gate->close(stream);
-    try {
+    {
+      const ClosedGate closed(*gate, stream, *gated);
       const TimedLaunchesRange range;
       CUDA_CHECK(cudaEventRecord(start, stream));
       v.launch(args, req.config_index);
       CUDA_CHECK(cudaEventRecord(stop, stream));
-    } catch (...) {
-      gate->open();
-      throw;
     }
-    gate->open();
     CUDA_CHECK(cudaEventSynchronize(stop));
     if (*gated && gate->timed_out()) {
       *gated = false;

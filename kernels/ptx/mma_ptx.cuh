@@ -128,11 +128,12 @@ __device__ __forceinline__ void cp_async_commit() {
 #endif
 }
 
-// Waits until at most kPending committed groups are still in flight.
+// Waits until at most kPending committed groups are still in flight. The "memory" clobber keeps
+// the compiler from moving a read of the landed data above the wait.
 template <int kPending>
 __device__ __forceinline__ void cp_async_wait() {
 #ifdef TILESCOPE_SM80_PTX
-  asm volatile("cp.async.wait_group %0;\n" ::"n"(kPending));
+  asm volatile("cp.async.wait_group %0;\n" ::"n"(kPending) : "memory");
 #endif
 }
 

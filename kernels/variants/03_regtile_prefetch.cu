@@ -457,6 +457,7 @@ class RegtileModel final : public MappingModel {
   std::vector<AccessSite> access_sites() const override {
     const int sz = bytes(), la = mover_width(a_cols()), lb = mover_width(p_.bn);
     const std::string vec_a = std::to_string(la * sz) + "-byte", vec_b = std::to_string(lb * sz) + "-byte";
+    const std::string vec_c = std::to_string(cw_ * sz) + "-byte";
     std::vector<AccessSite> sites = {
         {"A from global memory", 'A', MemorySpace::Global, AccessKind::Load, la * sz,
          "a_next.load: " + vec_a + " vectors of " + (ata_ ? "rows of A (the slab of Aᵀ)" : "rows of A") +
@@ -476,12 +477,22 @@ class RegtileModel final : public MappingModel {
          "bs[kk * LDB + col_in_tile(j, tx)]: TN = " + std::to_string(p_.tn) + " values in " +
              std::to_string(p_.tn / cw_) + " vectors per k",
          "vector of a k", kRegtileBsRead},
-        {"C to global memory", 'C', MemorySpace::Global, AccessKind::Store, c_width() * sz,
-         ata_ ? "C[row][col] = acc[i][j] for row <= col" : "C[row][col] = acc[i][j]", "output", kRecordStoreC}};
+        {"C to global memory", 'C', MemorySpace::Global, AccessKind::Store, (ata_vectors() ? cw_ : c_width()) * sz,
+         ata_ ? (ata_vectors() ? "C[row][col..] = acc[i][j..]: " + vec_c +
+                                     " vectors of a row above the diagonal, "
+                                     "one element at a time (row <= col) in the diagonal's tiles"
+                               : std::string("C[row][col] = acc[i][j] for row <= col"))
+              : "C[row][col] = acc[i][j]",
+         "output", kRecordStoreC}};
     if (ata_)
-      sites.push_back({"C's mirror to global memory", 'C', MemorySpace::Global, AccessKind::Store, sz,
-                       "C[col][row] = acc[i][j] for row < col: a column of C, N elements apart", "output",
-                       kRecordStoreC});
+      sites.push_back({"C's mirror to global memory", 'C', MemorySpace::Global, AccessKind::Store,
+                       (ata_vectors() ? cw_ : 1) * sz,
+                       ata_vectors() ? "C[col][row..] = acc[i..][j]: a thread's " + std::to_string(cw_) +
+                                           " rows of a column, transposed into one " + vec_c +
+                                           " vector of the mirror's row, above the diagonal; one element at a time "
+                                           "(row < col, N elements apart) in the diagonal's tiles"
+                                     : "C[col][row] = acc[i][j] for row < col: a column of C, N elements apart",
+                       "output", kRecordStoreC});
     return sites;
   }
   AccessSite a_store_site() const {
@@ -515,9 +526,9 @@ class RegtileModel final : public MappingModel {
       case kReadBs:
         return phases() * p_.bk * (p_.tn / cw_);
       case kStoreC:
-        return p_.tm * p_.tn / c_width();
+        return p_.tm * p_.tn / (vector_epilogue(bx, by) ? cw_ : c_width());
       case kStoreMirror:
-        return ata_ ? p_.tm * p_.tn : 0;
+        return !ata_ ? 0 : p_.tm * p_.tn / (vector_epilogue(bx, by) ? cw_ : 1);
     }
     return 0;
   }
@@ -579,6 +590,17 @@ class RegtileModel final : public MappingModel {
         }
         case kStoreC:
         case kStoreMirror: {
+          if (vector_epilogue(bx, by)) {
+            // Per CW x CW chunk (ic, jc) of the thread's accumulators: CW row vectors of C, then
+            // CW row vectors of the mirror (recorded_order), all in or all out.
+            const int r = step % cw_, chunk = step / cw_, jc = (chunk % (p_.tn / cw_)) * cw_;
+            const int ic = (chunk / (p_.tn / cw_)) * cw_;
+            const std::int64_t row = m0 + (ic / cw_) * (cw_ * ty_) + ty * cw_;
+            const std::int64_t col = n0 + (jc / cw_) * (cw_ * tx_) + tx * cw_;
+            width = cw_;
+            if (row < s_.N && col < s_.N) a = (site == kStoreC ? (row + r) * s_.N + col : (col + r) * s_.N + row) * sz;
+            break;
+          }
           const int cwc = site == kStoreC ? c_width() : 1;
           const int i = step / (p_.tn / cwc), j = (step % (p_.tn / cwc)) * cwc;
           const std::int64_t row = m0 + (i / cw_) * (cw_ * ty_) + ty * cw_ + i % cw_;
@@ -597,6 +619,18 @@ class RegtileModel final : public MappingModel {
       out->address[lane] = a;
       out->bytes = width * sz;
     }
+  }
+
+  // AᵀA above the diagonal with vectors: per chunk of CW x CW accumulators, its CW stores of C
+  // and then its CW stores of the mirror (one recording stream).
+  std::vector<SiteStep> recorded_order(int stream, int bx, int by) const override {
+    if (stream != kRecordStoreC || !vector_epilogue(bx, by)) return MappingModel::recorded_order(stream, bx, by);
+    std::vector<SiteStep> order;
+    for (int chunk = 0; chunk < p_.tm * p_.tn / (cw_ * cw_); ++chunk) {
+      for (int r = 0; r < cw_; ++r) order.push_back({kStoreC, chunk * cw_ + r});
+      for (int r = 0; r < cw_; ++r) order.push_back({kStoreMirror, chunk * cw_ + r});
+    }
+    return order;
   }
 
   std::string reads_summary() const override {
@@ -661,6 +695,14 @@ class RegtileModel final : public MappingModel {
   }
   // The epilogue's stores: CW-wide vectors where gemm's rows allow them (the kernel's kVec branch).
   int c_width() const { return !ata_ && vec_ && cw_ == kVecBytes / bytes() ? cw_ : 1; }
+  // AᵀA's blocks above the diagonal store C and its mirror as CW-wide vectors where N allows them
+  // (the kernel's kAta && kVec branch); the diagonal's blocks store one element at a time.
+  bool ata_vectors() const { return ata_ && vec_ && cw_ == kVecBytes / bytes(); }
+  bool vector_epilogue(int bx, int by) const {
+    if (!ata_vectors() || !block_active(bx, by)) return false;
+    const BlockTile t = tile_of(bx, by);
+    return t.row < t.col;
+  }
 
   // TileMover<T, rows_in_tile, cols_in_tile, NT, LW>::load(src, ld, r0, c0, rows, cols, tid).
   void mover_loads(int tile_rows, int tile_cols, std::int64_t r0, std::int64_t c0, std::int64_t rows, std::int64_t cols,

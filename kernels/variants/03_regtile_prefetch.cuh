@@ -25,7 +25,10 @@
 //   the seed's 48 x 48 / 3 x 3 layout).
 // AᵀA (C = AᵀA, A is K x N): BM == BN; only the upper triangle's tiles (tr <= tc) compute;
 //   each writes C(i, j) and its mirror C(j, i) for i <= j, as the seed does. The A-operand slab is
-//   a BK x BM slice of rows of A, contiguous along m, so it needs no transposing at all.
+//   a BK x BM slice of rows of A, contiguous along m, so it needs no transposing at all. Above the
+//   diagonal (and N a multiple of the vector) a thread stores each CW x CW chunk of its
+//   accumulators as CW row vectors of C and, transposed, CW row vectors of the mirror, 16 bytes
+//   each; one float at a time, the mirror's stores reached each 32-byte sector of C with 4 bytes.
 // Block order (kBands): with 0, block (bx, by) computes tile (by, bx), so the blocks in flight
 //   sweep whole rows of tiles and, at large N, every column panel of B is fetched from DRAM again
 //   for each row of blocks (AᵀA: the lower-triangle blocks return at once). With 1, the block
@@ -42,7 +45,8 @@
 // Memory, one warp at a time: 16-byte loads of rows of A and B (4 sectors of 32 bytes per 8
 //   lanes: coalesced); the transposing stores of A, one element each, would hit one bank with
 //   several words without the padding; the reads of As and Bs are 16-byte vectors, the lanes of a
-//   row of threads on one address of As (broadcast) and on neighbouring vectors of Bs.
+//   row of threads on one address of As (broadcast) and on neighbouring vectors of Bs; AᵀA's
+//   mirror vectors, two lanes (ty, ty + 1) filling each 32-byte sector of a row of C.
 // This file is the variant's kernel text, device-only: the build compiles it into the launch file
 // (03_regtile_prefetch.cu: descriptor, launch, compiled set, mapping model), and NVRTC compiles
 // it alone (a CPU test).
@@ -270,6 +274,41 @@ __global__ void __launch_bounds__((BM / TM) * (BN / TN), kMinBlocks)
   }
 
   // Epilogue: registers -> C.
+  if constexpr (kAta && kVec && S::CW == vec_width<T>()) {
+    if (tile.row < tile.col) {
+      // An AᵀA tile above the diagonal: every element is stored, with its mirror, as 16-byte
+      // vectors. A thread's CW consecutive columns of a row are one vector of C(row, ·); its CW
+      // consecutive rows of a column, transposed, are one vector of the mirror C(col, ·). N is a
+      // multiple of the vector and chunks start at multiples of it: all in or all out.
+#pragma unroll
+      for (int i = 0; i < TM; i += S::CW) {
+#pragma unroll
+        for (int j = 0; j < TN; j += S::CW) {
+          const int row = m0 + S::row_in_tile(i, ty), col = n0 + S::col_in_tile(j, tx);
+          if (row >= M || col >= N) continue;
+#pragma unroll
+          for (int r = 0; r < S::CW; ++r) {
+            T v[S::CW];
+#pragma unroll
+            for (int w = 0; w < S::CW; ++w) v[w] = acc[i + r][j + w];
+            probe.store(C, (std::int64_t)(row + r) * N + col, v, (i + r) * TN + j);
+          }
+#pragma unroll
+          for (int c = 0; c < S::CW; ++c) {
+            T v[S::CW];
+            int ids[S::CW];
+#pragma unroll
+            for (int w = 0; w < S::CW; ++w) {
+              v[w] = acc[i + w][j + c];
+              ids[w] = probe.writer_id((i + w) * TN + j + c);  // the mirror carries its accumulator's id
+            }
+            probe.store_from(C, (std::int64_t)(col + c) * N + row, v, ids);
+          }
+        }
+      }
+      return;
+    }
+  }
 #pragma unroll
   for (int i = 0; i < TM; ++i) {
     const int row = m0 + S::row_in_tile(i, ty);

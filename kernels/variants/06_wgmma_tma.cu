@@ -194,22 +194,49 @@ __global__ void __launch_bounds__(kTransposeThreads)
   }
 }
 
-// The copies below come from the device's stream-ordered memory pool, which by default hands its
-// memory back to the driver at every synchronisation; each launch would then map its copy's pages
-// afresh, which costs more than a tf32 transpose itself. Told to keep it, the pool hands a launch
-// after the first the memory of the one before (cuBLAS keeps its workspace alike).
-void keep_pool_memory() {
-  static std::mutex guard;
-  static std::set<int> kept;
-  int device = 0;
-  CUDA_CHECK(cudaGetDevice(&device));
-  const std::lock_guard<std::mutex> lock(guard);
-  if (!kept.insert(device).second) return;
-  cudaMemPool_t pool = nullptr;
-  CUDA_CHECK(cudaDeviceGetDefaultMemPool(&pool, device));
-  std::uint64_t keep = UINT64_MAX;
-  CUDA_CHECK(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep));
-}
+// Memory a launch needs for itself (a copy of an operand, split K's workspace), from the device's
+// stream-ordered pool and given back, stream-ordered, with this object: making and using it are
+// part of the launch, and so of the time. By default the pool hands its memory back to the driver
+// at every synchronisation; each launch would then map its pages afresh, which costs more than a
+// tf32 transpose itself. Told to keep it, the pool hands a launch after the first the memory of the
+// one before (cuBLAS keeps its workspace alike).
+class PoolBuffer {
+ public:
+  PoolBuffer() = default;
+  PoolBuffer(std::size_t bytes, cudaStream_t stream) : stream_(stream) {
+    keep_pool_memory();
+    CUDA_CHECK(cudaMallocAsync(&memory_, bytes, stream));
+  }
+  ~PoolBuffer() {
+    if (memory_) cudaFreeAsync(memory_, stream_);  // a failure here surfaces at the next checked call
+  }
+  PoolBuffer(PoolBuffer&& o) noexcept : stream_(o.stream_), memory_(o.memory_) { o.memory_ = nullptr; }
+  PoolBuffer& operator=(PoolBuffer&& o) noexcept {
+    std::swap(stream_, o.stream_);
+    std::swap(memory_, o.memory_);
+    return *this;
+  }
+  PoolBuffer(const PoolBuffer&) = delete;
+  PoolBuffer& operator=(const PoolBuffer&) = delete;
+  void* get() const { return memory_; }
+
+ private:
+  static void keep_pool_memory() {
+    static std::mutex guard;
+    static std::set<int> kept;
+    int device = 0;
+    CUDA_CHECK(cudaGetDevice(&device));
+    const std::lock_guard<std::mutex> lock(guard);
+    if (!kept.insert(device).second) return;
+    cudaMemPool_t pool = nullptr;
+    CUDA_CHECK(cudaDeviceGetDefaultMemPool(&pool, device));
+    std::uint64_t keep = UINT64_MAX;
+    CUDA_CHECK(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep));
+  }
+
+  cudaStream_t stream_ = nullptr;
+  void* memory_ = nullptr;
+};
 
 // "128x256_s4": the block tile, the stages; tf32_ before the rows for tf32; _k32 for a slab depth
 // other than one 128-byte row of the type (64 k, tf32's 32); _w1 for one consumer warpgroup where
@@ -267,39 +294,34 @@ CUtensorMap make_input_map(const void* base, Precision precision, std::int64_t r
 // A matrix as the TMA can read it (rows x cols of input type q): the caller's own when its rows are
 // 16-byte aligned, otherwise a copy with a leading dimension rounded up to 16 bytes; or, with
 // `transposed`, always a copy, cols x rows (tf32's B and AᵀA's A, which wgmma reads K-major only).
-// A copy is freed, stream-ordered, with this object; making it is part of the launch, and so of
-// the time.
+// A copy is a PoolBuffer.
 class TmaOperand {
  public:
   TmaOperand(const void* data, Precision q, std::int64_t rows, std::int64_t cols, bool transposed, cudaStream_t stream)
-      : data_(data), ld_(cols), stream_(stream) {
+      : data_(data), ld_(cols) {
     const int bytes = operand_bytes(q), per_16 = 16 / bytes;
     if (!transposed && reinterpret_cast<std::uintptr_t>(data) % 16 == 0 && cols % per_16 == 0) return;
     const std::int64_t out_rows = transposed ? cols : rows, out_cols = transposed ? rows : cols;
     ld_ = (out_cols + per_16 - 1) / per_16 * per_16;
-    keep_pool_memory();
-    CUDA_CHECK(cudaMallocAsync(&copy_, static_cast<std::size_t>(out_rows * ld_) * bytes, stream));
+    copy_ = PoolBuffer(static_cast<std::size_t>(out_rows * ld_) * bytes, stream);
     if (transposed) {
       const dim3 grid(static_cast<unsigned>(ceil_div(cols, kTransposeTile)),
                       static_cast<unsigned>(ceil_div(rows, kTransposeTile)));
       transpose_kernel<<<grid, kTransposeThreads, 0, stream>>>(static_cast<const float*>(data), rows, cols,
-                                                               static_cast<float*>(copy_), ld_);
+                                                               static_cast<float*>(copy_.get()), ld_);
       CUDA_CHECK_LAUNCH("transpose_kernel");
     } else {
       const unsigned blocks =
           static_cast<unsigned>(std::max<std::int64_t>(std::min<std::int64_t>(ceil_div(rows * cols, 256), 4096), 1));
       if (bytes == 4)
         copy_rows_kernel<<<blocks, 256, 0, stream>>>(static_cast<const std::uint32_t*>(data), cols,
-                                                     static_cast<std::uint32_t*>(copy_), ld_, rows, cols);
+                                                     static_cast<std::uint32_t*>(copy_.get()), ld_, rows, cols);
       else
         copy_rows_kernel<<<blocks, 256, 0, stream>>>(static_cast<const std::uint16_t*>(data), cols,
-                                                     static_cast<std::uint16_t*>(copy_), ld_, rows, cols);
+                                                     static_cast<std::uint16_t*>(copy_.get()), ld_, rows, cols);
       CUDA_CHECK_LAUNCH("copy_rows_kernel");
     }
-    data_ = copy_;
-  }
-  ~TmaOperand() {
-    if (copy_) cudaFreeAsync(copy_, stream_);  // a failure here surfaces at the next checked call
+    data_ = copy_.get();
   }
   TmaOperand(const TmaOperand&) = delete;
   TmaOperand& operator=(const TmaOperand&) = delete;
@@ -309,8 +331,7 @@ class TmaOperand {
  private:
   const void* data_;
   std::int64_t ld_;
-  cudaStream_t stream_;
-  void* copy_ = nullptr;
+  PoolBuffer copy_;
 };
 
 // ---- tiles a learner types ----------------------------------------------------------------------
@@ -596,27 +617,20 @@ KernelLaunchShape kernel_of_launch(const GemmArgs& g, int config_index) {
 // zeroed on the stream first, in the time. Nothing without a split.
 class SplitWorkspace {
  public:
-  SplitWorkspace(const WgmmaParams& p, std::int64_t tiles, cudaStream_t stream) : stream_(stream) {
+  SplitWorkspace(const WgmmaParams& p, std::int64_t tiles, cudaStream_t stream) {
     if (p.split == 1) return;
     const std::int64_t slots = tiles * (p.split - 1) * p.consumers;
     const std::size_t partial_bytes = static_cast<std::size_t>(slots) * p.bm * p.bn / p.consumers * sizeof(float);
     const std::size_t mark_bytes = static_cast<std::size_t>(slots) * sizeof(unsigned);
-    keep_pool_memory();
-    CUDA_CHECK(cudaMallocAsync(&memory_, partial_bytes + mark_bytes, stream));
-    parts_.partials = static_cast<float*>(memory_);
-    parts_.marks = reinterpret_cast<unsigned*>(static_cast<char*>(memory_) + partial_bytes);
+    memory_ = PoolBuffer(partial_bytes + mark_bytes, stream);
+    parts_.partials = static_cast<float*>(memory_.get());
+    parts_.marks = reinterpret_cast<unsigned*>(static_cast<char*>(memory_.get()) + partial_bytes);
     CUDA_CHECK(cudaMemsetAsync(parts_.marks, 0, mark_bytes, stream));
   }
-  ~SplitWorkspace() {
-    if (memory_) cudaFreeAsync(memory_, stream_);  // a failure here surfaces at the next checked call
-  }
-  SplitWorkspace(const SplitWorkspace&) = delete;
-  SplitWorkspace& operator=(const SplitWorkspace&) = delete;
   SplitParts parts() const { return parts_; }
 
  private:
-  cudaStream_t stream_;
-  void* memory_ = nullptr;
+  PoolBuffer memory_;
   SplitParts parts_{nullptr, nullptr};
 };
 
@@ -716,7 +730,7 @@ TimelineLayout wgmma_timeline_layout(const GemmArgs& g, int config_index) {
   out.stages = p.stages;
   out.consumers = p.consumers;
   out.cluster = p.cluster;
-  out.slabs_per_tile = static_cast<int>(ceil_div(ceil_div(g.shape.K, p.bk), p.split));  // of a part, split K
+  out.slabs_per_tile = part_slabs_of(g.shape.K, p.bk, p.split);  // of a part, split K
   out.slab_depth = p.bk;
   out.tiles = tile_count(p, g.problem, g.shape);
   out.works = work_count(p, g.problem, g.shape);
@@ -741,19 +755,13 @@ std::vector<std::string> wgmma_kernel_names(const TileConfig& cfg, Precision q, 
   return {wgmma_kernel_name(p, q, ata, kNoProbeName)};
 }
 
-// The configurations that compute AᵀA (square tiles, no clusters), for a refusal to offer.
-std::string ata_config_names(bool tf32) {
+// The compiled rows of one family (tf32 or 16-bit), or only those that compute AᵀA (square tiles,
+// no clusters), for a refusal to offer.
+std::string config_names(bool tf32, Problem problem) {
   std::string out;
   for (const WgmmaParams& p : kParams)
-    if (computes_ata(p) && p.tf32 == tf32) out += (out.empty() ? "" : ", ") + config_name(p);
-  return out;
-}
-
-// The compiled rows of one family, for a refusal to offer.
-std::string family_config_names(bool tf32) {
-  std::string out;
-  for (const WgmmaParams& p : kParams)
-    if (p.tf32 == tf32) out += (out.empty() ? "" : ", ") + config_name(p);
+    if (p.tf32 == tf32 && (problem == Problem::Gemm || computes_ata(p)))
+      out += (out.empty() ? "" : ", ") + config_name(p);
   return out;
 }
 
@@ -766,7 +774,7 @@ std::string wgmma_refuses(Problem problem, Precision precision, const TileConfig
   const bool tf32 = precision == Precision::TF32;
   if (cfg.typed.empty() && p.tf32 != tf32)
     return "configuration " + cfg.name + " is compiled for " + (p.tf32 ? "tf32" : "f16 and bf16") + "; for " +
-           to_string(precision) + " choose one of " + family_config_names(tf32);
+           to_string(precision) + " choose one of " + config_names(tf32, Problem::Gemm);
   if (p.register_sourced && !tf32)
     return "register_sourced=1 is tf32's: the 16-bit types read B where it lies already (wgmma's transpose bit)";
   if (p.c16 && !has_narrow_output(precision))
@@ -778,17 +786,17 @@ std::string wgmma_refuses(Problem problem, Precision precision, const TileConfig
   if (p.register_sourced && problem == Problem::Ata)
     return "register_sourced=1 computes gemm: AᵀA's operands are both N-major, and only one can come from the "
            "registers (choose " +
-           ata_config_names(tf32) + ")";
+           config_names(tf32, Problem::Ata) + ")";
   if (p.bk % row_k(precision) != 0)
     return "bk = " + std::to_string(p.bk) + ": a slab of " + to_string(precision) + " is whole 128-byte rows, " +
            std::to_string(row_k(precision)) + " k each";
   if (problem == Problem::Ata && p.cluster > 1)
     return "the clusters pair gemm tiles one above the other, which share B; AᵀA's upper triangle is not paired "
            "(choose " +
-           ata_config_names(tf32) + ", or a square tile with cluster_m=1)";
+           config_names(tf32, Problem::Ata) + ", or a square tile with cluster_m=1)";
   if (problem == Problem::Ata && p.bm != p.bn)
-    return "AᵀA mirrors square tiles across the diagonal: BM must equal BN (choose " + ata_config_names(tf32) +
-           ", or a square tile with cluster_m=1)";
+    return "AᵀA mirrors square tiles across the diagonal: BM must equal BN (choose " +
+           config_names(tf32, Problem::Ata) + ", or a square tile with cluster_m=1)";
   return "";
 }
 

@@ -854,7 +854,7 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
                 "from the registers: the mirrored boxes hold floats)");
   extern __shared__ unsigned char shared_raw[];
   const Ring<S> ring(shared_raw);
-  const BlockWork<S, kAta> work(M, N, K, probe.k_end(K, p.bk), p.bk);
+  const BlockWork<S, kAta> work(M, N, K, probe.k_end(K, p.bk));
   if (threadIdx.x == 0) {
     for (int s = 0; s < p.stages; ++s) {
       mbarrier_init(&ring.full[s], 1);  // the producer's arrival (plus the TMA's bytes)

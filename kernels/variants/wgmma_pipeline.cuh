@@ -50,6 +50,13 @@ struct RingCursor {
   }
 };
 
+// Split K: the slabs of one part, K being cut in `split` parts of whole slabs `bk` deep (the last
+// part's slabs past K are zeros). BlockWork (below) and the launch's timeline layout both count
+// so. (By value: a kernel passes its constexpr shape's members, which device code may not bind.)
+__host__ __device__ constexpr int part_slabs_of(std::int64_t k, int bk, int split) {
+  return static_cast<int>(ceil_div(ceil_div(k, bk), split));
+}
+
 // What a block computes: C is M x N, each tile `slabs` slabs of bk deep (the traced build may stop
 // early). The work: tiles in block_order.h's order (bands of p.band block rows), or for clusters groups of p.cluster
 // block rows of one block column in that order, the block taking the group's row of its rank. A block takes works
@@ -64,7 +71,7 @@ struct BlockWork {
   unsigned rank;  // the block's rank in its cluster (0 without clusters)
   int group_rows, works, first, step, slabs, part_slabs;
 
-  __device__ __forceinline__ BlockWork(int m, int n, int k, int k_end, int depth)
+  __device__ __forceinline__ BlockWork(int m, int n, int k, int k_end)
       : M(m),
         N(n),
         K(k),
@@ -76,8 +83,8 @@ struct BlockWork {
               (S::p.cluster > 1 ? group_rows * grid_n : static_cast<int>(block_tile_count(kAta, grid_m, grid_n)))),
         first(static_cast<int>(blockIdx.x) / S::p.cluster),
         step(S::p.persistent ? static_cast<int>(gridDim.x) / S::p.cluster : works),
-        slabs(static_cast<int>(ceil_div(k_end, depth))),
-        part_slabs(static_cast<int>(ceil_div(slabs, S::p.split))) {}
+        slabs(static_cast<int>(ceil_div(k_end, S::p.bk))),
+        part_slabs(part_slabs_of(k_end, S::p.bk, S::p.split)) {}
 
   // The tile of work w, and (split K) its part and the part's first slab.
   __device__ __forceinline__ int tile_index(int w) const { return w / S::p.split; }

@@ -17,6 +17,7 @@
 #include "kernels/jit/occupancy.h"
 #include "tests/support/typed_tile_samples.h"
 #include "tests/support/variant_cases.h"
+#include "tests/support/variant_picks.h"
 
 using namespace tilescope;
 
@@ -43,9 +44,7 @@ class TypedTileSamples : public ::testing::Environment {
   // the first configuration that computes AᵀA cut in 2 (with C in the input type, where one of
   // those stores C so), each proved as every configuration is.
   static void add_split_tiles(const VariantDescriptor& v, const DeviceLimits& limits) {
-    bool takes_split = false;
-    for (const TileParam& p : v.tile_params) takes_split = takes_split || std::string(p.key) == "split_k";
-    if (!takes_split) return;
+    if (!tilescope::testing::has_tile_param(v, "split_k")) return;
     std::vector<TileValues> tiles;
     for (int parts : {2, 3}) tiles.push_back(with_split(v.tile_values_of(v.configs[v.default_config]), parts));
     const Precision q = v.precisions.front();

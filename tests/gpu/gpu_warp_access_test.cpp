@@ -1,8 +1,9 @@
 // One warp's addresses, recorded by the instrumented kernels (TraceProbe, TraceBuffers::addresses),
 // against the mapping models' access sites (warp_access.h), on the GPU: for every CUDA variant
 // whose model lists its accesses, every configuration, problem and input type, on ragged sizes,
-// three warps (the first of the first block, one in the middle, the last of the last block), each
-// lane's addresses at every step of every site must be exactly the model's, in the lane's order.
+// four warps (the first of the first block, one in the middle, one of the last block of the first
+// row, the last of the last block), each lane's addresses at every step of every site must be
+// exactly the model's, in the lane's order.
 // This is what lets the Mapping tab's memory view draw the model without a GPU and mean the
 // kernel. Skips itself (visibly) without a CUDA device.
 #include <gtest/gtest.h>
@@ -56,7 +57,9 @@ TEST_P(EveryRecordedWarp, EqualsTheModelsAddresses) {
       struct Pick {
         int linear, warp;
       };
-      for (const Pick& p : {Pick{0, 0}, Pick{blocks / 2, warps / 2}, Pick{blocks - 1, warps - 1}}) {
+      // The last of the first row of blocks too: in AᵀA's 2-D grids, a tile above the diagonal.
+      for (const Pick& p :
+           {Pick{0, 0}, Pick{blocks / 2, warps / 2}, Pick{grid.x - 1, warps / 2}, Pick{blocks - 1, warps - 1}}) {
         const int bx = p.linear % grid.x, by = p.linear / grid.x;
         if (!model->block_active(bx, by)) continue;
         const int steps = steps_to_record(*model, bx, by);

@@ -46,14 +46,16 @@ int config_where(const VariantDescriptor& v, Pred pred, const char* what) {
 
 // The variant whose typed tiles take the value `key` ("swizzle", "tma_store"): a kernel picked by
 // what a learner can change in it.
+// Whether v's typed tiles take the value `key`.
+inline bool has_tile_param(const VariantDescriptor& v, const char* key) {
+  for (const TileParam& p : v.tile_params)
+    if (std::string(p.key) == key) return true;
+  return false;
+}
+
 inline const VariantDescriptor& variant_with_tile_param(const char* key) {
-  return variant_where(
-      [key](const VariantDescriptor& d) {
-        for (const TileParam& p : d.tile_params)
-          if (std::string(p.key) == key) return true;
-        return false;
-      },
-      (std::string("a kernel with a '") + key + "' tile value").c_str());
+  return variant_where([key](const VariantDescriptor& d) { return has_tile_param(d, key); },
+                       (std::string("a kernel with a '") + key + "' tile value").c_str());
 }
 
 inline bool is_product_kernel(const VariantDescriptor& v) {
