@@ -116,6 +116,10 @@ struct TileConfig {
   bool banded = false;
   // Block rows per band of that order (block_order.h's kGroupRows unless a configuration says so).
   int band_rows = 8;
+  // What a block does where it is not one tile of C per block, in words that follow "blocks of N
+  // warps, " (persistent kernels: "one per multiprocessor, each walking 128 x 256 tiles of C one after
+  // another"); empty: each block computes one bm x bn tile.
+  std::string block_work = {};
   const char* math = "";  // what arithmetic it uses, stated for the user
   bool opt_in = false;    // run only when named explicitly (TF32 tensor cores)
   int engine_mode = 0;    // variants drawn by an external engine: which of its modes

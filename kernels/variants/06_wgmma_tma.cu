@@ -444,6 +444,16 @@ const char* math_of(const WgmmaParams& p, bool any_type) {
       .first->c_str();
 }
 
+// What a block does, for the window's sentence on the configuration (TileConfig::block_work):
+// persistent blocks walk tiles, or with split K the tiles' parts; one block per tile says nothing.
+std::string block_work_of(const WgmmaParams& p) {
+  if (!p.persistent) return "";
+  const std::string tile = std::to_string(p.bm) + " x " + std::to_string(p.bn) + " tiles of C";
+  if (p.split == 1) return "one per multiprocessor, each walking " + tile + " one after another";
+  return "one per multiprocessor, each walking parts of " + tile + " (K in " + std::to_string(p.split) +
+         " parts) one after another";
+}
+
 // Registers a consumer thread needs besides its accumulators (descriptors, addresses, counters,
 // the stores' indices). ptxas compiles the consumers' code with what setmaxnreg claims for them:
 // 40 besides compiled without spills (128 x 384 with two consumers: 192 accumulators of 232), 24
@@ -1300,6 +1310,7 @@ TileConfig wgmma_config(const WgmmaParams& p) {
   c.threads_x = 32;
   c.threads_y = threads_of(p) / 32;
   c.math = math_of(p, /*any_type=*/false);
+  c.block_work = block_work_of(p);
   return c;
 }
 

@@ -84,6 +84,11 @@ TEST(TypedWgmmaTiles, TheNameExpressionCarriesEveryValue) {
   // The arithmetic's words say so.
   EXPECT_TRUE(contains(split.math, "K in 3 parts")) << split.math;
   EXPECT_FALSE(contains(typed.math, "parts")) << typed.math;
+  // And what a block does: one tile (persistent=0: nothing to say), or walking tiles or their parts.
+  EXPECT_EQ(typed.block_work, "");
+  EXPECT_TRUE(contains(split.block_work, "one per multiprocessor")) << split.block_work;
+  EXPECT_TRUE(contains(split.block_work, "K in 3 parts")) << split.block_work;
+  EXPECT_FALSE(contains(accepted(v, "cluster_m=1").block_work, "parts")) << accepted(v, "cluster_m=1").block_work;
   EXPECT_EQ(names[0].rfind(kNoProbeName), names[0].size() - std::string(kNoProbeName).size() - 1) << names[0];
 }
 

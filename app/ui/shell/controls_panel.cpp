@@ -89,6 +89,14 @@ std::string no_gpu_reason(const TabContext& ctx) {
   return ctx.device.ok() ? "the GPU is switched off for this session" : ctx.device.unavailable_reason;
 }
 
+// What the blocks of a configuration compute: one tile each, or what the variant says its blocks do
+// (TileConfig::block_work: persistent blocks walking tiles, split K's parts).
+std::string block_words(const TileConfig& cfg, const char* unit, int count) {
+  if (cfg.block_work.empty())
+    return format("each block of %d %s computes a %d x %d tile of C", count, unit, cfg.bm, cfg.bn);
+  return format("blocks of %d %s, %s", count, unit, cfg.block_work.c_str());
+}
+
 }  // namespace
 
 std::string lesson_row_unavailable(const TabContext& ctx, const VariantDescriptor& v) {
@@ -222,23 +230,20 @@ void ControlsPanel::draw_focused_variant(TabContext& ctx) {
   } else if (cfg.warp_m > 0 && cfg.group_warps > 1) {
     const int groups = (cfg.bm / cfg.warp_m) * (cfg.bn / cfg.warp_n);
     ImGui::TextDisabled(
-        "%s: each block of %d warps computes a %d x %d tile of C, %d k at a time; %d warpgroup(s) of %d warps "
-        "multiply, each keeping a %d x %d tile in its registers, while the others copy (%d stages of shared "
-        "memory)%s.",
-        cfg.name.c_str(), cfg.threads_y, cfg.bm, cfg.bn, cfg.bk, groups, cfg.group_warps, cfg.warp_m, cfg.warp_n,
-        std::max(cfg.stages, 1), cfg.cluster_m > 1 ? "; blocks run in clusters that share each slab of B" : "");
+        "%s: %s, %d k at a time; %d warpgroup(s) of %d warps multiply, each keeping a %d x %d tile in its "
+        "registers, while the others copy (%d stages of shared memory)%s.",
+        cfg.name.c_str(), block_words(cfg, "warps", cfg.threads_y).c_str(), cfg.bk, groups, cfg.group_warps, cfg.warp_m,
+        cfg.warp_n, std::max(cfg.stages, 1),
+        cfg.cluster_m > 1 ? "; blocks run in clusters that share each slab of B" : "");
   } else if (cfg.warp_m > 0) {
-    ImGui::TextDisabled(
-        "%s: each block of %d warps computes a %d x %d tile of C, %d k at a time; each warp keeps a %d x %d "
-        "tile in tensor-core fragments (%s).",
-        cfg.name.c_str(), cfg.threads_y, cfg.bm, cfg.bn, cfg.bk, cfg.warp_m, cfg.warp_n,
-        cfg.stages > 1 ? format("%d stages of shared memory in flight", cfg.stages).c_str()
-                       : "one slab in shared memory at a time");
+    ImGui::TextDisabled("%s: %s, %d k at a time; each warp keeps a %d x %d tile in tensor-core fragments (%s).",
+                        cfg.name.c_str(), block_words(cfg, "warps", cfg.threads_y).c_str(), cfg.bk, cfg.warp_m,
+                        cfg.warp_n,
+                        cfg.stages > 1 ? format("%d stages of shared memory in flight", cfg.stages).c_str()
+                                       : "one slab in shared memory at a time");
   } else if (cfg.bm > 0 && cfg.bk > 0 && cfg.tm * cfg.tn > 1) {
-    ImGui::TextDisabled(
-        "%s: each block of %d threads computes a %d x %d tile of C, %d k at a time; each thread "
-        "keeps %d x %d results in registers.",
-        cfg.name.c_str(), cfg.threads(), cfg.bm, cfg.bn, cfg.bk, cfg.tm, cfg.tn);
+    ImGui::TextDisabled("%s: %s, %d k at a time; each thread keeps %d x %d results in registers.", cfg.name.c_str(),
+                        block_words(cfg, "threads", cfg.threads()).c_str(), cfg.bk, cfg.tm, cfg.tn);
   } else if (cfg.bm > 0) {
     ImGui::TextDisabled("%s: blocks of %d x %d threads, one element of C each.", cfg.name.c_str(), cfg.threads_x,
                         cfg.threads_y);
