@@ -483,7 +483,7 @@ class RegtileModel final : public MappingModel {
                                      "one element at a time (row <= col) in the diagonal's tiles"
                                : std::string("C[row][col] = acc[i][j] for row <= col"))
               : "C[row][col] = acc[i][j]",
-         "output", kRecordStoreC}};
+         c_step_unit(), kRecordStoreC}};
     if (ata_)
       sites.push_back({"C's mirror to global memory", 'C', MemorySpace::Global, AccessKind::Store,
                        (ata_vectors() ? cw_ : 1) * sz,
@@ -492,7 +492,7 @@ class RegtileModel final : public MappingModel {
                                            " vector of the mirror's row, above the diagonal; one element at a time "
                                            "(row < col, N elements apart) in the diagonal's tiles"
                                      : "C[col][row] = acc[i][j] for row < col: a column of C, N elements apart",
-                       "output", kRecordStoreC});
+                       c_step_unit(), kRecordStoreC});
     return sites;
   }
   AccessSite a_store_site() const {
@@ -698,6 +698,12 @@ class RegtileModel final : public MappingModel {
   // AᵀA's blocks above the diagonal store C and its mirror as CW-wide vectors where N allows them
   // (the kernel's kAta && kVec branch); the diagonal's blocks store one element at a time.
   bool ata_vectors() const { return ata_ && vec_ && cw_ == kVecBytes / bytes(); }
+  // What one step of a C site stores: a vector of outputs, an output, or (AᵀA, whose diagonal
+  // tiles store one output a step and the others a vector) one store instruction.
+  std::string c_step_unit() const {
+    if (ata_vectors()) return "store";
+    return c_width() > 1 ? "vector of " + std::to_string(cw_) + " outputs" : "output";
+  }
   bool vector_epilogue(int bx, int by) const {
     if (!ata_vectors() || !block_active(bx, by)) return false;
     const BlockTile t = tile_of(bx, by);
