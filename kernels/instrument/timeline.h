@@ -21,6 +21,13 @@ namespace tilescope {
 inline constexpr const char* kTimelineProbeName = "tilescope::TimelineProbe";
 inline constexpr const char* kTimelineProbeHeader = "kernels/instrument/timeline_probe.cuh";
 
+// Where a block begins a run of slabs of one tile, where its runs are not whole tiles (stream-K).
+struct TimelineRun {
+  int first = 0;  // the block's slab that begins the run
+  int slab0 = 0;  // the tile's slab it is
+  int slabs = 0;  // in the run
+};
+
 // What a launch of a variant's timeline build looks like, from the variant (before the launch).
 struct TimelineLayout {
   int blocks = 0;          // of the launch (a persistent kernel: at most one per SM)
@@ -33,13 +40,18 @@ struct TimelineLayout {
   // `cluster` blocks: cluster c takes c, c + clusters, ...): tiles, or groups of `cluster` tiles.
   std::int64_t works = 0;
   int cluster = 1;
+  // Per block, its runs, where they may begin or end inside a tile (stream-K); empty: every block's
+  // tiles are slabs_per_tile slabs each.
+  std::vector<std::vector<TimelineRun>> runs;
 };
 
 // One slab on the host, in nanoseconds since the earliest block began; negative = not stamped.
 struct TimelineSlab {
-  int index = 0;  // the block's n-th slab
-  int stage = 0;  // n % stages
-  int tile = 0;   // the block's tile (0 = its first), n / slabs_per_tile
+  int index = 0;           // the block's n-th slab
+  int stage = 0;           // n % stages
+  int tile = 0;            // the block's tile (0 = its first; stream-K: its run), n / slabs_per_tile
+  int in_tile = 0;         // the slab's place in its tile: k from in_tile x slab depth
+  bool run_start = false;  // the first slab of the block's tile (or run)
   double issued = -1, arrived = -1;
   double started[kTimelineMaxConsumers] = {-1, -1, -1, -1};
   double done[kTimelineMaxConsumers] = {-1, -1, -1, -1};

@@ -583,8 +583,8 @@ class RegtileModel final : public MappingModel {
           const int per_k = (site == kReadAs ? p_.tm : p_.tn) / cw_;
           const int i = (step % per_k) * cw_, kk = (step / per_k) % p_.bk, slab = step / per_k / p_.bk;
           const std::int64_t buf = slab & 1;
-          a = site == kReadAs ? (buf * p_.bk * lda + kk * lda + (i / cw_) * (cw_ * ty_) + ty * cw_) * sz
-                              : (bs_base + buf * p_.bk * ldb + kk * ldb + (i / cw_) * (cw_ * tx_) + tx * cw_) * sz;
+          a = site == kReadAs ? (buf * p_.bk * lda + kk * lda + tile_row(i, ty)) * sz
+                              : (bs_base + buf * p_.bk * ldb + kk * ldb + tile_col(i, tx)) * sz;
           width = cw_;
           break;
         }
@@ -595,16 +595,14 @@ class RegtileModel final : public MappingModel {
             // CW row vectors of the mirror (recorded_order), all in or all out.
             const int r = step % cw_, chunk = step / cw_, jc = (chunk % (p_.tn / cw_)) * cw_;
             const int ic = (chunk / (p_.tn / cw_)) * cw_;
-            const std::int64_t row = m0 + (ic / cw_) * (cw_ * ty_) + ty * cw_;
-            const std::int64_t col = n0 + (jc / cw_) * (cw_ * tx_) + tx * cw_;
+            const std::int64_t row = m0 + tile_row(ic, ty), col = n0 + tile_col(jc, tx);
             width = cw_;
             if (row < s_.N && col < s_.N) a = (site == kStoreC ? (row + r) * s_.N + col : (col + r) * s_.N + row) * sz;
             break;
           }
           const int cwc = site == kStoreC ? c_width() : 1;
           const int i = step / (p_.tn / cwc), j = (step % (p_.tn / cwc)) * cwc;
-          const std::int64_t row = m0 + (i / cw_) * (cw_ * ty_) + ty * cw_ + i % cw_;
-          const std::int64_t col = n0 + (j / cw_) * (cw_ * tx_) + tx * cw_ + j % cw_;
+          const std::int64_t row = m0 + tile_row(i, ty), col = n0 + tile_col(j, tx);
           width = cwc;
           if (row >= s_.M || col >= s_.N) break;
           if (ata_ && row > col) break;
@@ -620,6 +618,12 @@ class RegtileModel final : public MappingModel {
       out->bytes = width * sz;
     }
   }
+
+  // The tile's row of accumulator row i of a thread in thread row ty, and the tile's column of
+  // accumulator column j of a thread in thread column tx: the thread's chunks of CW are CW x ty_
+  // (CW x tx_) apart, each thread's CW side by side (the kernel's thread -> C mapping).
+  int tile_row(int i, int ty) const { return (i / cw_) * (cw_ * ty_) + ty * cw_ + i % cw_; }
+  int tile_col(int j, int tx) const { return (j / cw_) * (cw_ * tx_) + tx * cw_ + j % cw_; }
 
   // AᵀA above the diagonal with vectors: per chunk of CW x CW accumulators, its CW stores of C
   // and then its CW stores of the mirror (one recording stream).

@@ -115,6 +115,12 @@ constexpr WgmmaParams kParams[] = {
      .tma_store = true,
      .c16 = true,
      .description = "C in the input type by TMA stores, in clusters of two"},
+    // Stream-K: 512 tiles at 4096 are 3.9 waves of 132 blocks; the last wave's slabs shared out evenly.
+    {.tma_store = true,
+     .c16 = true,
+     .stream_k = true,
+     .description = "C in the input type by TMA stores, stream-K: the last wave's tiles shared out slab by slab, "
+                    "so every SM ends together"},
     // The small sizes: 1024 has 32 tiles of 128 x 256 for 132 SMs, and 128 of 64 x 128 (one consumer).
     {.bm = 64,
      .bn = 128,
@@ -136,9 +142,10 @@ constexpr int kNumConfigs = sizeof(kParams) / sizeof(kParams[0]);
 
 // The kernel text's tile of row C.
 template <int C>
-using RowShape = WgShape<kParams[C].bm, kParams[C].bn, kParams[C].bk, kParams[C].n, kParams[C].stages,
-                         kParams[C].consumers, kParams[C].cluster, kParams[C].persistent, kParams[C].tma_store,
-                         kParams[C].register_sourced, kParams[C].band, kParams[C].c16, kParams[C].split>;
+using RowShape =
+    WgShape<kParams[C].bm, kParams[C].bn, kParams[C].bk, kParams[C].n, kParams[C].stages, kParams[C].consumers,
+            kParams[C].cluster, kParams[C].persistent, kParams[C].tma_store, kParams[C].register_sourced,
+            kParams[C].band, kParams[C].c16, kParams[C].split, kParams[C].stream_k>;
 
 // Copies a rows x cols matrix between leading dimensions (to give the TMA 16-byte aligned rows).
 template <typename T>
@@ -243,7 +250,7 @@ class PoolBuffer {
 // the tile would have more, _np for one block per tile, _st for C stored through shared memory by
 // the TMA, _c2 for clusters of two, _rs for B from the registers (register-sourced), _b4 for bands
 // of 4 block rows where the order's are not 8, _c16 for C stored in the 16-bit input type, _split2
-// for K split in two parts.
+// for K split in two parts, _sk for stream-K.
 std::string config_name(const WgmmaParams& p) {
   const int row = row_k(p.tf32 ? Precision::TF32 : Precision::F16);
   const int sliced = p.register_sourced ? p.bn : p.bm;
@@ -252,7 +259,7 @@ std::string config_name(const WgmmaParams& p) {
          (p.consumers * 64 != sliced ? "_w" + std::to_string(p.consumers) : "") + (p.persistent ? "" : "_np") +
          (p.tma_store ? "_st" : "") + (p.cluster > 1 ? "_c" + std::to_string(p.cluster) : "") +
          (p.register_sourced ? "_rs" : "") + (p.band != kGroupRows ? "_b" + std::to_string(p.band) : "") +
-         (p.c16 ? "_c16" : "") + (p.split > 1 ? "_split" + std::to_string(p.split) : "");
+         (p.c16 ? "_c16" : "") + (p.split > 1 ? "_split" + std::to_string(p.split) : "") + (p.stream_k ? "_sk" : "");
 }
 
 // ---- tensor maps ----------------------------------------------------------------------------------
@@ -360,6 +367,11 @@ const std::vector<TileParam> kTileParams = {
     {"split_k",
      "parts K is cut in, each a block's work (1 to 8; persistent=1, cluster_m=1): more blocks where C has too few "
      "tiles for the SMs; the last part of a tile adds the others' partial sums, left in a workspace, to its own"},
+    {"stream_k",
+     "1: stream-K (persistent=1, cluster_m=1, split_k=1): the tiles of the last, part-empty wave are cut in their "
+     "(tile, slab) iterations and every block takes an equal run of them, so no SM idles through a last wave of "
+     "whole tiles; a tile cut between blocks is finished by the one holding its first slab, which adds the others' "
+     "partial sums"},
 };
 
 TileValues values_of(const WgmmaParams& p) {
@@ -375,7 +387,8 @@ TileValues values_of(const WgmmaParams& p) {
           {"register_sourced", p.register_sourced ? 1 : 0},
           {"band", p.band},
           {"c16", p.c16 ? 1 : 0},
-          {"split_k", p.split}};
+          {"split_k", p.split},
+          {"stream_k", p.stream_k ? 1 : 0}};
 }
 
 // Booleans arrive as whole numbers: anything but 0 and 1 is refused (typed_refusal) before this
@@ -395,6 +408,7 @@ WgmmaParams params_of_values(const TileValues& v) {
   p.band = tile_value(v, "band", kGroupRows);
   p.c16 = tile_value(v, "c16", 0) != 0;
   p.split = tile_value(v, "split_k", 1);
+  p.stream_k = tile_value(v, "stream_k", 0) != 0;
   p.description = "a tile typed by the learner, compiled at run time";
   return p;
 }
@@ -433,15 +447,17 @@ const char* math_of(const WgmmaParams& p, bool any_type) {
   }();
   const Kind kind = p.register_sourced ? kRegisters : p.tf32 ? kTf32 : p.c16 ? kC16 : any_type ? kAnyType : kSixteen;
   const std::string& text = texts[kind][std::clamp(p.n / 64, 1, 4) - 1];
-  if (p.split == 1) return text.c_str();
-  // Split K: the words name the parts. Kept for the program's life (a set's strings never move).
+  if (p.split == 1 && !p.stream_k) return text.c_str();
+  // Split K and stream-K: the words name the pieces. Kept for the program's life (a set's strings never move).
   static std::mutex mutex;
   static std::set<std::string> split_texts;
   const std::lock_guard<std::mutex> lock(mutex);
-  return split_texts
-      .insert(text + "; K in " + std::to_string(p.split) +
-              " parts, a block each, the last adding the others' partial sums to its own")
-      .first->c_str();
+  const std::string pieces =
+      p.stream_k ? "; stream-K: the last wave's tiles cut in equal runs of k slabs, a block each, the block holding "
+                   "a tile's first slab adding the others' partial sums"
+                 : "; K in " + std::to_string(p.split) +
+                       " parts, a block each, the last adding the others' partial sums to its own";
+  return split_texts.insert(text + pieces).first->c_str();
 }
 
 // What a block does, for the window's sentence on the configuration (TileConfig::block_work):
@@ -449,6 +465,9 @@ const char* math_of(const WgmmaParams& p, bool any_type) {
 std::string block_work_of(const WgmmaParams& p) {
   if (!p.persistent) return "";
   const std::string tile = std::to_string(p.bm) + " x " + std::to_string(p.bn) + " tiles of C";
+  if (p.stream_k)
+    return "one per multiprocessor, each walking " + tile +
+           " one after another, then an equal run of the last tiles' k slabs, which may begin or end inside a tile";
   if (p.split == 1) return "one per multiprocessor, each walking " + tile + " one after another";
   return "one per multiprocessor, each walking parts of " + tile + " (K in " + std::to_string(p.split) +
          " parts) one after another";
@@ -482,7 +501,7 @@ std::string register_sourced_shape_refusal(const WgmmaParams& p) {
 // (shared memory, threads) are checked for every configuration by unsupported_reason().
 std::string typed_refusal(const TileValues& values, const WgmmaParams& p) {
   auto n = [](int v) { return std::to_string(v); };
-  for (const char* key : {"persistent", "tma_store", "register_sourced", "c16"})
+  for (const char* key : {"persistent", "tma_store", "register_sourced", "c16", "stream_k"})
     if (tile_value(values, key, 0) > 1) return std::string(key) + " = " + n(tile_value(values, key, 0)) + ": 0 or 1";
   if (p.band < 1) return "band = " + n(p.band) + ": a band holds at least one block row";
   if (p.consumers < 1 || p.consumers > kTimelineMaxConsumers)
@@ -519,6 +538,10 @@ std::string typed_refusal(const TileValues& values, const WgmmaParams& p) {
     return "split_k = " + n(p.split) +
            ": the last part of a tile waits for the others, so every part's block must be resident (persistent=1), "
            "each block alone (cluster_m=1); register_sourced=1 is not split";
+  if (p.stream_k && (p.split != 1 || !p.persistent || p.cluster != 1 || p.register_sourced))
+    return "stream_k = 1: a tile cut between blocks is finished by the block holding its first slab, which waits for "
+           "the others' sums, so every block must be resident (persistent=1), each alone (cluster_m=1), K not split "
+           "besides (split_k=1); register_sourced=1 is not cut";
   if (p.c16 && p.tma_store && p.bn % 128 != 0)
     return "bn = " + n(p.bn) +
            ": with c16=1 and tma_store=1, C leaves in boxes of 64 columns that take a consumer's two buffers in turn, "
@@ -564,7 +587,7 @@ std::string wgmma_kernel_name(const WgmmaParams& p, Precision q, bool ata, const
       kernel_name("WgShape", {std::to_string(p.bm), std::to_string(p.bn), std::to_string(p.bk), std::to_string(p.n),
                               std::to_string(p.stages), std::to_string(p.consumers), std::to_string(p.cluster),
                               cpp_bool(p.persistent), cpp_bool(p.tma_store), cpp_bool(p.register_sourced),
-                              std::to_string(p.band), cpp_bool(p.c16), std::to_string(p.split)});
+                              std::to_string(p.band), cpp_bool(p.c16), std::to_string(p.split), cpp_bool(p.stream_k)});
   return kernel_name("wgmma_tma_kernel", {precision_argument(q), shape, cpp_bool(ata), probe});
 }
 
@@ -621,15 +644,16 @@ KernelLaunchShape kernel_of_launch(const GemmArgs& g, int config_index) {
 }
 
 // ---- launching ------------------------------------------------------------------------------------
-// Split K's workspace for one launch (kernel text: SplitParts, join_parts): per tile, part but the
-// last and consumer warpgroup, a slot of bm x bn / consumers partial sums and its mark. Taken from
-// the stream's memory pool (kept between launches) and given back after the launch; the marks are
-// zeroed on the stream first, in the time. Nothing without a split.
+// The workspace of split K and stream-K for one launch (kernel text: SplitParts, join_parts,
+// join_runs): a slot of bm x bn / consumers partial sums and its mark per consumer warpgroup and per
+// tile and part but the last (split K), or per block (stream-K). Taken from the stream's memory pool
+// (kept between launches) and given back after the launch; the marks are zeroed on the stream first,
+// in the time. Nothing without them.
 class SplitWorkspace {
  public:
-  SplitWorkspace(const WgmmaParams& p, std::int64_t tiles, cudaStream_t stream) {
-    if (p.split == 1) return;
-    const std::int64_t slots = tiles * (p.split - 1) * p.consumers;
+  SplitWorkspace(const WgmmaParams& p, std::int64_t tiles, std::int64_t blocks, cudaStream_t stream) {
+    if (p.split == 1 && !p.stream_k) return;
+    const std::int64_t slots = (p.stream_k ? blocks : tiles * (p.split - 1)) * p.consumers;
     const std::size_t partial_bytes = static_cast<std::size_t>(slots) * p.bm * p.bn / p.consumers * sizeof(float);
     const std::size_t mark_bytes = static_cast<std::size_t>(slots) * sizeof(unsigned);
     memory_ = PoolBuffer(partial_bytes + mark_bytes, stream);
@@ -649,6 +673,11 @@ std::int64_t tile_count(const WgmmaParams& p, Problem problem, const Shape& s) {
                           static_cast<int>(ceil_div(s.N, p.bn)));
 }
 
+// The k slabs of one tile (split K: of one part).
+int slabs_per_tile(const WgmmaParams& p, const Shape& s) {
+  return part_slabs_of(s.K, p.bk, p.split);
+}
+
 // What the blocks share out: tiles (split K: each tile's parts), or for clusters groups of p.cluster
 // tiles one above the other.
 std::int64_t work_count(const WgmmaParams& p, Problem problem, const Shape& s) {
@@ -666,7 +695,8 @@ std::int64_t blocks_of(const WgmmaParams& p, const KernelLaunchShape& k, Problem
     int device = 0, sms = 1;
     CUDA_CHECK(cudaGetDevice(&device));
     CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-    return std::min<std::int64_t>(works, sms);
+    // Stream-K shares out slabs: every SM takes a run of at least one where there are enough.
+    return std::min<std::int64_t>(p.stream_k ? works * slabs_per_tile(p, s) : works, sms);
   }
   const int clusters = resident_clusters(k, p.cluster);
   if (clusters < 1)
@@ -712,13 +742,14 @@ void launch_with(const GemmArgs& g, int config_index, const Probe& probe) {
   bool vec_c = reinterpret_cast<std::uintptr_t>(g.c) % (2 * c_bytes) == 0 && s.N % 2 == 0;
   void* c = g.c;
   int M = static_cast<int>(s.M), N = static_cast<int>(s.N), K = static_cast<int>(s.K);
-  const SplitWorkspace workspace(p, tile_count(p, g.problem, s), g.stream);
+  const std::int64_t blocks = blocks_of(p, k, g.problem, s);
+  const SplitWorkspace workspace(p, tile_count(p, g.problem, s), blocks, g.stream);
   SplitParts parts = workspace.parts();
   Probe kernel_probe = probe;
   // What <<<...>>> does, written out so that a kernel compiled at run time launches the same way.
   void* args[] = {&a_map, &b_map, &c_map, &m_map, &use_c_map, &c, &M, &N, &K, &vec_c, &parts, &kernel_probe};
-  launch_kernel(k, checked_grid(blocks_of(p, k, g.problem, s), 1), dim3(static_cast<unsigned>(k.threads_per_block)),
-                args, g.stream, p.cluster);
+  launch_kernel(k, checked_grid(blocks, 1), dim3(static_cast<unsigned>(k.threads_per_block)), args, g.stream,
+                p.cluster);
 }
 
 struct WgmmaLaunch {
@@ -740,10 +771,22 @@ TimelineLayout wgmma_timeline_layout(const GemmArgs& g, int config_index) {
   out.stages = p.stages;
   out.consumers = p.consumers;
   out.cluster = p.cluster;
-  out.slabs_per_tile = part_slabs_of(g.shape.K, p.bk, p.split);  // of a part, split K
+  out.slabs_per_tile = slabs_per_tile(p, g.shape);  // of a part, split K
   out.slab_depth = p.bk;
   out.tiles = tile_count(p, g.problem, g.shape);
   out.works = work_count(p, g.problem, g.shape);
+  if (p.stream_k) {
+    // The runs of each block, walked as the kernel walks them (StreamShare).
+    const StreamShare share(static_cast<int>(out.tiles), out.slabs_per_tile, out.blocks);
+    out.runs.resize(static_cast<std::size_t>(out.blocks));
+    for (int b = 0; b < out.blocks; ++b) {
+      int n = 0;
+      for (WorkRun r = share.first_run(b); share.more(b, r); share.next_run(b, r)) {
+        out.runs[static_cast<std::size_t>(b)].push_back({n, r.slab0, r.slabs});
+        n += r.slabs;
+      }
+    }
+  }
   return out;
 }
 

@@ -65,6 +65,15 @@
 //   a workspace and mark it; the last waits for the marks, adds the sums to its own and stores C
 //   (join_parts). split_k times the blocks at work, for the price of a round trip of the partial
 //   sums through L2 (the mapping model and the trace count C's stores, not those).
+// Stream-K (stream_k, persistent blocks): where whole tiles leave the last wave's SMs idle (512
+//   tiles of 128 x 256 at 4096 are 3.9 waves of 132), the tiles of the last, part-empty wave are
+//   cut in their (tile, slab) iterations and every block takes an equal run of them after its whole
+//   tiles (StreamShare, kernels/core/stream_k.h). A run that begins inside a tile leaves its sums in
+//   its block's slot and marks it; the block holding the tile's first slab adds them and stores C
+//   (join_runs). Every SM finishes within a slab of the others, for the same round trip of partial
+//   sums as split K, paid by the last wave's tiles only. On an H100 it loses all the same: a whole
+//   wave's blocks walk K in step and share each slab in L2, a shared-out run starts wherever its
+//   share does, and the last wave's panels no longer fit the L2 together (docs/KERNELS.md).
 // C: from the registers straight to global memory (two neighbours per store), or, in the _st
 //   configurations, through shared memory: each consumer writes 64 x 32 boxes of its accumulators,
 //   128-byte swizzled, into a buffer of its own and one of its threads hands each box to the TMA,
@@ -101,7 +110,8 @@
 //   the input type against C in float (half the bytes; from the registers a row of four lanes fills
 //   only half a sector, through the boxes no bank conflict), each against cuBLAS writing C alike; split
 //   K against whole tiles where C has fewer tiles than the GPU has SMs, and in the timeline, each
-//   block's parts of half the slabs.
+//   block's parts of half the slabs; stream-K against whole tiles where the last wave is short, and
+//   in the timeline, the blocks ending together, their last runs cut inside tiles.
 // This file is the variant's kernel text, device-only: the build compiles it into the launch file
 // (06_wgmma_tma.cu: the compiled set, descriptor, tensor maps, launch, mapping model), and NVRTC
 // compiles it alone for sm_90a (a CPU test, and a tile a learner types, at run time).
@@ -148,9 +158,18 @@ struct WgmmaParams {
   // C has too few tiles for the SMs, more blocks share them. Every part but the last leaves its
   // partial sums in a workspace; the last adds them to its own and stores C (join_parts).
   int split = 1;
+  // Stream-K (persistent blocks, no clusters): the tiles of the last wave are cut in their (tile,
+  // slab) iterations and every block takes an equal run of them (StreamShare, kernels/core/stream_k.h),
+  // so that no SM idles through a last wave of whole tiles. A run may begin or end inside a tile:
+  // the block holding the tile's first slab adds the others' partial sums (join_runs).
+  bool stream_k = false;
   const char* description = "";
 };
 
+// What the producer warpgroup keeps (setmaxnreg): its one thread walks the block's work and issues
+// the boxes. The consumers take what it gives up, and the block holds only what it was launched
+// with (168 a thread for three warpgroups): at 48, two consumers could not get their 232 and the
+// kernel hung. (Stream-K's walk spills a few words of the producer's at 40: one thread's.)
 constexpr int kProducerRegisters = 40;
 // The TMA takes boxes of at most 256 elements per dimension, and a 128-byte swizzled box rows of
 // at most 128 bytes: one K-major box is 64 k deep for the 16-bit types, 32 for tf32.
@@ -232,11 +251,24 @@ enum WgmmaShared {
 
 // A tile: its values (the order of the typed keys), and what the code derives from them.
 template <int kBM, int kBN, int kBK, int kN, int kStages, int kConsumers, int kCluster, bool kPersistent,
-          bool kTmaStore, bool kRegisterSourced = false, int kBand = kGroupRows, bool kC16 = false, int kSplit = 1>
+          bool kTmaStore, bool kRegisterSourced = false, int kBand = kGroupRows, bool kC16 = false, int kSplit = 1,
+          bool kStreamK = false>
 struct WgShape {
-  static constexpr WgmmaParams p = {
-      kBM,   kBN,  kBK,   kN, kStages, kConsumers, kCluster, kPersistent, kTmaStore, /*tf32=*/false, kRegisterSourced,
-      kBand, kC16, kSplit};
+  static constexpr WgmmaParams p = {kBM,
+                                    kBN,
+                                    kBK,
+                                    kN,
+                                    kStages,
+                                    kConsumers,
+                                    kCluster,
+                                    kPersistent,
+                                    kTmaStore,
+                                    /*tf32=*/false,
+                                    kRegisterSourced,
+                                    kBand,
+                                    kC16,
+                                    kSplit,
+                                    kStreamK};
   static constexpr int kThreads = threads_of(p), kSlices = slices_of(p);
   static constexpr int kSliced = kRegisterSourced ? p.bn : p.bm;  // the side cut in 64-wide slices
   static constexpr int kSpan = slice_span_of(p);                  // the side each instruction's n runs along
@@ -261,6 +293,9 @@ struct WgShape {
                     (p.split == 1 || (p.persistent && p.cluster == 1 && !kRegisterSourced)),
                 "a split tile's last part waits for the others: every part's block must be resident (persistent), "
                 "each block alone, C not transposed (register_sourced)");
+  static_assert(!p.stream_k || (p.split == 1 && p.persistent && p.cluster == 1 && !kRegisterSourced),
+                "stream-K's runs wait for each other's partial sums: every block resident (persistent), each alone, C "
+                "not transposed (register_sourced), K not split besides");
 };
 
 // The tile's shared memory for input type Q (the kernel's first template argument): what the
@@ -305,11 +340,11 @@ __device__ __forceinline__ void produce(const Ring<S>& ring, const BlockWork<S, 
   // The A operand's matrix (the traced build counts what lies inside): gemm M x K, AᵀA K x N.
   const std::int64_t a_width = kAta ? work.N : work.K, a_height = kAta ? work.K : work.M;
   RingCursor<p.stages> at;
-  for (int w = work.first; w < work.works; w += work.step) {
-    const BlockTile tile = work.tile(w);
+  for (WorkRun r = work.begin(); work.more(r); work.next(r)) {
+    const BlockTile tile = work.tile(r.tile);
     const int row0 = tile.row * p.bm, col0 = tile.col * p.bn;
-    for (int i = 0; i < work.part_slabs; ++i) {
-      const int slab = work.first_slab(w) + i;
+    for (int i = 0; i < r.slabs; ++i) {
+      const int slab = r.slab0 + i;
       mbarrier_wait_parity(&ring.empty[at.stage], at.phase ^ 1);  // the consumers are done with this stage
       probe.issued(at.n);
       unsigned char* const a_tile = ring.a_tile(at.stage);
@@ -389,8 +424,8 @@ __device__ __forceinline__ void produce(const Ring<S>& ring, const BlockWork<S, 
 template <typename S, bool kAta, typename Probe>
 __device__ __forceinline__ void observe(const Ring<S>& ring, const BlockWork<S, kAta>& work, const Probe& probe) {
   RingCursor<S::p.stages> at;
-  for (int w = work.first; w < work.works; w += work.step)
-    for (int slab = 0; slab < work.part_slabs; ++slab) {
+  for (WorkRun r = work.begin(); work.more(r); work.next(r))
+    for (int slab = 0; slab < r.slabs; ++slab) {
       mbarrier_wait_parity(&ring.full[at.stage], at.phase);
       probe.arrived(at.n);
       mbarrier_arrive(&ring.empty[at.stage]);
@@ -458,14 +493,14 @@ __device__ __forceinline__ void free_stage(const Ring<S>& ring, const BlockWork<
 // slab are always in flight while the warpgroup waits for the next.
 template <Precision P, typename S, bool kAta, typename Probe>
 __device__ __forceinline__ void consume(const Ring<S>& ring, const BlockWork<S, kAta>& work, const ConsumerThread& me,
-                                        RingCursor<S::p.stages>& at, float (&acc)[S::kSlices][S::kAcc],
+                                        int slabs, RingCursor<S::p.stages>& at, float (&acc)[S::kSlices][S::kAcc],
                                         const Probe& probe) {
 #pragma unroll
   for (int sl = 0; sl < S::kSlices; ++sl)
 #pragma unroll
     for (int i = 0; i < S::kAcc; ++i) acc[sl][i] = 0.0f;
   int previous = -1;
-  for (int slab = 0; slab < work.part_slabs; ++slab) {
+  for (int slab = 0; slab < slabs; ++slab) {
     mbarrier_wait_parity(&ring.full[at.stage], at.phase);  // the TMA has delivered this stage
     if (me.leader) probe.started(me.group, at.n);
     multiply_stage<P, S, kAta>(ring.a_tile(at.stage), ring.b_tile(at.stage), me.group, acc);
@@ -562,7 +597,7 @@ __device__ __forceinline__ void multiply_stage_registers(const unsigned char* a_
 // read while this slab's products run, make ptxas serialise the instructions: slower.)
 template <typename S, bool kAta, typename Probe>
 __device__ __forceinline__ void consume_registers(const Ring<S>& ring, const BlockWork<S, kAta>& work,
-                                                  const ConsumerThread& me, RingCursor<S::p.stages>& at,
+                                                  const ConsumerThread& me, int slabs, RingCursor<S::p.stages>& at,
                                                   float (&acc)[S::kSlices][S::kAcc], const Probe& probe) {
 #pragma unroll
   for (int sl = 0; sl < S::kSlices; ++sl)
@@ -570,7 +605,7 @@ __device__ __forceinline__ void consume_registers(const Ring<S>& ring, const Blo
     for (int i = 0; i < S::kAcc; ++i) acc[sl][i] = 0.0f;
   const FragmentPlaces<S> places(me);
   BFragments<S> f;
-  for (int slab = 0; slab < work.part_slabs; ++slab) {
+  for (int slab = 0; slab < slabs; ++slab) {
     mbarrier_wait_parity(&ring.full[at.stage], at.phase);  // the TMA has delivered this stage
     if (me.leader) probe.started(me.group, at.n);
     load_b_fragments(ring.b_tile(at.stage), places, f, probe);
@@ -583,46 +618,91 @@ __device__ __forceinline__ void consume_registers(const Ring<S>& ring, const Blo
   }
 }
 
-// ---- split K: the parts of a tile meet ------------------------------------------------------------
-// A part before the last writes its group's partial sums into its slot of the workspace
+// ---- split K and stream-K: the pieces of a tile meet -----------------------------------------------
+// A piece that does not store C writes its group's partial sums into its slot of the workspace
 // (accumulator i of the group's thread t at i * 128 + t: each store is a warp's 128 contiguous
-// bytes), and the group's leader then marks the slot. The last part's leader waits for every mark of
-// its group; then the group adds the slots to its own sums (read from L2: the other SM's writes
-// never reached this one's L1) and stores C. Every block is resident (persistent blocks, one per
-// SM), and the last part of a tile is the last of its works, which the blocks take in order: every
-// part it waits for is running or done. True: this part is the last, and C is to be stored.
-template <typename S, bool kAta>
-__device__ __forceinline__ bool join_parts(float (&acc)[S::kSlices][S::kAcc], int w, const BlockWork<S, kAta>& work,
-                                           const ConsumerThread& me, const SplitParts& parts) {
-  constexpr WgmmaParams p = S::p;
+// bytes), and the group's leader then marks the slot. The piece that stores C waits, in its leader,
+// for each mark of its group; then the group adds the slots to its own sums (read from L2: the other
+// SM's writes never reached this one's L1) and stores C. Every block is resident (persistent blocks,
+// one per SM), and every piece waited for comes before anything its block waits for: it is running
+// or done.
+template <typename S>
+__device__ __forceinline__ void leave_partials(const float (&acc)[S::kSlices][S::kAcc], const ConsumerThread& me,
+                                               const SplitParts& parts, std::int64_t slot) {
   constexpr int kSlot = 128 * S::kSlices * S::kAcc;
-  const int part = work.part(w), t = me.warp * 32 + me.lane;
-  const std::int64_t first_slot = (static_cast<std::int64_t>(work.tile_index(w)) * (p.split - 1)) * p.consumers;
+  float* const out = parts.partials + slot * kSlot + me.warp * 32 + me.lane;
+#pragma unroll
+  for (int sl = 0; sl < S::kSlices; ++sl)
+#pragma unroll
+    for (int i = 0; i < S::kAcc; ++i) out[(sl * S::kAcc + i) * 128] = acc[sl][i];
+  named_barrier_sync(1 + me.group, 128);  // the group's writes, ordered before the leader's mark
+  if (me.leader) store_release_gpu(parts.marks + slot, 1);
+}
+
+// The leader's wait for a slot's mark (the group then meets at a named barrier before reading).
+__device__ __forceinline__ void wait_for_mark(const SplitParts& parts, std::int64_t slot) {
+  for (long spins = 0; load_acquire_gpu(parts.marks + slot) == 0; ++spins) {
+    if (spins > (1L << 26)) __trap();  // seconds: a piece that never ran (its block was not resident)
+    sleep_ns(64);
+  }
+}
+
+template <typename S>
+__device__ __forceinline__ void add_partials(float (&acc)[S::kSlices][S::kAcc], const ConsumerThread& me,
+                                             const SplitParts& parts, std::int64_t slot) {
+  constexpr int kSlot = 128 * S::kSlices * S::kAcc;
+  const float* const in = parts.partials + slot * kSlot + me.warp * 32 + me.lane;
+#pragma unroll
+  for (int sl = 0; sl < S::kSlices; ++sl)
+#pragma unroll
+    for (int i = 0; i < S::kAcc; ++i) acc[sl][i] += load_l2(in + (sl * S::kAcc + i) * 128);
+}
+
+// Split K: the parts before the last leave their sums; the last adds them. The last part of a tile
+// is the last of its works, which the blocks take in order. True: this part stores C.
+template <typename S, bool kAta>
+__device__ __forceinline__ bool join_parts(float (&acc)[S::kSlices][S::kAcc], const WorkRun& r,
+                                           const BlockWork<S, kAta>& work, const ConsumerThread& me,
+                                           const SplitParts& parts) {
+  constexpr WgmmaParams p = S::p;
+  const int part = r.w % p.split;
+  const std::int64_t first_slot = (static_cast<std::int64_t>(r.tile) * (p.split - 1)) * p.consumers;
   auto slot = [&](int q) { return first_slot + static_cast<std::int64_t>(q) * p.consumers + me.group; };
   if (part < p.split - 1) {
-    float* const out = parts.partials + slot(part) * kSlot + t;
-#pragma unroll
-    for (int sl = 0; sl < S::kSlices; ++sl)
-#pragma unroll
-      for (int i = 0; i < S::kAcc; ++i) out[(sl * S::kAcc + i) * 128] = acc[sl][i];
-    named_barrier_sync(1 + me.group, 128);  // the group's writes, ordered before the leader's mark
-    if (me.leader) store_release_gpu(parts.marks + slot(part), 1);
+    leave_partials<S>(acc, me, parts, slot(part));
     return false;
   }
   if (me.leader)
-    for (int q = 0; q < p.split - 1; ++q)
-      for (long spins = 0; load_acquire_gpu(parts.marks + slot(q)) == 0; ++spins) {
-        if (spins > (1L << 26)) __trap();  // seconds: a part that never ran (its block was not resident)
-        sleep_ns(64);
-      }
+    for (int q = 0; q < p.split - 1; ++q) wait_for_mark(parts, slot(q));
   named_barrier_sync(1 + me.group, 128);  // every mark seen: the slots are complete
-  for (int q = 0; q < p.split - 1; ++q) {
-    const float* const in = parts.partials + slot(q) * kSlot + t;
-#pragma unroll
-    for (int sl = 0; sl < S::kSlices; ++sl)
-#pragma unroll
-      for (int i = 0; i < S::kAcc; ++i) acc[sl][i] += load_l2(in + (sl * S::kAcc + i) * 128);
+  for (int q = 0; q < p.split - 1; ++q) add_partials<S>(acc, me, parts, slot(q));
+  return true;
+}
+
+// Stream-K: a run that begins inside its tile leaves its sums in its block's slot (only a block's
+// first shared-out run can); the run that holds the tile's first slab adds those of the blocks after
+// it whose runs hold the rest (StreamShare::block_of; each such run is its block's first shared-out
+// one, after whole tiles only, before anything its block waits for) and stores C. A whole tile
+// stores C at once. True: this run stores C.
+template <typename S, bool kAta>
+__device__ __forceinline__ bool join_runs(float (&acc)[S::kSlices][S::kAcc], const WorkRun& r,
+                                          const BlockWork<S, kAta>& work, const ConsumerThread& me,
+                                          const SplitParts& parts) {
+  constexpr int kGroups = S::p.consumers;
+  const int block = work.first;
+  auto slot = [&](int b) { return static_cast<std::int64_t>(b) * kGroups + me.group; };
+  if (!work.starts_tile(r)) {
+    leave_partials<S>(acc, me, parts, slot(block));
+    return false;
   }
+  if (work.ends_tile(r)) return true;
+  const int last = work.share.block_of(r.it + work.slabs - 1);
+  if (me.leader)
+    for (int b = block + 1; b <= last; ++b)
+      if (work.share.begin(b) < work.share.begin(b + 1)) wait_for_mark(parts, slot(b));
+  named_barrier_sync(1 + me.group, 128);  // every mark seen: the slots are complete
+  for (int b = block + 1; b <= last; ++b)
+    if (work.share.begin(b) < work.share.begin(b + 1)) add_partials<S>(acc, me, parts, slot(b));
   return true;
 }
 
@@ -884,16 +964,19 @@ __global__ void __launch_bounds__(Shape::kThreads, 1)
     RingCursor<p.stages> at;
     int boxes = 0;  // C boxes this group staged: gemm's buffers take turns
     float acc[S::kSlices][S::kAcc];
-    for (int w = work.first; w < work.works; w += work.step) {
-      const BlockTile tile = work.tile(w);
-      // The traced build names the tile's block of the model: one per tile (a split's last part).
-      probe.at_block(work.tile_index(w) * p.cluster + static_cast<int>(work.rank));
+    for (WorkRun r = work.begin(); work.more(r); work.next(r)) {
+      const BlockTile tile = work.tile(r.tile);
+      // The traced build names the tile's block of the model: one per tile (the block that stores it).
+      probe.at_block(r.tile * p.cluster + static_cast<int>(work.rank));
       if constexpr (S::kRegisterSourced)
-        consume_registers(ring, work, me, at, acc, probe);
+        consume_registers(ring, work, me, r.slabs, at, acc, probe);
       else
-        consume<P>(ring, work, me, at, acc, probe);
+        consume<P>(ring, work, me, r.slabs, at, acc, probe);
       if constexpr (p.split > 1) {
-        if (!join_parts(acc, w, work, me, parts)) continue;
+        if (!join_parts(acc, r, work, me, parts)) continue;
+      }
+      if constexpr (p.stream_k) {
+        if (!join_runs(acc, r, work, me, parts)) continue;
       }
       store_tile(acc, tile, me, work, out, ring.c_boxes, boxes, probe);
     }

@@ -7,6 +7,7 @@
 
 #include "kernels/core/block_order.h"
 #include "kernels/core/gemm_basics.h"
+#include "kernels/core/stream_k.h"
 #include "kernels/ptx/device_types.cuh"
 #include "kernels/ptx/wgmma_ptx.cuh"
 
@@ -62,14 +63,17 @@ __host__ __device__ constexpr int part_slabs_of(std::int64_t k, int bk, int spli
 // block rows of one block column in that order, the block taking the group's row of its rank. A block takes works
 // first, first + step, ... below `works`: one, or for the persistent configurations every grid-th.
 // Split K (p.split parts): work w is part w % split of tile w / split, `part_slabs` slabs from slab
-// part * part_slabs on. Every part has as many (the last one's slabs past `slabs` are zeros), so a
-// block's slab n is of its work n / part_slabs, as without a split.
+// part * part_slabs on. Every part has as many (the last one's slabs past `slabs` are zeros).
+// Stream-K: the whole tiles as above, then the block's run of the shared-out iterations (StreamShare),
+// cut where it crosses into the next tile. The producer, the observer and each consumer walk the
+// runs alike: for (WorkRun r = work.begin(); work.more(r); work.next(r)).
 template <typename S, bool kAta>
 struct BlockWork {
   int M, N, K;
   int grid_m, grid_n;
   unsigned rank;  // the block's rank in its cluster (0 without clusters)
   int group_rows, works, first, step, slabs, part_slabs;
+  StreamShare share;  // stream-K's (unused without it)
 
   __device__ __forceinline__ BlockWork(int m, int n, int k, int k_end)
       : M(m),
@@ -84,24 +88,60 @@ struct BlockWork {
         first(static_cast<int>(blockIdx.x) / S::p.cluster),
         step(S::p.persistent ? static_cast<int>(gridDim.x) / S::p.cluster : works),
         slabs(static_cast<int>(ceil_div(k_end, S::p.bk))),
-        part_slabs(part_slabs_of(k_end, S::p.bk, S::p.split)) {}
+        part_slabs(part_slabs_of(k_end, S::p.bk, S::p.split)) {
+    if constexpr (S::p.stream_k) share = StreamShare(works, slabs, step);
+  }
 
-  // The tile of work w, and (split K) its part and the part's first slab.
-  __device__ __forceinline__ int tile_index(int w) const { return w / S::p.split; }
-  __device__ __forceinline__ int part(int w) const { return w % S::p.split; }
-  __device__ __forceinline__ int first_slab(int w) const { return part(w) * part_slabs; }
-  __device__ __forceinline__ BlockTile tile(int w) const {
-    if (S::p.cluster == 1) return block_tile(kAta, tile_index(w), grid_m, grid_n, S::p.band);
-    const BlockTile group = gemm_block_tile(w, group_rows, grid_n, S::p.band);
+  // The block's runs in turn.
+  __device__ __forceinline__ WorkRun begin() const {
+    if constexpr (S::p.stream_k) return share.first_run(first);
+    WorkRun r;
+    r.w = first;
+    whole_run(r);
+    return r;
+  }
+  __device__ __forceinline__ bool more(const WorkRun& r) const {
+    if constexpr (S::p.stream_k) return share.more(first, r);
+    return r.w < works;
+  }
+  __device__ __forceinline__ void next(WorkRun& r) const {
+    if constexpr (S::p.stream_k) {
+      share.next_run(first, r);
+    } else {
+      r.w += step;
+      whole_run(r);
+    }
+  }
+  // Where a stream-K run takes the shared-out iterations of its tile: from the tile's first iteration
+  // (the block that adds the others' sums) or from inside it.
+  __device__ __forceinline__ bool starts_tile(const WorkRun& r) const { return r.slab0 == 0; }
+  __device__ __forceinline__ bool ends_tile(const WorkRun& r) const { return r.slab0 + r.slabs == slabs; }
+
+  __device__ __forceinline__ BlockTile tile(int index) const {
+    if (S::p.cluster == 1) return block_tile(kAta, index, grid_m, grid_n, S::p.band);
+    const BlockTile group = gemm_block_tile(index, group_rows, grid_n, S::p.band);
     return BlockTile{group.row * S::p.cluster + static_cast<int>(rank), group.col};
   }
   // The slabs this block goes through, for the timeline's last stamp.
-  __device__ __forceinline__ int block_slabs() const { return part_slabs * ((works - first + step - 1) / step); }
+  __device__ __forceinline__ int block_slabs() const {
+    if constexpr (S::p.stream_k) return share.block_slabs(first);
+    return part_slabs * ((works - first + step - 1) / step);
+  }
+
+ private:
+  // Work r.w's tile and slabs (split K: its part's).
+  __device__ __forceinline__ void whole_run(WorkRun& r) const {
+    r.tile = r.w / S::p.split;
+    r.slab0 = (r.w % S::p.split) * part_slabs;
+    r.slabs = part_slabs;
+  }
 };
 
-// Split K's workspace (the launch allocates it; unused without a split): per tile, per part but the
-// last and per consumer warpgroup, a slot of the group's partial sums (128 threads x their
-// accumulators) and its mark, 0 until the slot is filled (the launch zeroes the marks first).
+// The workspace of split K and stream-K (the launch allocates it; unused without them): slots of a
+// consumer warpgroup's partial sums (128 threads x their accumulators), each with its mark, 0 until
+// the slot is filled (the launch zeroes the marks first). Split K: per tile, per part but the last and
+// per consumer warpgroup; stream-K: per block and consumer warpgroup (a block's first shared-out run
+// is the only one that may begin inside a tile).
 struct SplitParts {
   float* partials;
   unsigned* marks;

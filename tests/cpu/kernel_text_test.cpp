@@ -229,27 +229,34 @@ TEST(KernelTexts, TypedWgmmaTilesCompileWithNvrtc) {
       typed_cluster_kernel(),
       {
           {"bm=128,bn=256,bk=128,wgmma_n=128,stages=2,consumers=2,cluster_m=4,persistent=0,tma_store=1,"
-           "register_sourced=0,band=8,c16=1,split_k=1",
+           "register_sourced=0,band=8,c16=1,split_k=1,stream_k=0",
            Precision::BF16, Problem::Gemm},
           {"bm=128,bn=128,bk=64,wgmma_n=128,stages=4,consumers=1,cluster_m=1,persistent=1,tma_store=1,"
-           "register_sourced=0,band=8,c16=0,split_k=1",
+           "register_sourced=0,band=8,c16=0,split_k=1,stream_k=0",
            Precision::F16, Problem::Ata},
           {"bm=256,bn=128,bk=64,wgmma_n=128,stages=2,consumers=4,cluster_m=2,persistent=1,tma_store=0,"
-           "register_sourced=0,band=8,c16=1,split_k=1",
+           "register_sourced=0,band=8,c16=1,split_k=1,stream_k=0",
            Precision::F16, Problem::Gemm},
           {"bm=192,bn=192,bk=128,wgmma_n=192,stages=2,consumers=3,cluster_m=3,persistent=1,tma_store=1,"
-           "register_sourced=0,band=8,c16=0,split_k=1",
+           "register_sourced=0,band=8,c16=0,split_k=1,stream_k=0",
            Precision::BF16, Problem::Gemm},
           {"bm=256,bn=128,bk=32,wgmma_n=128,stages=3,consumers=2,cluster_m=1,persistent=0,tma_store=0,"
-           "register_sourced=1,band=2,c16=0,split_k=1",
+           "register_sourced=1,band=2,c16=0,split_k=1,stream_k=0",
            Precision::TF32, Problem::Gemm},
           // Split K, and the m64n64 instruction.
           {"bm=192,bn=192,bk=64,wgmma_n=192,stages=3,consumers=3,cluster_m=1,persistent=1,tma_store=1,"
-           "register_sourced=0,band=8,c16=0,split_k=2",
+           "register_sourced=0,band=8,c16=0,split_k=2,stream_k=0",
            Precision::BF16, Problem::Ata},
           {"bm=128,bn=256,bk=64,wgmma_n=64,stages=4,consumers=2,cluster_m=1,persistent=1,tma_store=0,"
-           "register_sourced=0,band=8,c16=1,split_k=3",
+           "register_sourced=0,band=8,c16=1,split_k=3,stream_k=0",
            Precision::F16, Problem::Gemm},
+          // Stream-K, gemm and AᵀA.
+          {"bm=128,bn=256,bk=64,wgmma_n=256,stages=4,consumers=2,cluster_m=1,persistent=1,tma_store=1,"
+           "register_sourced=0,band=8,c16=1,split_k=1,stream_k=1",
+           Precision::BF16, Problem::Gemm},
+          {"bm=128,bn=128,bk=64,wgmma_n=128,stages=5,consumers=2,cluster_m=1,persistent=1,tma_store=0,"
+           "register_sourced=0,band=8,c16=0,split_k=1,stream_k=1",
+           Precision::F16, Problem::Ata},
       });
 }
 

@@ -28,7 +28,7 @@ using testing::refusal;
 TEST(TypedWgmmaTiles, TakesTheKernelTextsParameters) {
   EXPECT_EQ(testing::param_keys(testing::typed_cluster_kernel()),
             (std::vector<std::string>{"bm", "bn", "bk", "wgmma_n", "stages", "consumers", "cluster_m", "persistent",
-                                      "tma_store", "register_sourced", "band", "c16", "split_k"}));
+                                      "tma_store", "register_sourced", "band", "c16", "split_k", "stream_k"}));
 }
 
 // Each row typed refuses the cases the row refuses, but one: a compiled row is built for one
@@ -76,11 +76,18 @@ TEST(TypedWgmmaTiles, TheNameExpressionCarriesEveryValue) {
       accepted(v, "bm=128,bn=256,bk=128,wgmma_n=128,stages=2,consumers=2,cluster_m=4,persistent=0,tma_store=1,c16=1");
   const std::vector<std::string> names = v.kernel_names(typed, v.precisions.front(), Problem::Gemm);
   ASSERT_EQ(names.size(), 1u);
-  EXPECT_TRUE(contains(names[0], "WgShape<128, 256, 128, 128, 2, 2, 4, false, true, false, 8, true, 1>")) << names[0];
+  EXPECT_TRUE(contains(names[0], "WgShape<128, 256, 128, 128, 2, 2, 4, false, true, false, 8, true, 1, false>"))
+      << names[0];
   const TileConfig split = accepted(v, "split_k=3,cluster_m=1");
   const std::vector<std::string> split_names = v.kernel_names(split, v.precisions.front(), Problem::Gemm);
   ASSERT_EQ(split_names.size(), 1u);
-  EXPECT_TRUE(contains(split_names[0], ", 3>")) << split_names[0];
+  EXPECT_TRUE(contains(split_names[0], ", 3, false>")) << split_names[0];
+  const TileConfig stream = accepted(v, "stream_k=1,cluster_m=1");
+  const std::vector<std::string> stream_names = v.kernel_names(stream, v.precisions.front(), Problem::Gemm);
+  ASSERT_EQ(stream_names.size(), 1u);
+  EXPECT_TRUE(contains(stream_names[0], ", 1, true>")) << stream_names[0];
+  EXPECT_TRUE(contains(stream.math, "stream-K")) << stream.math;
+  EXPECT_TRUE(contains(stream.block_work, "an equal run of the last tiles' k slabs")) << stream.block_work;
   // The arithmetic's words say so.
   EXPECT_TRUE(contains(split.math, "K in 3 parts")) << split.math;
   EXPECT_FALSE(contains(typed.math, "parts")) << typed.math;
@@ -134,6 +141,11 @@ TEST(TypedWgmmaTiles, RefusesWhatTheKernelTextCannotTake) {
   expect_refusal(v, "split_k=9", "1 to 8 parts");
   expect_refusal(v, "split_k=2,cluster_m=1,persistent=0", "persistent=1");
   expect_refusal(v, "split_k=2,cluster_m=2", "cluster_m=1");
+  // Stream-K: a switch, every block resident and alone, K not split besides.
+  expect_refusal(v, "stream_k=2", "0 or 1");
+  expect_refusal(v, "stream_k=1,cluster_m=1,persistent=0", "persistent=1");
+  expect_refusal(v, "stream_k=1,cluster_m=2", "cluster_m=1");
+  expect_refusal(v, "stream_k=1,cluster_m=1,split_k=2", "split_k=1");
 }
 
 TEST(TypedWgmmaTiles, AcceptsTilesTheCompiledSetDoesNotHave) {

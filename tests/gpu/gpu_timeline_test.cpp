@@ -62,8 +62,13 @@ TEST(GpuTimeline, StampsEverySlabInAnOrderTheBarriersAllow) {
             bool overlapped = false;
             for (const TimelineBlock& b : r.blocks) {
               const int cluster = r.layout.cluster;
-              const int slabs = tiles_of_block(b.block / cluster, r.layout.blocks / cluster, r.layout.works) *
-                                r.layout.slabs_per_tile;
+              int slabs = tiles_of_block(b.block / cluster, r.layout.blocks / cluster, r.layout.works) *
+                          r.layout.slabs_per_tile;
+              // Stream-K: the block's runs, as the layout walks them.
+              if (!r.layout.runs.empty()) {
+                slabs = 0;
+                for (const TimelineRun& run : r.layout.runs[static_cast<std::size_t>(b.block)]) slabs += run.slabs;
+              }
               ASSERT_EQ(b.slabs_total, slabs) << "block " << b.block;
               ASSERT_EQ(static_cast<int>(b.slabs.size()), std::min(slabs, records));
               EXPECT_EQ(timeline_order_violation(b, r.layout), "");
@@ -72,8 +77,12 @@ TEST(GpuTimeline, StampsEverySlabInAnOrderTheBarriersAllow) {
               }
               EXPECT_LE(b.begin, b.end);
             }
-            // Two or more slabs in a block: the producer runs ahead of the consumers.
-            if (r.layout.slabs_per_tile > 1) {
+            // Two or more slabs in a tile (stream-K: in a run) of a block: the producer runs ahead of
+            // the consumers.
+            bool long_run = r.layout.runs.empty() && r.layout.slabs_per_tile > 1;
+            for (const std::vector<TimelineRun>& runs : r.layout.runs)
+              for (const TimelineRun& run : runs) long_run = long_run || run.slabs > 1;
+            if (long_run) {
               EXPECT_TRUE(overlapped);
             }
             ++checked;

@@ -35,35 +35,43 @@ class TypedTileSamples : public ::testing::Environment {
     for (const VariantDescriptor* v : variant_registry()) {
       for (const std::string& name : tilescope::testing::typed_tile_samples(*v, kSamplesPerVariant, 2026, limits))
         std::cout << "typed tile " << v->id << ":" << name << "\n";
-      add_split_tiles(*v, limits);
+      add_cut_tiles(*v, limits);
     }
   }
 
  private:
-  // Split K, where a variant's tiles take it: the default configuration cut in 2 and 3 parts, and
-  // the first configuration that computes AᵀA cut in 2 (with C in the input type, where one of
-  // those stores C so), each proved as every configuration is.
-  static void add_split_tiles(const VariantDescriptor& v, const DeviceLimits& limits) {
-    if (!tilescope::testing::has_tile_param(v, "split_k")) return;
+  // Split K and stream-K, where a variant's tiles take them: the default configuration cut in 2 and
+  // 3 parts and shared out by stream-K, and the first configuration that computes AᵀA (and the first
+  // with C in the input type, where one stores C so) cut in 2 and shared out, each proved as every
+  // configuration is.
+  static void add_cut_tiles(const VariantDescriptor& v, const DeviceLimits& limits) {
+    const bool split = tilescope::testing::has_tile_param(v, "split_k"),
+               stream = tilescope::testing::has_tile_param(v, "stream_k");
+    if (!split && !stream) return;
     std::vector<TileValues> tiles;
-    for (int parts : {2, 3}) tiles.push_back(with_split(v.tile_values_of(v.configs[v.default_config]), parts));
+    auto cut = [&](const TileValues& values, std::initializer_list<int> parts) {
+      if (split)
+        for (int n : parts) tiles.push_back(with_pieces(values, "split_k", n));
+      if (stream) tiles.push_back(with_pieces(values, "stream_k", 1));
+    };
+    cut(v.tile_values_of(v.configs[v.default_config]), {2, 3});
     const Precision q = v.precisions.front();
     bool ata = false, narrow = false;
     for (const TileConfig& c : v.configs) {
       if (!ata && v.refuses(Problem::Ata, q, c).empty()) {
         ata = true;
-        tiles.push_back(with_split(v.tile_values_of(c), 2));
+        cut(v.tile_values_of(c), {2});
       }
       if (!narrow && c.c_in_input_type) {
         narrow = true;
-        tiles.push_back(with_split(v.tile_values_of(c), 2));
+        cut(v.tile_values_of(c), {2});
       }
     }
     for (const TileValues& values : tiles) {
       TileConfig cfg;
       std::string why;
       if (!typed_tile_config(v, values, &cfg, &why)) {
-        std::cout << "split tile of " << v.id << " refused: " << why << "\n";
+        std::cout << "split or stream-K tile of " << v.id << " refused: " << why << "\n";
         continue;
       }
       const int index = add_typed_config(v, cfg);
@@ -71,11 +79,13 @@ class TypedTileSamples : public ::testing::Environment {
         std::cout << "typed tile " << v.id << ":" << cfg.name << "\n";
     }
   }
-  static TileValues with_split(TileValues values, int parts) {
-    for (auto& [key, value] : values) {
-      if (key == "split_k") value = parts;
-      if (key == "cluster_m") value = 1;
-      if (key == "persistent") value = 1;
+  // The values with `key` set (split K's parts, or stream-K on), each block alone and persistent, as
+  // both need; the other of the two off.
+  static TileValues with_pieces(TileValues values, const std::string& key, int value) {
+    for (auto& [k, v] : values) {
+      if (k == "split_k" || k == "stream_k") v = k == key ? value : (k == "split_k" ? 1 : 0);
+      if (k == "cluster_m") v = 1;
+      if (k == "persistent") v = 1;
     }
     return values;
   }

@@ -44,7 +44,7 @@ void shadowed_text(ImDrawList* dl, float size, ImVec2 at, const char* text) {
 std::string slab_place(const TimelineSlab& s, const TimelineLayout& l) {
   char buf[160];
   const int spt = std::max(1, l.slabs_per_tile);
-  const int in_tile = s.index % spt;
+  const int in_tile = s.in_tile;
   if (l.slab_depth > 0)
     std::snprintf(buf, sizeof buf, "tile %d, its slab %d of %d (k %d ... %d)", s.tile, in_tile, spt,
                   in_tile * l.slab_depth, (in_tile + 1) * l.slab_depth - 1);
@@ -119,8 +119,17 @@ void TimelineView::draw() {
   draw_controls();
   draw_summary_line();
   // Open at first; a teacher who has said it once closes it and the bars get its room.
-  if (ImGui::CollapsingHeader("What the picture shows", ImGuiTreeNodeFlags_DefaultOpen))
+  if (ImGui::CollapsingHeader("What the picture shows", ImGuiTreeNodeFlags_DefaultOpen)) {
     draw_explanation(result_->layout.stages, consumers_of(result_->layout));
+    if (!result_->layout.runs.empty()) {
+      ImGui::PushTextWrapPos(0);
+      ImGui::TextWrapped(
+          "Stream-K: after its whole tiles each block takes an equal run of the last wave's slabs, which may begin "
+          "or end inside a tile; a white line marks where each run begins. There the block left its partial sums "
+          "for the block holding the tile's first slab, or waited for the others' and added them, before its C.");
+      ImGui::PopTextWrapPos();
+    }
+  }
   if (!first_violation_.empty()) {
     ImGui::PushTextWrapPos(0);
     ImGui::TextColored(ImVec4(1, 0.6f, 0.25f, 1),
@@ -219,7 +228,7 @@ void TimelineView::draw_legend() const {
   entry(
       false, 6,
       [&](ImVec2 p, float) { dl->AddLine(ImVec2(p.x + 2, p.y), ImVec2(p.x + 2, p.y + line), 0xFFFFFFFFu, 2); },
-      "a new tile;", true);
+      result_->layout.runs.empty() ? "a new tile;" : "a new tile, or a run of a tile's slabs;", true);
   entry(
       false, 2 * sw,
       [&](ImVec2 p, float y) {
@@ -436,7 +445,7 @@ void TimelineView::draw_tile_boundaries(ImDrawList* dl, const Rows& rows, int r)
   const float small = std::min(ImGui::GetFontSize() * 0.75f, rows.lane_height.back());
   float last_label_end = -1e9f;
   for (const TimelineSlab& s : b.slabs) {
-    if (s.index % l.slabs_per_tile != 0 || s.index == 0) continue;
+    if (!s.run_start || s.index == 0) continue;
     double start = -1;
     for (int c = 0; c < consumers; ++c)
       if (stamped(s.started[c])) start = start < 0 ? s.started[c] : std::min(start, s.started[c]);
@@ -518,8 +527,10 @@ void TimelineView::hover(const Rows& rows) const {
     if (stamped(s.arrived)) ImGui::TextDisabled("its bytes had arrived at %s", format_ns(s.arrived).c_str());
     const double before = previous_done(b, best, c);
     if (before >= 0 && s.started[c] - before > 0) {
-      const bool new_tile = l.slabs_per_tile > 0 && s.index % l.slabs_per_tile == 0;
-      const char* why = new_tile             ? "at the tile boundary: it wrote its tile of C first"
+      const bool new_tile = s.run_start;
+      const char* boundary = l.runs.empty() ? "at the tile boundary: it wrote its tile of C first"
+                                            : "at a run's boundary: it stored C, or left or added partial sums, first";
+      const char* why = new_tile             ? boundary
                         : s.arrived > before ? "for the bytes, which had not arrived when it was ready"
                                              : "with the bytes already there";
       ImGui::TextDisabled("it waited %s since its previous slab, %s", format_ns(s.started[c] - before).c_str(), why);
