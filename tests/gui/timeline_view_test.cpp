@@ -41,6 +41,8 @@ TimelineSlab slab(int n, const TimelineLayout& l, double issued, double arrived,
   s.index = n;
   s.stage = n % l.stages;
   s.tile = n / l.slabs_per_tile;
+  s.in_tile = n % l.slabs_per_tile;
+  s.run_start = s.in_tile == 0;  // where the block begins a tile (timeline.cu: place_slab)
   s.issued = issued;
   s.arrived = arrived;
   s.started[0] = s0, s.done[0] = d0;
@@ -100,6 +102,8 @@ TimelineResult simulated_run(int blocks, int stages, int consumers, int slabs_pe
       s.index = n;
       s.stage = n % stages;
       s.tile = n / slabs_per_tile;
+      s.in_tile = n % slabs_per_tile;
+      s.run_start = s.in_tile == 0;
       if (n >= stages) {
         const TimelineSlab& before = block.slabs[static_cast<std::size_t>(n - stages)];
         for (int c = 0; c < consumers; ++c) issue = std::max(issue, before.done[c]);
