@@ -46,25 +46,6 @@ struct CycleToNs {
   }
 };
 
-// The slab's tile (the block's count) and its place in it: every slabs_per_tile slabs, or the
-// block's runs.
-void place_slab(TimelineSlab& s, const TimelineLayout& layout, int block) {
-  const int spt = std::max(1, layout.slabs_per_tile);
-  const std::size_t b = static_cast<std::size_t>(block);
-  if (b >= layout.runs.size() || layout.runs[b].empty()) {
-    s.tile = s.index / spt;
-    s.in_tile = s.index % spt;
-    s.run_start = s.in_tile == 0;
-    return;
-  }
-  const std::vector<TimelineRun>& runs = layout.runs[b];
-  std::size_t r = 0;
-  while (r + 1 < runs.size() && runs[r + 1].first <= s.index) ++r;
-  s.tile = static_cast<int>(r);
-  s.in_tile = runs[r].slab0 + s.index - runs[r].first;
-  s.run_start = s.index == runs[r].first;
-}
-
 TimelineBlock to_block(int index, const TimelineClock& clock, const TimelineStamps* stamps, int records,
                        const TimelineLayout& layout, std::uint64_t origin) {
   TimelineBlock b;
@@ -98,6 +79,23 @@ TimelineBlock to_block(int index, const TimelineClock& clock, const TimelineStam
 }
 
 }  // namespace
+
+void place_slab(TimelineSlab& s, const TimelineLayout& layout, int block) {
+  const int spt = std::max(1, layout.slabs_per_tile);
+  const std::size_t b = static_cast<std::size_t>(block);
+  if (b >= layout.runs.size() || layout.runs[b].empty()) {
+    s.tile = s.index / spt;
+    s.in_tile = s.index % spt;
+    s.run_start = s.in_tile == 0;
+    return;
+  }
+  const std::vector<TimelineRun>& runs = layout.runs[b];
+  std::size_t r = 0;
+  while (r + 1 < runs.size() && runs[r + 1].first <= s.index) ++r;
+  s.tile = static_cast<int>(r);
+  s.in_tile = runs[r].slab0 + s.index - runs[r].first;
+  s.run_start = s.index == runs[r].first;
+}
 
 TimelineResult run_timeline(const std::string& variant_id, int config_index, Problem problem, Precision precision,
                             const Shape& shape, int records_per_block, std::uint64_t seed) {

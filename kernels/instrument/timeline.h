@@ -84,6 +84,10 @@ struct TimelineResult {
 TimelineResult run_timeline(const std::string& variant_id, int config_index, Problem problem, Precision precision,
                             const Shape& shape, int records_per_block, std::uint64_t seed);
 
+// Where slab s.index of block `block` lies: its tile (the block's count of its tiles, or of its runs
+// where the layout has them), its place in that tile, and whether it begins the tile or the run.
+void place_slab(TimelineSlab& s, const TimelineLayout& layout, int block);
+
 // The orderings a correct pipeline obeys, from the raw cycles of one block (the GPU test and the
 // view's caption use them): "" when all hold, else the first broken one in words.
 //  - every slab: issued <= arrived (the observer may see the barrier late, never early) and

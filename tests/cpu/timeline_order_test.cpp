@@ -65,3 +65,48 @@ TEST(TimelineOrder, NamesEachBrokenRule) {
 }
 
 }  // namespace
+
+// Where a slab lies (place_slab): every slabs_per_tile slabs a tile, or, where the layout has runs
+// (stream-K), the block's runs, which may begin inside a tile.
+TEST(TimelinePlace, WholeTilesEverySlabsPerTile) {
+  TimelineLayout layout;
+  layout.slabs_per_tile = 4;
+  TimelineSlab s;
+  s.index = 5;
+  place_slab(s, layout, 0);
+  EXPECT_EQ(s.tile, 1);
+  EXPECT_EQ(s.in_tile, 1);
+  EXPECT_FALSE(s.run_start);
+  s.index = 8;
+  place_slab(s, layout, 0);
+  EXPECT_EQ(s.tile, 2);
+  EXPECT_EQ(s.in_tile, 0);
+  EXPECT_TRUE(s.run_start);
+}
+
+TEST(TimelinePlace, StreamKRunsMayBeginInsideATile) {
+  // Block 0: a whole tile of 4 slabs, then a run of 2 from the tile's slab 2, then 3 from a tile's
+  // first slab. Block 1 has no runs listed: tiles every 4 slabs.
+  TimelineLayout layout;
+  layout.slabs_per_tile = 4;
+  layout.runs = {{{0, 0, 4}, {4, 2, 2}, {6, 0, 3}}, {}};
+  struct Want {
+    int index, tile, in_tile;
+    bool start;
+  };
+  for (const Want& w : {Want{0, 0, 0, true}, Want{3, 0, 3, false}, Want{4, 1, 2, true}, Want{5, 1, 3, false},
+                        Want{6, 2, 0, true}, Want{8, 2, 2, false}}) {
+    TimelineSlab s;
+    s.index = w.index;
+    place_slab(s, layout, 0);
+    EXPECT_EQ(s.tile, w.tile) << "slab " << w.index;
+    EXPECT_EQ(s.in_tile, w.in_tile) << "slab " << w.index;
+    EXPECT_EQ(s.run_start, w.start) << "slab " << w.index;
+  }
+  TimelineSlab s;
+  s.index = 6;
+  place_slab(s, layout, 1);
+  EXPECT_EQ(s.tile, 1);
+  EXPECT_EQ(s.in_tile, 2);
+  EXPECT_FALSE(s.run_start);
+}

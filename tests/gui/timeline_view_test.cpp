@@ -292,6 +292,30 @@ TEST(TimelineView, BarsAreDrawnWhereTheirTimesSayInTheirStagesColours) {
   EXPECT_GE(white, 1) << "the tile boundary";
 }
 
+// Stream-K: block 0's runs are one slab, then three from inside a tile (its slab 1), so its second
+// slab begins a run where no tile begins, and the white line is drawn there (300 ns), not at slab 2.
+TEST(TimelineView, AStreamKRunThatBeginsInsideATileIsMarked) {
+  TimelineResult r = hand_made_run();
+  r.layout.runs = {{{0, 0, 1}, {1, 1, 3}}, {}};
+  for (TimelineSlab& s : r.blocks[0].slabs) place_slab(s, r.layout, 0);
+  ASSERT_TRUE(r.blocks[0].slabs[1].run_start);
+  ASSERT_FALSE(r.blocks[0].slabs[2].run_start);
+  TimelineView view;
+  view.show(std::make_shared<const TimelineResult>(r));
+  const Image img = render(view, 1400, 800);
+  keep_picture(img, "timeline-stream-k-runs.png");
+  ASSERT_GT(img.width, 0);
+  const TimelineView::Span lane3 = view.lane_span(0, 3);
+  auto white_near = [&](double ns) {
+    int white = 0;
+    for (float dx = -2; dx <= 2; dx += 1)
+      white += pixel(img, view.x_of(ns) + dx, (lane3.top + lane3.bottom) * 0.5f) == 0xFFFFFFFFu;
+    return white;
+  };
+  EXPECT_GE(white_near(300), 1) << "the run that begins inside tile 0";
+  EXPECT_EQ(white_near(500), 0) << "slab 2 begins no tile and no run here";
+}
+
 TEST(TimelineView, ASimulatedPipelineIsDrawnRowByRow) {
   TimelineView view;
   const auto run = std::make_shared<const TimelineResult>(simulated_run(132, 4, 2, 16, 3, 700, 240, 400));
