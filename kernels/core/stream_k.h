@@ -47,6 +47,8 @@ struct StreamShare {
   TILESCOPE_HOST_DEVICE int block_of(int i) const {
     return static_cast<int>(((i + 1) * static_cast<std::int64_t>(blocks) - 1) / iterations);
   }
+  // Whether block b's shared-out run holds any slab (with fewer iterations than blocks, some do not).
+  TILESCOPE_HOST_DEVICE bool holds_slabs(int b) const { return begin(b) < begin(b + 1); }
   // The slabs block b goes through.
   TILESCOPE_HOST_DEVICE int block_slabs(int b) const {
     const int whole_tiles = b < whole ? (whole - b + blocks - 1) / blocks : 0;

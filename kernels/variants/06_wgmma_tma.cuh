@@ -699,10 +699,10 @@ __device__ __forceinline__ bool join_runs(float (&acc)[S::kSlices][S::kAcc], con
   const int last = work.share.block_of(r.it + work.slabs - 1);
   if (me.leader)
     for (int b = block + 1; b <= last; ++b)
-      if (work.share.begin(b) < work.share.begin(b + 1)) wait_for_mark(parts, slot(b));
+      if (work.share.holds_slabs(b)) wait_for_mark(parts, slot(b));
   named_barrier_sync(1 + me.group, 128);  // every mark seen: the slots are complete
   for (int b = block + 1; b <= last; ++b)
-    if (work.share.begin(b) < work.share.begin(b + 1)) add_partials<S>(acc, me, parts, slot(b));
+    if (work.share.holds_slabs(b)) add_partials<S>(acc, me, parts, slot(b));
   return true;
 }
 

@@ -105,10 +105,10 @@ TEST(StreamK, TheBlockHoldingATilesFirstSlabFindsTheRest) {
       std::map<int, int> slabs_of;
       for (int b : by) ++slabs_of[b];
       int holders = 0;
-      for (int b = owner; b <= last; ++b) holders += share.begin(b) < share.begin(b + 1) ? 1 : 0;
+      for (int b = owner; b <= last; ++b) holders += share.holds_slabs(b) ? 1 : 0;
       EXPECT_EQ(static_cast<int>(slabs_of.size()), holders) << "tile " << t;
       for (int b = owner + 1; b <= last; ++b) {
-        if (share.begin(b) == share.begin(b + 1)) continue;  // no shared-out slab: the owner skips it
+        if (!share.holds_slabs(b)) continue;  // no shared-out slab: the owner skips it
         const std::vector<WorkRun>& mine = runs[static_cast<std::size_t>(b)];
         const WorkRun& r = *std::find_if(mine.begin(), mine.end(), [](const WorkRun& x) { return x.it >= 0; });
         EXPECT_EQ(r.tile, t) << "block " << b << " holds tile " << t << " in its first shared-out run";

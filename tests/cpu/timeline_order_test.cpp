@@ -68,20 +68,29 @@ TEST(TimelineOrder, NamesEachBrokenRule) {
 
 // Where a slab lies (place_slab): every slabs_per_tile slabs a tile, or, where the layout has runs
 // (stream-K), the block's runs, which may begin inside a tile.
+namespace {
+
+struct Place {
+  int index, tile, in_tile;
+  bool run_start;
+};
+
+void expect_placed(const TimelineLayout& layout, int block, const Place& want) {
+  TimelineSlab s;
+  s.index = want.index;
+  place_slab(s, layout, block);
+  EXPECT_EQ(s.tile, want.tile) << "block " << block << " slab " << want.index;
+  EXPECT_EQ(s.in_tile, want.in_tile) << "block " << block << " slab " << want.index;
+  EXPECT_EQ(s.run_start, want.run_start) << "block " << block << " slab " << want.index;
+}
+
+}  // namespace
+
 TEST(TimelinePlace, WholeTilesEverySlabsPerTile) {
   TimelineLayout layout;
   layout.slabs_per_tile = 4;
-  TimelineSlab s;
-  s.index = 5;
-  place_slab(s, layout, 0);
-  EXPECT_EQ(s.tile, 1);
-  EXPECT_EQ(s.in_tile, 1);
-  EXPECT_FALSE(s.run_start);
-  s.index = 8;
-  place_slab(s, layout, 0);
-  EXPECT_EQ(s.tile, 2);
-  EXPECT_EQ(s.in_tile, 0);
-  EXPECT_TRUE(s.run_start);
+  expect_placed(layout, 0, Place{5, 1, 1, false});
+  expect_placed(layout, 0, Place{8, 2, 0, true});
 }
 
 TEST(TimelinePlace, StreamKRunsMayBeginInsideATile) {
@@ -90,23 +99,8 @@ TEST(TimelinePlace, StreamKRunsMayBeginInsideATile) {
   TimelineLayout layout;
   layout.slabs_per_tile = 4;
   layout.runs = {{{0, 0, 4}, {4, 2, 2}, {6, 0, 3}}, {}};
-  struct Want {
-    int index, tile, in_tile;
-    bool start;
-  };
-  for (const Want& w : {Want{0, 0, 0, true}, Want{3, 0, 3, false}, Want{4, 1, 2, true}, Want{5, 1, 3, false},
-                        Want{6, 2, 0, true}, Want{8, 2, 2, false}}) {
-    TimelineSlab s;
-    s.index = w.index;
-    place_slab(s, layout, 0);
-    EXPECT_EQ(s.tile, w.tile) << "slab " << w.index;
-    EXPECT_EQ(s.in_tile, w.in_tile) << "slab " << w.index;
-    EXPECT_EQ(s.run_start, w.start) << "slab " << w.index;
-  }
-  TimelineSlab s;
-  s.index = 6;
-  place_slab(s, layout, 1);
-  EXPECT_EQ(s.tile, 1);
-  EXPECT_EQ(s.in_tile, 2);
-  EXPECT_FALSE(s.run_start);
+  for (const Place& p : {Place{0, 0, 0, true}, Place{3, 0, 3, false}, Place{4, 1, 2, true}, Place{5, 1, 3, false},
+                         Place{6, 2, 0, true}, Place{8, 2, 2, false}})
+    expect_placed(layout, 0, p);
+  expect_placed(layout, 1, Place{6, 1, 2, false});
 }
