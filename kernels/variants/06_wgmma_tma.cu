@@ -26,6 +26,7 @@
 #include "kernels/core/variant_launch.cuh"
 #include "kernels/cuda/device_info.h"
 #include "kernels/cuda/sm90a_build.h"
+#include "kernels/cuda/stream_marks.h"
 #include "kernels/instrument/probe.cuh"
 #include "kernels/instrument/timeline_probe.cuh"
 #include "kernels/jit/jit_kernels.h"
@@ -646,20 +647,19 @@ KernelLaunchShape kernel_of_launch(const GemmArgs& g, int config_index) {
 // ---- launching ------------------------------------------------------------------------------------
 // The workspace of split K and stream-K for one launch (kernel text: SplitParts, join_parts,
 // join_runs): a slot of bm x bn / consumers partial sums and its mark per consumer warpgroup and per
-// tile and part but the last (split K), or per block (stream-K). Taken from the stream's memory pool
-// (kept between launches) and given back after the launch; the marks are zeroed on the stream first,
-// in the time. Nothing without them.
+// tile and part but the last (split K), or per block (stream-K). The sums are taken from the stream's
+// memory pool (kept between launches) and given back after the launch; the marks are the stream's
+// zeroed marks (stream_marks.h), which the kernel leaves zeroed: nothing to clear in the time.
+// Nothing without them.
 class SplitWorkspace {
  public:
   SplitWorkspace(const WgmmaParams& p, std::int64_t tiles, std::int64_t blocks, cudaStream_t stream) {
     if (p.split == 1 && !p.stream_k) return;
     const std::int64_t slots = (p.stream_k ? blocks : tiles * (p.split - 1)) * p.consumers;
     const std::size_t partial_bytes = static_cast<std::size_t>(slots) * p.bm * p.bn / p.consumers * sizeof(float);
-    const std::size_t mark_bytes = static_cast<std::size_t>(slots) * sizeof(unsigned);
-    memory_ = PoolBuffer(partial_bytes + mark_bytes, stream);
+    memory_ = PoolBuffer(partial_bytes, stream);
     parts_.partials = static_cast<float*>(memory_.get());
-    parts_.marks = reinterpret_cast<unsigned*>(static_cast<char*>(memory_.get()) + partial_bytes);
-    CUDA_CHECK(cudaMemsetAsync(parts_.marks, 0, mark_bytes, stream));
+    parts_.marks = zeroed_marks(static_cast<std::size_t>(slots), stream).marks;
   }
   SplitParts parts() const { return parts_; }
 

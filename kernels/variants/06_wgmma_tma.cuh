@@ -62,9 +62,10 @@
 // Split K (split_k > 1, persistent blocks): where C has too few tiles for the SMs (AᵀA at 2048 has
 //   66 upper-triangle tiles of 192 for 132 SMs), each tile's K is cut in parts, one work each: part
 //   p copies and multiplies its own run of slabs. All parts but the last leave their partial sums in
-//   a workspace and mark it; the last waits for the marks, adds the sums to its own and stores C
-//   (join_parts). split_k times the blocks at work, for the price of a round trip of the partial
-//   sums through L2 (the mapping model and the trace count C's stores, not those).
+//   a workspace and mark it; the last waits for the marks (clearing each for the next launch), adds
+//   the sums to its own and stores C (join_parts). split_k times the blocks at work, for the price of
+//   a round trip of the partial sums through L2 (the mapping model and the trace count C's stores,
+//   not those).
 // Stream-K (stream_k, persistent blocks): where whole tiles leave the last wave's SMs idle (512
 //   tiles of 128 x 256 at 4096 are 3.9 waves of 132), the tiles of the last, part-empty wave are
 //   cut in their (tile, slab) iterations and every block takes an equal run of them after its whole
@@ -640,11 +641,14 @@ __device__ __forceinline__ void leave_partials(const float (&acc)[S::kSlices][S:
 }
 
 // The leader's wait for a slot's mark (the group then meets at a named barrier before reading).
+// Seen, the mark is cleared: each is waited for once per launch, so the launch leaves the marks
+// zeroed for the next one on its stream, and the launch itself clears nothing before it runs.
 __device__ __forceinline__ void wait_for_mark(const SplitParts& parts, std::int64_t slot) {
   for (long spins = 0; load_acquire_gpu(parts.marks + slot) == 0; ++spins) {
     if (spins > (1L << 26)) __trap();  // seconds: a piece that never ran (its block was not resident)
     sleep_ns(64);
   }
+  parts.marks[slot] = 0;
 }
 
 template <typename S>

@@ -192,12 +192,17 @@ TEST_F(TileEditorTest, AGoodTileCompilesWhileFramesKeepComingAndShowsItsCost) {
   frames_while_compiling(&slowest_while, &count);
   ASSERT_FALSE(editor().compiling());
   EXPECT_GE(count, 3) << "frames were drawn while the compile ran";
-  EXPECT_LT(std::max(slowest, slowest_while), 100) << "no frame waited for the compile";
 
   const TileCompile* r = editor().result();
   ASSERT_NE(r, nullptr);
   EXPECT_EQ(r->tile, tiles[0]);
   ASSERT_TRUE(r->program.compiled) << r->error << r->program.error;
+  // A frame that waited for NVRTC would take about as long as the compile. On a busy two-core
+  // machine (software rendering beside the compile) a frame alone can pass 100 ms: the bound is
+  // 100 ms or a third of the compile, whichever is longer.
+  const double compile_ms = 1000 * r->program.compile_seconds;
+  EXPECT_LT(std::max(slowest, slowest_while), std::max(100.0, compile_ms / 3))
+      << "no frame waited for the compile (" << compile_ms << " ms)";
   ASSERT_FALSE(r->program.resources.empty());
   EXPECT_GT(r->program.resources[0].registers, 0);
   EXPECT_FALSE(r->program.from_cache);
