@@ -10,13 +10,15 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
-#include <random>
 #include <string>
 #include <vector>
 
 #include "kernels/core/typed_configs.h"
 #include "kernels/cuda/cuda_libraries.h"
 #include "kernels/cuda/stream_marks.h"
+#include "kernels/measure/gpu_buffers.h"
+#include "kernels/measure/reference.h"
+#include "tests/support/typed_tile_samples.h"
 #include "tests/support/variant_cases.h"
 #include "tests/support/variant_picks.h"
 
@@ -24,12 +26,6 @@ using namespace tilescope;
 using tilescope::testing::has_tile_param;
 
 namespace {
-
-struct Stream {
-  cudaStream_t s = nullptr;
-  Stream() { EXPECT_EQ(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), cudaSuccess); }
-  ~Stream() { cudaStreamDestroy(s); }
-};
 
 // Every mark the stream's buffer holds, read back once the stream is done; -1 where one is not 0.
 std::int64_t first_set_mark(cudaStream_t stream) {
@@ -42,19 +38,14 @@ std::int64_t first_set_mark(cudaStream_t stream) {
   return -1;
 }
 
-// bf16 bits of a float, rounded to nearest even (the inputs are finite).
-std::uint16_t bf16_bits(float f) {
+// The bf16 bits of a value bf16 holds exactly (the run's inputs, and twice them): the top half of its
+// float's.
+std::uint16_t exact_bf16_bits(double x) {
+  const float f = static_cast<float>(x);
   std::uint32_t u = 0;
   std::memcpy(&u, &f, sizeof u);
-  return static_cast<std::uint16_t>((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
+  return static_cast<std::uint16_t>(u >> 16);
 }
-
-// A device buffer of bytes, freed with the object.
-struct DeviceBuffer {
-  void* p = nullptr;
-  explicit DeviceBuffer(std::size_t bytes) { EXPECT_EQ(cudaMalloc(&p, bytes), cudaSuccess); }
-  ~DeviceBuffer() { cudaFree(p); }
-};
 
 // The first configuration of v that computes `problem` in bf16 (the default first), -1 if none.
 int base_config(const VariantDescriptor& v, Problem problem) {
@@ -64,17 +55,13 @@ int base_config(const VariantDescriptor& v, Problem problem) {
   return -1;
 }
 
-// Configuration `base` of v cut as `key` says (split_k = 2, or stream_k = 1), each block alone and
-// persistent as both need; -1 (and why) where v refuses it.
+// Configuration `base` of v cut as `key` says (split_k = 2, or stream_k = 1); -1 (and why) where v
+// refuses it.
 int cut_tile(const VariantDescriptor& v, int base, const std::string& key, int value, std::string* why) {
-  TileValues values = v.tile_values_of(v.configs[base]);
-  for (auto& [k, x] : values) {
-    if (k == "split_k" || k == "stream_k") x = k == key ? value : (k == "split_k" ? 1 : 0);
-    if (k == "cluster_m") x = 1;
-    if (k == "persistent") x = 1;
-  }
   TileConfig cfg;
-  if (!typed_tile_config(v, values, &cfg, why)) return -1;
+  if (!typed_tile_config(v, tilescope::testing::cut_in_pieces(v.tile_values_of(v.configs[base]), key, value), &cfg,
+                         why))
+    return -1;
   return add_typed_config(v, cfg);
 }
 
@@ -82,19 +69,19 @@ int cut_tile(const VariantDescriptor& v, int base, const std::string& key, int v
 
 TEST(GpuStreamMarks, AStreamsMarksAreZeroedKeptAndGrown) {
   SKIP_WITHOUT_GPU();
-  Stream a, b;
-  const StreamMarks first = zeroed_marks(100, a.s);
+  CudaStream a, b;
+  const StreamMarks first = zeroed_marks(100, a.get());
   ASSERT_NE(first.marks, nullptr);
   EXPECT_GE(first.count, 100u);
-  EXPECT_EQ(first_set_mark(a.s), -1);
-  EXPECT_EQ(zeroed_marks(first.count, a.s).marks, first.marks) << "the stream keeps its buffer";
-  EXPECT_NE(zeroed_marks(100, b.s).marks, first.marks) << "another stream has its own";
+  EXPECT_EQ(first_set_mark(a.get()), -1);
+  EXPECT_EQ(zeroed_marks(first.count, a.get()).marks, first.marks) << "the stream keeps its buffer";
+  EXPECT_NE(zeroed_marks(100, b.get()).marks, first.marks) << "another stream has its own";
   // Dirtied by hand, then grown: the grown buffer is zeroed on the stream.
-  ASSERT_EQ(cudaMemsetAsync(first.marks, 0xff, sizeof(unsigned), a.s), cudaSuccess);
-  EXPECT_EQ(first_set_mark(a.s), 0) << "the check sees a mark left set";
-  const StreamMarks grown = zeroed_marks(first.count * 3, a.s);
+  ASSERT_EQ(cudaMemsetAsync(first.marks, 0xff, sizeof(unsigned), a.get()), cudaSuccess);
+  EXPECT_EQ(first_set_mark(a.get()), 0) << "the check sees a mark left set";
+  const StreamMarks grown = zeroed_marks(first.count * 3, a.get());
   EXPECT_GE(grown.count, first.count * 3);
-  EXPECT_EQ(first_set_mark(a.s), -1);
+  EXPECT_EQ(first_set_mark(a.get()), -1);
 }
 
 TEST(GpuStreamMarks, SplitAndStreamKLaunchesLeaveEveryMarkZeroedAndComputeAgain) {
@@ -120,29 +107,31 @@ TEST(GpuStreamMarks, SplitAndStreamKLaunchesLeaveEveryMarkZeroedAndComputeAgain)
         g.shape = problem == Problem::Ata ? Shape{1000, 1000, 1000} : Shape{1000, 1000, 744};
         const std::int64_t a_elems = g.shape.M * g.shape.K, b_elems = g.shape.K * g.shape.N,
                            c_elems = g.shape.M * g.shape.N;
-        std::mt19937 rng(7);
-        std::uniform_real_distribution<float> u(-1.0f, 1.0f);
-        std::vector<std::uint16_t> a(a_elems), a2(a_elems), bb(b_elems);
+        // A from the run's inputs (exact in bf16), and twice them: exactly representable too.
+        std::vector<double> x(a_elems);
+        fill_inputs(Precision::BF16, 7, 0, a_elems, x.data());
+        std::vector<std::uint16_t> a(a_elems), a2(a_elems);
         for (std::int64_t i = 0; i < a_elems; ++i) {
-          const float x = u(rng);
-          a[i] = bf16_bits(x);
-          a2[i] = bf16_bits(2 * x);  // exactly twice the first: bf16(2x) = 2 bf16(x)
+          a[i] = exact_bf16_bits(x[i]);
+          a2[i] = exact_bf16_bits(2 * x[i]);
         }
-        for (auto& x : bb) x = bf16_bits(u(rng));
         DeviceBuffer da(a_elems * 2), db(b_elems * 2), dc(c_elems * 4);
-        ASSERT_EQ(cudaMemcpy(db.p, bb.data(), b_elems * 2, cudaMemcpyHostToDevice), cudaSuccess);
-        Stream s;
-        g.a = da.p;
-        g.b = problem == Problem::Ata ? nullptr : db.p;
-        g.c = dc.p;
-        g.stream = s.s;
+        CudaStream s;
+        fill_random(db.get(), Precision::BF16, b_elems, 7, 1, s.get());
+        g.a = da.get();
+        g.b = problem == Problem::Ata ? nullptr : db.get();
+        g.c = dc.get();
+        g.stream = s.get();
         std::vector<float> c1(c_elems), c2(c_elems);
         for (int round = 0; round < 2; ++round) {
-          ASSERT_EQ(cudaMemcpy(da.p, (round == 0 ? a : a2).data(), a_elems * 2, cudaMemcpyHostToDevice), cudaSuccess);
-          ASSERT_EQ(cudaMemset(dc.p, 0xff, c_elems * 4), cudaSuccess);  // NaN: every element must be written
+          ASSERT_EQ(
+              cudaMemcpyAsync(da.get(), (round == 0 ? a : a2).data(), a_elems * 2, cudaMemcpyHostToDevice, s.get()),
+              cudaSuccess);
+          poison(dc.get(), OutputType::F32, c_elems, s.get());  // every element must be written
           ASSERT_NO_THROW(v->launch(g, index));
-          EXPECT_EQ(first_set_mark(s.s), -1) << "launch " << round + 1 << " left a mark set";
-          ASSERT_EQ(cudaMemcpy((round == 0 ? c1 : c2).data(), dc.p, c_elems * 4, cudaMemcpyDeviceToHost), cudaSuccess);
+          EXPECT_EQ(first_set_mark(s.get()), -1) << "launch " << round + 1 << " left a mark set";
+          ASSERT_EQ(cudaMemcpy((round == 0 ? c1 : c2).data(), dc.get(), c_elems * 4, cudaMemcpyDeviceToHost),
+                    cudaSuccess);
         }
         // C is linear in A (gemm) or in each of AᵀA's two factors: twice A, twice or four times C.
         const float scale = problem == Problem::Ata ? 4.0f : 2.0f;

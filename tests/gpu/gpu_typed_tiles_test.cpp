@@ -51,8 +51,8 @@ class TypedTileSamples : public ::testing::Environment {
     std::vector<TileValues> tiles;
     auto cut = [&](const TileValues& values, std::initializer_list<int> parts) {
       if (split)
-        for (int n : parts) tiles.push_back(with_pieces(values, "split_k", n));
-      if (stream) tiles.push_back(with_pieces(values, "stream_k", 1));
+        for (int n : parts) tiles.push_back(tilescope::testing::cut_in_pieces(values, "split_k", n));
+      if (stream) tiles.push_back(tilescope::testing::cut_in_pieces(values, "stream_k", 1));
     };
     cut(v.tile_values_of(v.configs[v.default_config]), {2, 3});
     const Precision q = v.precisions.front();
@@ -78,16 +78,6 @@ class TypedTileSamples : public ::testing::Environment {
       if (unsupported_reason(v, index, Problem::Gemm, q, limits).empty())
         std::cout << "typed tile " << v.id << ":" << cfg.name << "\n";
     }
-  }
-  // The values with `key` set (split K's parts, or stream-K on), each block alone and persistent, as
-  // both need; the other of the two off.
-  static TileValues with_pieces(TileValues values, const std::string& key, int value) {
-    for (auto& [k, v] : values) {
-      if (k == "split_k" || k == "stream_k") v = k == key ? value : (k == "split_k" ? 1 : 0);
-      if (k == "cluster_m") v = 1;
-      if (k == "persistent") v = 1;
-    }
-    return values;
   }
 };
 [[maybe_unused]] ::testing::Environment* const kSamples = ::testing::AddGlobalTestEnvironment(new TypedTileSamples);

@@ -60,4 +60,15 @@ inline std::vector<std::string> typed_tile_samples(const VariantDescriptor& v, i
   return out;
 }
 
+// `values` with `key` set to `value` (split_k: K's parts; stream_k: 1, on) and the other of the two
+// off, each block alone and persistent, as both need.
+inline TileValues cut_in_pieces(TileValues values, const std::string& key, int value) {
+  for (auto& [k, v] : values) {
+    if (k == "split_k" || k == "stream_k") v = k == key ? value : (k == "split_k" ? 1 : 0);
+    if (k == "cluster_m") v = 1;
+    if (k == "persistent") v = 1;
+  }
+  return values;
+}
+
 }  // namespace tilescope::testing
