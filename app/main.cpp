@@ -11,6 +11,7 @@
 #include "app/cli/tune_command.h"
 #include "app/export/kernel_cache_files.h"
 #include "kernels/cuda/cuda_libraries.h"
+#include "kernels/cuda/nccl_api.h"
 #include "kernels/jit/kernel_source.h"
 #include "kernels/jit/nvrtc_compiler.h"
 #ifdef TILESCOPE_HAS_GUI
@@ -96,6 +97,12 @@ int run(int argc, char** argv) {
     std::cout << nvrtc.name << ": "
               << (nvrtc.loaded ? nvrtc.path + " (" + tilescope::nvrtc_version_text() + ")"
                                : "not loaded (" + nvrtc.error + "): typed tiles cannot be compiled")
+              << "\n";
+    // The collective library of the splits across GPUs.
+    const tilescope::RuntimeLibrary& nccl = tilescope::nccl_library();
+    std::cout << nccl.name << ": "
+              << (nccl.loaded ? nccl.path + " (" + tilescope::nccl_version_text() + ")"
+                              : "not loaded (" + nccl.error + "): products cannot be split across GPUs with it")
               << "\n";
     const tilescope::KernelTextRoot& texts = tilescope::kernel_text_root();
     std::cout << "kernel texts: " << (texts.root.empty() ? "not found" : texts.root + "/kernels") << "\n";

@@ -9,6 +9,7 @@
 #include "app/cli/size_list.h"
 #include "kernels/core/registry.h"
 #include "kernels/core/typed_configs.h"
+#include "kernels/multi/split_registry.h"
 
 namespace tilescope {
 namespace {
@@ -174,10 +175,9 @@ bool parse_sizes_option(const std::string& option, const std::string& text, std:
   return false;
 }
 
-bool contains(const std::vector<Problem>& problems, Problem p) {
-  for (Problem q : problems)
-    if (q == p) return true;
-  return false;
+template <typename T>
+bool contains(const std::vector<T>& items, T item) {
+  return std::find(items.begin(), items.end(), item) != items.end();
 }
 
 // The shapes of one problem from the size options (empty lists = option not given).
@@ -210,6 +210,7 @@ bool expand_shapes(Problem problem, const std::vector<std::int64_t>& sizes, cons
 // What the options say before it is checked and expanded: the lists as given.
 struct RawBenchArgs {
   std::string variants_text = "all", problems_text = "gemm", precisions_text = "f32";
+  std::string splits_text, gpus_text;
   std::vector<std::int64_t> sizes = kDefaultSizes, m, n, k;
   bool m_given = false;
 };
@@ -232,6 +233,8 @@ struct BenchText {
   std::string RawBenchArgs::*text;
 };
 const BenchText kBenchTexts[] = {{"--variants", &RawBenchArgs::variants_text},
+                                 {"--split", &RawBenchArgs::splits_text},
+                                 {"--gpus", &RawBenchArgs::gpus_text},
                                  {"--problem", &RawBenchArgs::problems_text},
                                  {"--precision", &RawBenchArgs::precisions_text}};
 
@@ -297,6 +300,58 @@ bool apply_bench_option(const ArgParser::Arg& arg, BenchOptions* opt, RawBenchAr
   } else if (name == "--kernel-text") {
     opt->kernel_text = value;
   }
+  return true;
+}
+
+std::string split_ids() {
+  std::vector<std::string> ids;
+  for (const SplitDescriptor* s : split_registry()) ids.push_back(s->id);
+  return join(ids);
+}
+
+// --gpus and --split: the GPU counts and the splits (every split of the problems when --gpus comes
+// alone); a split without --gpus runs on 2 GPUs.
+bool resolve_splits(const RawBenchArgs& raw, BenchOptions* opt, std::string* error) {
+  if (!raw.gpus_text.empty()) {
+    for (const std::string& item : split_commas(raw.gpus_text)) {
+      int count = 0;
+      if (!parse_int_option("--gpus", item, 1, kMaxGpus, &count, error)) return false;
+      if (!contains(opt->gpus, count)) opt->gpus.push_back(count);
+    }
+  }
+  if (raw.splits_text.empty()) {
+    if (opt->gpus.empty()) return true;
+    for (const SplitDescriptor* s : split_registry())
+      for (Problem p : opt->problems)
+        if (supports(*s, p)) {
+          for (std::size_t i = 0; i < s->configs.size(); ++i) opt->splits.push_back({s, static_cast<int>(i)});
+          break;
+        }
+    return true;
+  }
+  for (const std::string& item : split_commas(raw.splits_text)) {
+    const std::size_t colon = item.find(':');
+    const std::string id = trim(item.substr(0, colon));
+    const SplitDescriptor* s = find_split(id);
+    if (!s) {
+      *error = "--split: unknown split '" + id + "'; the splits are: " + split_ids();
+      return false;
+    }
+    if (colon == std::string::npos) {
+      for (std::size_t i = 0; i < s->configs.size(); ++i) opt->splits.push_back({s, static_cast<int>(i)});
+      continue;
+    }
+    const std::string config = trim(item.substr(colon + 1));
+    const int index = find_split_config(*s, config);
+    if (index < 0) {
+      std::vector<std::string> names;
+      for (const SplitConfig& c : s->configs) names.push_back(c.name);
+      *error = "--split: split '" + id + "' has no configuration '" + config + "'; it has: " + join(names);
+      return false;
+    }
+    opt->splits.push_back({s, index});
+  }
+  if (opt->gpus.empty()) opt->gpus.push_back(2);
   return true;
 }
 
@@ -375,6 +430,8 @@ BenchOptions parse_bench_args(const std::vector<std::string>& args) {
   std::vector<VariantSelection> chosen;
   if (!parse_variants(raw.variants_text, &chosen, &error)) return fail(error);
   if (!resolve_problems_and_shapes(raw, &opt, &error)) return fail(error);
+  if (!resolve_splits(raw, &opt, &error)) return fail(error);
+  if (opt.roofs && !opt.splits.empty()) return fail("--roofs measures one GPU's roofs: it takes no --gpus or --split");
 
   if (opt.baseline) add_baseline_selections(chosen, &opt.selections);
   for (const VariantSelection& s : chosen) add_selection(&opt.selections, s.variant, s.config_index, false, s.named);
@@ -392,7 +449,8 @@ std::string bench_synopsis() {
                        [--sizes LIST | --m LIST --n LIST --k LIST] [--reps N] [--warmup N]
                        [--rounds N] [--no-verify] [--no-baseline] [--seed N] [--profile]
                        [--csv FILE] [--json FILE]
-                       [--kernel-text ID=FILE] [--list] [-h | --help]
+                       [--kernel-text ID=FILE] [--gpus LIST] [--split LIST]
+                       [--list] [-h | --help]
        tilescope bench --roofs [--csv FILE] [--json FILE]
 )";
 }
@@ -454,6 +512,21 @@ How to run:
                      clocks not locked; a profile that fails (no ncu, no permission, a
                      time-out) leaves the figures empty and says why once. --profile
                      never changes the exit code of a run that timed and verified.
+Several GPUs (a product split across the GPUs of this machine):
+  --gpus LIST        GPU counts, comma separated (1 to 64; devices 0 .. N-1), e.g. 1,2.
+                     Each chosen variant configuration then also runs split across that
+                     many GPUs by every split of --split, and alone on one GPU: the bar of
+                     the split's speed-up (the "x1GPU" figure in the %cuBLAS column). More
+                     GPUs than the machine has: that row says so, the others run.
+  --split LIST       the splits, comma separated (id runs all its configurations,
+                     id:config one): cublasxt (cuBLASXt, the library's own split; runs
+                     cuBLAS whatever --variants says), split_nccl (gemm: block rows of C
+                     per GPU, B broadcast by NCCL in panels while the last is multiplied),
+                     ata_nccl (ata: A's rows split along K, the partial triangles summed
+                     by NCCL). Default with --gpus: every split of the problems; without
+                     --gpus a split runs on 2 GPUs. NCCL is loaded at run time (libnccl.so.2):
+                     without it the NCCL splits say so and the rest runs. NVLink multicast
+                     stays off (NCCL_NVLS_ENABLE=0 unless set in the environment).
 Output:
   --csv FILE         write every result, with the device on every row, as CSV
   --json FILE        write the device and the results as JSON

@@ -24,6 +24,14 @@ struct VariantSelection {
   bool named = false;
 };
 
+struct SplitDescriptor;  // kernels/multi/split.h
+
+// One split across GPUs to run: a split and one of its configurations.
+struct SplitSelection {
+  const SplitDescriptor* split = nullptr;
+  int config_index = 0;
+};
+
 struct BenchOptions {
   std::string error;  // non-empty: the arguments were rejected, nothing else is meaningful
   bool ok() const { return error.empty(); }
@@ -48,6 +56,13 @@ struct BenchOptions {
   // Whether --variants was given. Without a CUDA GPU, the texture-shader variant (which needs
   // only OpenGL) runs when --variants names it (or says all); otherwise only the CPU reference.
   bool variants_given = false;
+
+  // --gpus LIST: the GPU counts each split runs on (kernels/multi/); empty: one GPU, no split.
+  // --split LIST: the splits (an id runs all its configurations); with --gpus alone, every split
+  // of the requested problems. Each selection above also runs alone on one GPU: the bar of its
+  // splits' speed-up.
+  std::vector<int> gpus;
+  std::vector<SplitSelection> splits;
 
   int repetitions = 10;
   int warmup = 2;
@@ -74,6 +89,7 @@ struct BenchOptions {
 constexpr int kMaxRepetitions = 100000;
 constexpr int kMaxWarmup = 10000;
 constexpr int kMaxRounds = 100;
+constexpr int kMaxGpus = 64;
 constexpr std::size_t kMaxShapesPerProblem = 10000;
 
 // `args` are the options after the word `bench`.

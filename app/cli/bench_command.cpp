@@ -28,6 +28,8 @@
 #include "kernels/cuda/device_info.h"
 #include "kernels/measure/measure.h"
 #include "kernels/measure/reference.h"
+#include "kernels/multi/split_measure.h"
+#include "kernels/multi/split_registry.h"
 #include "version.h"
 
 namespace tilescope {
@@ -238,6 +240,7 @@ int run_with_gpu(const BenchOptions& opt, const DeviceInfo& device, std::ostream
   const std::vector<PlannedRun>& jobs = plan.runs;
 
   std::unique_ptr<Measurer> measurer;
+  std::unique_ptr<SplitMeasurer> split_measurer;  // made for the first split run
   try {
     measurer = std::make_unique<Measurer>();
   } catch (const std::exception& e) {
@@ -248,6 +251,13 @@ int run_with_gpu(const BenchOptions& opt, const DeviceInfo& device, std::ostream
   auto run_one = [&](std::size_t i) {
     const PlannedRun& job = jobs[i];
     const RunRequest& req = job.request;
+    if (!req.split.empty()) {
+      if (!split_measurer) split_measurer = std::make_unique<SplitMeasurer>();
+      if (measurer->cancel_flag().load()) split_measurer->cancel_flag() = true;
+      RunResult r = split_measurer->run(req);
+      r.round = job.round;
+      return r;
+    }
     // Say plainly how much memory a size needs instead of letting an allocation fail.
     const double needed = static_cast<double>(device_bytes_needed(req, 1));
     if (!is_gl(job.selection->variant) && device.global_memory_bytes > 0 &&
@@ -267,9 +277,13 @@ int run_with_gpu(const BenchOptions& opt, const DeviceInfo& device, std::ostream
   };
   auto describe = [&](std::size_t i) {
     const RunRequest& req = jobs[i].request;
-    const std::string run =
-        run_description(req.variant_id, config_at(*jobs[i].selection->variant, req.config_index).name, req.problem,
-                        req.precision, req.shape);
+    std::string run = run_description(req.variant_id, config_at(*jobs[i].selection->variant, req.config_index).name,
+                                      req.problem, req.precision, req.shape);
+    if (!req.split.empty()) {
+      const SplitDescriptor* split = find_split(req.split);
+      run += " split " + req.split + ":" + split->configs[req.split_config].name + " on " + std::to_string(req.gpus) +
+             (req.gpus == 1 ? " GPU" : " GPUs");
+    }
     return opt.rounds > 1 ? "round " + std::to_string(jobs[i].round) + ": " + run : run;
   };
 
@@ -291,6 +305,7 @@ int run_with_gpu(const BenchOptions& opt, const DeviceInfo& device, std::ostream
   }
 
   fill_pct_of_cublas(rows);
+  fill_speedup_over_one_gpu(rows);
   if (!rows.empty()) out << format_results_table(rows, device);
   const bool any_failed = std::any_of(rows.begin(), rows.end(), failed);
   const int code = std::max<int>(any_failed ? kExitRunFailed : kExitOk, write_outputs(opt, rows, device, err));
@@ -412,6 +427,35 @@ SweepOutcome run_sweep(std::size_t count, const std::function<std::string(std::s
 
 // ---- the plan ------------------------------------------------------------------------------------
 
+namespace {
+
+// Whether a split runs a selection's kernel on this problem: its problems, then its own refusal
+// (said once in `refused` when the user named the kernel and the split does not take it; the
+// library's own split, which takes cuBLAS alone, passes the other kernels by quietly).
+bool split_takes(const SplitSelection& split, Problem problem, Precision precision, const Shape& shape,
+                 const VariantSelection& sel, std::vector<std::string>* refused) {
+  const SplitDescriptor& s = *split.split;
+  if (!supports(s, problem)) return false;
+  SplitQuery q;
+  q.problem = problem;
+  q.precision = precision;
+  q.shape = normalised(problem, shape);
+  q.gpus = 1;
+  q.kernel = sel.variant;
+  q.kernel_config = sel.config_index;
+  const std::string why = s.refuses ? s.refuses(q, split.config_index) : "";
+  if (why.empty()) return true;
+  if (refused && !s.own_kernel && !sel.baseline) {
+    const std::string line = std::string(s.id) + ":" + s.configs[split.config_index].name + " with " + sel.variant->id +
+                             ":" + config_at(*sel.variant, sel.config_index).name + " " + to_string(problem) + " " +
+                             to_string(precision) + ": " + why;
+    if (std::find(refused->begin(), refused->end(), line) == refused->end()) refused->push_back(line);
+  }
+  return false;
+}
+
+}  // namespace
+
 BenchPlan plan_bench(const BenchOptions& opt, const DeviceLimits& limits) {
   BenchPlan plan;
   // The configurations each problem and input type can run (refusals said once, not per round).
@@ -465,6 +509,17 @@ BenchPlan plan_bench(const BenchOptions& opt, const DeviceLimits& limits) {
           run.request.verify = opt.verify;
           run.request.seed = opt.seed;
           plan.runs.push_back(run);
+          // Then the same product split across GPUs, each split and count after the kernel alone.
+          for (const SplitSelection& split : opt.splits) {
+            if (!split_takes(split, problem, precision, shape, *sel, round == 1 ? &plan.refused : nullptr)) continue;
+            for (int gpus : opt.gpus) {
+              PlannedRun split_run = run;
+              split_run.request.split = split.split->id;
+              split_run.request.split_config = split.config_index;
+              split_run.request.gpus = gpus;
+              plan.runs.push_back(split_run);
+            }
+          }
         }
       }
     }

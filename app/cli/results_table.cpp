@@ -250,7 +250,11 @@ std::string format_results_table(const std::vector<RunResult>& rows, const Devic
   bool any_cold = false;
   std::vector<const RunResult*> failures;
   for (const RunResult& r : rows) {
-    std::vector<std::string> cells = {r.variant_id,
+    // A split's row names the split and its GPUs before the kernel each GPU ran.
+    const std::string variant =
+        r.split.empty() ? r.variant_id
+                        : r.split + ":" + r.split_config + " x" + std::to_string(r.gpus) + " " + r.variant_id;
+    std::vector<std::string> cells = {variant,
                                       r.config_name,
                                       to_string(r.problem),
                                       to_string(r.precision),
@@ -270,7 +274,9 @@ std::string format_results_table(const std::vector<RunResult>& rows, const Devic
     cells.push_back(format_ms(r.min_ms));
     cells.push_back(format_ms(r.max_ms));
     cells.push_back(printf_string("%.1f", r.gflops));
-    cells.push_back(format_pct(r.pct_of_cublas));
+    cells.push_back(r.split.empty()              ? format_pct(r.pct_of_cublas)
+                    : r.speedup_over_one_gpu > 0 ? printf_string("%.2fx1GPU", r.speedup_over_one_gpu)
+                                                 : "-");
     cells.push_back(r.pct_of_peak > 0 ? format_pct(r.pct_of_peak) : "-");
     cells.push_back(r.verified && r.rel_error >= 0 ? printf_string("%.1e", r.rel_error) : r.verified ? "nan" : "-");
     cells.push_back(check_text(r));
@@ -297,6 +303,11 @@ std::string format_results_table(const std::vector<RunResult>& rows, const Devic
   const bool any_pct = std::any_of(rows.begin(), rows.end(), [](const RunResult& r) { return r.pct_of_cublas >= 0; });
   if (any_pct)
     out += "%cuBLAS: against the fastest non-opt-in cuBLAS configuration of the same problem, precision and shape\n";
+  if (std::any_of(rows.begin(), rows.end(), [](const RunResult& r) { return r.speedup_over_one_gpu > 0; }))
+    out +=
+        "split:config xN kernel: the product split across N GPUs (tilescope bench --help: --split), each GPU "
+        "multiplying with the kernel named; its %cuBLAS cell is its speed-up over that kernel alone on one GPU "
+        "(x1GPU); %peak is of all N GPUs' peak\n";
   if (std::any_of(rows.begin(), rows.end(), [](const RunResult& r) { return r.run_clock_mhz > 0; }))
     out +=
         "MHz: the median SM clock while the timed runs ran (a board at its power limit runs below its maximum "

@@ -248,6 +248,12 @@ const std::vector<Column>& columns() {
       profile_column("ffma_share_pct", &ProfileFigures::ffma_share_pct),
       // Added 2026-11-27 (C in the input type); rows without it stored C in the accumulator's type.
       field_column("c_type", &RunResult::c_type),
+      // Added 2026-11-28 (products split across GPUs); files without them load as runs on one GPU.
+      field_column("split", &RunResult::split),
+      field_column("split_config", &RunResult::split_config),
+      field_column("gpus", &RunResult::gpus),
+      field_column("gpu_names", &RunResult::gpu_names),
+      field_column("speedup_over_one_gpu", &RunResult::speedup_over_one_gpu),
   };
   return kColumns;
 }
@@ -461,8 +467,8 @@ bool check_header(const RecordParser& header, std::size_t* n_cols, std::string* 
   const std::size_t fields = header.field_count();
   *n_cols = all_cols.size();
   // The first column of each addition.
-  for (const char* first_added :
-       {"timer", "run_clock_mhz", "wrong_row", "load_sectors_per_request", "round", "fma_pipe_pct", "c_type"}) {
+  for (const char* first_added : {"timer", "run_clock_mhz", "wrong_row", "load_sectors_per_request", "round",
+                                  "fma_pipe_pct", "c_type", "split"}) {
     if (fields == column_index(first_added)) *n_cols = fields;
   }
   const std::string where = line_prefix(header.record_line());

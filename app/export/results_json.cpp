@@ -42,6 +42,18 @@ Json device_json(const DeviceInfo& d) {
   };
 }
 
+// Each piece of a split run: its GPU, stream, what it did, and when (ms from the run's start).
+Json spans_json(const std::vector<RunSpan>& spans) {
+  Json out = Json::array();
+  for (const RunSpan& s : spans)
+    out.push_back(Json{{"gpu", s.gpu},
+                       {"stream", to_string(s.stream)},
+                       {"what", s.what},
+                       {"start_ms", s.start_ms},
+                       {"end_ms", s.end_ms}});
+  return out;
+}
+
 Json result_json(const RunResult& r) {
   return Json{
       {"variant_id", r.variant_id},
@@ -105,6 +117,13 @@ Json result_json(const RunResult& r) {
       {"issue_active_pct", r.profile.issue_active_pct},
       {"cycles_per_issue", r.profile.cycles_per_issue},
       {"ffma_share_pct", r.profile.ffma_share_pct},
+      // A product split across GPUs: the split, its GPUs, and its timeline (the last timed run).
+      {"split", r.split},
+      {"split_config", r.split_config},
+      {"gpus", r.gpus},
+      {"gpu_names", r.gpu_names},
+      {"speedup_over_one_gpu", r.speedup_over_one_gpu},
+      {"spans", spans_json(r.spans)},
   };
 }
 

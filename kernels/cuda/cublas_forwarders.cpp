@@ -5,6 +5,7 @@
 // turns into an error; the device probe has already switched the GPU path off with the reason.
 //
 // A new cuBLAS call needs one forwarder below, in the same form.
+#include <cublasXt.h>
 #include <cublas_v2.h>
 
 #include "kernels/cuda/cuda_libraries.h"
@@ -94,6 +95,56 @@ cublasStatus_t CUBLASWINAPI cublasGemmEx(cublasHandle_t handle, cublasOperation_
   TILESCOPE_CUBLAS_FORWARD_AS(cublasGemmEx, GemmExFunction);
   return real(handle, transa, transb, m, n, k, alpha, A, Atype, lda, B, Btype, ldb, beta, C, Ctype, ldc, computeType,
               algo);
+}
+
+// cuBLASXt (in the same library): the library's own split of a product across GPUs.
+cublasStatus_t CUBLASWINAPI cublasXtCreate(cublasXtHandle_t* handle) {
+  TILESCOPE_CUBLAS_FORWARD(cublasXtCreate);
+  return real(handle);
+}
+
+cublasStatus_t CUBLASWINAPI cublasXtDestroy(cublasXtHandle_t handle) {
+  TILESCOPE_CUBLAS_FORWARD(cublasXtDestroy);
+  return real(handle);
+}
+
+cublasStatus_t CUBLASWINAPI cublasXtDeviceSelect(cublasXtHandle_t handle, int nbDevices, int deviceId[]) {
+  TILESCOPE_CUBLAS_FORWARD(cublasXtDeviceSelect);
+  return real(handle, nbDevices, deviceId);
+}
+
+cublasStatus_t CUBLASWINAPI cublasXtSetBlockDim(cublasXtHandle_t handle, int blockDim) {
+  TILESCOPE_CUBLAS_FORWARD(cublasXtSetBlockDim);
+  return real(handle, blockDim);
+}
+
+cublasStatus_t CUBLASWINAPI cublasXtSgemm(cublasXtHandle_t handle, cublasOperation_t transa, cublasOperation_t transb,
+                                          size_t m, size_t n, size_t k, const float* alpha, const float* A, size_t lda,
+                                          const float* B, size_t ldb, const float* beta, float* C, size_t ldc) {
+  TILESCOPE_CUBLAS_FORWARD(cublasXtSgemm);
+  return real(handle, transa, transb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
+}
+
+cublasStatus_t CUBLASWINAPI cublasXtDgemm(cublasXtHandle_t handle, cublasOperation_t transa, cublasOperation_t transb,
+                                          size_t m, size_t n, size_t k, const double* alpha, const double* A,
+                                          size_t lda, const double* B, size_t ldb, const double* beta, double* C,
+                                          size_t ldc) {
+  TILESCOPE_CUBLAS_FORWARD(cublasXtDgemm);
+  return real(handle, transa, transb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
+}
+
+cublasStatus_t CUBLASWINAPI cublasXtSsyrk(cublasXtHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans,
+                                          size_t n, size_t k, const float* alpha, const float* A, size_t lda,
+                                          const float* beta, float* C, size_t ldc) {
+  TILESCOPE_CUBLAS_FORWARD(cublasXtSsyrk);
+  return real(handle, uplo, trans, n, k, alpha, A, lda, beta, C, ldc);
+}
+
+cublasStatus_t CUBLASWINAPI cublasXtDsyrk(cublasXtHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans,
+                                          size_t n, size_t k, const double* alpha, const double* A, size_t lda,
+                                          const double* beta, double* C, size_t ldc) {
+  TILESCOPE_CUBLAS_FORWARD(cublasXtDsyrk);
+  return real(handle, uplo, trans, n, k, alpha, A, lda, beta, C, ldc);
 }
 
 }  // extern "C"

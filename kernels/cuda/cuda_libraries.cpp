@@ -17,6 +17,9 @@ std::string loaded_path(void* handle, const std::string& fallback) {
   return fallback;
 }
 
+// NCCL's soname: 2 since NCCL 2.0, the version whose interface kernels/cuda/nccl_api.h declares.
+constexpr int kNcclAbiMajor = 2;
+
 std::string soname_of(const char* stem, int major) {
   return std::string(stem) + ".so." + std::to_string(major);
 }
@@ -102,6 +105,27 @@ const RuntimeLibrary& nvrtc_library() {
 void* nvrtc_symbol(const char* symbol) {
   const RuntimeLibrary& lib = nvrtc_library();
   return lib.loaded ? dlsym(lib.handle, symbol) : nullptr;
+}
+
+const RuntimeLibrary& nccl_library() {
+  static const RuntimeLibrary lib = [] {
+    setenv("NCCL_NVLS_ENABLE", "0", /*overwrite=*/0);  // the user's own setting wins
+    return load_runtime_library("NCCL", soname_of("libnccl", kNcclAbiMajor), "the splits of a product across GPUs",
+                                cuda_library_fallback_dirs());
+  }();
+  return lib;
+}
+
+void* nccl_symbol(const char* symbol) {
+  const RuntimeLibrary& lib = nccl_library();
+  return lib.loaded ? dlsym(lib.handle, symbol) : nullptr;
+}
+
+std::string missing_nccl_sentence() {
+  const RuntimeLibrary& lib = nccl_library();
+  if (lib.loaded) return "";
+  return "missing CUDA library: NCCL (" + lib.soname + ") could not be loaded (" + lib.error +
+         "); the splits across GPUs that move data with it need it (install NVIDIA's NCCL package, libnccl2)";
 }
 
 }  // namespace tilescope

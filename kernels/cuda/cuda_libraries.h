@@ -43,6 +43,18 @@ const RuntimeLibrary& nvrtc_library();
 // The address of an NVRTC function, or nullptr when NVRTC or the symbol is missing.
 void* nvrtc_symbol(const char* symbol);
 
+// NCCL, the collective communication library that the splits across several GPUs
+// (kernels/multi/) move panels and partial sums with, loaded once on the first call the same way
+// and kept apart like NVRTC: a machine without it loses the NCCL splits alone, and they say so.
+// Before loading it the program sets NCCL_NVLS_ENABLE=0 unless the user has set it: NVLink
+// multicast (NVLS) takes switch resources that the other users of a shared machine's GPUs need,
+// and the splits here gain nothing from it (they broadcast and reduce between a few GPUs).
+const RuntimeLibrary& nccl_library();
+// The address of an NCCL function, or nullptr when NCCL or the symbol is missing.
+void* nccl_symbol(const char* symbol);
+// The sentence the splits refuse with when NCCL is missing ("" when it loaded).
+std::string missing_nccl_sentence();
+
 // Loading one library by soname: the dynamic linker's search first, then each folder of
 // `fallback_dirs` in order. Used by runtime_libraries() and by the tests.
 RuntimeLibrary load_runtime_library(const std::string& name, const std::string& soname, const std::string& needed_by,

@@ -37,6 +37,8 @@ RunResult requested_row(const RunRequest& req) {
   r.repetitions = req.repetitions;
   r.warmup = req.warmup;
   r.seed = req.seed;
+  r.split = req.split;
+  r.gpus = req.gpus;
   r.timestamp = utc_timestamp_now();
   return r;
 }

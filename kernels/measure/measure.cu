@@ -20,6 +20,7 @@
 #include "kernels/cuda/cuda_check.h"
 #include "kernels/cuda/sm_clock.h"
 #include "kernels/jit/kernel_calls.h"
+#include "kernels/measure/dgemm_reference.h"
 #include "kernels/measure/gpu_buffers.h"
 #include "kernels/measure/launch_gate.h"
 #include "kernels/measure/measure.h"
@@ -107,17 +108,6 @@ void record_check(RunResult& res, const ErrorReport& er, double unit_roundoff, s
   res.passed = verdict.passed;
 }
 
-// Why a request's sizes cannot run ("" = fine), for CUDA and external runs alike.
-std::string size_error(const Shape& s) {
-  if (s.M >= 1 && s.N >= 1 && s.K >= 1) return "";
-  return "sizes must be at least 1 (got M=" + std::to_string(s.M) + " N=" + std::to_string(s.N) +
-         " K=" + std::to_string(s.K) + ")";
-}
-constexpr const char* kRepetitionsError = "repetitions must be >= 1 and warm-up >= 0";
-bool bad_repetitions(const RunRequest& r) {
-  return r.repetitions < 1 || r.warmup < 0;
-}
-
 // The device inputs of a run: `count` sets of A (and B, where the problem has one) back to back;
 // the warm-up and timed runs rotate through them.
 struct InputSets {
@@ -177,6 +167,37 @@ class TimedLaunchesRange {
 };
 
 }  // namespace
+
+std::string size_error(const Shape& s) {
+  if (s.M >= 1 && s.N >= 1 && s.K >= 1) return "";
+  return "sizes must be at least 1 (got M=" + std::to_string(s.M) + " N=" + std::to_string(s.N) +
+         " K=" + std::to_string(s.K) + ")";
+}
+
+std::string cuda_size_error(const Shape& s) {
+  if (std::string bad = size_error(s); !bad.empty()) return bad;
+  if (s.M > INT_MAX || s.N > INT_MAX || s.K > INT_MAX)
+    return "sizes above 2147483647 are not supported (cuBLAS takes 32-bit sizes)";
+  return "";
+}
+
+bool bad_repetitions(const RunRequest& r) {
+  return r.repetitions < 1 || r.warmup < 0;
+}
+
+const VariantDescriptor* requested_variant(const RunRequest& req, RunResult& res) {
+  const VariantDescriptor* v = find_variant(req.variant_id);
+  if (!v) {
+    res.error = "unknown variant '" + req.variant_id + "'";
+    return nullptr;
+  }
+  record_variant(res, *v, req.config_index);
+  if (std::string bad = config_index_error(*v, req.config_index); !bad.empty()) {
+    res.error = bad;
+    return nullptr;
+  }
+  return v;
+}
 
 void record_timings(RunResult& res, const std::vector<double>& times_ms, double peak_gflops) {
   res.median_ms = median_of(times_ms);
@@ -272,32 +293,8 @@ struct Measurer::Impl {
   ErrorReport compare_with_cublas_dgemm(Problem problem, const Shape& s, const double* ra, const double* rb,
                                         const void* c_device, OutputType c_type, OutputPart part) {
     ref_c.resize(static_cast<std::size_t>(s.M) * s.N * 8);
-    blocked_dgemm_reference(problem, s, ra, rb, static_cast<double*>(ref_c.get()));
+    blocked_dgemm_reference(cublas, stream, problem, s, ra, rb, static_cast<double*>(ref_c.get()));
     return device_compare(c_device, c_type, static_cast<const double*>(ref_c.get()), s.M, s.N, part, stream);
-  }
-  // C in FP64 by blocked summation: K cut into about sqrt(K) slabs, each a cublasDgemm added onto
-  // the sum of the previous ones (beta = 1). Every kernel here sums each element in one FMA chain
-  // over k, and so does a plain cublasDgemm: as a reference it would round exactly like a double
-  // kernel and report an error of 0, whatever the arithmetic. The blocked sum rounds differently
-  // and more tightly (about (K/B + B)·u instead of K·u), so a double run shows its real rounding.
-  // Row-major storage seen column-major, as in the cuBLAS baseline: gemm computes
-  // C^T = B^T A^T, AᵀA computes X X^T with X = A^T (N x K, leading dimension N).
-  void blocked_dgemm_reference(Problem problem, const Shape& s, const double* ra, const double* rb, double* ref) {
-    CUBLAS_CHECK(cublasSetStream(cublas, stream));
-    CUBLAS_CHECK(cublasSetMathMode(cublas, CUBLAS_DEFAULT_MATH));
-    const int M = static_cast<int>(s.M), N = static_cast<int>(s.N), K = static_cast<int>(s.K);
-    const int slab = std::max(1, static_cast<int>(std::lround(std::sqrt(static_cast<double>(K)))));
-    const double one = 1.0, zero = 0.0;
-    for (int k0 = 0; k0 < K; k0 += slab) {
-      const int kc = std::min(slab, K - k0);
-      const double* beta = k0 == 0 ? &zero : &one;
-      if (problem == Problem::Gemm)
-        CUBLAS_CHECK(cublasDgemm(cublas, CUBLAS_OP_N, CUBLAS_OP_N, N, M, kc, &one, rb + std::size_t(k0) * N, N, ra + k0,
-                                 K, beta, ref, N));
-      else
-        CUBLAS_CHECK(cublasDgemm(cublas, CUBLAS_OP_N, CUBLAS_OP_T, N, N, kc, &one, ra + std::size_t(k0) * N, N,
-                                 ra + std::size_t(k0) * N, N, beta, ref, N));
-    }
   }
   void run_external(const RunRequest& req, const VariantDescriptor& v, RunResult& res);
   // The steps of run_external.
@@ -335,16 +332,8 @@ void count_memory_accesses(const RunRequest& req, RunResult& res) {
 RunResult Measurer::run(const RunRequest& req) {
   RunResult res = requested_row(req);
 
-  const VariantDescriptor* v = find_variant(req.variant_id);
-  if (!v) {
-    res.error = "unknown variant '" + req.variant_id + "'";
-    return res;
-  }
-  record_variant(res, *v, req.config_index);
-  if (std::string bad = config_index_error(*v, req.config_index); !bad.empty()) {
-    res.error = bad;
-    return res;
-  }
+  const VariantDescriptor* v = requested_variant(req, res);
+  if (!v) return res;
 
   if (!needs_cuda(*v)) {
     // Not CUDA: runs wherever OpenGL 3.3 does (a laptop's GPU, Mesa), with or without CUDA.
@@ -365,12 +354,8 @@ RunResult Measurer::run(const RunRequest& req) {
   record_device(res, dev);
 
   const Shape& s = res.shape;
-  if (std::string bad = size_error(s); !bad.empty()) {
+  if (std::string bad = cuda_size_error(s); !bad.empty()) {
     res.error = bad;
-    return res;
-  }
-  if (s.M > INT_MAX || s.N > INT_MAX || s.K > INT_MAX) {
-    res.error = "sizes above 2147483647 are not supported (cuBLAS takes 32-bit sizes)";
     return res;
   }
   if (bad_repetitions(req)) {
@@ -782,7 +767,7 @@ void Measurer::Impl::verify_external(const RunRequest& req, const TileConfig& cf
 
 bool is_baseline_row(const RunResult& r) {
   const VariantDescriptor* v = find_variant(r.variant_id);
-  return v && is_baseline(*v, find_config(*v, r.config_name));
+  return r.split.empty() && v && is_baseline(*v, find_config(*v, r.config_name));
 }
 
 void fill_pct_of_cublas(std::vector<RunResult>& rows) {
@@ -797,9 +782,24 @@ void fill_pct_of_cublas(std::vector<RunResult>& rows) {
     top = std::max(top, b.gflops);
   }
   for (RunResult& r : rows) {
-    if (!r.ok()) continue;
+    if (!r.ok() || !r.split.empty()) continue;  // a split's bar is its kernel on one GPU (below)
     const auto it = best.find(key(r));
     r.pct_of_cublas = it != best.end() && it->second > 0 ? 100.0 * r.gflops / it->second : -1;
+  }
+}
+
+void fill_speedup_over_one_gpu(std::vector<RunResult>& rows) {
+  auto key = [](const RunResult& r) {
+    return std::make_tuple(r.variant_id, r.config_name, r.problem, r.precision, r.c_type, r.shape.M, r.shape.N,
+                           r.shape.K, r.round);
+  };
+  std::map<decltype(key(rows.front())), double> one_gpu;
+  for (const RunResult& r : rows)
+    if (r.ok() && r.split.empty() && r.median_ms > 0) one_gpu[key(r)] = r.median_ms;
+  for (RunResult& r : rows) {
+    if (!r.ok() || r.split.empty() || r.median_ms <= 0) continue;
+    const auto it = one_gpu.find(key(r));
+    r.speedup_over_one_gpu = it != one_gpu.end() ? it->second / r.median_ms : -1;
   }
 }
 

@@ -15,6 +15,7 @@
 #include "kernels/cuda/device_info.h"
 #include "kernels/measure/profile_figures.h"
 #include "kernels/measure/reference.h"
+#include "kernels/measure/run_span.h"
 
 namespace tilescope {
 
@@ -47,6 +48,11 @@ struct RunRequest {
   bool verify = true;
   ReferenceSource reference = ReferenceSource::Auto;
   std::uint64_t seed = 1;
+  // Split across GPUs (kernels/multi/split_measure.h): the split's id and configuration, and how
+  // many GPUs. An empty split is a run on one GPU, by the Measurer.
+  std::string split;
+  int split_config = 0;
+  int gpus = 1;
 };
 
 struct RunResult {
@@ -137,6 +143,17 @@ struct RunResult {
   // from a run of its own (all NaN where it was not profiled).
   ProfileFigures profile;
 
+  // Split across GPUs: the split and its configuration ("" for a run on one GPU), how many GPUs
+  // ran it, each one's name ("NVIDIA H200; NVIDIA H200"), and the run's timeline: per GPU and
+  // stream, each product and transfer of the last timed run (split_measure.h).
+  std::string split, split_config;
+  int gpus = 1;
+  std::string gpu_names;
+  std::vector<RunSpan> spans;
+  // A split's speed-up over its kernel alone on one GPU (the row of the same variant, configuration,
+  // problem, precision, shape and round); -1 where there is no such row (fill_speedup_over_one_gpu).
+  double speedup_over_one_gpu = -1;
+
   // The machine, recorded with every row.
   std::string device_name;
   int sm_clock_mhz = 0;
@@ -222,6 +239,16 @@ class Measurer : NoCopy {
   std::unique_ptr<Impl> impl_;
 };
 
+// The checks every measurer makes of a request before it touches a GPU, written once.
+// Why the sizes cannot run at all ("" = fine), and for CUDA (cuBLAS takes 32-bit sizes).
+std::string size_error(const Shape& s);
+std::string cuda_size_error(const Shape& s);
+constexpr const char* kRepetitionsError = "repetitions must be >= 1 and warm-up >= 0";
+bool bad_repetitions(const RunRequest& r);
+// The request's variant and configuration, recorded into `res`; nullptr with res.error saying why
+// (an unknown variant, a configuration it does not have).
+const VariantDescriptor* requested_variant(const RunRequest& req, RunResult& res);
+
 // The statistics of a row's timed runs (times_ms not empty): median, min and max, GFLOP/s of the
 // median (0 when the median is 0) and its % of `peak_gflops` (0 when the peak is unknown: 0).
 void record_timings(RunResult& res, const std::vector<double>& times_ms, double peak_gflops);
@@ -253,6 +280,9 @@ std::string variant_words(const std::string& id);
 // Whether a row is the bar for "% of cuBLAS": a run of a baseline configuration (is_baseline in
 // variant.h: the library, not an opt-in arithmetic such as TF32).
 bool is_baseline_row(const RunResult& r);
+// Fills speedup_over_one_gpu of every split row from the row of its kernel alone (no split) with the
+// same variant, configuration, problem, precision, C type, shape and round in `rows`.
+void fill_speedup_over_one_gpu(std::vector<RunResult>& rows);
 // Fills pct_of_cublas of every row from the best baseline row of the same problem, precision,
 // C type, shape and round in `rows`.
 void fill_pct_of_cublas(std::vector<RunResult>& rows);

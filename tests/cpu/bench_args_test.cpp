@@ -18,6 +18,7 @@
 
 #include "app/cli/bench_command.h"
 #include "kernels/core/registry.h"
+#include "kernels/multi/split_registry.h"
 #include "tests/support/help_text.h"
 #include "tests/support/variant_picks.h"
 
@@ -806,4 +807,77 @@ TEST(HelpText, ParsersMatchWholeEntriesOnly) {
 }
 
 }  // namespace
+}  // namespace tilescope
+
+// ---- several GPUs: --gpus and --split -----------------------------------------------------------
+
+namespace tilescope {
+namespace {
+
+const SplitDescriptor& split_where_nccl(Problem p) {
+  for (const SplitDescriptor* s : split_registry())
+    if (s->needs_nccl && supports(*s, p)) return *s;
+  throw std::runtime_error("no NCCL split of the problem");
+}
+const SplitDescriptor& library_split() {
+  for (const SplitDescriptor* s : split_registry())
+    if (s->own_kernel) return *s;
+  throw std::runtime_error("no split that multiplies with its own library");
+}
+
+}  // namespace
+
+TEST(BenchArgs, GpusAndSplitsAreParsedAndCheckedAtOnce) {
+  const SplitDescriptor& rows = split_where_nccl(Problem::Gemm);
+  BenchOptions opt = parse_ok({"--gpus", "1,2,2", "--split", std::string(rows.id) + ":" + rows.configs[0].name});
+  EXPECT_EQ(opt.gpus, (std::vector<int>{1, 2}));
+  ASSERT_EQ(opt.splits.size(), 1u);
+  EXPECT_EQ(opt.splits[0].split, &rows);
+  // --split alone: two GPUs; --gpus alone: every split of the problem, all its configurations.
+  EXPECT_EQ(parse_ok({"--split", rows.id}).gpus, (std::vector<int>{2}));
+  for (const SplitSelection& s : parse_ok({"--gpus", "2"}).splits) EXPECT_TRUE(supports(*s.split, Problem::Gemm));
+  EXPECT_FALSE(parse_ok({"--gpus", "2"}).splits.empty());
+  for (const auto& bad : std::vector<std::vector<std::string>>{{"--gpus", "0"},
+                                                               {"--gpus", "65"},
+                                                               {"--gpus", "two"},
+                                                               {"--split", "nope"},
+                                                               {"--split", std::string(rows.id) + ":nope"},
+                                                               {"--roofs", "--gpus", "2"}}) {
+    const BenchOptions o = parse(bad);
+    EXPECT_FALSE(o.ok()) << bad.front() << " " << bad.back();
+    EXPECT_FALSE(o.error.empty());
+  }
+}
+
+// Each kernel alone on one GPU, then split by each split on each count; the library's split only
+// with the library's kernel, and a split of another problem not at all.
+TEST(BenchPlan, SplitRunsFollowTheirKernelAloneOnOneGpu) {
+  const SplitDescriptor& rows = split_where_nccl(Problem::Gemm);
+  const SplitDescriptor& library = library_split();
+  const VariantDescriptor& naive = first_kernel();
+  const BenchOptions opt =
+      parse_ok({"--variants", id_of(naive) + ":" + naive.configs.at(0).name, "--sizes", "300", "--gpus", "1,2",
+                "--split", std::string(rows.id) + "," + library.id + ":" + library.configs[0].name});
+  const BenchPlan plan = plan_bench(opt, DeviceLimits{});
+  std::vector<std::string> runs;
+  for (const PlannedRun& r : plan.runs)
+    runs.push_back(r.request.variant_id +
+                   (r.request.split.empty() ? "" : " " + r.request.split + " x" + std::to_string(r.request.gpus)));
+  const std::string cublas = testing::baseline().id, kernel = naive.id;
+  const std::vector<std::string> expected = {cublas,
+                                             cublas + " " + library.id + " x1",
+                                             cublas + " " + library.id + " x2",
+                                             cublas + " " + rows.id + " x1",
+                                             cublas + " " + rows.id + " x2",
+                                             kernel,
+                                             kernel + " " + rows.id + " x1",
+                                             kernel + " " + rows.id + " x2"};
+  // The library's split and the row split run in the order --split names them.
+  std::vector<std::string> sorted_runs = runs, sorted_expected = expected;
+  std::sort(sorted_runs.begin(), sorted_runs.end());
+  std::sort(sorted_expected.begin(), sorted_expected.end());
+  EXPECT_EQ(sorted_runs, sorted_expected);
+  EXPECT_EQ(runs.front(), cublas);
+}
+
 }  // namespace tilescope

@@ -189,14 +189,15 @@ std::string older_csv(const RunResult& row, int n) {
          without_last_fields(text.substr(eol + 1, text.find('\n', eol + 1) - eol - 1), n) + "\n";
 }
 
-// How many columns bench --profile added after "round": the last ones of the file.
-// The profiler's columns, after round and before c_type, the last (kCTypeColumns).
-constexpr int kCTypeColumns = 1;
+// How many columns bench --profile added after "round": the profiler's columns, after round and
+// before c_type and the split's columns, the last of the file (kCTypeColumns of them).
+constexpr int kSplitColumns = 5;  // split, split_config, gpus, gpu_names, speedup_over_one_gpu
+constexpr int kCTypeColumns = 1 + kSplitColumns;
 int profile_columns() {
   const std::vector<std::string>& names = results_csv_columns();
   const auto round = std::find(names.begin(), names.end(), "round");
   EXPECT_NE(round, names.end());
-  EXPECT_EQ(names.back(), "c_type");
+  EXPECT_EQ(names.back(), "speedup_over_one_gpu");
   return static_cast<int>(names.end() - round) - 1 - kCTypeColumns;
 }
 
@@ -356,6 +357,30 @@ TEST(ResultsCsv, RejectsEmptyAndForeignFiles) {
   EXPECT_TRUE(contains(foreign, "'variant_id'")) << foreign;
 }
 
+// A file written before the split columns loads as runs on one GPU, nothing split.
+TEST(ResultsCsv, ReadsFilesFromBeforeTheSplitColumns) {
+  RunResult split = realistic_row();
+  split.split = "split_nccl";
+  split.split_config = "rows_1d";
+  split.gpus = 2;
+  split.gpu_names = "NVIDIA H200; NVIDIA H200";
+  split.speedup_over_one_gpu = 1.93;
+  std::vector<RunResult> back;
+  std::string error;
+  ASSERT_TRUE(results_from_csv(results_to_csv({split}), &back, &error)) << error;
+  ASSERT_EQ(back.size(), 1u);
+  EXPECT_EQ(back[0].split, "split_nccl");
+  EXPECT_EQ(back[0].split_config, "rows_1d");
+  EXPECT_EQ(back[0].gpus, 2);
+  EXPECT_EQ(back[0].gpu_names, "NVIDIA H200; NVIDIA H200");
+  EXPECT_DOUBLE_EQ(back[0].speedup_over_one_gpu, 1.93);
+  ASSERT_TRUE(results_from_csv(older_csv(split, kSplitColumns), &back, &error)) << error;
+  ASSERT_EQ(back.size(), 1u);
+  EXPECT_EQ(back[0].split, "");
+  EXPECT_EQ(back[0].gpus, 1);
+  EXPECT_EQ(back[0].speedup_over_one_gpu, -1);
+}
+
 TEST(ResultsCsv, RejectsHeaderWithExtraOrMissingColumns) {
   std::string header = header_line();
   header.pop_back();
@@ -385,11 +410,13 @@ TEST(ResultsCsv, ProfileFiguresAreTheLastColumnsAndRoundTrip) {
       << "after round, in order";
   const RunResult row = profiled_row();
   expect_one_row(results_to_csv({row}), row);
-  // Unprofiled: six empty fields; profiled without FP64's: one (then C's type).
+  // Unprofiled: six empty fields; profiled without FP64's: one (then C's type and a run on one
+  // GPU: no split, 1 GPU, no names, no speed-up).
   const std::string plain = results_to_csv({realistic_row()});
-  EXPECT_EQ(plain.substr(plain.size() - 11), ",,,,,,,f32\n") << plain;
+  const std::string one_gpu = ",,,1,,-1\n";
+  EXPECT_EQ(plain.substr(plain.size() - 11 - one_gpu.size() + 1), ",,,,,,,f32" + one_gpu) << plain;
   const std::string text = results_to_csv({row});
-  EXPECT_TRUE(contains(text, ",81.2345,,0,47.5,3.1,62.5,f32\n")) << text;
+  EXPECT_TRUE(contains(text, ",81.2345,,0,47.5,3.1,62.5,f32" + one_gpu)) << text;
   expect_one_row(plain, realistic_row());
   // A figure that is neither a number nor empty is refused, naming its column.
   std::string bad = text;

@@ -306,6 +306,7 @@ const std::map<std::string, std::set<std::string>>& allowed_layers() {
        {"kernels/core", "kernels/models", "kernels/instrument", "kernels/cuda", "kernels/ptx", "kernels/jit"}},
       {"kernels/roofs", {"kernels/core", "kernels/measure", "kernels/cuda", "kernels/ptx"}},
       {"kernels/jit", {"kernels/core", "kernels/cuda", "kernels/models"}},
+      {"kernels/multi", {"kernels/core", "kernels/cuda", "kernels/measure"}},
       {"platform", {}},
       {"runner", {"kernels/*"}},
       {"viz", {"platform", "kernels/*"}},
