@@ -17,6 +17,7 @@
 #include "app/cli/profiler_worker.h"
 #include "app/cli/results_table.h"
 #include "app/cli/roofs_command.h"
+#include "app/cli/split_predictions.h"
 #include "app/cli/wrong_element.h"
 #include "app/export/atomic_file.h"
 #include "app/export/count_text.h"
@@ -230,6 +231,21 @@ RunResult unrun_result(const PlannedRun& job, const DeviceInfo& device, const st
   return r;
 }
 
+// The splits' model beside their measurements: the link measured between as many GPUs as the
+// splits ran on, then each split's predictions (split_predictions.h), each row's predicted_ms filled.
+std::string split_model_text(SplitMeasurer& measurer, std::vector<RunResult>& rows) {
+  int most = 0;
+  for (const RunResult& r : rows)
+    if (r.ok() && !r.split.empty()) most = std::max(most, r.gpus);
+  if (most == 0) return "";
+  if (most < 2)
+    return "\nno model of the splits: they ran on one GPU, so the link between GPUs was not measured (--gpus 1,2)\n";
+  LinkBench link;
+  std::string why;
+  if (!measurer.measure_links(most, 10, &link, &why)) return "\nno model of the splits: the link: " + why + "\n";
+  return "\n" + format_predictions(predict_splits(rows, link.figures), link);
+}
+
 int run_with_gpu(const BenchOptions& opt, const DeviceInfo& device, std::ostream& out, std::ostream& err) {
   const BenchPlan plan = plan_bench(opt, device.limits);
   for (const std::string& line : plan.refused) err << "refused: " << line << "\n";
@@ -306,7 +322,8 @@ int run_with_gpu(const BenchOptions& opt, const DeviceInfo& device, std::ostream
 
   fill_pct_of_cublas(rows);
   fill_speedup_over_one_gpu(rows);
-  if (!rows.empty()) out << format_results_table(rows, device);
+  const std::string model = split_measurer && !sweep.interrupted ? split_model_text(*split_measurer, rows) : "";
+  if (!rows.empty()) out << format_results_table(rows, device) << model;
   const bool any_failed = std::any_of(rows.begin(), rows.end(), failed);
   const int code = std::max<int>(any_failed ? kExitRunFailed : kExitOk, write_outputs(opt, rows, device, err));
   if (profile_interrupted) {

@@ -5,32 +5,19 @@
 #include <cstdio>
 #include <numeric>
 
+#include "app/cli/text_table.h"
 #include "kernels/core/registry.h"
 #include "kernels/core/typed_configs.h"
 
 namespace tilescope {
 namespace {
 
-std::string printf_string(const char* format, double value) {
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, format, value);
-  return buffer;
-}
-
-// Milliseconds with about four significant digits whatever the scale (0.0123 .. 12345.6).
-std::string format_ms(double ms) {
-  if (!std::isfinite(ms)) return "-";
-  if (ms >= 100) return printf_string("%.1f", ms);
-  if (ms >= 1) return printf_string("%.3f", ms);
-  return printf_string("%.4f", ms);
-}
-
 std::string format_pct(double pct) {
-  return pct < 0 || !std::isfinite(pct) ? "-" : printf_string("%.1f%%", pct);
+  return pct < 0 || !std::isfinite(pct) ? "-" : table_printf("%.1f%%", pct);
 }
 
 std::string format_kib(int bytes) {
-  return printf_string("%.1fK", bytes / 1024.0);
+  return table_printf("%.1fK", bytes / 1024.0);
 }
 
 std::string cublas_version_string(int v) {
@@ -38,46 +25,6 @@ std::string cublas_version_string(int v) {
   if (v <= 0) return "";
   return std::to_string(v / 10000) + "." + std::to_string(v / 100 % 100) + "." + std::to_string(v % 100);
 }
-
-// Columns aligned by width; a row may end in a free-text tail (an error message) that spans
-// the columns it replaces and does not widen them.
-class TextTable {
- public:
-  // `right` holds one flag per column: right-aligned (numbers) or left-aligned (names).
-  explicit TextTable(std::vector<bool> right) : right_(std::move(right)), widths_(right_.size(), 0) {}
-
-  void add(std::vector<std::string> cells, std::string tail = "") {
-    for (std::size_t i = 0; i < cells.size() && i < widths_.size(); ++i)
-      widths_[i] = std::max(widths_[i], cells[i].size());
-    rows_.push_back({std::move(cells), std::move(tail)});
-  }
-
-  std::string str() const {
-    std::string out;
-    for (const Row& row : rows_) {
-      std::string line;
-      for (std::size_t i = 0; i < row.cells.size() && i < widths_.size(); ++i) {
-        const std::string& c = row.cells[i];
-        const std::string pad(widths_[i] - c.size(), ' ');
-        if (i > 0) line += "  ";
-        line += right_[i] ? pad + c : c + pad;
-      }
-      if (!row.tail.empty()) line += "  " + row.tail;
-      while (!line.empty() && line.back() == ' ') line.pop_back();
-      out += line + "\n";
-    }
-    return out;
-  }
-
- private:
-  struct Row {
-    std::vector<std::string> cells;
-    std::string tail;
-  };
-  std::vector<bool> right_;
-  std::vector<std::size_t> widths_;
-  std::vector<Row> rows_;
-};
 
 std::string check_text(const RunResult& r) {
   if (!r.verified) return "-";
@@ -113,8 +60,8 @@ std::string format_device_line(const DeviceInfo& device, const std::vector<RunRe
                        " | SM clock " + std::to_string(device.sm_clock_khz / 1000) + " MHz" + " | driver " +
                        version_string(device.driver_version) + " | runtime " + version_string(device.runtime_version);
     if (device.cublas_version > 0) line += " | cuBLAS " + cublas_version_string(device.cublas_version);
-    line += " | peak FP32 " + printf_string("%.1f", device.peak_fp32_gflops) + " GFLOP/s, FP64 " +
-            printf_string("%.1f", device.peak_fp64_gflops) + " GFLOP/s";
+    line += " | peak FP32 " + table_printf("%.1f", device.peak_fp32_gflops) + " GFLOP/s, FP64 " +
+            table_printf("%.1f", device.peak_fp64_gflops) + " GFLOP/s";
     return line + "\n";
   }
   if (!rows.empty() && !rows.front().device_name.empty()) {
@@ -151,8 +98,8 @@ std::string format_gl_lines(const std::vector<RunResult>& rows) {
 // "2.5/4": 32-byte sectors per global load request / per store request, from the model.
 static std::string sectors_text(const RunResult& r) {
   if (r.load_sectors_per_request < 0) return "-";
-  return printf_string("%.3g", r.load_sectors_per_request) + "/" +
-         printf_string("%.3g", std::max(0.0, r.store_sectors_per_request));
+  return table_printf("%.3g", r.load_sectors_per_request) + "/" +
+         table_printf("%.3g", std::max(0.0, r.store_sectors_per_request));
 }
 
 namespace {
@@ -269,28 +216,28 @@ std::string format_results_table(const std::vector<RunResult>& rows, const Devic
     if (r.verified && !r.passed) failures.push_back(&r);
     // cuBLAS is opaque: no registers, shared memory or occupancy to show.
     const bool has_kernel = r.registers_per_thread > 0;
-    cells.push_back(format_ms(r.first_ms) + (r.first_was_cold ? "*" : ""));
-    cells.push_back(format_ms(r.median_ms));
-    cells.push_back(format_ms(r.min_ms));
-    cells.push_back(format_ms(r.max_ms));
-    cells.push_back(printf_string("%.1f", r.gflops));
+    cells.push_back(table_ms(r.first_ms) + (r.first_was_cold ? "*" : ""));
+    cells.push_back(table_ms(r.median_ms));
+    cells.push_back(table_ms(r.min_ms));
+    cells.push_back(table_ms(r.max_ms));
+    cells.push_back(table_printf("%.1f", r.gflops));
     cells.push_back(r.split.empty()              ? format_pct(r.pct_of_cublas)
-                    : r.speedup_over_one_gpu > 0 ? printf_string("%.2fx1GPU", r.speedup_over_one_gpu)
+                    : r.speedup_over_one_gpu > 0 ? table_printf("%.2fx1GPU", r.speedup_over_one_gpu)
                                                  : "-");
     cells.push_back(r.pct_of_peak > 0 ? format_pct(r.pct_of_peak) : "-");
-    cells.push_back(r.verified && r.rel_error >= 0 ? printf_string("%.1e", r.rel_error) : r.verified ? "nan" : "-");
+    cells.push_back(r.verified && r.rel_error >= 0 ? table_printf("%.1e", r.rel_error) : r.verified ? "nan" : "-");
     cells.push_back(check_text(r));
     cells.push_back(has_kernel ? std::to_string(r.registers_per_thread) : "-");
     cells.push_back(has_kernel ? format_kib(r.static_shared_bytes + r.dynamic_shared_bytes) : "-");
-    cells.push_back(has_kernel && r.occupancy >= 0 ? printf_string("%.0f%%", 100.0 * r.occupancy) : "-");
+    cells.push_back(has_kernel && r.occupancy >= 0 ? table_printf("%.0f%%", 100.0 * r.occupancy) : "-");
     cells.push_back(sectors_text(r));
-    cells.push_back(r.shared_conflicts_per_instruction >= 0 ? printf_string("%.2f", r.shared_conflicts_per_instruction)
+    cells.push_back(r.shared_conflicts_per_instruction >= 0 ? table_printf("%.2f", r.shared_conflicts_per_instruction)
                                                             : "-");
-    cells.push_back(r.run_clock_mhz > 0 ? printf_string("%.0f", r.run_clock_mhz) : "-");
+    cells.push_back(r.run_clock_mhz > 0 ? table_printf("%.0f", r.run_clock_mhz) : "-");
     if (profiled)
       for (const ProfileColumn& c : kProfileColumns) {
         const double v = r.profile.*c.figure;
-        cells.push_back(std::isnan(v) ? "-" : printf_string(c.format, v));
+        cells.push_back(std::isnan(v) ? "-" : table_printf(c.format, v));
       }
     table.add(std::move(cells));
   }
@@ -321,7 +268,7 @@ std::string format_results_table(const std::vector<RunResult>& rows, const Devic
   for (const RunResult* r : failures) {
     out += "FAIL " + r->variant_id + ":" + r->config_name + " " + to_string(r->problem) + " " +
            to_string(r->precision) + " " + shape_text(r->shape) + ": relative error " +
-           printf_string("%.3e", r->rel_error) + " > tolerance " + printf_string("%.3e", r->tolerance);
+           table_printf("%.3e", r->rel_error) + " > tolerance " + table_printf("%.3e", r->tolerance);
     if (r->unwritten > 0) out += ", " + std::to_string(r->unwritten) + " elements of C never written";
     if (!r->reference.empty()) out += " (reference " + r->reference + ")";
     out += "\n";

@@ -15,6 +15,7 @@
 
 #include "app/export/atomic_file.h"
 #include "app/export/printable_text.h"
+#include "app/export/results_json.h"
 
 namespace tilescope {
 namespace {
@@ -254,6 +255,7 @@ const std::vector<Column>& columns() {
       field_column("gpus", &RunResult::gpus),
       field_column("gpu_names", &RunResult::gpu_names),
       field_column("speedup_over_one_gpu", &RunResult::speedup_over_one_gpu),
+      field_column("predicted_ms", &RunResult::predicted_ms),
   };
   return kColumns;
 }
@@ -623,9 +625,46 @@ bool results_from_csv(const std::string& text, std::vector<RunResult>* out, std:
   return read_results(in, 0, ResultsCsvReadOptions{}, false, out, error, &retry) == ResultsCsvRead::kLoaded;
 }
 
+bool set_result_field(std::string_view column, std::string_view text, RunResult& r) {
+  const std::size_t i = column_index(column);
+  return i < columns().size() && columns()[i].set(text, r);
+}
+
 bool write_results_csv_file(const std::string& path, const std::vector<RunResult>& rows, std::string* error) {
   return write_file_atomically(path, results_to_csv(rows), error);
 }
+
+namespace {
+
+// bench's JSON (a file of tens of megabytes at most: read whole), through results_from_json.
+ResultsCsvRead read_json_results(std::FILE* file, const std::string& path, std::uint64_t total,
+                                 const ResultsCsvReadOptions& options, std::vector<RunResult>* out,
+                                 std::string* error) {
+  std::string text;
+  char block[1 << 16];
+  for (std::size_t n; (n = std::fread(block, 1, sizeof block, file)) > 0;) {
+    text.append(block, n);
+    if (options.progress && !options.progress(text.size(), total)) {
+      *error = "loading " + path + " was cancelled";
+      return ResultsCsvRead::kCancelled;
+    }
+  }
+  std::vector<RunResult> rows;
+  std::string why;
+  if (!results_from_json(text, &rows, &why)) {
+    *error = path + ": " + why;
+    return ResultsCsvRead::kFailed;
+  }
+  if (options.max_rows > 0 && rows.size() > options.max_rows) {
+    *error = path + ": " + std::to_string(rows.size()) + " rows, more than the " + std::to_string(options.max_rows) +
+             " the window holds";
+    return ResultsCsvRead::kTooManyRows;
+  }
+  *out = std::move(rows);
+  return ResultsCsvRead::kLoaded;
+}
+
+}  // namespace
 
 ResultsCsvRead read_results_csv_file(const std::string& path, std::vector<RunResult>* out, std::string* error,
                                      const ResultsCsvReadOptions& options) {
@@ -637,6 +676,10 @@ ResultsCsvRead read_results_csv_file(const std::string& path, std::vector<RunRes
   std::uint64_t total = 0;
   struct stat st {};
   if (fstat(fileno(file.get()), &st) == 0 && S_ISREG(st.st_mode)) total = static_cast<std::uint64_t>(st.st_size);
+  int first = std::fgetc(file.get());
+  while (first == ' ' || first == '\n' || first == '\r' || first == '\t') first = std::fgetc(file.get());
+  std::rewind(file.get());
+  if (first == '{') return read_json_results(file.get(), path, total, options, out, error);
   std::vector<RunResult> rows;
   std::string why;
   bool retry = false;

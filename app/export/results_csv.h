@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "kernels/measure/measure.h"
@@ -29,9 +30,15 @@ std::string results_to_csv(const std::vector<RunResult>& rows);
 // "\n" and "\r\n" line ends are accepted.
 bool results_from_csv(const std::string& text, std::vector<RunResult>* out, std::string* error);
 
+// One field of a result from its text as the CSV writes it, by the column's name: false for a
+// name that is no column or a text that does not parse. The JSON reader (results_json.h) reads
+// each field through it, so the two files share one reading of every field.
+bool set_result_field(std::string_view column, std::string_view text, RunResult& r);
+
 // The same as files: written atomically (a temporary file renamed). Read as a stream, block by
-// block (a 370 MB history is never held as text), with no allocation per field. False and
-// *error (naming the path) on failure; *out is then unchanged.
+// block (a 370 MB history is never held as text), with no allocation per field. A file that
+// starts with '{' is read as bench's JSON instead (results_json.h: with the splits' timelines).
+// False and *error (naming the path) on failure; *out is then unchanged.
 bool write_results_csv_file(const std::string& path, const std::vector<RunResult>& rows, std::string* error);
 bool read_results_csv_file(const std::string& path, std::vector<RunResult>* out, std::string* error);
 

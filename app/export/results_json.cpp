@@ -2,6 +2,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "app/export/results_csv.h"
+
 namespace tilescope {
 namespace {
 
@@ -123,11 +125,70 @@ Json result_json(const RunResult& r) {
       {"gpus", r.gpus},
       {"gpu_names", r.gpu_names},
       {"speedup_over_one_gpu", r.speedup_over_one_gpu},
+      {"predicted_ms", r.predicted_ms},
       {"spans", spans_json(r.spans)},
   };
 }
 
+// A JSON value as the CSV writes the field: strings as they are, numbers and flags as text, null
+// (a NaN) as the empty field.
+std::string field_text(const Json& v) {
+  if (v.is_string()) return v.get<std::string>();
+  if (v.is_null()) return "";
+  if (v.is_boolean()) return v.get<bool>() ? "true" : "false";
+  return v.dump();
+}
+
+bool span_from_json(const Json& j, RunSpan* s) {
+  if (!j.is_object() || !j.contains("gpu") || !j.contains("stream") || !j.contains("start_ms") || !j.contains("end_ms"))
+    return false;
+  if (!j["stream"].is_string() || !parse_span_stream(j["stream"].get<std::string>(), &s->stream)) return false;
+  if (!j["gpu"].is_number_integer() || !j["start_ms"].is_number() || !j["end_ms"].is_number()) return false;
+  s->gpu = j["gpu"].get<int>();
+  s->start_ms = j["start_ms"].get<double>();
+  s->end_ms = j["end_ms"].get<double>();
+  s->what = j.value("what", "");
+  return true;
+}
+
 }  // namespace
+
+bool results_from_json(const std::string& text, std::vector<RunResult>* out, std::string* error) {
+  const Json doc = Json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (doc.is_discarded() || !doc.is_object() || doc.value("tool", "") != "tilescope" || !doc.contains("results") ||
+      !doc["results"].is_array()) {
+    *error = "not a tilescope results file (JSON with \"tool\": \"tilescope\" and \"results\")";
+    return false;
+  }
+  std::vector<RunResult> rows;
+  for (std::size_t i = 0; i < doc["results"].size(); ++i) {
+    const Json& j = doc["results"][i];
+    if (!j.is_object()) {
+      *error = "result " + std::to_string(i + 1) + " is not an object";
+      return false;
+    }
+    RunResult r;
+    for (const std::string& column : results_csv_columns()) {
+      if (!j.contains(column)) continue;
+      if (!set_result_field(column, field_text(j[column]), r)) {
+        *error = "result " + std::to_string(i + 1) + ": \"" + column + "\" has a bad value " + j[column].dump();
+        return false;
+      }
+    }
+    if (j.contains("spans") && j["spans"].is_array())
+      for (const Json& s : j["spans"]) {
+        RunSpan span;
+        if (!span_from_json(s, &span)) {
+          *error = "result " + std::to_string(i + 1) + ": a span lacks its gpu, stream, start_ms or end_ms";
+          return false;
+        }
+        r.spans.push_back(span);
+      }
+    rows.push_back(std::move(r));
+  }
+  *out = std::move(rows);
+  return true;
+}
 
 std::string results_to_json(const std::vector<RunResult>& rows, const DeviceInfo& device,
                             const std::string& tool_version) {

@@ -16,4 +16,9 @@ namespace tilescope {
 std::string results_to_json(const std::vector<RunResult>& rows, const DeviceInfo& device,
                             const std::string& tool_version);
 
+// Reads the results of such a document back (every field a CSV column names, and each split run's
+// timeline, "spans"); fields it lacks keep their defaults. False and *error on text that is not
+// such a document, *out then unchanged.
+bool results_from_json(const std::string& text, std::vector<RunResult>* out, std::string* error);
+
 }  // namespace tilescope

@@ -40,7 +40,11 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 }  // namespace
 
 Runner::Runner(TimingHistory& history, bool gpu)
-    : history_(history), gpu_(gpu), measurer_(std::make_unique<Measurer>()), worker_(&Runner::worker_main, this) {}
+    : history_(history),
+      gpu_(gpu),
+      measurer_(std::make_unique<Measurer>()),
+      split_measurer_(std::make_unique<SplitMeasurer>()),
+      worker_(&Runner::worker_main, this) {}
 
 Runner::~Runner() {
   quit_ = true;
@@ -60,6 +64,7 @@ bool Runner::start(JobKind kind, std::vector<RunRequest> requests) {
   // job starts with them clear.
   cancel_ = false;
   measurer_->cancel_flag() = false;
+  split_measurer_->cancel_flag() = false;
   has_job_ = true;
   job_kind_ = kind;
   job_ = std::move(requests);
@@ -77,6 +82,7 @@ bool Runner::start(JobKind kind, std::vector<RunRequest> requests) {
 void Runner::cancel() {
   cancel_ = true;
   measurer_->cancel_flag() = true;
+  split_measurer_->cancel_flag() = true;
   std::lock_guard<std::mutex> lock(mutex_);
   if (progress_.busy) progress_.cancelling = true;
 }
@@ -106,6 +112,7 @@ std::vector<LiveSample> Runner::live_trace() const {
 RunResult Runner::run_one(const RunRequest& r, bool first) {
   // A variant that needs no CUDA (the texture shaders: OpenGL only) runs with or without a GPU.
   const VariantDescriptor* v = find_variant(r.variant_id);
+  if (gpu_ && !r.split.empty()) return split_measurer_->run(r);
   if (gpu_ || (v && !needs_cuda(*v))) return measurer_->run(r);
   const Shape s = normalised(r.problem, r.shape);
   if (std::max({s.M, s.N, s.K}) > kCpuMaxSize) {

@@ -18,6 +18,7 @@
 
 #include "app/runner/timing_history.h"
 #include "kernels/measure/measure.h"
+#include "kernels/multi/split_measure.h"
 #include "kernels/roofs/roofs.h"
 
 namespace tilescope {
@@ -85,6 +86,8 @@ class Runner {
   TimingHistory& history_;
   const bool gpu_;
   std::unique_ptr<Measurer> measurer_;  // created and used on the worker thread only
+  // Runs split across GPUs (kernels/multi/split_measure.h): no CUDA call until the first such run.
+  std::unique_ptr<SplitMeasurer> split_measurer_;
   std::atomic<bool> cancel_{false};
   std::atomic<bool> quit_{false};
 

@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <utility>
 
+#include "app/viz/intervals.h"
+
 namespace tilescope {
 
 namespace {
@@ -24,15 +26,7 @@ std::vector<std::pair<double, double>> busy_intervals(const TimelineBlock& block
   for (const TimelineSlab& s : block.slabs)
     for (int c = first; c < last; ++c)
       if (stamped(s.started[c]) && s.done[c] >= s.started[c]) bars.emplace_back(s.started[c], s.done[c]);
-  std::sort(bars.begin(), bars.end());
-  std::vector<std::pair<double, double>> merged;
-  for (const auto& b : bars) {
-    if (!merged.empty() && b.first <= merged.back().second)
-      merged.back().second = std::max(merged.back().second, b.second);
-    else
-      merged.push_back(b);
-  }
-  return merged;
+  return merged_intervals(std::move(bars));
 }
 
 // How much of [lo, hi] the merged intervals cover.

@@ -97,6 +97,18 @@ cublasStatus_t CUBLASWINAPI cublasGemmEx(cublasHandle_t handle, cublasOperation_
               algo);
 }
 
+cublasStatus_t CUBLASWINAPI cublasSaxpy_v2(cublasHandle_t handle, int n, const float* alpha, const float* x, int incx,
+                                           float* y, int incy) {
+  TILESCOPE_CUBLAS_FORWARD(cublasSaxpy_v2);
+  return real(handle, n, alpha, x, incx, y, incy);
+}
+
+cublasStatus_t CUBLASWINAPI cublasDaxpy_v2(cublasHandle_t handle, int n, const double* alpha, const double* x, int incx,
+                                           double* y, int incy) {
+  TILESCOPE_CUBLAS_FORWARD(cublasDaxpy_v2);
+  return real(handle, n, alpha, x, incx, y, incy);
+}
+
 // cuBLASXt (in the same library): the library's own split of a product across GPUs.
 cublasStatus_t CUBLASWINAPI cublasXtCreate(cublasXtHandle_t* handle) {
   TILESCOPE_CUBLAS_FORWARD(cublasXtCreate);

@@ -219,6 +219,7 @@ void record_variant(RunResult& res, const VariantDescriptor& v, int config_index
 
 void record_device(RunResult& res, const DeviceInfo& dev) {
   res.device_name = dev.name;
+  res.gpu_names = dev.name;  // one GPU's run; a split's names all of its GPUs (split_measure.h)
   res.sm_clock_mhz = dev.sm_clock_khz / 1000;
   res.driver_version = version_string(dev.driver_version);
   res.runtime_version = version_string(dev.runtime_version);

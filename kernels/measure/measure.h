@@ -153,6 +153,9 @@ struct RunResult {
   // A split's speed-up over its kernel alone on one GPU (the row of the same variant, configuration,
   // problem, precision, shape and round); -1 where there is no such row (fill_speedup_over_one_gpu).
   double speedup_over_one_gpu = -1;
+  // The split's time on this many GPUs as its model predicts it from the kernel's one-GPU row and the
+  // measured link (kernels/multi/split_model.h); 0 where there is none.
+  double predicted_ms = 0;
 
   // The machine, recorded with every row.
   std::string device_name;

@@ -8,10 +8,13 @@
 namespace tilescope {
 
 enum class SpanStream { Compute, Transfer };
+inline constexpr EnumName<SpanStream> kSpanStreamNames[] = {{SpanStream::Compute, "compute"},
+                                                            {SpanStream::Transfer, "transfer"}};
 inline const char* to_string(SpanStream s) {
-  static constexpr EnumName<SpanStream> kNames[] = {{SpanStream::Compute, "compute"},
-                                                    {SpanStream::Transfer, "transfer"}};
-  return enum_name(s, kNames, "?");
+  return enum_name(s, kSpanStreamNames, "?");
+}
+inline bool parse_span_stream(const std::string& text, SpanStream* out) {
+  return enum_from_name(text, kSpanStreamNames, out);
 }
 
 struct RunSpan {

@@ -8,12 +8,17 @@
 
 namespace tilescope {
 
-std::string gpu_count_error(int count) {
+int cuda_gpu_count() {
   int have = 0;
   if (cudaGetDeviceCount(&have) != cudaSuccess) {
     cudaGetLastError();
-    have = 0;
+    return 0;
   }
+  return have;
+}
+
+std::string gpu_count_error(int count) {
+  const int have = cuda_gpu_count();
   if (count < 1) return "--gpus needs at least 1 GPU (got " + std::to_string(count) + ")";
   if (count > have)
     return "asks for " + std::to_string(count) + " GPUs; this machine has " + std::to_string(have) +
@@ -45,8 +50,11 @@ GpuGroup::GpuGroup(int count) {
 }
 
 GpuGroup::~GpuGroup() {
-  if (const NcclApi* api = nccl())
+  if (const NcclApi* api = comms_.empty() && teams_.empty() ? nullptr : nccl()) {
     for (NcclComm c : comms_) api->comm_destroy(c);
+    for (auto& [ranks, comms] : teams_)
+      for (NcclComm c : comms) api->comm_destroy(c);
+  }
   for (std::size_t i = 0; i < gpus_.size(); ++i) {
     if (cudaSetDevice(devices_[i]) != cudaSuccess) continue;
     PerGpu& g = *gpus_[i];
@@ -75,9 +83,24 @@ void GpuGroup::ensure_communicators() {
 }
 
 void GpuGroup::drop_communicators() {
-  if (const NcclApi* api = nccl())
+  if (const NcclApi* api = nccl()) {
     for (NcclComm c : comms_) api->comm_abort(c);
+    for (auto& [ranks, comms] : teams_)
+      for (NcclComm c : comms) api->comm_abort(c);
+  }
   comms_.clear();
+  teams_.clear();
+}
+
+const std::vector<NcclComm>& GpuGroup::team_communicators(const std::vector<int>& ranks) {
+  auto found = teams_.find(ranks);
+  if (found != teams_.end()) return found->second;
+  ensure_communicators();  // NCCL is there (or this throws why not)
+  std::vector<int> devices;
+  for (int r : ranks) devices.push_back(devices_.at(r));
+  std::vector<NcclComm> comms(ranks.size(), nullptr);
+  NCCL_CHECK(nccl()->comm_init_all(comms.data(), static_cast<int>(comms.size()), devices.data()));
+  return teams_[ranks] = std::move(comms);
 }
 
 std::vector<GpuShare> GpuGroup::shares_for(const SplitLayout& layout, std::size_t input_bytes, std::size_t c_bytes) {

@@ -6,6 +6,7 @@
 
 #include <cuda_runtime.h>
 
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -26,6 +27,9 @@ class GpuGroup : NoCopy {
   const std::vector<int>& devices() const { return devices_; }
   // The NCCL communicators, made on first use (throws GpuError when NCCL is missing or fails).
   void ensure_communicators();
+  // Communicators of the GPUs of `ranks` among themselves (their rank: their place in the list), made
+  // on first use with ncclCommInitAll and kept like the group's.
+  const std::vector<NcclComm>& team_communicators(const std::vector<int>& ranks);
   // Sizes each GPU's buffers for `layout` (element sizes of the inputs and of C) and returns the
   // shares that point into them.
   std::vector<GpuShare> shares_for(const SplitLayout& layout, std::size_t input_bytes, std::size_t c_bytes);
@@ -44,8 +48,11 @@ class GpuGroup : NoCopy {
   std::vector<int> devices_;
   std::vector<std::unique_ptr<PerGpu>> gpus_;
   std::vector<NcclComm> comms_;
+  std::map<std::vector<int>, std::vector<NcclComm>> teams_;
 };
 
+// How many CUDA GPUs this machine has (0 without CUDA or a driver).
+int cuda_gpu_count();
 // "" when `count` GPUs can be asked for on this machine, otherwise why not (too many, none).
 std::string gpu_count_error(int count);
 // The name of each of the first `count` devices ("NVIDIA H200"), as cudaGetDeviceProperties gives it.

@@ -31,7 +31,11 @@ struct GpuShare {
   CUstream_st* transfer = nullptr;
   cublasContext* cublas = nullptr;
   NcclComm comm = nullptr;  // its rank in the group's communicator (null when the split needs none)
-  void* a = nullptr;        // A's, B's and C's buffers as GpuLayout sizes them
+  // A split over a grid of GPUs (SplitDescriptor::grid): its rank among the GPUs of its grid row
+  // (rank = its column) and of its grid column (rank = its row), for broadcasts along them.
+  NcclComm row_comm = nullptr;
+  NcclComm col_comm = nullptr;
+  void* a = nullptr;  // A's, B's and C's buffers as GpuLayout sizes them
   void* b = nullptr;
   void* c = nullptr;
   void* scratch = nullptr;
@@ -79,6 +83,10 @@ struct SplitDescriptor {
   // CUDA events on the streams.
   bool host_timed = false;
 
+  // A split over a grid of GPUs: true, and the grid's rows and columns for `gpus` GPUs (rank = row *
+  // columns + column), whose rows and columns get communicators of their own; false (or nullptr):
+  // the configuration has no grid.
+  bool (*grid)(int gpus, int config, int* rows, int* cols) = nullptr;
   // Why this split cannot run the query ("" = it can), beyond the problems and NCCL.
   std::string (*refuses)(const SplitQuery&, int config) = nullptr;
   // Where the pieces lie (one GpuLayout per GPU, rank order).

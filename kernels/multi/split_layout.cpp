@@ -7,12 +7,17 @@ namespace tilescope {
 
 std::int64_t packed_offset(const std::vector<Block>& blocks, std::size_t i) {
   std::int64_t offset = 0;
-  for (std::size_t j = 0; j < i && j < blocks.size(); ++j) offset += blocks[j].elements();
+  for (std::size_t j = 0; j <= i && j < blocks.size(); ++j) {
+    if (blocks[j].at >= 0) offset = blocks[j].at;
+    if (j < i) offset += blocks[j].elements();
+  }
   return offset;
 }
 
 std::int64_t packed_elements(const std::vector<Block>& blocks) {
-  return packed_offset(blocks, blocks.size());
+  std::int64_t end = 0;
+  for (std::size_t i = 0; i < blocks.size(); ++i) end = std::max(end, packed_offset(blocks, i) + blocks[i].elements());
+  return end;
 }
 
 std::vector<std::int64_t> balanced_cuts(std::int64_t total, int parts, std::int64_t multiple) {

@@ -9,10 +9,12 @@
 namespace tilescope {
 
 // A block of a row-major matrix: rows [row0, row0 + rows) x columns [col0, col0 + cols). A GPU
-// holds its blocks packed one after another in its buffer, each row-major with `cols` elements a
-// row, in the order its list gives.
+// holds its blocks packed in its buffer, each row-major with `cols` elements a row: one after
+// another in the order its list gives, or from the element `at` where a block says (a buffer that
+// also receives blocks from other GPUs between its own).
 struct Block {
   std::int64_t row0 = 0, col0 = 0, rows = 0, cols = 0;
+  std::int64_t at = -1;  // its first element in the buffer; -1: right after the block before it
   std::int64_t elements() const { return rows * cols; }
 };
 

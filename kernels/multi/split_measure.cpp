@@ -73,8 +73,10 @@ struct SplitMeasurer::Impl {
       cudaEventDestroy(stop);
     }
     start = stop = nullptr;
-    {
-      DeviceScope on(0);
+    // Never throws (it runs in the destructor, and on machines without a GPU): the buffers are GPU
+    // 0's, freed with it current when there are any.
+    if (whole_a.get() || whole_b.get() || whole_c.get() || ref_inputs.get() || ref_c.get()) {
+      cudaSetDevice(0);
       whole_a.release();
       whole_b.release();
       whole_c.release();
@@ -189,6 +191,27 @@ RunResult SplitMeasurer::run(const RunRequest& req) {
   return res;
 }
 
+bool SplitMeasurer::measure_links(int gpus, int repetitions, LinkBench* out, std::string* error) {
+  if (gpus < 2) {
+    *error = "the link is between two GPUs or more";
+    return false;
+  }
+  if (std::string bad = gpu_count_error(gpus); !bad.empty()) {
+    *error = bad;
+    return false;
+  }
+  try {
+    impl_->ensure_group(gpus);
+    *out = tilescope::measure_links(*impl_->group, repetitions);
+    return true;
+  } catch (const std::exception& e) {
+    *error = e.what();
+    impl_->drop_group();
+    cudaGetLastError();
+    return false;
+  }
+}
+
 void SplitMeasurer::Impl::run_checked(const RunRequest& req, const SplitDescriptor& split,
                                       const VariantDescriptor& kernel, RunResult& res) {
   ensure_group(req.gpus);
@@ -206,6 +229,21 @@ void SplitMeasurer::Impl::run_checked(const RunRequest& req, const SplitDescript
   const SplitQuery q{req.problem, req.precision, res.shape, req.gpus, &kernel, req.config_index};
   args.layout = split.layout(q, req.split_config);
   args.gpus = group->shares_for(args.layout, element_bytes(req.precision), output_bytes(res.c_type));
+  int rows = 1, cols = 1;
+  if (split.grid && split.grid(req.gpus, req.split_config, &rows, &cols)) {  // each grid row's and column's own
+    for (int i = 0; i < rows; ++i) {
+      std::vector<int> ranks;
+      for (int j = 0; j < cols; ++j) ranks.push_back(i * cols + j);
+      const std::vector<NcclComm>& comms = group->team_communicators(ranks);
+      for (int j = 0; j < cols; ++j) args.gpus[i * cols + j].row_comm = comms[j];
+    }
+    for (int j = 0; j < cols; ++j) {
+      std::vector<int> ranks;
+      for (int i = 0; i < rows; ++i) ranks.push_back(i * cols + j);
+      const std::vector<NcclComm>& comms = group->team_communicators(ranks);
+      for (int i = 0; i < rows; ++i) args.gpus[i * cols + j].col_comm = comms[i];
+    }
+  }
   args.spans = spans.get();
   res.input_sets = 1;
   res.timer = split.host_timed ? "wall_clock" : "cuda_events";

@@ -12,6 +12,7 @@
 
 #include "kernels/core/no_copy.h"
 #include "kernels/measure/measure.h"
+#include "kernels/multi/link_bench.h"
 
 namespace tilescope {
 
@@ -25,6 +26,10 @@ class SplitMeasurer : NoCopy {
   // kernel every GPU multiplies with. Never throws: a failure (more GPUs than the machine has, NCCL
   // missing or failing, a refused kernel) ends the run with RunResult::error.
   RunResult run(const RunRequest& request);
+  // The link between GPUs 0 .. gpus-1 (link_bench.h), on the same GPUs' streams and communicators
+  // as the runs. False, and *error saying why, where it cannot be measured (fewer GPUs, NCCL
+  // missing, a failure).
+  bool measure_links(int gpus, int repetitions, LinkBench* out, std::string* error);
   std::atomic<bool>& cancel_flag();
 
  private:

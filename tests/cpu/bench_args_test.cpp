@@ -855,9 +855,9 @@ TEST(BenchPlan, SplitRunsFollowTheirKernelAloneOnOneGpu) {
   const SplitDescriptor& rows = split_where_nccl(Problem::Gemm);
   const SplitDescriptor& library = library_split();
   const VariantDescriptor& naive = first_kernel();
-  const BenchOptions opt =
-      parse_ok({"--variants", id_of(naive) + ":" + naive.configs.at(0).name, "--sizes", "300", "--gpus", "1,2",
-                "--split", std::string(rows.id) + "," + library.id + ":" + library.configs[0].name});
+  const BenchOptions opt = parse_ok(
+      {"--variants", id_of(naive) + ":" + naive.configs.at(0).name, "--sizes", "300", "--gpus", "1,2", "--split",
+       std::string(rows.id) + ":" + rows.configs[0].name + "," + library.id + ":" + library.configs[0].name});
   const BenchPlan plan = plan_bench(opt, DeviceLimits{});
   std::vector<std::string> runs;
   for (const PlannedRun& r : plan.runs)

@@ -191,13 +191,13 @@ std::string older_csv(const RunResult& row, int n) {
 
 // How many columns bench --profile added after "round": the profiler's columns, after round and
 // before c_type and the split's columns, the last of the file (kCTypeColumns of them).
-constexpr int kSplitColumns = 5;  // split, split_config, gpus, gpu_names, speedup_over_one_gpu
+constexpr int kSplitColumns = 6;  // split, split_config, gpus, gpu_names, speedup_over_one_gpu, predicted_ms
 constexpr int kCTypeColumns = 1 + kSplitColumns;
 int profile_columns() {
   const std::vector<std::string>& names = results_csv_columns();
   const auto round = std::find(names.begin(), names.end(), "round");
   EXPECT_NE(round, names.end());
-  EXPECT_EQ(names.back(), "speedup_over_one_gpu");
+  EXPECT_EQ(names.back(), "predicted_ms");
   return static_cast<int>(names.end() - round) - 1 - kCTypeColumns;
 }
 
@@ -365,6 +365,7 @@ TEST(ResultsCsv, ReadsFilesFromBeforeTheSplitColumns) {
   split.gpus = 2;
   split.gpu_names = "NVIDIA H200; NVIDIA H200";
   split.speedup_over_one_gpu = 1.93;
+  split.predicted_ms = 91.25;
   std::vector<RunResult> back;
   std::string error;
   ASSERT_TRUE(results_from_csv(results_to_csv({split}), &back, &error)) << error;
@@ -374,6 +375,7 @@ TEST(ResultsCsv, ReadsFilesFromBeforeTheSplitColumns) {
   EXPECT_EQ(back[0].gpus, 2);
   EXPECT_EQ(back[0].gpu_names, "NVIDIA H200; NVIDIA H200");
   EXPECT_DOUBLE_EQ(back[0].speedup_over_one_gpu, 1.93);
+  EXPECT_DOUBLE_EQ(back[0].predicted_ms, 91.25);
   ASSERT_TRUE(results_from_csv(older_csv(split, kSplitColumns), &back, &error)) << error;
   ASSERT_EQ(back.size(), 1u);
   EXPECT_EQ(back[0].split, "");
@@ -413,7 +415,7 @@ TEST(ResultsCsv, ProfileFiguresAreTheLastColumnsAndRoundTrip) {
   // Unprofiled: six empty fields; profiled without FP64's: one (then C's type and a run on one
   // GPU: no split, 1 GPU, no names, no speed-up).
   const std::string plain = results_to_csv({realistic_row()});
-  const std::string one_gpu = ",,,1,,-1\n";
+  const std::string one_gpu = ",,,1,,-1,0\n";
   EXPECT_EQ(plain.substr(plain.size() - 11 - one_gpu.size() + 1), ",,,,,,,f32" + one_gpu) << plain;
   const std::string text = results_to_csv({row});
   EXPECT_TRUE(contains(text, ",81.2345,,0,47.5,3.1,62.5,f32" + one_gpu)) << text;
@@ -978,6 +980,43 @@ TEST(CountText, SingularForOne) {
   EXPECT_EQ(count_text(1, "row", "rows"), "1 row");
   EXPECT_EQ(count_text(0, "row", "rows"), "0 rows");
   EXPECT_EQ(count_text(2, "match", "matches"), "2 matches");
+}
+
+// bench's JSON reads back: every field the CSV has, and a split run's timeline; the window loads it
+// through the same call as a CSV (the file's first character decides).
+TEST(ResultsJson, ReadsBackEveryFieldAndTheSpans) {
+  RunResult r = realistic_row();
+  r.split = "split_nccl";
+  r.split_config = "rows_1d";
+  r.gpus = 2;
+  r.gpu_names = "NVIDIA H200; NVIDIA H200";
+  r.speedup_over_one_gpu = 1.9;
+  r.spans = {{0, SpanStream::Transfer, "B columns 0-2047 sent", 0.004, 0.5},
+             {1, SpanStream::Compute, "C rows 8192-16383, columns 0-2047", 0.6, 11.25}};
+  const std::string json = results_to_json({r}, DeviceInfo{}, "0.1.0");
+  std::vector<RunResult> back;
+  std::string error;
+  ASSERT_TRUE(results_from_json(json, &back, &error)) << error;
+  ASSERT_EQ(back.size(), 1u);
+  // Every column as the CSV writes it, the same after the trip through JSON.
+  EXPECT_EQ(results_to_csv(back), results_to_csv({r}));
+  ASSERT_EQ(back[0].spans.size(), 2u);
+  EXPECT_EQ(back[0].spans[1].gpu, 1);
+  EXPECT_EQ(back[0].spans[1].stream, SpanStream::Compute);
+  EXPECT_EQ(back[0].spans[1].what, "C rows 8192-16383, columns 0-2047");
+  EXPECT_DOUBLE_EQ(back[0].spans[1].end_ms, 11.25);
+
+  const std::string path = ::testing::TempDir() + "/tilescope_results.json";
+  ASSERT_TRUE(write_file_atomically(path, json, &error)) << error;
+  back.clear();
+  ASSERT_TRUE(read_results_csv_file(path, &back, &error)) << error;
+  ASSERT_EQ(back.size(), 1u);
+  EXPECT_EQ(back[0].spans.size(), 2u);
+  // Not ours: refused with the reason.
+  EXPECT_FALSE(results_from_json("{\"results\": []}", &back, &error));
+  EXPECT_NE(error.find("not a tilescope results file"), std::string::npos) << error;
+  EXPECT_FALSE(results_from_json("{\"tool\": \"tilescope\", \"results\": [{\"gpus\": \"two\"}]}", &back, &error));
+  EXPECT_NE(error.find("gpus"), std::string::npos) << error;
 }
 
 }  // namespace

@@ -14,11 +14,15 @@
 
 #if __has_include(<nccl.h>)
 #include <nccl.h>
-static_assert(tilescope::kNcclSuccess == ncclSuccess && tilescope::kNcclInProgress == ncclInProgress);
-static_assert(tilescope::kNcclUint8 == ncclUint8 && tilescope::kNcclFloat16 == ncclFloat16 &&
-              tilescope::kNcclFloat32 == ncclFloat32 && tilescope::kNcclFloat64 == ncclFloat64 &&
-              tilescope::kNcclBfloat16 == ncclBfloat16);
-static_assert(tilescope::kNcclSum == ncclSum);
+// Our values and the header's, compared as the ints the ABI passes.
+constexpr bool same(int ours, int theirs) {
+  return ours == theirs;
+}
+static_assert(same(tilescope::kNcclSuccess, ncclSuccess) && same(tilescope::kNcclInProgress, ncclInProgress));
+static_assert(same(tilescope::kNcclUint8, ncclUint8) && same(tilescope::kNcclFloat16, ncclFloat16) &&
+              same(tilescope::kNcclFloat32, ncclFloat32) && same(tilescope::kNcclFloat64, ncclFloat64) &&
+              same(tilescope::kNcclBfloat16, ncclBfloat16));
+static_assert(same(tilescope::kNcclSum, ncclSum));
 #endif
 
 using namespace tilescope;

@@ -26,7 +26,9 @@ TEST(SplitLayout, BalancedCutsCoverTheRangeInNearEqualMultiples) {
         std::int64_t widest = 0, narrowest = total;
         for (int p = 0; p < parts; ++p) {
           EXPECT_LE(cuts[p], cuts[p + 1]);
-          if (p + 1 < parts) EXPECT_EQ(cuts[p + 1] % multiple, 0) << total << " " << parts << " " << multiple;
+          if (p + 1 < parts) {
+            EXPECT_EQ(cuts[p + 1] % multiple, 0) << total << " " << parts << " " << multiple;
+          }
           widest = std::max(widest, cuts[p + 1] - cuts[p]);
           narrowest = std::min(narrowest, cuts[p + 1] - cuts[p]);
         }
@@ -52,7 +54,9 @@ TEST(SplitLayout, TriangleBandsHoldNearEqualWork) {
         EXPECT_NEAR(work / whole, 1.0 / parts, static_cast<double>(n) / whole + 1e-12) << n << " " << parts;
       }
       // Thinner bands first: the first rows are the longest.
-      if (parts > 1 && n >= 700) EXPECT_LT(cuts[1] - cuts[0], cuts[parts] - cuts[parts - 1]);
+      if (parts > 1 && n >= 700) {
+        EXPECT_LT(cuts[1] - cuts[0], cuts[parts] - cuts[parts - 1]);
+      }
     }
 }
 
@@ -63,6 +67,21 @@ TEST(SplitLayout, PanelCountKeepsPanelsWideAndFew) {
 }
 
 namespace {
+
+// Blocks placed where they say, after the one before them otherwise; a buffer's extent is its
+// furthest block's end.
+TEST(SplitLayout, BlocksArePackedInOrderOrWhereTheySay) {
+  const std::vector<Block> packed = {{0, 0, 2, 3}, {2, 0, 4, 3}, {6, 0, 1, 3}};
+  EXPECT_EQ(packed_offset(packed, 0), 0);
+  EXPECT_EQ(packed_offset(packed, 1), 6);
+  EXPECT_EQ(packed_offset(packed, 2), 18);
+  EXPECT_EQ(packed_elements(packed), 21);
+  const std::vector<Block> placed = {{0, 4, 2, 3, 12}, {0, 10, 2, 3, 30}, {0, 13, 2, 2}};
+  EXPECT_EQ(packed_offset(placed, 0), 12);
+  EXPECT_EQ(packed_offset(placed, 1), 30);
+  EXPECT_EQ(packed_offset(placed, 2), 36);
+  EXPECT_EQ(packed_elements(placed), 40);
+}
 
 // How many C blocks of a layout cover element (i, j).
 int coverage(const SplitLayout& l, std::int64_t i, std::int64_t j) {
@@ -106,7 +125,7 @@ TEST(SplitLayout, EverySplitPlacesItsBlocksInsideAndCoversCOnce) {
               EXPECT_GE(g.a_elements, packed_elements(g.a)) << what;
               EXPECT_GE(g.b_elements, packed_elements(g.b)) << what;
               EXPECT_GE(g.c_elements, packed_elements(g.c)) << what;
-              a_held += packed_elements(g.a);
+              for (const Block& b : g.a) a_held += b.elements();
             }
             // A is placed whole, once (no split sends a piece of A twice at the start).
             EXPECT_EQ(a_held, a_rows * a_cols) << what;

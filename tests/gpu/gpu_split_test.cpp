@@ -92,8 +92,9 @@ TEST(GpuSplits, EverySplitOnEveryCountOfGpusMatchesTheReference) {
             EXPECT_EQ(r.split, s->id);
             EXPECT_EQ(std::count(r.gpu_names.begin(), r.gpu_names.end(), ';'), gpus - 1) << r.gpu_names;
             EXPECT_GT(r.median_ms, 0) << what;
-            if (s->host_timed) EXPECT_TRUE(r.spans.empty()) << what << ": the library's streams are its own";
-            if (!s->host_timed) {
+            if (s->host_timed) {
+              EXPECT_TRUE(r.spans.empty()) << what << ": the library's streams are its own";
+            } else {
               // Every GPU has products and transfers on its rows, each inside the run.
               for (int g = 0; g < gpus; ++g)
                 for (SpanStream stream : {SpanStream::Compute, SpanStream::Transfer})
@@ -169,4 +170,24 @@ TEST(GpuSplits, TheCheckFailsASplitThatSpoilsOneElement) {
     EXPECT_TRUE(r.verified);
     EXPECT_FALSE(r.passed) << "the spoiled element passed the check on " << gpus << " GPUs: error " << r.rel_error;
   }
+}
+
+// The link microbenchmark between two GPUs: every size of both collectives timed, the figures read
+// off them positive and the larger transfers faster per byte (latency amortised).
+TEST(GpuSplits, TheLinkBetweenTwoGpusIsMeasured) {
+  SKIP_WITHOUT_GPU();
+  if (gpu_count() < 2) GTEST_SKIP() << "the link is between two GPUs: this machine has " << gpu_count();
+  if (!nccl_usable()) GTEST_FAIL() << "NCCL is missing on a GPU machine: " << missing_nccl_sentence();
+  SplitMeasurer measurer;
+  LinkBench link;
+  std::string why;
+  ASSERT_TRUE(measurer.measure_links(2, 3, &link, &why)) << why;
+  EXPECT_EQ(link.samples.size(), 2 * link_bench_sizes().size());
+  for (const LinkSample& s : link.samples) EXPECT_GT(s.median_ms, 0) << s.collective << " " << s.bytes;
+  EXPECT_TRUE(link.figures.known());
+  EXPECT_GT(link.figures.latency_us, 0);
+  EXPECT_GT(link.samples.back().gbs(), link.samples.front().gbs());
+  // One GPU has no link to measure: said, not thrown.
+  EXPECT_FALSE(measurer.measure_links(1, 3, &link, &why));
+  EXPECT_FALSE(why.empty());
 }

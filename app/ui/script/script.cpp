@@ -14,6 +14,7 @@
 #include "app/ui/shell/typed_tile_names.h"
 #include "kernels/core/registry.h"
 #include "kernels/core/typed_configs.h"
+#include "kernels/multi/split_registry.h"
 
 namespace tilescope {
 
@@ -29,10 +30,11 @@ double now_s() {
 struct IntRange {
   int lo, hi;
 };
-constexpr IntRange kSizes{1, kMaxMatrixSize};                            // M, N, K and the sweep: as the controls
-constexpr IntRange kRepetitions{1, 1000};                                // as the controls and the settings file
-constexpr IntRange kFrames{1, 1 << 20};                                  // frames N
-constexpr IntRange kWaitSeconds{1, 86400};                               // wait SECONDS: at most a day
+constexpr IntRange kSizes{1, kMaxMatrixSize};  // M, N, K and the sweep: as the controls
+constexpr IntRange kRepetitions{1, 1000};      // as the controls and the settings file
+constexpr IntRange kGpuCounts{1, 64};          // a split's GPUs (the machine's count refuses more)
+constexpr IntRange kFrames{1, 1 << 20};        // frames N
+constexpr IntRange kWaitSeconds{1, 86400};     // wait SECONDS: at most a day
 constexpr IntRange kExportPixels{kMinPlotImageSide, kMaxPlotImageSide};  // export-plot W H: what the writer takes
 constexpr IntRange kIndex{0, 1 << 20};                                   // block coordinates, phases, passes
 constexpr double kTimelineWaitSeconds = 600;  // record-timeline: one launch, but a cold GPU may take a while
@@ -107,6 +109,23 @@ const SettingSpec kSettings[] = {
      [](const std::vector<std::string>& v, AppState& s) { return bool_word(v[0], &s.only_current_problem); }},
     {"presenter", "on|off", 1,
      [](const std::vector<std::string>& v, AppState& s) { return bool_word(v[0], &s.presenter); }},
+    {"split", "none|SPLIT:CONFIG", 1,
+     [](const std::vector<std::string>& v, AppState& s) -> std::string {
+       if (v[0] == "none") {
+         s.split.clear();
+         return "";
+       }
+       const std::size_t colon = v[0].find(':');
+       const SplitDescriptor* split = find_split(v[0].substr(0, colon));
+       const int config =
+           split ? (colon == std::string::npos ? 0 : find_split_config(*split, v[0].substr(colon + 1))) : -1;
+       if (!split || config < 0) return "'" + v[0] + "' is no split:configuration (tilescope bench --help: --split)";
+       s.split = split->id;
+       s.split_config = config;
+       return "";
+     }},
+    {"gpus", "N", 1,
+     [](const std::vector<std::string>& v, AppState& s) { return int_word(v[0], kGpuCounts, &s.gpus); }},
     {"theme", "dark|light|high_contrast", 1,
      [](const std::vector<std::string>& v, AppState& s) {
        return named_word(parse_theme(v[0], &s.theme), v[0], "dark|light|high_contrast");
@@ -585,6 +604,7 @@ const ActionEntry kActions[] = {
     {"source-sass", 1, 1, "source-sass on|off", check_word<bool, bool_word>,
      [](Action& x) { x.app.source().set_sass(word_value<bool, bool_word>(x)); }},
     {"show-tune", 0, 0, "show-tune", no_values, [](Action& x) { x.app.show_tune(); }},
+    {"show-gpus", 0, 0, "show-gpus", no_values, [](Action& x) { x.app.show_gpus(); }},
     {"tune-load-csv", 1, 1, "tune-load-csv PATH", no_values,
      [](Action& x) {
        std::string why;
@@ -698,13 +718,18 @@ std::string compare_count(const std::vector<std::string>& w, int have, const cha
 }
 
 // The tabs a promise may name, and the App's tab each word means.
-const char* const kTabWords = "timing|mapping|history|source|tune";
+const char* const kTabWords = "timing|mapping|history|source|tune|gpus";
+bool named_tab_word(const std::string& word) {
+  return word == "timing" || word == "mapping" || word == "history" || word == "source" || word == "tune" ||
+         word == "gpus";
+}
 const Tab* named_tab(App& app, const std::string& word) {
   if (word == "source") return &app.source();
   if (word == "tune") return &app.tune();
   if (word == "timing") return &app.timing();
   if (word == "mapping") return &app.mapping();
   if (word == "history") return &app.history_panel();
+  if (word == "gpus") return &app.gpus();
   return nullptr;
 }
 
@@ -730,12 +755,8 @@ const ExpectationEntry kExpectations[] = {
        const std::string& id = s.lesson[static_cast<std::size_t>(s.focused)].variant_id;
        return id == w[1] ? std::string() : "the focus is on " + id;
      }},
-    {"tab", 1, 1, "tab timing|mapping|history|source|tune",
-     [](const std::vector<std::string>& w) {
-       return named_word(
-           w[1] == "timing" || w[1] == "mapping" || w[1] == "history" || w[1] == "source" || w[1] == "tune", w[1],
-           kTabWords);
-     },
+    {"tab", 1, 1, "tab timing|mapping|history|source|tune|gpus",
+     [](const std::vector<std::string>& w) { return named_word(named_tab_word(w[1]), w[1], kTabWords); },
      [](App& app, const std::vector<std::string>& w) {
        const Tab* shown = app.shown_tab();
        if (shown == named_tab(app, w[1])) return std::string();

@@ -17,12 +17,13 @@
 #include "app/ui/shell/settings.h"
 #include "kernels/core/registry.h"
 #include "kernels/jit/nvrtc_compiler.h"
+#include "kernels/multi/gpu_group.h"
 
 namespace tilescope {
 
 App::App(Host& host, const AppOptions& options)
     : host_(host), options_(options), device_(probe_device()), state_(default_app_state()) {
-  tabs_ = {&timing_, &mapping_, &history_panel_, &source_, &tune_};
+  tabs_ = {&timing_, &mapping_, &history_panel_, &source_, &tune_, &gpus_};
   limit_concurrent_compiles(window_compile_threads());
   source_.editor().set_program(options_.worker_program);
   if (!options_.settings_path.empty()) {
@@ -133,6 +134,11 @@ std::string App::skipped_variants_note() const {
   return "no GPU: the CUDA variants are unavailable";
 }
 
+int App::gpu_count() const {
+  static const int count = runner_->gpu() ? cuda_gpu_count() : 0;
+  return count;
+}
+
 std::vector<RunRequest> App::requests_for(const std::vector<Shape>& shapes) const {
   std::vector<RunRequest> out;
   for (const Shape& shape : shapes) {
@@ -162,6 +168,13 @@ std::vector<RunRequest> App::requests_for(const std::vector<Shape>& shapes) cons
       r.repetitions = state_.repetitions;
       r.verify = state_.verify;
       out.push_back(r);
+      // Then the same product split across GPUs, where a split is chosen and takes this kernel.
+      if (runner_->gpu() && state_.gpus <= gpu_count() && split_takes(state_, *v, e.config_index)) {
+        r.split = state_.split;
+        r.split_config = state_.split_config;
+        r.gpus = state_.gpus;
+        out.push_back(r);
+      }
     }
   }
   return out;
@@ -390,6 +403,7 @@ App::WorkTicket App::request_screenshot(const std::string& path) {
   if (!pending_screenshot_.empty())
     record_outcome(screenshot_ticket_, false, "screenshot " + pending_screenshot_ + " replaced by " + path);
   pending_screenshot_ = path;
+  crop_w_ = crop_h_ = 0;
   screenshot_ticket_ = next_ticket();
   return screenshot_ticket_;
 }
@@ -469,6 +483,7 @@ void App::draw_tabs() {
   if (!ImGui::BeginTabBar("views")) return;
   TabContext ctx = context();
   for (Tab* tab : tabs_) {
+    if (!tab->in_tab_bar(ctx)) continue;
     const ImGuiTabItemFlags flags = tab->take_select() ? ImGuiTabItemFlags_SetSelected : 0;
     if (ImGui::BeginTabItem(tab->title(), nullptr, flags)) {
       shown_tab_ = tab;
@@ -534,6 +549,7 @@ void App::after_frame() {
     std::string error;
     Image image;
     if (host_.take_capture(&image, &error)) {
+      if (crop_w_ > 0 && crop_h_ > 0) image = cropped(image, crop_x_, crop_y_, crop_w_, crop_h_);
       const std::string path = absolute_path(pending_screenshot_);
       write_png_beside_frames(screenshot_ticket_, path, std::move(image), "wrote screenshot " + path);
     } else {

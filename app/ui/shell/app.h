@@ -20,6 +20,7 @@
 #include "app/runner/timing_history.h"
 #include "app/ui/history/history_panel.h"
 #include "app/ui/mapping/mapping_panel.h"
+#include "app/ui/multi/gpus_panel.h"
 #include "app/ui/shell/app_state.h"
 #include "app/ui/shell/controls_panel.h"
 #include "app/ui/shell/file_chooser.h"
@@ -92,6 +93,9 @@ class App {
   // Queued for after_frame(); the result lands in status() and in the ticket's outcome.
   WorkTicket request_plot_export(const std::string& path, int width, int height);
   WorkTicket request_screenshot(const std::string& path);
+  // A screenshot of a part of the window (ImGui's coordinates: a view's rectangle), written beside
+  // the quick screenshots under a dated name made of `stem` ("tilescope-gpus-2026-11-28-103005.png").
+  WorkTicket export_region_png(const char* stem, ImVec2 min, ImVec2 max);
   // Waits until every PNG asked for so far is written, and reports them as a frame would (the
   // status line and the tickets' outcomes): for the end of a command or a script, and tests.
   void finish_file_writes();
@@ -138,7 +142,12 @@ class App {
   void show_source() { source_.request_select(); }
   SourcePanel& source() { return source_; }
   void show_tune() { tune_.request_select(); }
+  void show_gpus() { gpus_.request_select(); }
+  // The machine's CUDA GPUs (asked once; 0 without a usable GPU): Run adds a split only where its
+  // GPUs exist.
+  int gpu_count() const;
   TunePanel& tune() { return tune_; }
+  GpusPanel& gpus() { return gpus_; }
   // The Tune tab's Start: false, with the status saying why, when it cannot start.
   bool start_tune();
   // The Export PNG dialog (File menu, the Timing tab's button).
@@ -237,6 +246,7 @@ class App {
   HistoryPanel history_panel_;
   SourcePanel source_;
   TunePanel tune_;
+  GpusPanel gpus_;
   CsvLoader csv_loader_;
   HelpMenu help_;
   std::vector<Tab*> tabs_;  // the view's tabs, in tab-bar order
@@ -268,6 +278,8 @@ class App {
   };
   std::vector<PendingExport> pending_exports_;
   std::string pending_screenshot_;
+  // The part of the frame the pending screenshot keeps, in framebuffer pixels (empty: all of it).
+  int crop_x_ = 0, crop_y_ = 0, crop_w_ = 0, crop_h_ = 0;
   WorkTicket screenshot_ticket_ = 0;
   bool capture_in_flight_ = false;
   bool font_dirty_ = true;

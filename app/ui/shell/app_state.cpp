@@ -5,6 +5,8 @@
 
 #include "kernels/core/registry.h"
 #include "kernels/core/typed_configs.h"
+#include "kernels/core/variant.h"
+#include "kernels/multi/split_registry.h"
 
 namespace tilescope {
 
@@ -74,6 +76,20 @@ bool stores_narrow_c(const LessonEntry& e, Precision p) {
 }
 
 }  // namespace
+
+bool split_takes(const AppState& s, const VariantDescriptor& v, int config_index) {
+  const SplitDescriptor* split = s.split.empty() ? nullptr : find_split(s.split);
+  if (!split || !supports(*split, s.problem) || !split_config_error(*split, s.split_config).empty()) return false;
+  if (config_index >= static_cast<int>(v.configs.size()) || !needs_cuda(v)) return false;  // typed tiles, OpenGL
+  SplitQuery q;
+  q.problem = s.problem;
+  q.precision = s.precision;
+  q.shape = run_shape(s);
+  q.gpus = s.gpus;
+  q.kernel = &v;
+  q.kernel_config = config_index;
+  return !split->refuses || split->refuses(q, s.split_config).empty();
+}
 
 std::vector<LessonEntry> entries_to_run(const std::vector<LessonEntry>& lesson, Precision precision) {
   const bool narrow_ticked = std::any_of(

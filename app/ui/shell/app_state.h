@@ -10,6 +10,8 @@
 namespace tilescope {
 
 // One row of the lesson: a variant, whether it takes part in Run/Sweep, and its configuration.
+struct VariantDescriptor;
+
 struct LessonEntry {
   std::string variant_id;
   bool enabled = true;
@@ -37,6 +39,12 @@ struct AppState {
   bool verify = true;
   // Sweep: sizes from..to doubling (N = M = K; AᵀA: N = K).
   int sweep_from = 256, sweep_to = 4096;
+
+  // Several GPUs (the controls show them where the machine has more than one): Run also runs each
+  // ticked variant split across `gpus` GPUs by this split ("" = none) and configuration.
+  std::string split;
+  int split_config = 0;
+  int gpus = 2;
 
   // Timing plot.
   YAxisQuantity y_quantity = YAxisQuantity::Gflops;
@@ -69,6 +77,10 @@ std::vector<int> sweep_sizes(const AppState& s);
 // changed, in words ("N 2048 and the sweep's last size 4096"), or "" when every size was within it.
 // Only the sizes Run and Sweep read count: N alone while `square` is on (M and K follow it).
 std::string cap_sizes(AppState& s, int cap);
+
+// Whether the split the state chose (if any) runs kernel v's configuration on its problem and
+// precision: the split supports the problem and does not refuse the kernel.
+bool split_takes(const AppState& s, const VariantDescriptor& v, int config_index);
 
 // The entries Run times, in order: the lesson's, and where a ticked entry stores C in the 16-bit
 // input type (TileConfig::c_in_input_type) and a ticked baseline does not, that baseline's

@@ -15,6 +15,8 @@
 #include "kernels/core/registry.h"
 #include "kernels/core/text_format.h"
 #include "kernels/core/typed_configs.h"
+#include "kernels/multi/gpu_group.h"
+#include "kernels/multi/split_registry.h"
 
 namespace tilescope {
 
@@ -205,9 +207,46 @@ void ControlsPanel::draw_settings(TabContext& ctx) {
 
   section("Variants");
   draw_lesson_table(ctx);
+  draw_gpus(ctx);
 
   draw_focused_variant(ctx);
   tile_editor_.draw(ctx);
+}
+
+// Several GPUs, where the machine has them: the split Run adds after each ticked variant (none, or
+// a split of the problem and one of its configurations) and on how many GPUs. The GPUs tab draws
+// what each GPU did.
+void ControlsPanel::draw_gpus(TabContext& ctx) {
+  if (gpu_count_ < 0) gpu_count_ = ctx.runner.gpu() ? cuda_gpu_count() : 0;
+  if (gpu_count_ < 2) return;
+  AppState& state = ctx.state;
+  section("Several GPUs");
+  const SplitDescriptor* chosen = state.split.empty() ? nullptr : find_split(state.split);
+  if (chosen && (!supports(*chosen, state.problem) || !split_config_error(*chosen, state.split_config).empty()))
+    chosen = nullptr;
+  const std::string preview = chosen ? state.split + ":" + chosen->configs[state.split_config].name : "none (one GPU)";
+  ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.6f);
+  if (ImGui::BeginCombo("split", preview.c_str())) {
+    if (ImGui::Selectable("none (one GPU)", chosen == nullptr)) state.split.clear();
+    for (const SplitDescriptor* s : split_registry()) {
+      if (!supports(*s, state.problem)) continue;
+      for (std::size_t i = 0; i < s->configs.size(); ++i) {
+        const std::string name = std::string(s->id) + ":" + s->configs[i].name;
+        if (ImGui::Selectable(name.c_str(), chosen == s && state.split_config == static_cast<int>(i))) {
+          state.split = s->id;
+          state.split_config = static_cast<int>(i);
+        }
+        help_tooltip((std::string(s->summary) + "\n\n" + s->configs[i].description).c_str());
+      }
+    }
+    ImGui::EndCombo();
+  }
+  help_tooltip(
+      "Run also runs each ticked variant split across several GPUs of this machine, each GPU multiplying its "
+      "pieces with that variant; the GPUs tab draws when each GPU multiplied and when the pieces travelled.");
+  state.gpus = std::clamp(state.gpus, 1, gpu_count_);
+  int_input("GPUs", &state.gpus, 1, gpu_count_,
+            ("How many of this machine's " + std::to_string(gpu_count_) + " GPUs the split uses.").c_str());
 }
 
 // Below the buttons, the story of the focused variant: what it does and what its chosen

@@ -34,12 +34,14 @@ class ControlsPanel : public Panel {
   TileEditor& tile_editor() { return tile_editor_; }
 
  private:
+  int gpu_count_ = -1;  // CUDA GPUs of the machine, asked once
   void draw_actions(TabContext& ctx);
   void draw_rail(TabContext& ctx);
   void draw_action_buttons(TabContext& ctx, bool stacked);
   void draw_settings(TabContext& ctx);
   void draw_focused_variant(TabContext& ctx);
   void draw_lesson_table(TabContext& ctx);
+  void draw_gpus(TabContext& ctx);
   void draw_size_cap(TabContext& ctx);
   void draw_sweep_range(TabContext& ctx);
   void draw_progress(TabContext& ctx);

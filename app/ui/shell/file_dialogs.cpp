@@ -46,6 +46,16 @@ void App::quick_screenshot() {
   request_screenshot(fresh_file_in(files_folder(), "tilescope-screenshot", "png"));
 }
 
+App::WorkTicket App::export_region_png(const char* stem, ImVec2 min, ImVec2 max) {
+  const WorkTicket ticket = request_screenshot(fresh_file_in(files_folder(), stem, "png"));
+  const ImVec2 scale = ImGui::GetIO().DisplayFramebufferScale;
+  crop_x_ = static_cast<int>(min.x * scale.x);
+  crop_y_ = static_cast<int>(min.y * scale.y);
+  crop_w_ = static_cast<int>((max.x - min.x) * scale.x);
+  crop_h_ = static_cast<int>((max.y - min.y) * scale.y);
+  return ticket;
+}
+
 void App::remember_file(const std::string& path) {
   remember_recent_file(&state_.recent_files, path);
 }

@@ -41,6 +41,9 @@ class Tab : public Panel {
  public:
   // The tab's label in the tab bar (also its ImGui id: keep it stable).
   virtual const char* title() const = 0;
+  // Whether the tab bar shows it this frame: a tab with nothing to show or do on this machine
+  // stays out of the bar (which a projector's width cannot spare).
+  virtual bool in_tab_bar(const TabContext&) { return true; }
   // Selects this tab in the next frame (scripts: show-mapping, show-history).
   void request_select() { select_ = true; }
   // True once after request_select(): the frame that selects the tab.

@@ -1,0 +1,34 @@
+// The GPUs tab: a run split across GPUs as it ran. Its timeline, a product row and a transfer row
+// per GPU, each piece a bar from when it started to when it ended (hover: what it was), so that a
+// transfer hidden under a product, or a product waiting for its panel, can be seen; how much of
+// each GPU's transfers hid; and where the pieces lay, A at the start and C at the end, coloured by
+// GPU. The run shown is the newest split run of the history (a Run with a split, or a JSON that
+// `tilescope bench --gpus` wrote, loaded), or one picked from the list. The tab is in the bar where
+// the machine has several GPUs or the history holds such a run.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "app/ui/shell/tab.h"
+
+namespace tilescope {
+
+struct RunResult;
+
+class GpusPanel : public Tab {
+ public:
+  const char* title() const override { return "GPUs"; }
+  void draw(TabContext& ctx) override;
+  // In the bar where the machine has several GPUs or the history holds a split run.
+  bool in_tab_bar(const TabContext& ctx) override;
+
+ private:
+  std::uint64_t checked_version_ = ~std::uint64_t{0};  // the history's version last looked through
+  bool history_has_splits_ = false;
+  void draw_timeline(TabContext& ctx, const RunResult& r);
+  void draw_placement(const RunResult& r);
+  std::size_t shown_ = 0;  // the split run shown: its index among the history's split runs, newest first
+};
+
+}  // namespace tilescope
