@@ -54,6 +54,14 @@ std::string nccl_api_missing_symbol() {
   return resolved().missing;
 }
 
+std::string nccl_unusable_reason() {
+  if (nccl()) return "";
+  const std::string missing = missing_nccl_sentence();
+  return !missing.empty()
+             ? missing
+             : "the loaded NCCL lacks " + nccl_api_missing_symbol() + " (the splits need NCCL 2.12 or newer)";
+}
+
 std::string nccl_version_text() {
   const NcclApi* api = nccl();
   int v = 0;

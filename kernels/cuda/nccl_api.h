@@ -47,6 +47,9 @@ struct NcclApi {
 const NcclApi* nccl();
 // The first function the loaded library lacks ("" when none, or when NCCL itself is missing).
 std::string nccl_api_missing_symbol();
+// Why the splits cannot use NCCL here, in one sentence ("" when nccl() is usable): the library
+// missing (cuda_libraries.h), or one of its functions.
+std::string nccl_unusable_reason();
 // "2.28.9" from ncclGetVersion's 22809, "" when NCCL is missing.
 std::string nccl_version_text();
 

@@ -3,7 +3,6 @@
 #include <cublas_v2.h>
 
 #include "kernels/cuda/cuda_check.h"
-#include "kernels/cuda/cuda_libraries.h"
 #include "kernels/cuda/device_scope.h"
 
 namespace tilescope {
@@ -72,11 +71,7 @@ GpuGroup::~GpuGroup() {
 void GpuGroup::ensure_communicators() {
   if (!comms_.empty()) return;
   const NcclApi* api = nccl();
-  if (!api) {
-    const std::string missing = missing_nccl_sentence();
-    throw GpuError(!missing.empty() ? missing
-                                    : "the loaded NCCL lacks " + nccl_api_missing_symbol() + " (NCCL 2.12 or newer)");
-  }
+  if (!api) throw GpuError(nccl_unusable_reason());
   std::vector<NcclComm> comms(devices_.size(), nullptr);
   NCCL_CHECK(api->comm_init_all(comms.data(), size(), devices_.data()));
   comms_ = std::move(comms);

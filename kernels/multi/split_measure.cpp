@@ -8,7 +8,6 @@
 #include "kernels/core/typed_configs.h"
 #include "kernels/core/variant.h"
 #include "kernels/cuda/cuda_check.h"
-#include "kernels/cuda/cuda_libraries.h"
 #include "kernels/cuda/device_info.h"
 #include "kernels/cuda/device_scope.h"
 #include "kernels/measure/dgemm_reference.h"
@@ -128,10 +127,7 @@ std::string split_refusal(const RunRequest& req, const SplitDescriptor& split, c
   if (!supports(split, req.problem))
     return std::string(split.id) + " splits " + (req.problem == Problem::Gemm ? "AᵀA" : "the gemm problem") +
            " only (choose another split for " + to_string(req.problem) + ")";
-  if (split.needs_nccl && !nccl()) {
-    const std::string missing = missing_nccl_sentence();
-    return !missing.empty() ? missing : "the loaded NCCL lacks " + nccl_api_missing_symbol();
-  }
+  if (split.needs_nccl && !nccl()) return nccl_unusable_reason();
   if (req.config_index >= static_cast<int>(kernel.configs.size()))
     return "a typed tile runs on one GPU only here; split a shipped configuration";
   if (!needs_cuda(kernel)) return std::string(kernel.label) + " does not run through CUDA: it cannot be split";

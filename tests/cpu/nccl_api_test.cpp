@@ -35,10 +35,12 @@ TEST(NcclLibrary, LoadsWhereInstalledOrSaysWhyNot) {
     EXPECT_NE(why.find("libnccl.so.2"), std::string::npos) << why;
     EXPECT_NE(why.find("splits"), std::string::npos) << why;
     EXPECT_EQ(nccl(), nullptr);
+    EXPECT_EQ(nccl_unusable_reason(), why);
     GTEST_SKIP() << "NCCL is not installed here: " << why;
   }
   EXPECT_EQ(missing_nccl_sentence(), "");
-  ASSERT_NE(nccl(), nullptr) << "missing symbol: " << nccl_api_missing_symbol();
+  ASSERT_NE(nccl(), nullptr) << nccl_unusable_reason();
+  EXPECT_EQ(nccl_unusable_reason(), "");
   const std::string version = nccl_version_text();
   EXPECT_EQ(version.rfind("2.", 0), 0u) << version;
   // Loading it switched NVLink multicast off, unless the environment had a say first.
