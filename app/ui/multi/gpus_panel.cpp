@@ -82,7 +82,14 @@ void GpusPanel::draw(TabContext& ctx) {
   const ImVec2 top_left = ImGui::GetCursorScreenPos();
   ImGui::PushTextWrapPos(0);
   std::string line = format("%s on %d GPUs (%s)", format_ms(r.median_ms).c_str(), r.gpus, r.gpu_names.c_str());
-  if (r.speedup_over_one_gpu > 0) line += format(": %.2fx the kernel alone on one GPU", r.speedup_over_one_gpu);
+  // Its speed-up: bench's, or against the newest run of its kernel alone on one GPU in the history.
+  double speedup = r.speedup_over_one_gpu;
+  for (auto it = rows->rbegin(); speedup <= 0 && it != rows->rend(); ++it)
+    if (it->ok() && it->split.empty() && it->variant_id == r.variant_id && it->config_name == r.config_name &&
+        it->problem == r.problem && it->precision == r.precision && it->shape.M == r.shape.M &&
+        it->shape.N == r.shape.N && it->shape.K == r.shape.K && r.median_ms > 0)
+      speedup = it->median_ms / r.median_ms;
+  if (speedup > 0) line += format(": %.2fx the kernel alone on one GPU", speedup);
   if (r.predicted_ms > 0) line += format("; the model said %s", format_ms(r.predicted_ms).c_str());
   line += r.verified ? (r.passed ? "; checked: pass" : "; checked: FAIL") : "";
   ImGui::TextUnformatted(line.c_str());
