@@ -310,19 +310,21 @@ int run_with_gpu(const BenchOptions& opt, const DeviceInfo& device, std::ostream
     sweep = run_sweep(jobs.size(), describe, run_one, sigint.requested(), err);
   }
   std::vector<RunResult>& rows = sweep.rows;
+  // The splits' link and model on the GPUs the sweep used, before anything else runs on them.
+  const std::string model = split_measurer && !sweep.interrupted ? split_model_text(*split_measurer, rows) : "";
 
-  // Profiled after the whole sweep, so that no profile runs between two timed runs; the Measurer's
+  // Profiled after the whole sweep, so that no profile runs between two timed runs; the measurers'
   // buffers are freed first, for the profiled process to allocate its own.
   bool profile_interrupted = false;
   if (opt.profile && !sweep.interrupted) {
     measurer.reset();
+    split_measurer.reset();
     const SigintScope sigint;
     profile_interrupted = !profile_rows(rows, opt.kernel_text, sigint.requested(), err);
   }
 
   fill_pct_of_cublas(rows);
   fill_speedup_over_one_gpu(rows);
-  const std::string model = split_measurer && !sweep.interrupted ? split_model_text(*split_measurer, rows) : "";
   if (!rows.empty()) out << format_results_table(rows, device) << model;
   const bool any_failed = std::any_of(rows.begin(), rows.end(), failed);
   const int code = std::max<int>(any_failed ? kExitRunFailed : kExitOk, write_outputs(opt, rows, device, err));

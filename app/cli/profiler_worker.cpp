@@ -235,7 +235,8 @@ ProfileOutcome Profiler::run_ncu(const RunResult& row, double limit_s, const std
 }
 
 bool worth_profiling(const RunResult& row) {
-  if (!row.ok() || (row.verified && !row.passed)) return false;
+  // A split's kernels are its kernel's, profiled in that kernel's row on one GPU.
+  if (!row.ok() || (row.verified && !row.passed) || !row.split.empty()) return false;
   const VariantDescriptor* v = find_variant(row.variant_id);
   return v && needs_cuda(*v);
 }

@@ -140,6 +140,18 @@ TEST(ProfiledBench, ArgumentsRunTheRowsConfigurationAloneOnce) {
 }
 
 // A configuration of an edited kernel text runs the edit again: its typed tile and the same file.
+// A split row's kernels are its kernel's: profiled once, in the row of that kernel alone.
+TEST(ProfiledBench, ASplitRowIsNotProfiledAgain) {
+  RunResult alone;
+  alone.variant_id = tilescope::testing::baseline().id;
+  alone.verified = alone.passed = true;
+  EXPECT_TRUE(worth_profiling(alone));
+  RunResult split = alone;
+  split.split = "split_nccl";
+  split.gpus = 2;
+  EXPECT_FALSE(worth_profiling(split));
+}
+
 TEST(ProfiledBench, AnEditedConfigurationNamesItsTextAgain) {
   RunResult row = gemm_row();
   const std::string typed =
