@@ -636,11 +636,12 @@ bool write_results_csv_file(const std::string& path, const std::vector<RunResult
 
 namespace {
 
-// bench's JSON (a file of tens of megabytes at most: read whole), through results_from_json.
+// bench's JSON (a file of tens of megabytes at most: read whole), through results_from_json; its
+// opening '{' has been read.
 ResultsCsvRead read_json_results(std::FILE* file, const std::string& path, std::uint64_t total,
                                  const ResultsCsvReadOptions& options, std::vector<RunResult>* out,
                                  std::string* error) {
-  std::string text;
+  std::string text = "{";  // read by the caller, which saw that the file is JSON
   char block[1 << 16];
   for (std::size_t n; (n = std::fread(block, 1, sizeof block, file)) > 0;) {
     text.append(block, n);
@@ -676,10 +677,12 @@ ResultsCsvRead read_results_csv_file(const std::string& path, std::vector<RunRes
   std::uint64_t total = 0;
   struct stat st {};
   if (fstat(fileno(file.get()), &st) == 0 && S_ISREG(st.st_mode)) total = static_cast<std::uint64_t>(st.st_size);
+  // The first character that is not white space tells a JSON file from a CSV one. It is put back
+  // rather than the file rewound: the file may be a pipe (a FIFO), read once as it arrives.
   int first = std::fgetc(file.get());
   while (first == ' ' || first == '\n' || first == '\r' || first == '\t') first = std::fgetc(file.get());
-  std::rewind(file.get());
   if (first == '{') return read_json_results(file.get(), path, total, options, out, error);
+  if (first != EOF) std::ungetc(first, file.get());
   std::vector<RunResult> rows;
   std::string why;
   bool retry = false;
