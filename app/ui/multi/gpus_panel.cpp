@@ -42,23 +42,42 @@ double tick_step(double end, int target) {
 
 }  // namespace
 
+// The history's split runs, newest first, and each one's speed-up (bench's, or against the newest run
+// of its kernel alone on one GPU before it): looked through once per change of the history, not
+// every frame (a loaded history may hold hundreds of thousands of rows).
+void GpusPanel::refresh(const TabContext& ctx) {
+  if (ctx.history.version() == checked_version_) return;
+  checked_version_ = ctx.history.version();
+  split_rows_.clear();
+  speedups_.clear();
+  const auto rows = ctx.history.rows();
+  for (std::size_t i = rows->size(); i-- > 0;) {
+    const RunResult& r = (*rows)[i];
+    if (!r.ok() || r.split.empty()) continue;
+    double speedup = r.speedup_over_one_gpu;
+    for (std::size_t j = i; speedup <= 0 && j-- > 0;) {
+      const RunResult& one = (*rows)[j];
+      if (one.ok() && one.split.empty() && one.variant_id == r.variant_id && one.config_name == r.config_name &&
+          one.problem == r.problem && one.precision == r.precision && one.shape.M == r.shape.M &&
+          one.shape.N == r.shape.N && one.shape.K == r.shape.K && r.median_ms > 0)
+        speedup = one.median_ms / r.median_ms;
+    }
+    split_rows_.push_back(i);
+    speedups_.push_back(speedup);
+  }
+}
+
 bool GpusPanel::in_tab_bar(const TabContext& ctx) {
   if (ctx.app.gpu_count() > 1) return true;
-  if (ctx.history.version() != checked_version_) {
-    checked_version_ = ctx.history.version();
-    const auto rows = ctx.history.rows();
-    history_has_splits_ =
-        std::any_of(rows->begin(), rows->end(), [](const RunResult& r) { return r.ok() && !r.split.empty(); });
-  }
-  return history_has_splits_;
+  refresh(ctx);
+  return !split_rows_.empty();
 }
 
 void GpusPanel::draw(TabContext& ctx) {
-  // The history's split runs, newest first.
+  refresh(ctx);
   const auto rows = ctx.history.rows();
   std::vector<const RunResult*> splits;
-  for (auto it = rows->rbegin(); it != rows->rend(); ++it)
-    if (it->ok() && !it->split.empty()) splits.push_back(&*it);
+  for (std::size_t i : split_rows_) splits.push_back(&(*rows)[i]);
   if (splits.empty()) {
     ImGui::PushTextWrapPos(0);
     ImGui::TextUnformatted(
@@ -82,13 +101,7 @@ void GpusPanel::draw(TabContext& ctx) {
   const ImVec2 top_left = ImGui::GetCursorScreenPos();
   ImGui::PushTextWrapPos(0);
   std::string line = format("%s on %d GPUs (%s)", format_ms(r.median_ms).c_str(), r.gpus, r.gpu_names.c_str());
-  // Its speed-up: bench's, or against the newest run of its kernel alone on one GPU in the history.
-  double speedup = r.speedup_over_one_gpu;
-  for (auto it = rows->rbegin(); speedup <= 0 && it != rows->rend(); ++it)
-    if (it->ok() && it->split.empty() && it->variant_id == r.variant_id && it->config_name == r.config_name &&
-        it->problem == r.problem && it->precision == r.precision && it->shape.M == r.shape.M &&
-        it->shape.N == r.shape.N && it->shape.K == r.shape.K && r.median_ms > 0)
-      speedup = it->median_ms / r.median_ms;
+  const double speedup = speedups_[shown_];
   if (speedup > 0) line += format(": %.2fx the kernel alone on one GPU", speedup);
   if (r.predicted_ms > 0) line += format("; the model said %s", format_ms(r.predicted_ms).c_str());
   line += r.verified ? (r.passed ? "; checked: pass" : "; checked: FAIL") : "";

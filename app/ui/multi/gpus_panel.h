@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 #include "app/ui/shell/tab.h"
 
@@ -24,8 +25,10 @@ class GpusPanel : public Tab {
   bool in_tab_bar(const TabContext& ctx) override;
 
  private:
+  void refresh(const TabContext& ctx);
   std::uint64_t checked_version_ = ~std::uint64_t{0};  // the history's version last looked through
-  bool history_has_splits_ = false;
+  std::vector<std::size_t> split_rows_;                // its split runs (row indices), newest first
+  std::vector<double> speedups_;                       // each one's speed-up over one GPU (<= 0: none)
   void draw_timeline(TabContext& ctx, const RunResult& r);
   void draw_placement(const RunResult& r);
   std::size_t shown_ = 0;  // the split run shown: its index among the history's split runs, newest first
