@@ -109,6 +109,21 @@ cublasStatus_t CUBLASWINAPI cublasDaxpy_v2(cublasHandle_t handle, int n, const d
   return real(handle, n, alpha, x, incx, y, incy);
 }
 
+// The transpose the AᵀA split's triangle makes of a slice of A (C = alpha op(A) + beta op(B)).
+cublasStatus_t CUBLASWINAPI cublasSgeam(cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb,
+                                        int m, int n, const float* alpha, const float* A, int lda, const float* beta,
+                                        const float* B, int ldb, float* C, int ldc) {
+  TILESCOPE_CUBLAS_FORWARD(cublasSgeam);
+  return real(handle, transa, transb, m, n, alpha, A, lda, beta, B, ldb, C, ldc);
+}
+
+cublasStatus_t CUBLASWINAPI cublasDgeam(cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb,
+                                        int m, int n, const double* alpha, const double* A, int lda, const double* beta,
+                                        const double* B, int ldb, double* C, int ldc) {
+  TILESCOPE_CUBLAS_FORWARD(cublasDgeam);
+  return real(handle, transa, transb, m, n, alpha, A, lda, beta, B, ldb, C, ldc);
+}
+
 // cuBLASXt (in the same library): the library's own split of a product across GPUs.
 cublasStatus_t CUBLASWINAPI cublasXtCreate(cublasXtHandle_t* handle) {
   TILESCOPE_CUBLAS_FORWARD(cublasXtCreate);

@@ -67,6 +67,9 @@ struct SplitQuery {
 struct SplitConfig {
   std::string name;
   std::string description;
+  // AᵀA: the split delivers C's upper triangle alone (the seed's problem), whatever the kernel
+  // writes of the lower one on a GPU's own blocks; the check compares that triangle.
+  bool upper_triangle_only = false;
 };
 
 struct SplitDescriptor {

@@ -30,8 +30,9 @@ std::vector<std::int64_t> balanced_cuts(std::int64_t total, int parts, std::int6
   return cuts;
 }
 
-std::vector<std::int64_t> triangle_row_cuts(std::int64_t n, int parts) {
+std::vector<std::int64_t> triangle_row_cuts(std::int64_t n, int parts, std::int64_t multiple) {
   parts = std::max(parts, 1);
+  multiple = std::max<std::int64_t>(multiple, 1);
   // Rows [0, r) hold T(r) = r (2n - r + 1) / 2 elements; band p ends where T reaches p/parts of
   // the whole: r = ((2n + 1) - sqrt((2n + 1)^2 - 8 T)) / 2.
   const double whole = static_cast<double>(n) * (n + 1) / 2.0, b = 2.0 * n + 1.0;
@@ -39,7 +40,11 @@ std::vector<std::int64_t> triangle_row_cuts(std::int64_t n, int parts) {
   for (int p = 1; p < parts; ++p) {
     const double t = whole * p / parts;
     const double r = (b - std::sqrt(std::max(0.0, b * b - 8.0 * t))) / 2.0;
-    cuts[p] = std::clamp<std::int64_t>(std::llround(r), cuts[p - 1], n);
+    // Rounding moves the cut by up to half a step, (step / 2)(n - r) elements of the band's work.
+    std::int64_t step = multiple;
+    while (step > 1 && static_cast<double>(step) / 2.0 * static_cast<double>(n - r) > 0.01 * whole / parts) step /= 2;
+    const std::int64_t rounded = std::llround(r / static_cast<double>(step)) * step;
+    cuts[p] = std::clamp<std::int64_t>(rounded, cuts[p - 1], n);
   }
   cuts[parts] = n;
   return cuts;

@@ -42,8 +42,11 @@ struct SplitLayout {
 std::vector<std::int64_t> balanced_cuts(std::int64_t total, int parts, std::int64_t multiple);
 
 // The rows of an N x N upper triangle cut into `parts` bands of about equal work: row i holds
-// N - i elements, so the first bands are thinner. parts + 1 boundaries from 0 to N.
-std::vector<std::int64_t> triangle_row_cuts(std::int64_t n, int parts);
+// N - i elements, so the first bands are thinner. parts + 1 boundaries from 0 to N. Each inner one
+// is rounded to a whole multiple of `multiple` (a power of two), or of a smaller power of two where
+// that would leave its band more than 1% off its share of the work (thin bands: many parts); a
+// band may be empty when N is small.
+std::vector<std::int64_t> triangle_row_cuts(std::int64_t n, int parts, std::int64_t multiple = 1);
 
 // How many column panels a product with `cols` columns of C is streamed in: enough that the
 // next panel's transfer hides behind the current product, few enough that each product stays

@@ -106,7 +106,8 @@ struct SplitMeasurer::Impl {
   void run_checked(const RunRequest& req, const SplitDescriptor& split, const VariantDescriptor& kernel,
                    RunResult& res);
   void place_inputs(const RunRequest& req, const SplitArgs& args);
-  void verify(const RunRequest& req, const SplitArgs& args, const TileConfig& cfg, RunResult& res);
+  // `part`: the part of C the split delivers (the kernel's, or the upper triangle alone).
+  void verify(const RunRequest& req, const SplitArgs& args, const TileConfig& cfg, OutputPart part, RunResult& res);
   // One product: the split's launch between the run's start and stop. Returns milliseconds.
   double run_once(const SplitDescriptor& split, const SplitArgs& args, int config);
 };
@@ -249,7 +250,11 @@ void SplitMeasurer::Impl::run_checked(const RunRequest& req, const SplitDescript
   run_once(split, args, req.split_config);
   res.first_ms = ms_since(t0);
   if (cancel.load()) throw GpuError("cancelled");
-  if (req.verify) verify(req, args, config_at(kernel, req.config_index), res);
+  if (req.verify) {
+    const TileConfig& cfg = config_at(kernel, req.config_index);
+    verify(req, args, cfg, split.configs[req.split_config].upper_triangle_only ? OutputPart::UpperTriangle : cfg.output,
+           res);
+  }
 
   for (int i = 0; i < req.warmup; ++i) run_once(split, args, req.split_config);
   std::vector<double> times;
@@ -290,7 +295,8 @@ void SplitMeasurer::Impl::place_inputs(const RunRequest& req, const SplitArgs& a
 
 // C's blocks gathered onto GPU 0 (poisoned first, so a block no GPU holds shows as unwritten) and
 // compared with cublasDgemm's blocked FP64 sum of the same inputs.
-void SplitMeasurer::Impl::verify(const RunRequest& req, const SplitArgs& args, const TileConfig& cfg, RunResult& res) {
+void SplitMeasurer::Impl::verify(const RunRequest& req, const SplitArgs& args, const TileConfig& cfg, OutputPart part,
+                                 RunResult& res) {
   const Shape& s = args.shape;
   const std::size_t c_bytes = output_bytes(args.c_type);
   const std::int64_t a_n = a_elements(req.problem, s), b_n = b_elements(req.problem, s),
@@ -310,7 +316,7 @@ void SplitMeasurer::Impl::verify(const RunRequest& req, const SplitArgs& args, c
   if (b_n) widen_to_double(rb, whole_b.get(), req.precision, b_n, stream);
   blocked_dgemm_reference(args.gpus[0].cublas, stream, req.problem, s, ra, rb, static_cast<double*>(ref_c.get()));
   const ErrorReport er =
-      device_compare(whole_c.get(), args.c_type, static_cast<const double*>(ref_c.get()), s.M, s.N, cfg.output, stream);
+      device_compare(whole_c.get(), args.c_type, static_cast<const double*>(ref_c.get()), s.M, s.N, part, stream);
   const CheckVerdict v =
       judge_check(er, unit_roundoff_for(req.precision, cfg.tf32), s.K, c_n, error_growth_for(req.precision, cfg.tf32),
                   cfg.c_roundings * output_unit_roundoff(req.precision, args.c_type));

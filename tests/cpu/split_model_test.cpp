@@ -82,7 +82,32 @@ TEST(SplitModel, TheGridSplitMovesLessThanTheRowSplitOnManyGpus) {
   FAIL() << "no split of gemm with a 1-D and a 2-D configuration";
 }
 
-TEST(SplitPredictions, PredictTheMeasuredCountsAndFourEightSixtyFour) {
+// AᵀA split along K moves C's triangle (N²/2 elements) after the products; split by bands of C's
+// triangle, A's columns (about K·N) before and under them. On a link like NVLink's, with one GPU's
+// time growing with K: the K split is the faster for a long K, the triangle for a short one.
+TEST(SplitModel, TheKSplitWinsOnLongKAndTheTriangleOnShortK) {
+  for (const SplitDescriptor* s : split_registry()) {
+    if (!s->predict || s->problems.front() != Problem::Ata) continue;
+    int k_split = -1, triangle = -1;
+    for (int c = 0; c < static_cast<int>(s->configs.size()); ++c)
+      (s->configs[c].upper_triangle_only ? triangle : k_split) = c;
+    if (k_split < 0 || triangle < 0) continue;
+    const LinkFigures nvlink{20, 350, 350};
+    for (const auto& [k, faster] : {std::pair<std::int64_t, int>{65536, k_split}, {4096, triangle}}) {
+      SplitQuery q = query(*s, 2);
+      q.precision = Precision::F64;
+      q.shape = {16384, 16384, k};
+      const MachineFigures m{400.0 * static_cast<double>(k) / 65536, nvlink};
+      const double by_k = s->predict(q, k_split, m).ms, by_triangle = s->predict(q, triangle, m).ms;
+      const double winner = faster == k_split ? by_k : by_triangle, loser = faster == k_split ? by_triangle : by_k;
+      EXPECT_LT(winner, loser) << "K = " << k << ": k split " << by_k << " ms, triangle " << by_triangle << " ms";
+    }
+    return;
+  }
+  FAIL() << "no split of AᵀA with a K split and a triangle configuration";
+}
+
+TEST(SplitPredictions, PredictTheMeasuredCountsAndThePowersOfTwoToSixtyFour) {
   const SplitDescriptor* split = nullptr;
   for (const SplitDescriptor* s : split_registry())
     if (s->predict && s->problems.front() == Problem::Gemm) split = s;
@@ -105,7 +130,7 @@ TEST(SplitPredictions, PredictTheMeasuredCountsAndFourEightSixtyFour) {
   ASSERT_EQ(predicted.size(), 1u);
   std::vector<int> counts;
   for (const PredictedPoint& p : predicted[0].points) counts.push_back(p.gpus);
-  EXPECT_EQ(counts, (std::vector<int>{1, 2, 4, 8, 64}));
+  EXPECT_EQ(counts, (std::vector<int>{1, 2, 4, 8, 16, 32, 64}));
   EXPECT_DOUBLE_EQ(predicted[0].points[1].measured_ms, 21);
   EXPECT_GT(rows[1].predicted_ms, 20);  // half of 40 and a transfer that does not all hide
   EXPECT_LT(rows[1].predicted_ms, 22);

@@ -1,19 +1,39 @@
-// ata_nccl — the seed's C = AᵀA cut along K across the GPUs, the partial sums added by NCCL.
+// ata_nccl — the seed's C = AᵀA split across the GPUs two ways: along K (the partial sums added by
+// NCCL), or C's upper triangle cut into bands of rows (A broadcast by NCCL).
 //
-// Idea: A (K x N) is a stack of row slabs; AᵀA = Σ_g A_gᵀ A_g, one term per slab. GPU g holds
+// k_split. A (K x N) is a stack of row slabs; AᵀA = Σ_g A_gᵀ A_g, one term per slab. GPU g holds
 // slab g (K/g rows of A) and computes the upper triangle of A_gᵀ A_g with the kernel the learner
 // picked, all N x N of it but 1/g of the K loop; then ncclReduce adds the partial triangles into
 // GPU 0's C, in bands of rows so that only the upper triangle travels (row i of it is the
 // contiguous run of N - i elements from (i, i)).
-//
 // What travels: every GPU but the root sends its partial triangle, N²/2 elements, once; nothing of
 // A. The transfer cannot start before the product that makes it, so the time is 1/g of one GPU's
-// product plus the reduction: the split wins when K is long (much work per element of C) and loses
-// when it is short, where splitting C's triangle instead (each GPU a balanced band of rows, A sent
-// whole to every GPU) moves K·N elements instead of N²/2.
+// product plus the reduction, whatever K is.
 //
-// What to look for in the timeline: the products side by side, then the reduction's bands on the
-// transfer rows, after the slowest product.
+// triangle. C's upper triangle cut into bands of rows of equal work (the first rows are the
+// longest, so the first bands are the thinnest), one per GPU. Band g, rows [r0, r1) of C, is
+// A[:, r0:r1]ᵀ A[:, r0:N]: with X = A's columns [r0, r1) (K x h), its diagonal block is the
+// triangle XᵀX (AᵀA of X, with the learner's kernel) and the rest of its rows, the plain products
+// Xᵀ A[:, c0:c1] of every later band's columns (gemm pieces, with the same kernel). A starts on
+// GPU 0, stored in column panels, one per band; the panels a later band needs are broadcast
+// (ncclBroadcast) in order, and each GPU multiplies as soon as the panel it needs has landed. Xᵀ
+// is made once per GPU (cuBLAS's geam, a transpose of K x h elements: the gemm pieces take A
+// row-major, and the triangle's rows are A's columns).
+// What travels: A's columns from the second band on, about K·N elements to every GPU; nothing of C
+// (each band stays on its GPU). The time is about 1/g of one GPU's product plus the transfers the
+// products cannot hide: the last band's panel lands last and its GPU's one product waits for it.
+//
+// Which wins: the K split moves N²/2 elements after the products, the triangle K·N before and under
+// them. Long K (K > N/2 or so): the K split; short K (a wide A of few rows): the triangle. The
+// model (k_split_predict, triangle_predict) says where the two cross on a machine's measured link.
+//
+// What to look for in the timeline: k_split, the products side by side, then the reduction's bands
+// on the transfer rows, after the slowest product; triangle, the panels on the transfer rows and
+// each GPU's products starting when their panel has landed (the last GPU waits longest).
+#include <algorithm>
+#include <string>
+#include <vector>
+
 #include "kernels/cuda/cuda_check.h"
 #include "kernels/cuda/device_scope.h"
 #include "kernels/multi/span_recorder.h"
@@ -125,11 +145,166 @@ SplitPrediction k_split_predict(const SplitQuery& q, int, const MachineFigures& 
   return finish_prediction(p, m.one_gpu_ms, q.gpus);
 }
 
-std::string ata_nccl_refuses(const SplitQuery& q, int) {
-  if (q.kernel->configs.at(q.kernel_config).c_in_input_type)
+// ---- triangle ------------------------------------------------------------------------------------
+
+// Bands start at multiples of this (the kernels' tiles divide it, and their widest loads need it).
+constexpr std::int64_t kBandMultiple = 128;
+
+std::vector<std::int64_t> triangle_bands(std::int64_t n, int gpus) {
+  return triangle_row_cuts(n, gpus, kBandMultiple);
+}
+
+// GPU 0 holds A in column panels, one per band (panel j: K x w_j, row-major, where it lies in every
+// GPU's buffer); GPU g ends with its band's blocks of C: the diagonal one, then one per later band.
+SplitLayout triangle_layout(const SplitQuery& q, int) {
+  const Shape& s = q.shape;
+  const std::vector<std::int64_t> bands = triangle_bands(s.N, q.gpus);
+  SplitLayout layout;
+  for (int g = 0; g < q.gpus; ++g) {
+    GpuLayout l;
+    const std::int64_t r0 = bands[g], h = bands[g + 1] - r0;
+    bool gemm_pieces = false;
+    for (int j = 0; j < q.gpus; ++j) {
+      const std::int64_t c0 = bands[j], w = bands[j + 1] - c0;
+      if (w == 0) continue;
+      if (g == 0) l.a.push_back({0, c0, s.K, w});
+      if (j >= g && h > 0) l.c.push_back({r0, c0, h, w});
+      gemm_pieces = gemm_pieces || j > g;
+    }
+    l.a_elements = s.K * s.N;  // room for every panel: a broadcast lands where the panel lies on GPU 0
+    l.c_elements = h * (s.N - r0);
+    if (gemm_pieces && h > 0) l.scratch_bytes = static_cast<std::size_t>(h * s.K) * element_bytes(q.precision);  // Xᵀ
+    layout.gpus.push_back(l);
+  }
+  return layout;
+}
+
+void triangle_launch(const SplitArgs& args, int) {
+  const Shape& s = args.shape;
+  const NcclApi& nccl_api = *nccl();
+  const int gpus = static_cast<int>(args.gpus.size());
+  const std::size_t in_bytes = element_bytes(args.precision), c_bytes = output_bytes(args.c_type);
+  const std::vector<std::int64_t> bands = triangle_bands(s.N, gpus);
+  const int gemm_config = gemm_piece_config(*args.kernel, args.kernel_config, args.precision);
+  SpanRecorder& spans = *args.spans;
+  auto panel = [&](const GpuShare& gpu, int j) { return element_at(gpu.a, s.K * bands[j], in_bytes); };
+
+  // The panels later bands need, from GPU 0 to all, in order; landed[j][g]: panel j on GPU g (null
+  // on GPU 0, which holds every panel from the start).
+  std::vector<std::vector<cudaEvent_t>> landed(gpus, std::vector<cudaEvent_t>(gpus, nullptr));
+  for (int j = 1; j < gpus; ++j) {
+    const std::int64_t c0 = bands[j], w = bands[j + 1] - c0;
+    if (w == 0) continue;
+    std::vector<std::size_t> open;
+    for (int g = 0; g < gpus; ++g)
+      open.push_back(spans.open(g, SpanStream::Transfer, args.gpus[g].transfer,
+                                "A columns " + range_words(c0, c0 + w) + (g == 0 ? " sent" : " from GPU 0")));
+    NCCL_CHECK(nccl_api.group_start());
+    for (const GpuShare& gpu : args.gpus)
+      NCCL_CHECK(nccl_api.broadcast(panel(gpu, j), panel(gpu, j), static_cast<std::size_t>(s.K * w) * in_bytes,
+                                    kNcclUint8, 0, gpu.comm, gpu.transfer));
+    NCCL_CHECK(nccl_api.group_end());
+    for (int g = 0; g < gpus; ++g) {
+      cudaEvent_t e = spans.close(open[g]);
+      if (g > 0) landed[j][g] = e;
+    }
+  }
+
+  // Each GPU's band: the triangle of its own columns once their panel is there, then Xᵀ, then a
+  // gemm piece per later panel as it lands.
+  for (int g = 0; g < gpus; ++g) {
+    const GpuShare& gpu = args.gpus[g];
+    const std::int64_t r0 = bands[g], h = bands[g + 1] - r0;
+    if (h == 0) continue;
+    auto wait_for = [&](int j) {
+      if (!landed[j][g]) return;
+      DeviceScope on(gpu.device);
+      CUDA_CHECK(cudaStreamWaitEvent(gpu.compute, landed[j][g], 0));
+    };
+    const std::string rows = "C rows " + range_words(r0, r0 + h);
+    wait_for(g);
+    spans.mark(g, SpanStream::Compute, gpu.compute, rows + ": AᵀA of A's columns " + range_words(r0, r0 + h), [&] {
+      multiply_piece(args, gpu, Problem::Ata, Shape{h, h, s.K}, panel(gpu, g), nullptr, gpu.c);
+    });
+    std::int64_t c_at = h * h;  // the next block of the band in C's buffer
+    for (int j = g + 1; j < gpus; ++j) {
+      const std::int64_t c0 = bands[j], w = bands[j + 1] - c0;
+      if (w == 0) continue;
+      if (c_at == h * h)
+        spans.mark(g, SpanStream::Compute, gpu.compute, "A's columns " + range_words(r0, r0 + h) + " transposed",
+                   [&] { transpose_on(gpu, in_bytes, s.K, h, panel(gpu, g), gpu.scratch); });
+      wait_for(j);
+      spans.mark(g, SpanStream::Compute, gpu.compute, rows + ", columns " + range_words(c0, c0 + w), [&] {
+        multiply_piece(args, gpu, Problem::Gemm, Shape{h, w, s.K}, gpu.scratch, panel(gpu, j),
+                       element_at(gpu.c, c_at, c_bytes), gemm_config);
+      });
+      c_at += h * w;
+    }
+  }
+}
+
+// The panels' broadcasts back to back; each GPU's products in its order, a product waiting for its
+// panel; a piece's time the one-GPU time in proportion to the triangle's elements it computes (the
+// transpose, a pass over K x h elements at memory speed, is left out).
+SplitPrediction triangle_predict(const SplitQuery& q, int, const MachineFigures& m) {
+  const Shape& s = q.shape;
+  const std::vector<std::int64_t> bands = triangle_bands(s.N, q.gpus);
+  const double whole = static_cast<double>(s.N) * (s.N + 1) / 2.0;
+  auto product_ms = [&](double elements) { return m.one_gpu_ms * elements / whole; };
+  const double in_bytes = static_cast<double>(element_bytes(q.precision));
+  std::vector<double> landed(q.gpus, 0.0);
+  double link = 0;
+  for (int j = 1; j < q.gpus; ++j) {
+    const std::int64_t w = bands[j + 1] - bands[j];
+    if (w > 0) link += collective_ms(static_cast<double>(s.K * w) * in_bytes, m.link.broadcast_gbs, m.link.latency_us);
+    landed[j] = link;
+  }
+  SplitPrediction p;
+  for (int g = 0; g < q.gpus; ++g) {
+    const std::int64_t h = bands[g + 1] - bands[g];
+    if (h == 0) continue;
+    double busy = product_ms(static_cast<double>(h) * (h + 1) / 2.0);
+    double t = (g == 0 ? 0.0 : landed[g]) + busy;
+    for (int j = g + 1; j < q.gpus; ++j) {
+      const double piece = product_ms(static_cast<double>(h) * static_cast<double>(bands[j + 1] - bands[j]));
+      t = std::max(t, g == 0 ? 0.0 : landed[j]) + piece;
+      busy += piece;
+    }
+    p.ms = std::max(p.ms, t);
+    p.compute_ms = std::max(p.compute_ms, busy);
+  }
+  return finish_prediction(p, m.one_gpu_ms, q.gpus);
+}
+
+// ---- the descriptor --------------------------------------------------------------------------------
+
+enum AtaNcclConfig { kKSplit = 0, kTriangle = 1 };
+
+std::string ata_nccl_refuses(const SplitQuery& q, int config) {
+  if (config == kKSplit && q.kernel->configs.at(q.kernel_config).c_in_input_type)
     return "the partial sums would be rounded to the 16-bit C once more on every GPU; choose a configuration that "
            "stores C in FP32";
+  if (config == kTriangle) {
+    const std::size_t bytes = element_bytes(q.precision);
+    if (bytes != sizeof(float) && bytes != sizeof(double))
+      return "the triangle transposes a slice of A with cuBLAS's geam, which has float and double only; split "
+             "16-bit inputs along K (k_split)";
+    if (gemm_piece_config(*q.kernel, q.kernel_config, q.precision) < 0)
+      return std::string(q.kernel->label) +
+             " has no configuration for the plain products of the triangle's bands; choose another kernel, or "
+             "k_split";
+  }
   return "";
+}
+
+SplitLayout ata_nccl_layout(const SplitQuery& q, int config) {
+  return config == kKSplit ? k_split_layout(q, config) : triangle_layout(q, config);
+}
+void ata_nccl_launch(const SplitArgs& args, int config) {
+  config == kKSplit ? k_split_launch(args, config) : triangle_launch(args, config);
+}
+SplitPrediction ata_nccl_predict(const SplitQuery& q, int config, const MachineFigures& m) {
+  return config == kKSplit ? k_split_predict(q, config, m) : triangle_predict(q, config, m);
 }
 
 }  // namespace
@@ -139,14 +314,19 @@ extern const SplitDescriptor kAtaNcclSplit = [] {
   s.id = "ata_nccl";
   s.label = "NCCL AᵀA split";
   s.summary =
-      "AᵀA cut along K: each GPU holds a slab of A's rows and computes its partial AᵀA, then NCCL adds the partial "
-      "upper triangles into GPU 0. Only the triangles travel, once, after the products.";
-  s.configs = {{"k_split", "slabs of A's rows per GPU; partial triangles summed into GPU 0 by ncclReduce"}};
+      "AᵀA across the GPUs: cut along K (each GPU a slab of A's rows and its partial AᵀA, the partial upper "
+      "triangles added into GPU 0 by NCCL after the products), or C's upper triangle cut into bands of rows of equal "
+      "work (A's columns broadcast from GPU 0 under the products, each band staying on its GPU).";
+  s.configs = {{"k_split", "slabs of A's rows per GPU; partial triangles summed into GPU 0 by ncclReduce"},
+               {"triangle",
+                "bands of C's upper triangle per GPU, of equal work; A's columns broadcast from GPU 0 panel by "
+                "panel, each band multiplied as its panels land",
+                true}};
   s.problems = {Problem::Ata};
   s.refuses = ata_nccl_refuses;
-  s.layout = k_split_layout;
-  s.launch = k_split_launch;
-  s.predict = k_split_predict;
+  s.layout = ata_nccl_layout;
+  s.launch = ata_nccl_launch;
+  s.predict = ata_nccl_predict;
   return s;
 }();
 
