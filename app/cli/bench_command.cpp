@@ -232,7 +232,8 @@ RunResult unrun_result(const PlannedRun& job, const DeviceInfo& device, const st
 }
 
 // The splits' model beside their measurements: the link measured between as many GPUs as the
-// splits ran on, then each split's predictions (split_predictions.h), each row's predicted_ms filled.
+// splits ran on, then each split's predictions (split_forecast.h), each predicted row's predicted_ms and
+// link figures filled (the file then carries what the window needs to draw the model).
 std::string split_model_text(SplitMeasurer& measurer, std::vector<RunResult>& rows) {
   int most = 0;
   for (const RunResult& r : rows)
@@ -242,7 +243,8 @@ std::string split_model_text(SplitMeasurer& measurer, std::vector<RunResult>& ro
     return "\nno model of the splits: they ran on one GPU, so the link between GPUs was not measured (--gpus 1,2)\n";
   LinkBench link;
   std::string why;
-  if (!measurer.measure_links(most, 10, &link, &why)) return "\nno model of the splits: the link: " + why + "\n";
+  if (!measurer.measure_links(most, kLinkRepetitions, &link, &why))
+    return "\nno model of the splits: the link: " + why + "\n";
   return "\n" + format_predictions(predict_splits(rows, link.figures), link);
 }
 

@@ -1,72 +1,8 @@
 #include "app/cli/split_predictions.h"
 
-#include <algorithm>
-#include <map>
-#include <tuple>
-
 #include "app/cli/text_table.h"
-#include "kernels/core/registry.h"
-#include "kernels/multi/split_registry.h"
 
 namespace tilescope {
-namespace {
-
-// What makes two rows the same product of the same kernel.
-auto product_key(const RunResult& r) {
-  return std::make_tuple(r.variant_id, r.config_name, r.problem, r.precision, r.c_type, r.shape.M, r.shape.N, r.shape.K,
-                         r.round);
-}
-
-}  // namespace
-
-std::vector<PredictedSplit> predict_splits(std::vector<RunResult>& rows, const LinkFigures& link) {
-  std::map<decltype(product_key(rows.front())), double> one_gpu;
-  for (const RunResult& r : rows)
-    if (r.ok() && r.split.empty() && r.median_ms > 0) one_gpu[product_key(r)] = r.median_ms;
-  // Each split of each product once, its measured rows by GPU count.
-  std::map<std::tuple<std::string, std::string, decltype(product_key(rows.front()))>, std::vector<RunResult*>> splits;
-  for (RunResult& r : rows)
-    if (r.ok() && !r.split.empty()) splits[{r.split, r.split_config, product_key(r)}].push_back(&r);
-
-  std::vector<PredictedSplit> out;
-  for (auto& [key, measured] : splits) {
-    const RunResult& example = *measured.front();
-    const SplitDescriptor* split = find_split(example.split);
-    const VariantDescriptor* kernel = find_variant(example.variant_id);
-    const auto one = one_gpu.find(product_key(example));
-    if (!split || !split->predict || !kernel || one == one_gpu.end()) continue;
-    const int config = find_split_config(*split, example.split_config),
-              kernel_config = find_config(*kernel, example.config_name);
-    if (config < 0 || kernel_config < 0) continue;
-    PredictedSplit p;
-    p.example = &example;
-    p.one_gpu_ms = one->second;
-    std::vector<int> counts(std::begin(kPredictedGpuCounts), std::end(kPredictedGpuCounts));
-    for (const RunResult* r : measured) counts.push_back(r->gpus);
-    std::sort(counts.begin(), counts.end());
-    counts.erase(std::unique(counts.begin(), counts.end()), counts.end());
-    for (int gpus : counts) {
-      SplitQuery q;
-      q.problem = example.problem;
-      q.precision = example.precision;
-      q.shape = example.shape;
-      q.gpus = gpus;
-      q.kernel = kernel;
-      q.kernel_config = kernel_config;
-      PredictedPoint point;
-      point.gpus = gpus;
-      point.prediction = split->predict(q, config, MachineFigures{p.one_gpu_ms, link});
-      for (RunResult* r : measured)
-        if (r->gpus == gpus) {
-          point.measured_ms = r->median_ms;
-          r->predicted_ms = point.prediction.ms;
-        }
-      p.points.push_back(point);
-    }
-    out.push_back(std::move(p));
-  }
-  return out;
-}
 
 std::string format_predictions(const std::vector<PredictedSplit>& splits, const LinkBench& link) {
   std::string out;

@@ -256,6 +256,11 @@ const std::vector<Column>& columns() {
       field_column("gpu_names", &RunResult::gpu_names),
       field_column("speedup_over_one_gpu", &RunResult::speedup_over_one_gpu),
       field_column("predicted_ms", &RunResult::predicted_ms),
+      // Added 2026-11-28 (the link the model used travels with its rows); files without them load
+      // with 0 (unknown).
+      field_column("link_latency_us", &RunResult::link_latency_us),
+      field_column("link_broadcast_gbs", &RunResult::link_broadcast_gbs),
+      field_column("link_reduce_gbs", &RunResult::link_reduce_gbs),
   };
   return kColumns;
 }
@@ -470,7 +475,7 @@ bool check_header(const RecordParser& header, std::size_t* n_cols, std::string* 
   *n_cols = all_cols.size();
   // The first column of each addition.
   for (const char* first_added : {"timer", "run_clock_mhz", "wrong_row", "load_sectors_per_request", "round",
-                                  "fma_pipe_pct", "c_type", "split"}) {
+                                  "fma_pipe_pct", "c_type", "split", "link_latency_us"}) {
     if (fields == column_index(first_added)) *n_cols = fields;
   }
   const std::string where = line_prefix(header.record_line());

@@ -126,6 +126,9 @@ Json result_json(const RunResult& r) {
       {"gpu_names", r.gpu_names},
       {"speedup_over_one_gpu", r.speedup_over_one_gpu},
       {"predicted_ms", r.predicted_ms},
+      {"link_latency_us", r.link_latency_us},
+      {"link_broadcast_gbs", r.link_broadcast_gbs},
+      {"link_reduce_gbs", r.link_reduce_gbs},
       {"spans", spans_json(r.spans)},
   };
 }

@@ -6,6 +6,7 @@
 
 #include "kernels/core/registry.h"
 #include "kernels/core/typed_configs.h"
+#include "kernels/multi/split_forecast.h"
 
 namespace tilescope {
 
@@ -104,6 +105,11 @@ std::string Runner::last_error() const {
   return last_error_;
 }
 
+std::string Runner::link_error() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return link_error_;
+}
+
 std::vector<LiveSample> Runner::live_trace() const {
   std::lock_guard<std::mutex> lock(mutex_);
   return {live_.begin(), live_.end()};
@@ -121,6 +127,43 @@ RunResult Runner::run_one(const RunRequest& r, bool first) {
     return res;
   }
   return measure_cpu_reference(r, first, cancel_);
+}
+
+// A split run on two GPUs or more gets the model's figures, as bench's rows do: the link between its
+// GPUs (NCCL's broadcasts and reductions on the same GPUs, about a second, here on the worker and
+// once per count) and its predicted time from the history's newest run of its kernel alone on one
+// GPU, which a Run with a split runs first. Without that run the row carries the link alone (the
+// GPUs tab predicts from it once such a run is in the history).
+void Runner::add_model(RunResult& row) {
+  if (!gpu_ || !row.ok() || row.split.empty() || row.gpus < 2 || cancel_.load()) return;
+  auto link = links_.find(row.gpus);
+  if (link == links_.end()) {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      progress_.current = "the link between " + std::to_string(row.gpus) + " GPUs, for the model";
+    }
+    LinkBench bench;
+    std::string why;
+    if (!split_measurer_->measure_links(row.gpus, kLinkRepetitions, &bench, &why) || !bench.figures.known()) {
+      std::lock_guard<std::mutex> lock(mutex_);
+      link_error_ = "the link between " + std::to_string(row.gpus) +
+                    " GPUs could not be measured: " + (why.empty() ? "it gave no figures" : why);
+      return;
+    }
+    link = links_.emplace(row.gpus, bench.figures).first;
+    std::lock_guard<std::mutex> lock(mutex_);
+    link_error_.clear();
+  }
+  std::vector<RunResult> pair;
+  {
+    const auto rows = history_.rows();
+    for (auto it = rows->rbegin(); it != rows->rend() && pair.empty(); ++it)
+      if (it->ok() && it->split.empty() && same_product(*it, row)) pair.push_back(*it);
+  }
+  pair.push_back(row);
+  predict_splits(pair, link->second);  // the row's predicted_ms, where its one-GPU run is there
+  row.predicted_ms = pair.back().predicted_ms;
+  set_link(row, link->second);
 }
 
 bool Runner::start_roofs() {
@@ -209,6 +252,7 @@ void Runner::worker_main() {
       RunResult res = run_one(r, cpu_first_);
       if (!gpu_) cpu_first_ = false;
       if (!res.ok() && res.error == "cancelled") break;
+      add_model(res);
       const std::string failure = failure_of(res);
       if (!failure.empty()) error = failure;
       done_flops += flop_count(r.problem, r.shape);

@@ -10,6 +10,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -62,6 +63,9 @@ class Runner {
   // cleared by start().
   std::string last_error() const;
   std::vector<LiveSample> live_trace() const;
+  // Why the link between the GPUs of the last split run could not be measured for the model ("" when
+  // it was, or no split ran on two GPUs or more).
+  std::string link_error() const;
   bool gpu() const { return gpu_; }
 
   // Measures the device's roofs (kernels/roofs/roofs.h, about a second) on the worker, before
@@ -82,12 +86,15 @@ class Runner {
   void worker_main();
   void measure_roofs_now();
   RunResult run_one(const RunRequest& r, bool first);
+  void add_model(RunResult& row);
 
   TimingHistory& history_;
   const bool gpu_;
   std::unique_ptr<Measurer> measurer_;  // created and used on the worker thread only
   // Runs split across GPUs (kernels/multi/split_measure.h): no CUDA call until the first such run.
   std::unique_ptr<SplitMeasurer> split_measurer_;
+  // The link between GPUs 0 .. N-1 by N, measured after the first split run on N GPUs (worker only).
+  std::map<int, LinkFigures> links_;
   std::atomic<bool> cancel_{false};
   std::atomic<bool> quit_{false};
 
@@ -98,6 +105,7 @@ class Runner {
   std::vector<RunRequest> job_;
   RunnerProgress progress_;
   std::string last_error_;
+  std::string link_error_;
   std::deque<LiveSample> live_;
   bool roofs_requested_ = false, roofs_running_ = false;
   std::uint64_t roofs_version_ = 0;

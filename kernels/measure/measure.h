@@ -156,6 +156,11 @@ struct RunResult {
   // The split's time on this many GPUs as its model predicts it from the kernel's one-GPU row and the
   // measured link (kernels/multi/split_model.h); 0 where there is none.
   double predicted_ms = 0;
+  // The link between the GPUs that prediction used (kernels/multi/split_model.h's LinkFigures, which
+  // this layer does not include): a collective's latency and the broadcast's and reduction's
+  // bandwidths, measured on the GPUs of the run; 0 where unknown. A file carrying them can be
+  // predicted again, for other GPU counts, without measuring (kernels/multi/split_forecast.h).
+  double link_latency_us = 0, link_broadcast_gbs = 0, link_reduce_gbs = 0;
 
   // The machine, recorded with every row.
   std::string device_name;

@@ -28,6 +28,9 @@ struct LinkBench {
   std::vector<LinkSample> samples;
 };
 
+// The timed runs of each size whose median is kept, in bench and in the window alike.
+constexpr int kLinkRepetitions = 10;
+
 // The transfer sizes measured, in bytes (the largest bounds the buffers it takes on every GPU).
 const std::vector<double>& link_bench_sizes();
 // The latency and bandwidths of the samples (figures.known() is false without samples of both).

@@ -190,14 +190,15 @@ std::string older_csv(const RunResult& row, int n) {
 }
 
 // How many columns bench --profile added after "round": the profiler's columns, after round and
-// before c_type and the split's columns, the last of the file (kCTypeColumns of them).
+// before c_type, the split's columns and the link's, the last of the file (kCTypeColumns of them).
 constexpr int kSplitColumns = 6;  // split, split_config, gpus, gpu_names, speedup_over_one_gpu, predicted_ms
-constexpr int kCTypeColumns = 1 + kSplitColumns;
+constexpr int kLinkColumns = 3;   // link_latency_us, link_broadcast_gbs, link_reduce_gbs
+constexpr int kCTypeColumns = 1 + kSplitColumns + kLinkColumns;
 int profile_columns() {
   const std::vector<std::string>& names = results_csv_columns();
   const auto round = std::find(names.begin(), names.end(), "round");
   EXPECT_NE(round, names.end());
-  EXPECT_EQ(names.back(), "predicted_ms");
+  EXPECT_EQ(names.back(), "link_reduce_gbs");
   return static_cast<int>(names.end() - round) - 1 - kCTypeColumns;
 }
 
@@ -376,11 +377,47 @@ TEST(ResultsCsv, ReadsFilesFromBeforeTheSplitColumns) {
   EXPECT_EQ(back[0].gpu_names, "NVIDIA H200; NVIDIA H200");
   EXPECT_DOUBLE_EQ(back[0].speedup_over_one_gpu, 1.93);
   EXPECT_DOUBLE_EQ(back[0].predicted_ms, 91.25);
-  ASSERT_TRUE(results_from_csv(older_csv(split, kSplitColumns), &back, &error)) << error;
+  ASSERT_TRUE(results_from_csv(older_csv(split, kSplitColumns + kLinkColumns), &back, &error)) << error;
   ASSERT_EQ(back.size(), 1u);
   EXPECT_EQ(back[0].split, "");
   EXPECT_EQ(back[0].gpus, 1);
   EXPECT_EQ(back[0].speedup_over_one_gpu, -1);
+}
+
+// The link the model used travels with a split row and reads back; a file written before it loads
+// with none (0), and a field that is no number is refused, naming its column.
+TEST(ResultsCsv, LinkFiguresRoundTripAndOlderFilesLoadWithout) {
+  RunResult split = realistic_row();
+  split.split = "split_nccl";
+  split.split_config = "rows_1d";
+  split.gpus = 2;
+  split.predicted_ms = 752.75;
+  split.link_latency_us = 21.3;
+  split.link_broadcast_gbs = 353.6;
+  split.link_reduce_gbs = 356.9;
+  std::vector<RunResult> back;
+  std::string error;
+  const std::string text = results_to_csv({split});
+  ASSERT_TRUE(results_from_csv(text, &back, &error)) << error;
+  ASSERT_EQ(back.size(), 1u);
+  EXPECT_DOUBLE_EQ(back[0].link_latency_us, 21.3);
+  EXPECT_DOUBLE_EQ(back[0].link_broadcast_gbs, 353.6);
+  EXPECT_DOUBLE_EQ(back[0].link_reduce_gbs, 356.9);
+  EXPECT_DOUBLE_EQ(back[0].predicted_ms, 752.75);
+
+  const std::string old = older_csv(split, kLinkColumns);
+  EXPECT_EQ(last_column(old), "predicted_ms");
+  ASSERT_TRUE(results_from_csv(old, &back, &error)) << error;
+  ASSERT_EQ(back.size(), 1u);
+  EXPECT_EQ(back[0].split_config, "rows_1d");
+  EXPECT_DOUBLE_EQ(back[0].predicted_ms, 752.75);
+  EXPECT_EQ(back[0].link_latency_us, 0);
+  EXPECT_EQ(back[0].link_broadcast_gbs, 0);
+  EXPECT_EQ(back[0].link_reduce_gbs, 0);
+
+  std::string bad = text;
+  bad.replace(bad.rfind(",353.6,"), 7, ",fast,");
+  EXPECT_TRUE(contains(csv_error(bad), "'link_broadcast_gbs'")) << csv_error(bad);
 }
 
 TEST(ResultsCsv, RejectsHeaderWithExtraOrMissingColumns) {
@@ -413,9 +450,9 @@ TEST(ResultsCsv, ProfileFiguresAreTheLastColumnsAndRoundTrip) {
   const RunResult row = profiled_row();
   expect_one_row(results_to_csv({row}), row);
   // Unprofiled: six empty fields; profiled without FP64's: one (then C's type and a run on one
-  // GPU: no split, 1 GPU, no names, no speed-up).
+  // GPU: no split, 1 GPU, no names, no speed-up, no prediction, no link).
   const std::string plain = results_to_csv({realistic_row()});
-  const std::string one_gpu = ",,,1,,-1,0\n";
+  const std::string one_gpu = ",,,1,,-1,0,0,0,0\n";
   EXPECT_EQ(plain.substr(plain.size() - 11 - one_gpu.size() + 1), ",,,,,,,f32" + one_gpu) << plain;
   const std::string text = results_to_csv({row});
   EXPECT_TRUE(contains(text, ",81.2345,,0,47.5,3.1,62.5,f32" + one_gpu)) << text;
@@ -991,6 +1028,10 @@ TEST(ResultsJson, ReadsBackEveryFieldAndTheSpans) {
   r.gpus = 2;
   r.gpu_names = "NVIDIA H200; NVIDIA H200";
   r.speedup_over_one_gpu = 1.9;
+  r.predicted_ms = 10.5;
+  r.link_latency_us = 19.7;
+  r.link_broadcast_gbs = 353.0;
+  r.link_reduce_gbs = 356.2;
   r.spans = {{0, SpanStream::Transfer, "B columns 0-2047 sent", 0.004, 0.5},
              {1, SpanStream::Compute, "C rows 8192-16383, columns 0-2047", 0.6, 11.25}};
   const std::string json = results_to_json({r}, DeviceInfo{}, "0.1.0");
@@ -1000,6 +1041,9 @@ TEST(ResultsJson, ReadsBackEveryFieldAndTheSpans) {
   ASSERT_EQ(back.size(), 1u);
   // Every column as the CSV writes it, the same after the trip through JSON.
   EXPECT_EQ(results_to_csv(back), results_to_csv({r}));
+  EXPECT_DOUBLE_EQ(back[0].link_latency_us, 19.7);
+  EXPECT_DOUBLE_EQ(back[0].link_broadcast_gbs, 353.0);
+  EXPECT_DOUBLE_EQ(back[0].link_reduce_gbs, 356.2);
   ASSERT_EQ(back[0].spans.size(), 2u);
   EXPECT_EQ(back[0].spans[1].gpu, 1);
   EXPECT_EQ(back[0].spans[1].stream, SpanStream::Compute);
@@ -1017,6 +1061,14 @@ TEST(ResultsJson, ReadsBackEveryFieldAndTheSpans) {
   EXPECT_NE(error.find("not a tilescope results file"), std::string::npos) << error;
   EXPECT_FALSE(results_from_json("{\"tool\": \"tilescope\", \"results\": [{\"gpus\": \"two\"}]}", &back, &error));
   EXPECT_NE(error.find("gpus"), std::string::npos) << error;
+  // A link figure that is no number is refused, naming it; a file without them loads with none.
+  EXPECT_FALSE(
+      results_from_json("{\"tool\": \"tilescope\", \"results\": [{\"link_reduce_gbs\": \"fast\"}]}", &back, &error));
+  EXPECT_NE(error.find("link_reduce_gbs"), std::string::npos) << error;
+  ASSERT_TRUE(results_from_json("{\"tool\": \"tilescope\", \"results\": [{\"split\": \"split_nccl\"}]}", &back, &error))
+      << error;
+  ASSERT_EQ(back.size(), 1u);
+  EXPECT_EQ(back[0].link_broadcast_gbs, 0);
 }
 
 }  // namespace

@@ -99,10 +99,11 @@ TEST(GpuSplits, EverySplitOnEveryCountOfGpusMatchesTheReference) {
               // (on one, a split may have nothing to send), each inside the run.
               for (int g = 0; g < gpus; ++g)
                 for (SpanStream stream : {SpanStream::Compute, SpanStream::Transfer})
-                  if (gpus > 1 || stream == SpanStream::Compute)
+                  if (gpus > 1 || stream == SpanStream::Compute) {
                     EXPECT_TRUE(std::any_of(r.spans.begin(), r.spans.end(),
                                             [&](const RunSpan& x) { return x.gpu == g && x.stream == stream; }))
                         << what << ": GPU " << g << " has no " << to_string(stream) << " span";
+                  }
               for (const RunSpan& x : r.spans) {
                 EXPECT_LE(x.start_ms, x.end_ms) << what << ": " << x.what;
                 EXPECT_GE(x.start_ms, 0) << what << ": " << x.what;

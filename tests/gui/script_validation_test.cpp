@@ -124,6 +124,8 @@ TEST(ScriptCheck, ValuesThatDoNotParse) {
   expect_refused("timeline-blocks first 8", "'first' is not a whole number");
   expect_refused("mapping-colour thread", "'thread' is not one of warp|lane|register");
   expect_refused("mapping-banks off", "'off' is not one of swizzled|plain");
+  expect_refused("gpus-scroll bottom", "'bottom' is not one of top|model");
+  expect_refused("gpus-model time", "'time' is not one of speedup|efficiency");
   expect_refused("mapping-lane five", "'five' is not a whole number");
   expect_refused("mapping-warp first", "'first' is not a whole number");
   expect_refused("history-pass some", "'some' is not a whole number");
@@ -209,6 +211,10 @@ TEST(ScriptCheck, GoodLinesOfEveryActionLoad) {
                                   std::string("mapping-warp 3"),
                                   std::string("mapping-warp all"),
                                   std::string("mapping-banks plain"),
+                                  std::string("gpus-scroll model"),
+                                  std::string("gpus-scroll top"),
+                                  std::string("gpus-model efficiency"),
+                                  std::string("gpus-model speedup"),
                                   std::string("wait"),
                                   std::string("wait 86400"),
                                   std::string("frames 1"),

@@ -89,8 +89,11 @@ void GpusPanel::draw(TabContext& ctx) {
     return;
   }
   shown_ = std::min(shown_, splits.size() - 1);
+  scroll_here(Section::Top);
   const RunResult& r = *splits[shown_];
-  ImGui::SetNextItemWidth(std::min(ImGui::GetContentRegionAvail().x, ImGui::GetFontSize() * 40));
+  // The list and its label inside the width (a projector's is narrow).
+  const float label_w = text_width("run") + ImGui::GetStyle().ItemInnerSpacing.x;
+  ImGui::SetNextItemWidth(std::min(ImGui::GetContentRegionAvail().x - label_w, ImGui::GetFontSize() * 40));
   if (ImGui::BeginCombo("run", run_words(r).c_str())) {
     for (std::size_t i = 0; i < splits.size(); ++i)
       if (ImGui::Selectable((run_words(*splits[i]) + "##" + std::to_string(i)).c_str(), i == shown_)) shown_ = i;
@@ -111,10 +114,23 @@ void GpusPanel::draw(TabContext& ctx) {
 
   draw_timeline(ctx, r);
   draw_placement(r);
+  scroll_here(Section::Model);
+  section("The model: more GPUs");
+  model_.draw(ctx.history, split_rows_[shown_], r, ctx.runner.link_error());
 
   const ImVec2 bottom_right(top_left.x + ImGui::GetContentRegionAvail().x, ImGui::GetCursorScreenPos().y);
   if (ImGui::Button("Export PNG")) ctx.app.export_region_png("tilescope-gpus", top_left, bottom_right);
-  help_tooltip("This view (from the line above the timeline to the pictures) as a PNG, beside the screenshots.");
+  help_tooltip("This view (from the line above the timeline to the model) as a PNG, beside the screenshots.");
+}
+
+// A script's scroll lands where the section is drawn, the frame the tab is drawn.
+void GpusPanel::scroll_here(Section s) {
+  if (!scroll_pending_ || scroll_to_ != s) return;
+  if (s == Section::Top)
+    ImGui::SetScrollY(0);
+  else  // the cursor's line at the top (SetScrollHereY would take the line of the item before it)
+    ImGui::SetScrollFromPosY(ImGui::GetCursorScreenPos().y - ImGui::GetWindowPos().y, 0.0f);
+  scroll_pending_ = false;
 }
 
 void GpusPanel::draw_timeline(TabContext&, const RunResult& r) {
@@ -176,13 +192,16 @@ void GpusPanel::draw_timeline(TabContext&, const RunResult& r) {
     ImGui::EndTooltip();
   }
 
-  // How much of each GPU's transfers ran under its products: the point of the two streams.
+  // How much of each GPU's transfers ran under its products: the point of the two streams. Wrapped:
+  // a projector's width is narrower than these lines at its font size.
+  ImGui::PushTextWrapPos(0);
   for (const GpuBusy& b : busy_of(r.spans)) {
     const double hidden = b.transfer_ms > 0 ? 100.0 * b.hidden_ms / b.transfer_ms : 100.0;
     ImGui::Text("GPU %d: products %s, transfers %s, %.0f%% of the transfers under a product", b.gpu,
                 format_ms(b.compute_ms).c_str(), format_ms(b.transfer_ms).c_str(), hidden);
   }
   ImGui::TextDisabled("Each GPU's row starts at its own start event: the two clocks agree to a few microseconds.");
+  ImGui::PopTextWrapPos();
 }
 
 // A and C drawn as rectangles of their shape, each block in its GPU's colour: the split's layout of

@@ -1,16 +1,18 @@
 // The GPUs tab: a run split across GPUs as it ran. Its timeline, a product row and a transfer row
 // per GPU, each piece a bar from when it started to when it ended (hover: what it was), so that a
 // transfer hidden under a product, or a product waiting for its panel, can be seen; how much of
-// each GPU's transfers hid; and where the pieces lay, A at the start and C at the end, coloured by
-// GPU. The run shown is the newest split run of the history (a Run with a split, or a JSON that
-// `tilescope bench --gpus` wrote, loaded), or one picked from the list. The tab is in the bar where
-// the machine has several GPUs or the history holds such a run.
+// each GPU's transfers hid; where the pieces lay, A at the start and C at the end, coloured by
+// GPU; and the model's speed-up on 1 to 64 GPUs beside the measured ones (split_model_view.h).
+// The run shown is the newest split run of the history (a Run with a split, or a JSON that
+// `tilescope bench --gpus` wrote, loaded), or one picked from the list. The tab is in the bar
+// where the machine has several GPUs or the history holds such a run.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <vector>
 
+#include "app/ui/multi/split_model_view.h"
 #include "app/ui/shell/tab.h"
 
 namespace tilescope {
@@ -23,6 +25,10 @@ class GpusPanel : public Tab {
   void draw(TabContext& ctx) override;
   // In the bar where the machine has several GPUs or the history holds a split run.
   bool in_tab_bar(const TabContext& ctx) override;
+  // Scrolls the tab, once it is drawn, to its top or to the model's section (scripts: gpus-scroll).
+  enum class Section { Top, Model };
+  void scroll_to(Section s) { scroll_to_ = s, scroll_pending_ = true; }
+  SplitModelView& model() { return model_; }
 
  private:
   void refresh(const TabContext& ctx);
@@ -32,6 +38,10 @@ class GpusPanel : public Tab {
   void draw_timeline(TabContext& ctx, const RunResult& r);
   void draw_placement(const RunResult& r);
   std::size_t shown_ = 0;  // the split run shown: its index among the history's split runs, newest first
+  SplitModelView model_;
+  Section scroll_to_ = Section::Top;
+  bool scroll_pending_ = false;
+  void scroll_here(Section s);
 };
 
 }  // namespace tilescope

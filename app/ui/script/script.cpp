@@ -356,6 +356,18 @@ std::string check_mapping_banks(const std::vector<std::string>& w) {
 void do_mapping_banks(Action& x) {
   x.app.mapping().fragment_view().set_swizzled(x.w[1] == "swizzled");
 }
+std::string check_gpus_scroll(const std::vector<std::string>& w) {
+  return named_word(w[1] == "top" || w[1] == "model", w[1], "top|model");
+}
+void do_gpus_scroll(Action& x) {
+  x.app.gpus().scroll_to(x.w[1] == "model" ? GpusPanel::Section::Model : GpusPanel::Section::Top);
+}
+std::string check_gpus_model(const std::vector<std::string>& w) {
+  return named_word(w[1] == "speedup" || w[1] == "efficiency", w[1], "speedup|efficiency");
+}
+void do_gpus_model(Action& x) {
+  x.app.gpus().model().show(x.w[1] == "speedup" ? ModelAxis::Speedup : ModelAxis::Efficiency);
+}
 
 // The Memory view (one warp's access): the site by its name as the view's list spells it (the
 // words of the rest of the line: "A into shared memory"), which the focused variant's model must
@@ -605,6 +617,8 @@ const ActionEntry kActions[] = {
      [](Action& x) { x.app.source().set_sass(word_value<bool, bool_word>(x)); }},
     {"show-tune", 0, 0, "show-tune", no_values, [](Action& x) { x.app.show_tune(); }},
     {"show-gpus", 0, 0, "show-gpus", no_values, [](Action& x) { x.app.show_gpus(); }},
+    {"gpus-scroll", 1, 1, "gpus-scroll top|model", check_gpus_scroll, do_gpus_scroll},
+    {"gpus-model", 1, 1, "gpus-model speedup|efficiency", check_gpus_model, do_gpus_model},
     {"tune-load-csv", 1, 1, "tune-load-csv PATH", no_values,
      [](Action& x) {
        std::string why;
