@@ -147,7 +147,8 @@ void GpusPanel::draw_timeline(TabContext&, const RunResult& r) {
   const float label_w = text_width("GPU 0 transfers") + font;
   const float row_h = font * 1.8f, axis_h = font * 1.6f;
   const ImVec2 origin = ImGui::GetCursorScreenPos();
-  const float width = std::max(ImGui::GetContentRegionAvail().x - label_w, font * 10);
+  // Room on the right for the last tick's words.
+  const float width = std::max(ImGui::GetContentRegionAvail().x - label_w - text_width("000 ms"), font * 10);
   const float height = row_h * static_cast<float>(t.rows.size()) + axis_h;
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text), faint = ImGui::GetColorU32(ImGuiCol_TextDisabled);
