@@ -8,6 +8,7 @@
 #include "app/cli/text_table.h"
 #include "kernels/core/registry.h"
 #include "kernels/core/typed_configs.h"
+#include "kernels/multi/split_words.h"
 
 namespace tilescope {
 namespace {
@@ -198,9 +199,7 @@ std::string format_results_table(const std::vector<RunResult>& rows, const Devic
   std::vector<const RunResult*> failures;
   for (const RunResult& r : rows) {
     // A split's row names the split and its GPUs before the kernel each GPU ran.
-    const std::string variant =
-        r.split.empty() ? r.variant_id
-                        : r.split + ":" + r.split_config + " x" + std::to_string(r.gpus) + " " + r.variant_id;
+    const std::string variant = variant_column_words(r);
     std::vector<std::string> cells = {variant,
                                       r.config_name,
                                       to_string(r.problem),

@@ -19,6 +19,7 @@
 #include "app/ui/shell/app.h"
 #include "app/ui/shell/widgets.h"
 #include "app/ui/timing/timing_panel.h"
+#include "kernels/multi/split_words.h"
 
 namespace tilescope {
 
@@ -154,7 +155,7 @@ struct ShownRows {
       const RunResult& r = (*now)[i - 1];
       if (!row_is_shown(state, r)) continue;
       indices.push_back(i - 1);
-      keep_longest(longest_variant, r.variant_id);
+      keep_longest(longest_variant, variant_column_words(r));
       keep_longest(longest_config, r.config_name);
       keep_longest(longest_device, r.device_name);
       largest_size = std::max({largest_size, r.shape.M, r.shape.N, r.shape.K});
@@ -283,7 +284,7 @@ void setup_results_columns(const ShownRows& shown, bool compact) {
 // the remaining columns, from the first one shown.
 void draw_result_row(const RunResult& r, bool profile_columns, bool compact) {
   ImGui::TableNextRow();
-  cell("%s", r.variant_id.c_str());
+  cell("%s", variant_column_words(r).c_str());
   cell("%s", r.config_name.c_str());
   cell("%lld x %lld x %lld", static_cast<long long>(r.shape.M), static_cast<long long>(r.shape.N),
        static_cast<long long>(r.shape.K));

@@ -17,7 +17,9 @@
 #include "app/ui/shell/app.h"
 #include "app/ui/shell/widgets.h"
 #include "kernels/core/registry.h"
+#include "kernels/core/text_format.h"
 #include "kernels/core/typed_configs.h"
+#include "kernels/multi/split_words.h"
 
 namespace tilescope {
 
@@ -35,6 +37,8 @@ std::string series_label(const RunResult& r) {
   std::string label = v ? v->label : r.variant_label.empty() ? r.variant_id : r.variant_label;
   // Show the configuration where a variant has several (cuBLAS gemm vs syrk, TILE = 16 vs 32).
   if (!v || config_count(*v) > 1) label += " " + r.config_name;
+  // A split run is a series of its own, never a point of the kernel's one-GPU line.
+  if (!r.split.empty()) label += ", " + split_words(r);
   return label;
 }
 
@@ -54,6 +58,11 @@ std::string tooltip_text(int series, int point, const void* user) {
                 format_gflops(r.gflops).c_str(), r.pct_of_cublas, r.pct_of_peak, r.rel_error,
                 r.verified ? (r.passed ? " (pass)" : " (FAIL)") : "");
   std::string text = buf;
+  if (!r.split.empty()) {
+    text = split_words(r) +
+           (r.speedup_over_one_gpu > 0 ? format(": %.2fx the kernel alone on one GPU", r.speedup_over_one_gpu) : "") +
+           "\n" + text;
+  }
   if (r.run_clock_mhz > 0) text += "\nSM clock " + std::to_string(static_cast<int>(r.run_clock_mhz + 0.5)) + " MHz";
   return text;
 }
