@@ -225,6 +225,7 @@ void GpusPanel::draw_placement(const RunResult& r) {
   q.kernel = kernel;
   q.kernel_config = kernel_config;
   const SplitLayout layout = split->layout(q, config);
+  const bool upper_only = split->configs[config].upper_triangle_only;
   const std::int64_t a_rows = r.problem == Problem::Gemm ? r.shape.M : r.shape.K;
   const std::int64_t a_cols = r.problem == Problem::Gemm ? r.shape.K : r.shape.N;
   const float side = std::min(ImGui::GetFontSize() * 12, ImGui::GetContentRegionAvail().x * 0.3f);
@@ -243,12 +244,17 @@ void GpusPanel::draw_placement(const RunResult& r) {
         dl->AddRectFilled(a, z, gpu_colour(static_cast<int>(g), SpanStream::Compute));
         dl->AddRect(a, z, IM_COL32(0, 0, 0, 160));
       }
+    // A split that delivers C's upper triangle alone: the lower one is no GPU's result, whatever its
+    // diagonal blocks hold below the diagonal.
+    if (of_c && upper_only)
+      dl->AddTriangleFilled(ImVec2(o.x, o.y), ImVec2(o.x, o.y + size.y), ImVec2(o.x + size.x, o.y + size.y),
+                            ImGui::GetColorU32(ImGuiCol_FrameBg));
     ImGui::Dummy(ImVec2(std::max(size.x, side * 0.5f), size.y));
     ImGui::EndGroup();
   };
   picture("A when the run starts", a_rows, a_cols, false);
   ImGui::SameLine(0, ImGui::GetFontSize() * 2);
-  picture("C when it ends", r.shape.M, r.shape.N, true);
+  picture(upper_only ? "C's upper triangle when it ends" : "C when it ends", r.shape.M, r.shape.N, true);
   ImGui::SameLine(0, ImGui::GetFontSize() * 2);
   ImGui::BeginGroup();
   for (int g = 0; g < r.gpus; ++g) {
