@@ -12,6 +12,7 @@
 #include <set>
 #include <string>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "kernels/core/external_runner.h"
@@ -790,16 +791,12 @@ void fill_pct_of_cublas(std::vector<RunResult>& rows) {
 }
 
 void fill_speedup_over_one_gpu(std::vector<RunResult>& rows) {
-  auto key = [](const RunResult& r) {
-    return std::make_tuple(r.variant_id, r.config_name, r.problem, r.precision, r.c_type, r.shape.M, r.shape.N,
-                           r.shape.K, r.round);
-  };
-  std::map<decltype(key(rows.front())), double> one_gpu;
+  std::map<decltype(product_key(std::declval<const RunResult&>())), double> one_gpu;
   for (const RunResult& r : rows)
-    if (r.ok() && r.split.empty() && r.median_ms > 0) one_gpu[key(r)] = r.median_ms;
+    if (r.ok() && r.split.empty() && r.median_ms > 0) one_gpu[product_key(r)] = r.median_ms;
   for (RunResult& r : rows) {
     if (!r.ok() || r.split.empty() || r.median_ms <= 0) continue;
-    const auto it = one_gpu.find(key(r));
+    const auto it = one_gpu.find(product_key(r));
     r.speedup_over_one_gpu = it != one_gpu.end() ? it->second / r.median_ms : -1;
   }
 }

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "kernels/core/gemm_types.h"
@@ -288,8 +289,17 @@ std::string variant_words(const std::string& id);
 // Whether a row is the bar for "% of cuBLAS": a run of a baseline configuration (is_baseline in
 // variant.h: the library, not an opt-in arithmetic such as TF32).
 bool is_baseline_row(const RunResult& r);
-// Fills speedup_over_one_gpu of every split row from the row of its kernel alone (no split) with the
-// same variant, configuration, problem, precision, C type, shape and round in `rows`.
+// What makes two rows the same product of the same kernel: variant, configuration, problem, input
+// type, C's type, shape and bench round. A split row and its kernel's row alone on one GPU share it.
+inline auto product_key(const RunResult& r) {
+  return std::make_tuple(r.variant_id, r.config_name, r.problem, r.precision, r.c_type, r.shape.M, r.shape.N, r.shape.K,
+                         r.round);
+}
+inline bool same_product(const RunResult& a, const RunResult& b) {
+  return product_key(a) == product_key(b);
+}
+// Fills speedup_over_one_gpu of every split row from the row of its kernel alone (no split) of the
+// same product (product_key) in `rows`.
 void fill_speedup_over_one_gpu(std::vector<RunResult>& rows);
 // Fills pct_of_cublas of every row from the best baseline row of the same problem, precision,
 // C type, shape and round in `rows`.

@@ -6,6 +6,7 @@
 #include <map>
 #include <string>
 #include <tuple>
+#include <utility>
 
 #include "kernels/core/registry.h"
 #include "kernels/multi/split_registry.h"
@@ -17,11 +18,6 @@ namespace {
 // taken for nonsense rather than worked out.
 constexpr int kMostGpusPredicted = 4096;
 
-// What makes two rows the same product of the same kernel.
-auto product_key(const RunResult& r) {
-  return std::make_tuple(r.variant_id, r.config_name, r.problem, r.precision, r.c_type, r.shape.M, r.shape.N, r.shape.K,
-                         r.round);
-}
 using ProductKey = decltype(product_key(std::declval<const RunResult&>()));
 
 // The rows grouped: each product's one-GPU time (its newest row alone), and each split of each
@@ -51,13 +47,10 @@ Groups group_rows(const std::vector<RunResult>& rows) {
 bool predict_group(const std::vector<RunResult>& rows, const std::vector<std::size_t>& measured, double one_gpu_ms,
                    const LinkFigures& link, PredictedSplit* out) {
   const RunResult& example = rows[measured.front()];
-  const SplitDescriptor* split = find_split(example.split);
-  const VariantDescriptor* kernel = find_variant(example.variant_id);
-  if (!split || !split->predict || !kernel || example.shape.M <= 0 || example.shape.N <= 0 || example.shape.K <= 0)
+  RowSplit known;
+  if (!row_split(example, &known) || !known.split->predict || example.shape.M <= 0 || example.shape.N <= 0 ||
+      example.shape.K <= 0)
     return false;
-  const int config = find_split_config(*split, example.split_config),
-            kernel_config = find_config(*kernel, example.config_name);
-  if (config < 0 || kernel_config < 0) return false;
   PredictedSplit p;
   p.example = &example;
   p.one_gpu_ms = one_gpu_ms;
@@ -68,16 +61,11 @@ bool predict_group(const std::vector<RunResult>& rows, const std::vector<std::si
   counts.erase(std::unique(counts.begin(), counts.end()), counts.end());
   for (int gpus : counts) {
     if (gpus < 1 || gpus > kMostGpusPredicted) continue;  // a file's nonsense: no schedule to predict
-    SplitQuery q;
-    q.problem = example.problem;
-    q.precision = example.precision;
-    q.shape = example.shape;
+    SplitQuery q = known.query;
     q.gpus = gpus;
-    q.kernel = kernel;
-    q.kernel_config = kernel_config;
     PredictedPoint point;
     point.gpus = gpus;
-    point.prediction = split->predict(q, config, MachineFigures{one_gpu_ms, link});
+    point.prediction = known.split->predict(q, known.config, MachineFigures{one_gpu_ms, link});
     for (std::size_t i : measured) {
       const RunResult& r = rows[i];
       if (r.gpus != gpus || r.median_ms <= 0) continue;
@@ -92,8 +80,16 @@ bool predict_group(const std::vector<RunResult>& rows, const std::vector<std::si
 
 }  // namespace
 
-bool same_product(const RunResult& a, const RunResult& b) {
-  return product_key(a) == product_key(b);
+bool row_split(const RunResult& r, RowSplit* out) {
+  const SplitDescriptor* split = find_split(r.split);
+  const VariantDescriptor* kernel = find_variant(r.variant_id);
+  if (!split || !kernel) return false;
+  const int config = find_split_config(*split, r.split_config), kernel_config = find_config(*kernel, r.config_name);
+  if (config < 0 || kernel_config < 0) return false;
+  out->split = split;
+  out->config = config;
+  out->query = SplitQuery{r.problem, r.precision, r.shape, r.gpus, kernel, kernel_config};
+  return true;
 }
 
 LinkFigures link_of(const RunResult& r) {

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "kernels/measure/measure.h"
+#include "kernels/multi/split.h"
 #include "kernels/multi/split_model.h"
 
 namespace tilescope {
@@ -33,9 +34,17 @@ struct PredictedSplit {
   std::vector<PredictedPoint> points;  // ascending GPU counts
 };
 
-// Whether two rows are the same product of the same kernel (variant, configuration, problem, input
-// type, C's type, shape and bench round): a split row and its kernel's row alone on one GPU.
-bool same_product(const RunResult& a, const RunResult& b);
+// A split row as this program's descriptors know it: its split, the split's configuration, and the
+// query the row answered (its problem, type, shape, GPU count, kernel and the kernel's
+// configuration).
+struct RowSplit {
+  const SplitDescriptor* split = nullptr;
+  int config = -1;
+  SplitQuery query;
+};
+// False where the program does not know the row's split, its configuration, the kernel or the
+// kernel's configuration (a file from another version).
+bool row_split(const RunResult& r, RowSplit* out);
 
 // The link a row carries (RunResult::link_*); not known() where it carries none, or nonsense (a
 // negative or infinite figure from a hand-edited file).

@@ -12,8 +12,8 @@
 #include "app/ui/shell/widgets.h"
 #include "app/viz/colors.h"
 #include "app/viz/split_timeline.h"
-#include "kernels/core/registry.h"
 #include "kernels/core/text_format.h"
+#include "kernels/multi/split_forecast.h"
 #include "kernels/multi/split_registry.h"
 
 namespace tilescope {
@@ -57,9 +57,7 @@ void GpusPanel::refresh(const TabContext& ctx) {
     double speedup = r.speedup_over_one_gpu;
     for (std::size_t j = i; speedup <= 0 && j-- > 0;) {
       const RunResult& one = (*rows)[j];
-      if (one.ok() && one.split.empty() && one.variant_id == r.variant_id && one.config_name == r.config_name &&
-          one.problem == r.problem && one.precision == r.precision && one.shape.M == r.shape.M &&
-          one.shape.N == r.shape.N && one.shape.K == r.shape.K && r.median_ms > 0)
+      if (one.ok() && one.split.empty() && same_product(one, r) && r.median_ms > 0)
         speedup = one.median_ms / r.median_ms;
     }
     split_rows_.push_back(i);
@@ -209,23 +207,14 @@ void GpusPanel::draw_timeline(TabContext&, const RunResult& r) {
 // this product (where A's blocks start, where C's end).
 void GpusPanel::draw_placement(const RunResult& r) {
   section("Where the pieces lie");
-  const SplitDescriptor* split = find_split(r.split);
-  const VariantDescriptor* kernel = find_variant(r.variant_id);
-  const int config = split ? find_split_config(*split, r.split_config) : -1;
-  const int kernel_config = kernel ? find_config(*kernel, r.config_name) : -1;
-  if (!split || !split->layout || config < 0 || kernel_config < 0) {
+  RowSplit known;
+  if (!row_split(r, &known) || !known.split->layout) {
     ImGui::TextDisabled("This program does not know the split %s:%s.", r.split.c_str(), r.split_config.c_str());
     return;
   }
-  SplitQuery q;
-  q.problem = r.problem;
-  q.precision = r.precision;
-  q.shape = r.shape;
-  q.gpus = r.gpus;
-  q.kernel = kernel;
-  q.kernel_config = kernel_config;
-  const SplitLayout layout = split->layout(q, config);
-  const bool upper_only = split->configs[config].upper_triangle_only;
+  const SplitDescriptor* split = known.split;
+  const SplitLayout layout = split->layout(known.query, known.config);
+  const bool upper_only = split->configs[known.config].upper_triangle_only;
   const std::int64_t a_rows = r.problem == Problem::Gemm ? r.shape.M : r.shape.K;
   const std::int64_t a_cols = r.problem == Problem::Gemm ? r.shape.K : r.shape.N;
   const float side = std::min(ImGui::GetFontSize() * 12, ImGui::GetContentRegionAvail().x * 0.3f);
